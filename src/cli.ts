@@ -1,0 +1,88 @@
+// The command line: `build` writes dist/, `serve` answers from memory; both read the same fixtures.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { artifactFiles, writeArtifact } from './artifact.ts';
+import { buildRouteTable } from './build.ts';
+import { loadConfig, parseFlags, type Config } from './config.ts';
+import { ConfigError, DataError } from './errors.ts';
+import type { RouteTable } from './routes.ts';
+import { startServer } from './server.ts';
+
+const USAGE = `usage: market-profiles <command> [options]
+
+commands:
+  serve                 build the route table in memory and serve it (default)
+  build                 write the deployable artifact to dist/ (or --out)
+
+options (flags win over environment variables):
+  --base-url URL        BASE_URL      origin of every absolute link (default http://localhost:<port>)
+  --host HOST           HOST          listen address (default 127.0.0.1)
+  --port N              PORT          listen port (default 3000; 0 picks a free one)
+  --log                 LOG=1         one JSON access-log line per request on stdout
+  --fixtures DIR        FIXTURES_DIR  raw source fixtures (default fixtures)
+  --out DIR             OUT_DIR       output folder of build (default dist)
+`;
+
+export function fixtureReader(dir: string): (path: string) => string {
+  return (path) => {
+    try {
+      return readFileSync(join(dir, path), 'utf8');
+    } catch (error) {
+      throw new DataError('unreadable', { file: path }, `cannot read fixture: ${(error as Error).message}`);
+    }
+  };
+}
+
+export function buildFromConfig(config: Config): RouteTable {
+  return buildRouteTable({ baseUrl: config.baseUrl, read: fixtureReader(config.fixturesDir) });
+}
+
+async function serve(config: Config): Promise<void> {
+  const table = buildFromConfig(config);
+  const running = await startServer(table, config, { log: config.log });
+  process.stdout.write(`market-profiles: serving ${table.routes.size} routes on ${running.url} (links use ${config.baseUrl})\n`);
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`market-profiles: ${signal}: draining requests in flight\n`);
+    void running.close().then(() => process.exit(0));
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+async function build(config: Config): Promise<void> {
+  const started = process.hrtime.bigint();
+  const table = buildFromConfig(config);
+  const files = artifactFiles(table);
+  await writeArtifact(files, config.outDir);
+  const ms = Number((process.hrtime.bigint() - started) / 1_000_000n);
+  process.stdout.write(`market-profiles: wrote ${files.size} files for ${table.routes.size} routes to ${config.outDir}/ in ${ms} ms\n`);
+}
+
+export async function main(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Promise<number> {
+  const { positionals, flags } = parseFlags(argv);
+  const command = positionals[0] ?? 'serve';
+  if (flags.has('help') || command === 'help') {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  try {
+    const config = loadConfig(env, argv);
+    if (command === 'serve') await serve(config);
+    else if (command === 'build') await build(config);
+    else {
+      process.stderr.write(`market-profiles: unknown command "${command}"\n\n${USAGE}`);
+      return 2;
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof DataError || error instanceof ConfigError) {
+      process.stderr.write(`market-profiles: ${command} failed: ${error.message}\n`);
+      if (command === 'build') process.stderr.write('market-profiles: the previous output was left as it was.\n');
+      return 1;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,213 @@
+// The published contract, defined once: TypeScript types, the draft-07 schemas and the CSV descriptor.
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+
+export const SCHEMA_VERSION = '1';
+export const PRODUCTION_MODE = 'static-fixture';
+export const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
+
+/** Fixed project caveats (spec 2.1), emitted verbatim in every profile and in the index. */
+export const PROFILE_CAVEATS: readonly string[] = [
+  'Production JSON is source-attributed static fixture data: every value names the upstream source it was loaded from.',
+  'This endpoint provides no live data: values are not live, not real-time and not forecasts.',
+  'This content is not investment, legal, financial or property-level advice.',
+  'Upstream public datasets keep their own licenses and terms; see each source\'s landing page.',
+];
+
+/** Fixed caveats of the CSV descriptor (spec 2.7). */
+export const CSV_CAVEATS: readonly string[] = [
+  'production_mode is always static-fixture.',
+  'live_data is always false.',
+  'A schemaVersion other than "1" is coordinated with the JSON profile schema: both change in step.',
+  'Upstream datasets keep their own licenses and terms.',
+];
+
+export const LINK_KEYS = ['html', 'dataStatus', 'methodology', 'dataSources', 'dataCatalog', 'privacy', 'changelog'] as const;
+
+const IsoDate = Type.String({ format: 'date', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' });
+const Url = Type.String({ format: 'uri', pattern: '^https?://' });
+const NonEmpty = Type.String({ minLength: 1 });
+const Score = Type.Integer({ minimum: 0, maximum: 100 });
+const Id = Type.String({ pattern: '^[a-z][A-Za-z0-9]*$' });
+export const MARKET_ID_PATTERN = '^us-[a-z]{2}-[a-z0-9]+(-[a-z0-9]+)*$';
+
+const Market = Type.Object({
+  id: Type.String({ pattern: MARKET_ID_PATTERN }),
+  name: NonEmpty,
+  slug: Type.String({ pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' }),
+  city: Type.Optional(NonEmpty),
+  state: NonEmpty,
+  stateCode: Type.String({ pattern: '^[A-Z]{2}$' }),
+  countryCode: Type.String({ pattern: '^[A-Z]{2}$' }),
+  countyName: Type.Optional(NonEmpty),
+  cbsaName: Type.Optional(NonEmpty),
+});
+
+const Metric = Type.Object({
+  id: Id,
+  label: NonEmpty,
+  unit: NonEmpty,
+  value: Type.Number(),
+  asOf: NonEmpty,
+  sourceId: NonEmpty,
+});
+
+const Scores = Type.Object(
+  { affordability: Type.Optional(Score), supply: Type.Optional(Score), overall: Type.Optional(Score) },
+  { additionalProperties: Score },
+);
+
+const Profile = Type.Object({
+  updatedDate: IsoDate,
+  scores: Scores,
+  metrics: Type.Record(Type.String({ pattern: '^[a-z][A-Za-z0-9]*$' }), Metric),
+  freshness: Type.Object({
+    provenance: Type.Union([Type.Literal('fixture'), Type.Literal('live')]),
+    freshness: Type.Union([Type.Literal('fresh'), Type.Literal('aging'), Type.Literal('stale')]),
+    retrievedAt: IsoDate,
+    note: NonEmpty,
+  }),
+  coverage: Type.Object({
+    totalRequired: Type.Integer({ minimum: 0 }),
+    totalProvided: Type.Integer({ minimum: 0 }),
+    percent: Type.Number({ minimum: 0, maximum: 100 }),
+    missing: Type.Array(Id, { uniqueItems: true }),
+  }),
+});
+
+export const Source = Type.Object({
+  sourceId: Type.String({ pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' }),
+  sourceName: NonEmpty,
+  agency: NonEmpty,
+  datasetName: NonEmpty,
+  sourceUrl: Url,
+  confidence: Type.Union([Type.Literal('high'), Type.Literal('medium'), Type.Literal('low')]),
+  updateFrequency: Type.Union([Type.Literal('monthly'), Type.Literal('quarterly'), Type.Literal('annually')]),
+  provenance: Type.Union([Type.Literal('fixture'), Type.Literal('live')]),
+  latestReleaseDate: Type.Optional(IsoDate),
+  latestRetrievedAt: Type.Optional(IsoDate),
+});
+
+const Boundary = Type.Object({
+  level: Type.Union([Type.Literal('place'), Type.Literal('county'), Type.Literal('cbsa')]),
+  name: NonEmpty,
+  codes: Type.Record(Type.String(), Type.String({ pattern: '^[0-9]+$' })),
+  states: Type.Array(Type.String({ pattern: '^[A-Z]{2}$' }), { minItems: 1 }),
+  metrics: Type.Array(Id, { minItems: 1 }),
+});
+
+const GeographyScope = Type.Object(
+  {
+    note: NonEmpty,
+    boundaries: Type.Array(Boundary, { minItems: 2 }),
+  },
+  { description: 'Present only when the metrics of a market come from more than one kind of boundary and those boundaries span several states.' },
+);
+
+const Links = Type.Object(Object.fromEntries(LINK_KEYS.map((key) => [key, Url])) as Record<(typeof LINK_KEYS)[number], typeof Url>);
+
+const constants = {
+  schemaVersion: Type.Literal(SCHEMA_VERSION),
+  generatedAt: IsoDate,
+  methodologyVersion: Type.String({ pattern: '^v[0-9]+\\.[0-9]+$' }),
+  productionMode: Type.Literal(PRODUCTION_MODE),
+  liveData: Type.Literal(false),
+};
+
+export const MarketProfile = Type.Object({
+  ...constants,
+  market: Market,
+  profile: Profile,
+  sources: Type.Array(Source, { minItems: 1 }),
+  caveats: Type.Array(NonEmpty, { minItems: 1 }),
+  links: Links,
+  geographyScope: Type.Optional(GeographyScope),
+});
+
+const IndexEntry = Type.Object({
+  id: Type.String({ pattern: MARKET_ID_PATTERN }),
+  name: NonEmpty,
+  state: NonEmpty,
+  stateCode: Type.String({ pattern: '^[A-Z]{2}$' }),
+  cbsaName: Type.Optional(NonEmpty),
+  updatedDate: IsoDate,
+  scores: Scores,
+  coverage: Type.Object({ percent: Type.Number({ minimum: 0, maximum: 100 }), missing: Type.Array(Id) }),
+  freshness: Type.Union([Type.Literal('fresh'), Type.Literal('aging'), Type.Literal('stale')]),
+  links: Type.Object({ json: Url, csv: Url, html: Url }),
+});
+
+export const MarketIndex = Type.Object({
+  ...constants,
+  count: Type.Integer({ minimum: 0 }),
+  markets: Type.Array(IndexEntry),
+  links: Type.Object({ self: Url, bulkCsv: Url, profileSchema: Url, csvDescriptor: Url, indexSchema: Url, html: Url }),
+  caveats: Type.Array(NonEmpty, { minItems: 1 }),
+});
+
+export type MarketProfile = Static<typeof MarketProfile>;
+export type MarketIndex = Static<typeof MarketIndex>;
+export type Metric = Static<typeof Metric>;
+export type Source = Static<typeof Source>;
+export type GeographyScope = Static<typeof GeographyScope>;
+export type IndexEntry = Static<typeof IndexEntry>;
+
+/** A TypeBox schema as the plain draft-07 JSON document we publish (TypeBox's symbol keys dropped). */
+function publish(schema: TSchema, id: string, title: string, description: string): Record<string, unknown> {
+  return { $schema: DRAFT_07, $id: id, title, description, ...(JSON.parse(JSON.stringify(schema)) as Record<string, unknown>) };
+}
+
+export function profileSchema(baseUrl: string): Record<string, unknown> {
+  return publish(
+    MarketProfile,
+    `${baseUrl}/api/schema/market-profile`,
+    'Market profile response',
+    `Schema version ${SCHEMA_VERSION} of a market profile. Unknown properties are allowed so that additive optional fields (spec section 9) do not break validators; constants, types, ranges and required fields are enforced.`,
+  );
+}
+
+export function indexSchema(baseUrl: string): Record<string, unknown> {
+  return publish(
+    MarketIndex,
+    `${baseUrl}/api/schema/market-index`,
+    'Market index response',
+    `Schema version ${SCHEMA_VERSION} of the index of markets at /api/markets. Unknown properties are allowed.`,
+  );
+}
+
+/** The eleven CSV columns of spec 2.6, in order; the CSV renderer and the descriptor both read this. */
+export const CSV_COLUMNS = [
+  { name: 'market_id', type: 'string', description: 'Market id; equals market.id of the JSON profile.' },
+  { name: 'market_name', type: 'string', description: 'Display name "<City>, <StateCode>"; always quoted since it contains a comma.' },
+  { name: 'metric_id', type: 'string', description: 'Stable metric key; equals a key of profile.metrics.' },
+  { name: 'metric_label', type: 'string', description: 'Human-readable label; quoted when it contains a comma or a quote.' },
+  { name: 'value', type: 'number', description: 'Plain decimal number: no exponent, no thousands separator.' },
+  { name: 'unit', type: 'string', description: 'Unit of the value, for example USD/mo, %, index, units.' },
+  { name: 'source_id', type: 'string', description: 'Source adapter id; equals a sourceId of the JSON sources.' },
+  { name: 'updated_date', type: 'string', description: 'Snapshot date; equals profile.updatedDate and is identical on all rows of one export.' },
+  { name: 'methodology_version', type: 'string', description: 'Methodology contract version, v<major>.<minor>.' },
+  { name: 'production_mode', type: 'string', const: PRODUCTION_MODE, description: 'Always static-fixture.' },
+  { name: 'live_data', type: 'string', const: 'false', description: 'Always false.' },
+] as const;
+
+export type CsvColumn = (typeof CSV_COLUMNS)[number]['name'];
+export type CsvRow = Record<CsvColumn, string>;
+
+/** The CSV column descriptor served at /api/schema/market-csv (spec 2.7). */
+export function csvDescriptor(): Record<string, unknown> {
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    format: 'text/csv',
+    description: 'Columns of the per-market CSV (/api/markets/<market-id>/csv) and of the bulk CSV (/api/markets/csv): one row per metric of a market, after a header line of the column names.',
+    encoding: 'utf-8',
+    lineTerminator: 'CRLF',
+    quoting: 'RFC 4180',
+    columns: CSV_COLUMNS.map((column) => ({
+      name: column.name,
+      type: column.type,
+      required: true,
+      ...('const' in column ? { const: column.const } : {}),
+      description: column.description,
+    })),
+    caveats: CSV_CAVEATS,
+  };
+}

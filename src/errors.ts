@@ -1,0 +1,60 @@
+// Named error types that carry a stable code and the offending place, so a failure says what to fix.
+
+/** Where a problem was found: a file and line, a market, a JSON pointer, a route. */
+export interface Place {
+  file?: string;
+  line?: number;
+  column?: string;
+  marketId?: string;
+  pointer?: string;
+  route?: string;
+}
+
+function describePlace(place: Place): string {
+  const parts: string[] = [];
+  if (place.file !== undefined) parts.push(place.line === undefined ? place.file : `${place.file}:${place.line}`);
+  if (place.column !== undefined) parts.push(`column ${place.column}`);
+  if (place.marketId !== undefined) parts.push(`market ${place.marketId}`);
+  if (place.pointer !== undefined) parts.push(`at ${place.pointer === '' ? '/' : place.pointer}`);
+  if (place.route !== undefined) parts.push(`route ${place.route}`);
+  return parts.join(', ');
+}
+
+export class DataError extends Error {
+  readonly code: string;
+  readonly place: Place;
+  readonly reason: string;
+
+  constructor(code: string, place: Place, reason: string) {
+    const where = describePlace(place);
+    super(where === '' ? reason : `${where}: ${reason}`);
+    this.name = 'DataError';
+    this.code = code;
+    this.place = place;
+    this.reason = reason;
+  }
+}
+
+/** A raw fixture file that cannot be read as its upstream's shape. */
+export class FixtureError extends DataError {
+  constructor(code: 'missing_field' | 'not_numeric' | 'unknown_market_code' | 'duplicate_row' | 'formula_text' | 'bad_shape' | 'unreadable', place: Place, reason: string) {
+    super(code, place, reason);
+    this.name = 'FixtureError';
+  }
+}
+
+/** A built artifact that breaks the published contract. */
+export class ContractError extends DataError {
+  constructor(code: 'schema' | 'csv_tie' | 'link', place: Place, reason: string) {
+    super(code, place, reason);
+    this.name = 'ContractError';
+  }
+}
+
+/** A configuration value that cannot be used. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}

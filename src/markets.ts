@@ -1,0 +1,77 @@
+// The fixed registry of the sixteen supported markets (spec 2.5) and the census codes adapters join on.
+
+export interface MarketDefinition {
+  id: string;
+  name: string;
+  slug: string;
+  state: string;
+  stateCode: string;
+  countryCode: string;
+  countyName?: string;
+  cbsaName?: string;
+  /** Census place code: two-digit state FIPS and five-digit place FIPS (ACS, BPS). */
+  placeGeoid: { state: string; place: string };
+  /** Census place name as the Census Bureau writes it. */
+  placeName: string;
+  /** Core-based statistical area code (FHFA metro HPI). */
+  cbsaCode: string;
+  /** Two-letter codes of every state the CBSA touches, in the order of its name. */
+  cbsaStates: string[];
+}
+
+function market(
+  stateCode: string,
+  state: string,
+  name: string,
+  fips: [string, string],
+  placeName: string,
+  countyName: string | undefined,
+  cbsaCode: string,
+  cbsaName: string,
+): MarketDefinition {
+  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+  const cbsaStates = (cbsaName.split(', ').pop() ?? '').split('-');
+  return {
+    id: `us-${stateCode.toLowerCase()}-${slug}`,
+    name,
+    slug,
+    state,
+    stateCode,
+    countryCode: 'US',
+    ...(countyName === undefined ? {} : { countyName }),
+    cbsaName,
+    placeGeoid: { state: fips[0], place: fips[1] },
+    placeName,
+    cbsaCode,
+    cbsaStates,
+  };
+}
+
+/** Sorted by id, the order every listing uses. */
+export const MARKETS: readonly MarketDefinition[] = [
+  market('TX', 'Texas', 'Austin', ['48', '05000'], 'Austin city, Texas', 'Travis County', '12420', 'Austin-Round Rock-San Marcos, TX'),
+  market('FL', 'Florida', 'Miami', ['12', '45000'], 'Miami city, Florida', 'Miami-Dade County', '33100', 'Miami-Fort Lauderdale-West Palm Beach, FL'),
+  market('AZ', 'Arizona', 'Phoenix', ['04', '55000'], 'Phoenix city, Arizona', 'Maricopa County', '38060', 'Phoenix-Mesa-Chandler, AZ'),
+  market('WA', 'Washington', 'Seattle', ['53', '63000'], 'Seattle city, Washington', 'King County', '42660', 'Seattle-Tacoma-Bellevue, WA'),
+  market('CO', 'Colorado', 'Denver', ['08', '20000'], 'Denver city, Colorado', 'Denver County', '19740', 'Denver-Aurora-Centennial, CO'),
+  market('TN', 'Tennessee', 'Nashville', ['47', '52006'], 'Nashville-Davidson metropolitan government (balance), Tennessee', 'Davidson County', '34980', 'Nashville-Davidson--Murfreesboro--Franklin, TN'),
+  market('TX', 'Texas', 'Dallas', ['48', '19000'], 'Dallas city, Texas', 'Dallas County', '19100', 'Dallas-Fort Worth-Arlington, TX'),
+  market('FL', 'Florida', 'Tampa', ['12', '71000'], 'Tampa city, Florida', 'Hillsborough County', '45300', 'Tampa-St. Petersburg-Clearwater, FL'),
+  market('CA', 'California', 'Los Angeles', ['06', '44000'], 'Los Angeles city, California', 'Los Angeles County', '31080', 'Los Angeles-Long Beach-Anaheim, CA'),
+  market('CA', 'California', 'San Diego', ['06', '66000'], 'San Diego city, California', 'San Diego County', '41740', 'San Diego-Chula Vista-Carlsbad, CA'),
+  market('CA', 'California', 'San Francisco', ['06', '67000'], 'San Francisco city, California', 'San Francisco County', '41860', 'San Francisco-Oakland-Fremont, CA'),
+  // New York city spans five counties (the boroughs), so no single county name applies.
+  market('NY', 'New York', 'New York', ['36', '51000'], 'New York city, New York', undefined, '35620', 'New York-Newark-Jersey City, NY-NJ'),
+  market('MA', 'Massachusetts', 'Boston', ['25', '07000'], 'Boston city, Massachusetts', 'Suffolk County', '14460', 'Boston-Cambridge-Newton, MA-NH'),
+  market('IL', 'Illinois', 'Chicago', ['17', '14000'], 'Chicago city, Illinois', 'Cook County', '16980', 'Chicago-Naperville-Elgin, IL-IN'),
+  market('GA', 'Georgia', 'Atlanta', ['13', '04000'], 'Atlanta city, Georgia', 'Fulton County', '12060', 'Atlanta-Sandy Springs-Roswell, GA'),
+  market('DC', 'District of Columbia', 'Washington', ['11', '50000'], 'Washington city, District of Columbia', 'District of Columbia', '47900', 'Washington-Arlington-Alexandria, DC-VA-MD-WV'),
+].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+
+export const MARKET_IDS: readonly string[] = MARKETS.map((m) => m.id);
+
+const byId = new Map(MARKETS.map((m) => [m.id, m]));
+
+export function findMarket(id: string): MarketDefinition | undefined {
+  return byId.get(id);
+}

@@ -1,0 +1,135 @@
+// The assembly stage: observations of every source become one market profile per market (spec 2.1-2.4).
+import { PRODUCTION_MODE, PROFILE_CAVEATS, SCHEMA_VERSION, type GeographyScope, type MarketProfile, type Metric, type Source } from './contract.ts';
+import { DataError } from './errors.ts';
+import type { MarketDefinition } from './markets.ts';
+import {
+  METHODOLOGY_VERSION, computeCoverage, computeScores, daysBetween, metricDefinition, sourceFreshness, worstFreshness, type Values,
+} from './methodology.ts';
+import { profileLinks } from './paths.ts';
+import type { LoadedSources } from './sources/index.ts';
+import type { Boundary, Observation, SourceRecord } from './sources/types.ts';
+
+const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Copies a source record with its keys in contract order, optional dates omitted when unknown. */
+function sourceEntry(s: SourceRecord): Source {
+  return {
+    sourceId: s.sourceId,
+    sourceName: s.sourceName,
+    agency: s.agency,
+    datasetName: s.datasetName,
+    sourceUrl: s.sourceUrl,
+    confidence: s.confidence,
+    updateFrequency: s.updateFrequency,
+    provenance: s.provenance,
+    ...(s.latestReleaseDate === undefined ? {} : { latestReleaseDate: s.latestReleaseDate }),
+    ...(s.latestRetrievedAt === undefined ? {} : { latestRetrievedAt: s.latestRetrievedAt }),
+  };
+}
+
+function freshnessNote(sources: readonly SourceRecord[], snapshotDate: string): string {
+  const parts = sources.map((s) => {
+    const release = s.latestReleaseDate === undefined ? 'release date unknown' : `released ${s.latestReleaseDate}, ${daysBetween(s.latestReleaseDate, snapshotDate)} days before the snapshot`;
+    return `${s.sourceId} (${s.updateFrequency}) ${release}: ${sourceFreshness(s, snapshotDate)}`;
+  });
+  return `Static fixtures, snapshot ${snapshotDate}. Each source is judged against its update frequency: ${parts.join('; ')}.`;
+}
+
+const levelWords: Record<Boundary['level'], string> = { place: 'the city', county: 'the county', cbsa: 'the metro area' };
+
+/**
+ * geographyScope appears when a market's metrics come from more than one kind of boundary and
+ * those boundaries together span more than one state (a multi-state metro beside a city).
+ */
+function geographyScope(observations: readonly Observation[]): GeographyScope | undefined {
+  const boundaries = new Map<string, { boundary: Boundary; metrics: string[] }>();
+  for (const o of observations) {
+    const key = `${o.boundary.level}:${Object.values(o.boundary.codes).join('')}`;
+    const entry = boundaries.get(key) ?? { boundary: o.boundary, metrics: [] };
+    if (!entry.metrics.includes(o.metricId)) entry.metrics.push(o.metricId);
+    boundaries.set(key, entry);
+  }
+  const levels = new Set([...boundaries.values()].map((b) => b.boundary.level));
+  const states = new Set([...boundaries.values()].flatMap((b) => b.boundary.states));
+  if (levels.size < 2 || states.size < 2) return undefined;
+  const order: Boundary['level'][] = ['place', 'county', 'cbsa'];
+  const entries = [...boundaries.values()].sort((a, b) => order.indexOf(a.boundary.level) - order.indexOf(b.boundary.level));
+  const note = entries
+    .map(({ boundary, metrics }) => {
+      const span = boundary.states.length > 1 ? `, which spans ${boundary.states.length} states (${boundary.states.join(', ')})` : '';
+      return `${[...metrics].sort(byString).join(', ')} describe ${levelWords[boundary.level]} ${boundary.name}${span}`;
+    })
+    .join('; ');
+  return {
+    note: `This market's metrics mix boundaries: ${note}.`,
+    boundaries: entries.map(({ boundary, metrics }) => ({
+      level: boundary.level,
+      name: boundary.name,
+      codes: boundary.codes,
+      states: boundary.states,
+      metrics: [...metrics].sort(byString),
+    })),
+  };
+}
+
+export function assembleProfile(market: MarketDefinition, data: LoadedSources, baseUrl: string): MarketProfile {
+  const observations = data.loads.flatMap((l) => l.observations).filter((o) => o.marketId === market.id);
+  const metrics: Record<string, Metric> = {};
+  const values: Record<string, number> = {};
+  for (const o of [...observations].sort((a, b) => byString(a.metricId, b.metricId))) {
+    const definition = metricDefinition(o.metricId);
+    if (definition === undefined) {
+      throw new DataError('unknown_metric', { ...o.origin, marketId: market.id }, `source ${o.sourceId} produced metric "${o.metricId}", which methodology ${METHODOLOGY_VERSION} does not define`);
+    }
+    if (metrics[o.metricId] !== undefined) {
+      throw new DataError('duplicate_metric', { ...o.origin, marketId: market.id }, `metric "${o.metricId}" is provided twice (by ${metrics[o.metricId]?.sourceId} and ${o.sourceId})`);
+    }
+    metrics[o.metricId] = { id: o.metricId, label: definition.label, unit: definition.unit, value: o.value, asOf: o.asOf, sourceId: o.sourceId };
+    values[o.metricId] = o.value;
+  }
+  const cited = new Set(Object.values(metrics).map((m) => m.sourceId));
+  const sources = data.loads
+    .map((l) => l.source)
+    .filter((s) => cited.has(s.sourceId))
+    .sort((a, b) => byString(a.sourceId, b.sourceId));
+  const retrievals = sources.map((s) => s.latestRetrievedAt).filter((d): d is string => d !== undefined).sort();
+  const scope = geographyScope(observations);
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    generatedAt: data.snapshotDate,
+    methodologyVersion: METHODOLOGY_VERSION,
+    productionMode: PRODUCTION_MODE,
+    liveData: false,
+    market: {
+      id: market.id,
+      name: market.name,
+      slug: market.slug,
+      state: market.state,
+      stateCode: market.stateCode,
+      countryCode: market.countryCode,
+      ...(market.countyName === undefined ? {} : { countyName: market.countyName }),
+      ...(market.cbsaName === undefined ? {} : { cbsaName: market.cbsaName }),
+    },
+    profile: {
+      updatedDate: data.snapshotDate,
+      scores: computeScores(values as Values),
+      metrics,
+      freshness: {
+        provenance: sources.every((s) => s.provenance === 'fixture') ? 'fixture' : 'live',
+        freshness: worstFreshness(sources.map((s) => sourceFreshness(s, data.snapshotDate))),
+        // The oldest retrieval among the cited sources: the profile is no newer than that.
+        retrievedAt: retrievals[0] ?? data.snapshotDate,
+        note: freshnessNote(sources, data.snapshotDate),
+      },
+      coverage: computeCoverage(new Set(Object.keys(metrics))),
+    },
+    sources: sources.map(sourceEntry),
+    caveats: [...PROFILE_CAVEATS],
+    links: profileLinks(baseUrl, market.id),
+    ...(scope === undefined ? {} : { geographyScope: scope }),
+  };
+}
+
+export function assembleProfiles(markets: readonly MarketDefinition[], data: LoadedSources, baseUrl: string): MarketProfile[] {
+  return markets.map((m) => assembleProfile(m, data, baseUrl));
+}

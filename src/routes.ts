@@ -1,0 +1,132 @@
+// The route table: every public path with its exact bytes, headers and precompressed variants.
+import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { csvDescriptor, indexSchema, profileSchema, type MarketIndex, type MarketProfile } from './contract.ts';
+import { BULK_CSV_FILENAME, PATHS, marketCsvFilename } from './paths.ts';
+import { renderBulkCsv, renderMarketCsv } from './render/csv.ts';
+import { renderJson } from './render/json.ts';
+import { STYLESHEET, renderPages } from './render/pages.ts';
+
+export type Encoding = 'br' | 'gzip' | 'identity';
+
+export const CONTENT_TYPES = {
+  json: 'application/json',
+  csv: 'text/csv; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  problem: 'application/problem+json',
+} as const;
+
+export type Kind = keyof typeof CONTENT_TYPES;
+
+/** Cache rules, the same on every engine. */
+export const CACHE_CONTROL = {
+  ok: 'public, max-age=300',
+  error: 'public, max-age=60',
+  health: 'no-store',
+} as const;
+
+/** Headers on every response, errors and 304s included. */
+export const COMMON_HEADERS: readonly (readonly [string, string])[] = [
+  ['Access-Control-Allow-Origin', '*'],
+  ['Access-Control-Expose-Headers', 'ETag, Link, Content-Disposition'],
+  ['X-Content-Type-Options', 'nosniff'],
+];
+
+/** Pages load only our own stylesheet and inline SVG; nothing else may run or load. */
+export const PAGE_HEADERS: readonly (readonly [string, string])[] = [
+  ['Content-Security-Policy', "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"],
+  ['Referrer-Policy', 'no-referrer'],
+];
+
+export interface Variant {
+  encoding: Encoding;
+  body: Buffer;
+  /** Strong ETag of these bytes, quotes included. */
+  etag: string;
+}
+
+export interface Route {
+  path: string;
+  kind: Kind;
+  contentType: string;
+  /** Every header of a 200 except Content-Length, ETag and Content-Encoding, which depend on the variant. */
+  headers: readonly (readonly [string, string])[];
+  identity: Variant;
+  gzip?: Variant;
+  br?: Variant;
+}
+
+export interface RouteTable {
+  baseUrl: string;
+  snapshotDate: string;
+  /** Last-Modified of every route: the snapshot date as an HTTP date. */
+  lastModified: string;
+  marketIds: readonly string[];
+  routes: Map<string, Route>;
+}
+
+export function etagOf(body: Buffer): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+}
+
+/** Precompressed variants, kept only where they are smaller than the identity bytes. */
+function variants(body: Buffer): Pick<Route, 'identity' | 'gzip' | 'br'> {
+  const identity: Variant = { encoding: 'identity', body, etag: etagOf(body) };
+  const gz = gzipSync(body, { level: 9 });
+  const br = brotliCompressSync(body, {
+    params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length },
+  });
+  return {
+    identity,
+    ...(gz.length < body.length ? { gzip: { encoding: 'gzip' as const, body: gz, etag: etagOf(gz) } } : {}),
+    ...(br.length < body.length ? { br: { encoding: 'br' as const, body: br, etag: etagOf(br) } } : {}),
+  };
+}
+
+export interface RouteInput {
+  baseUrl: string;
+  snapshotDate: string;
+  profiles: readonly MarketProfile[];
+  index: MarketIndex;
+}
+
+export function buildRoutes(input: RouteInput): RouteTable {
+  const { baseUrl, profiles, index } = input;
+  const lastModified = new Date(`${input.snapshotDate}T00:00:00Z`).toUTCString();
+  const routes = new Map<string, Route>();
+  const add = (path: string, kind: Kind, text: string, extra: readonly (readonly [string, string])[] = [], cacheControl: string = CACHE_CONTROL.ok): void => {
+    if (routes.has(path)) throw new Error(`route ${path} is defined twice`);
+    routes.set(path, {
+      path,
+      kind,
+      contentType: CONTENT_TYPES[kind],
+      headers: [
+        ['Content-Type', CONTENT_TYPES[kind]],
+        ['Cache-Control', cacheControl],
+        ['Last-Modified', lastModified],
+        ['Vary', 'Accept-Encoding'],
+        ...COMMON_HEADERS,
+        ...(kind === 'html' ? PAGE_HEADERS : []),
+        ...extra,
+      ],
+      ...variants(Buffer.from(text, 'utf8')),
+    });
+  };
+  const describedBy = (path: string): [string, string] => ['Link', `<${baseUrl}${path}>; rel="describedby"`];
+  const attachment = (filename: string): [string, string] => ['Content-Disposition', `attachment; filename="${filename}"`];
+
+  add(PATHS.index, 'json', renderJson(index), [describedBy(PATHS.indexSchema)]);
+  add(PATHS.bulkCsv, 'csv', renderBulkCsv(profiles), [attachment(BULK_CSV_FILENAME), describedBy(PATHS.csvDescriptor)]);
+  for (const p of profiles) {
+    add(PATHS.profile(p.market.id), 'json', renderJson(p), [describedBy(PATHS.profileSchema)]);
+    add(PATHS.marketCsv(p.market.id), 'csv', renderMarketCsv(p), [attachment(marketCsvFilename(p.market.id)), describedBy(PATHS.csvDescriptor)]);
+  }
+  add(PATHS.profileSchema, 'json', renderJson(profileSchema(baseUrl)));
+  add(PATHS.csvDescriptor, 'json', renderJson(csvDescriptor()));
+  add(PATHS.indexSchema, 'json', renderJson(indexSchema(baseUrl)));
+  for (const [path, html] of renderPages({ baseUrl, profiles, index })) add(path, 'html', html);
+  add(PATHS.stylesheet, 'css', STYLESHEET);
+  add(PATHS.health, 'json', renderJson({ status: 'ok' }), [], CACHE_CONTROL.health);
+  return { baseUrl, snapshotDate: input.snapshotDate, lastModified, marketIds: profiles.map((p) => p.market.id), routes };
+}

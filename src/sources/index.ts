@@ -1,0 +1,25 @@
+// The list of source adapters and the loading stage that runs them: raw fixtures in, observations out.
+import { FixtureError } from '../errors.ts';
+import type { MarketDefinition } from '../markets.ts';
+import { censusAcs5yr } from './census-acs-5yr.ts';
+import { censusBps } from './census-bps.ts';
+import { fhfaHpi } from './fhfa-hpi.ts';
+import type { ReadFixture, SourceAdapter, SourceLoad } from './types.ts';
+
+export const ADAPTERS: readonly SourceAdapter[] = [censusAcs5yr, censusBps, fhfaHpi];
+
+export interface LoadedSources {
+  loads: SourceLoad[];
+  /** The snapshot date: the latest retrieval among all sources. Every date-dependent output derives from it. */
+  snapshotDate: string;
+}
+
+export function loadSources(read: ReadFixture, markets: readonly MarketDefinition[], adapters: readonly SourceAdapter[] = ADAPTERS): LoadedSources {
+  const loads = adapters.map((adapter) => adapter.load(read, markets));
+  const retrieved = loads.map((l) => l.source.latestRetrievedAt).filter((d): d is string => d !== undefined).sort();
+  const snapshotDate = retrieved.at(-1);
+  if (snapshotDate === undefined) {
+    throw new FixtureError('missing_field', { file: `${adapters[0]?.sourceId ?? 'fixtures'}/retrieval.json` }, 'no source records "latestRetrievedAt", so the snapshot date is unknown');
+  }
+  return { loads, snapshotDate };
+}

@@ -1,0 +1,163 @@
+// Shared checks for raw fixture fields, so every adapter rejects bad input the same way.
+import { FixtureError, type Place } from '../errors.ts';
+import type { ReadFixture, SourceRecord } from './types.ts';
+
+/** Text a spreadsheet would run as a formula when the value lands in a cell. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+export function text(raw: string | undefined, place: Place, field: string): string {
+  if (raw === undefined || raw.trim() === '') {
+    throw new FixtureError('missing_field', { ...place, column: field }, `required field "${field}" is missing or empty`);
+  }
+  if (FORMULA_START.test(raw)) {
+    throw new FixtureError('formula_text', { ...place, column: field }, `text field "${field}" starts with "${raw[0]}", which a spreadsheet would execute as a formula: ${JSON.stringify(raw)}`);
+  }
+  return raw;
+}
+
+/** A plain decimal number as upstreams publish it: optional sign, digits, optional fraction. */
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+
+export function numeric(raw: string | undefined, place: Place, field: string): number {
+  if (raw === undefined || raw.trim() === '') {
+    throw new FixtureError('missing_field', { ...place, column: field }, `required field "${field}" is missing or empty`);
+  }
+  const trimmed = raw.trim();
+  if (!DECIMAL.test(trimmed)) {
+    throw new FixtureError('not_numeric', { ...place, column: field }, `field "${field}" must be a decimal number, got ${JSON.stringify(raw)}`);
+  }
+  return Number(trimmed);
+}
+
+/** Rounds to a fixed number of decimals, half away from zero, without binary drift (1.005 → 1.01). */
+export function roundTo(value: number, decimals: number): number {
+  const factor = 10 ** decimals;
+  const shifted = Math.abs(value) * factor;
+  const rounded = Math.round(Number(shifted.toPrecision(15)));
+  return (Math.sign(value) * rounded) / factor || 0;
+}
+
+export interface Retrieval {
+  vintage: string;
+  latestReleaseDate?: string;
+  latestRetrievedAt?: string;
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Reads `<source>/retrieval.json`: the vintage and the release and retrieval dates of the fixture. */
+export function readRetrieval(read: ReadFixture, sourceDir: string): Retrieval {
+  const file = `${sourceDir}/retrieval.json`;
+  const parsed = parseJson(read(file), file);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new FixtureError('bad_shape', { file }, 'expected a JSON object');
+  }
+  const record = parsed as Record<string, unknown>;
+  const vintage = record['vintage'];
+  if (typeof vintage !== 'string' || vintage === '') {
+    throw new FixtureError('missing_field', { file, pointer: '/vintage' }, 'required field "vintage" is missing');
+  }
+  const out: Retrieval = { vintage };
+  for (const key of ['latestReleaseDate', 'latestRetrievedAt'] as const) {
+    const value = record[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'string' || !ISO_DATE.test(value) || Number.isNaN(Date.parse(value))) {
+      throw new FixtureError('bad_shape', { file, pointer: `/${key}` }, `"${key}" must be an ISO date (YYYY-MM-DD), got ${JSON.stringify(value)}`);
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
+export function parseJson(source: string, file: string): unknown {
+  try {
+    return JSON.parse(source);
+  } catch (error) {
+    throw new FixtureError('bad_shape', { file }, `not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/** Splits one line of comma-separated values with RFC 4180 double-quote rules. */
+export function splitCsvLine(line: string, place: Place): string[] {
+  const fields: string[] = [];
+  let i = 0;
+  for (;;) {
+    if (line[i] === '"') {
+      let value = '';
+      i += 1;
+      for (;;) {
+        const quote = line.indexOf('"', i);
+        if (quote === -1) throw new FixtureError('bad_shape', place, 'unterminated quoted field');
+        value += line.slice(i, quote);
+        if (line[quote + 1] === '"') {
+          value += '"';
+          i = quote + 2;
+        } else {
+          i = quote + 1;
+          break;
+        }
+      }
+      fields.push(value);
+      if (i === line.length) return fields;
+      if (line[i] !== ',') throw new FixtureError('bad_shape', place, `unexpected character after a quoted field at position ${i + 1}`);
+      i += 1;
+    } else {
+      const comma = line.indexOf(',', i);
+      if (comma === -1) {
+        fields.push(line.slice(i));
+        return fields;
+      }
+      fields.push(line.slice(i, comma));
+      i = comma + 1;
+    }
+  }
+}
+
+/** Lines of a text file with their 1-based numbers, whatever the line terminator, blank lines dropped. */
+export function lines(source: string): { line: number; text: string }[] {
+  return source
+    .split(/\r?\n/)
+    .map((text, index) => ({ line: index + 1, text }))
+    .filter((entry) => entry.text.trim() !== '');
+}
+
+/**
+ * The 1-based line on which each element of a JSON document's top-level array starts,
+ * so errors in Census API rows can name a line as well as a JSON pointer.
+ */
+export function arrayElementLines(source: string): number[] {
+  const starts: number[] = [];
+  let depth = 0;
+  let line = 1;
+  let inString = false;
+  let expectElement = false;
+  for (let i = 0; i < source.length; i += 1) {
+    const ch = source[i];
+    if (ch === '\n') line += 1;
+    if (inString) {
+      if (ch === '\\') i += 1;
+      else if (ch === '"') inString = false;
+      continue;
+    }
+    if (depth === 1 && expectElement && ch !== undefined && !/\s/.test(ch)) {
+      starts.push(line);
+      expectElement = false;
+    }
+    if (ch === '"') inString = true;
+    else if (ch === '[' || ch === '{') {
+      depth += 1;
+      if (depth === 1) expectElement = true;
+    } else if (ch === ']' || ch === '}') depth -= 1;
+    else if (ch === ',' && depth === 1) expectElement = true;
+  }
+  return starts;
+}
+
+/** A source's attribution with the release and retrieval dates its fixture records, omitted when unknown. */
+export function withRetrieval(base: Omit<SourceRecord, 'latestReleaseDate' | 'latestRetrievedAt'>, retrieval: Retrieval): SourceRecord {
+  return {
+    ...base,
+    ...(retrieval.latestReleaseDate === undefined ? {} : { latestReleaseDate: retrieval.latestReleaseDate }),
+    ...(retrieval.latestRetrievedAt === undefined ? {} : { latestRetrievedAt: retrieval.latestRetrievedAt }),
+  };
+}

@@ -1,0 +1,100 @@
+// Checks built output against the published contract with an independent validator (Ajv, draft-07).
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { CSV_COLUMNS, type MarketProfile } from './contract.ts';
+import { ContractError } from './errors.ts';
+import { splitCsvLine } from './sources/parse.ts';
+import { plainDecimal } from './render/csv.ts';
+
+// ajv-formats is CommonJS; under NodeNext its default export arrives as the module namespace.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+/** Compiles a schema from its published bytes, so what is checked is exactly what is served. */
+export function compilePublished(schemaBytes: Buffer | string): ValidateFunction {
+  const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false });
+  addFormats(ajv);
+  return ajv.compile(JSON.parse(schemaBytes.toString()) as object);
+}
+
+const describe = (e: ErrorObject): string => {
+  if (e.keyword === 'required') return `missing required property "${String((e.params as { missingProperty: string }).missingProperty)}"`;
+  return `${e.message ?? e.keyword}${e.keyword === 'const' ? ` (${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)})` : ''}`;
+};
+
+/** Throws on the first violation, naming the market and the JSON pointer. */
+export function assertValid(validate: ValidateFunction, document: unknown, marketId: string | undefined, route: string): void {
+  if (validate(document)) return;
+  const first = validate.errors?.[0];
+  if (first === undefined) throw new ContractError('schema', { route }, 'document fails its schema');
+  throw new ContractError('schema', { ...(marketId === undefined ? {} : { marketId }), route, pointer: first.instancePath }, describe(first));
+}
+
+/** Rules of spec 2-4 that JSON Schema draft-07 cannot say: keys equal ids, references resolve, dates agree. */
+export function assertProfileRules(p: MarketProfile, route: string): void {
+  const fail = (pointer: string, reason: string): never => {
+    throw new ContractError('schema', { marketId: p.market.id, route, pointer }, reason);
+  };
+  if (p.generatedAt !== p.profile.updatedDate) fail('/generatedAt', `generatedAt ${p.generatedAt} differs from profile.updatedDate ${p.profile.updatedDate}`);
+  const sourceIds = p.sources.map((s) => s.sourceId);
+  sourceIds.forEach((id, i) => {
+    if (i > 0 && (sourceIds[i - 1] ?? '') >= id) fail(`/sources/${i}/sourceId`, 'sources must be sorted by sourceId with no repeats');
+  });
+  for (const [key, metric] of Object.entries(p.profile.metrics)) {
+    if (metric.id !== key) fail(`/profile/metrics/${key}/id`, `metric id "${metric.id}" differs from its key "${key}"`);
+    if (!sourceIds.includes(metric.sourceId)) fail(`/profile/metrics/${key}/sourceId`, `sourceId "${metric.sourceId}" is not in sources`);
+    if (!Number.isFinite(metric.value)) fail(`/profile/metrics/${key}/value`, 'value must be a finite number');
+  }
+  const c = p.profile.coverage;
+  if (c.totalProvided !== Object.keys(p.profile.metrics).length) fail('/profile/coverage/totalProvided', 'totalProvided must count the metrics');
+  if (c.totalProvided + c.missing.length !== c.totalRequired) fail('/profile/coverage/missing', 'provided plus missing must equal totalRequired');
+}
+
+/** Reads a CSV we wrote back and ties every row to the profile (spec 4, "Ties"). */
+export function assertCsvTies(csv: string, profiles: readonly MarketProfile[], route: string): void {
+  const lines = csv.split('\r\n');
+  if (lines.at(-1) !== '') throw new ContractError('csv_tie', { route, line: lines.length }, 'the last line must end with CRLF');
+  const header = lines[0] ?? '';
+  const expected = CSV_COLUMNS.map((c) => c.name).join(',');
+  if (header !== expected) throw new ContractError('csv_tie', { route, line: 1 }, `header must be "${expected}"`);
+  const byId = new Map(profiles.map((p) => [p.market.id, p]));
+  const seen = new Set<string>();
+  let previous = '';
+  lines.slice(1, -1).forEach((text, i) => {
+    const line = i + 2;
+    const fields = splitCsvLine(text, { route, line });
+    if (fields.length !== CSV_COLUMNS.length) throw new ContractError('csv_tie', { route, line }, `expected ${CSV_COLUMNS.length} columns, got ${fields.length}`);
+    const row = Object.fromEntries(CSV_COLUMNS.map((c, k) => [c.name, fields[k] ?? ''])) as Record<string, string>;
+    const p = byId.get(row['market_id'] ?? '');
+    if (p === undefined) throw new ContractError('csv_tie', { route, line, column: 'market_id' }, `market_id "${row['market_id']}" has no profile`);
+    const metric = p.profile.metrics[row['metric_id'] ?? ''];
+    const fail = (column: string, reason: string): never => {
+      throw new ContractError('csv_tie', { route, line, column, marketId: p.market.id }, reason);
+    };
+    if (metric === undefined) return fail('metric_id', `metric_id "${row['metric_id']}" is not in profile.metrics`);
+    const want: Record<string, string> = {
+      market_name: `${p.market.name}, ${p.market.stateCode}`,
+      metric_label: metric.label,
+      value: plainDecimal(metric.value),
+      unit: metric.unit,
+      source_id: metric.sourceId,
+      updated_date: p.profile.updatedDate,
+      methodology_version: p.methodologyVersion,
+      production_mode: p.productionMode,
+      live_data: String(p.liveData),
+    };
+    for (const [column, value] of Object.entries(want)) {
+      if (row[column] !== value) fail(column, `CSV has ${JSON.stringify(row[column])}, the JSON has ${JSON.stringify(value)}`);
+    }
+    if (Number(row['value']) !== metric.value) fail('value', `CSV value ${row['value']} does not read back as ${metric.value}`);
+    const key = `${p.market.id}\u0000${metric.id}`;
+    if (seen.has(key)) fail('metric_id', `metric ${metric.id} appears twice`);
+    if (key < previous) fail('metric_id', 'rows must be sorted by market_id, then metric_id');
+    seen.add(key);
+    previous = key;
+  });
+  for (const p of profiles) {
+    for (const id of Object.keys(p.profile.metrics)) {
+      if (!seen.has(`${p.market.id}\u0000${id}`)) throw new ContractError('csv_tie', { route, marketId: p.market.id }, `metric ${id} of the JSON has no CSV row`);
+    }
+  }
+}
