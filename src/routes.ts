@@ -5,7 +5,7 @@ import { csvDescriptor, indexSchema, profileSchema, type MarketIndex, type Marke
 import { BULK_CSV_FILENAME, PATHS, marketCsvFilename } from './paths.ts';
 import { renderBulkCsv, renderMarketCsv } from './render/csv.ts';
 import { renderJson } from './render/json.ts';
-import { STYLESHEET, renderPages } from './render/pages.ts';
+import { STYLESHEET, renderNotFoundPage, renderPages } from './render/pages.ts';
 
 export type Encoding = 'br' | 'gzip' | 'identity';
 
@@ -64,7 +64,12 @@ export interface RouteTable {
   lastModified: string;
   marketIds: readonly string[];
   routes: Map<string, Route>;
+  /** Body of the HTML 404 page, answered for unknown paths outside /api/. */
+  notFoundPage: Buffer;
 }
+
+/** Unknown paths under these prefixes answer problem+json; any other unknown path gets the HTML 404 page. */
+export const isApiPath = (path: string): boolean => path.startsWith('/api/') || path === '/api' || path === '/healthz';
 
 export function etagOf(body: Buffer): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
@@ -128,5 +133,12 @@ export function buildRoutes(input: RouteInput): RouteTable {
   for (const [path, html] of renderPages({ baseUrl, profiles, index })) add(path, 'html', html);
   add(PATHS.stylesheet, 'css', STYLESHEET);
   add(PATHS.health, 'json', renderJson({ status: 'ok' }), [], CACHE_CONTROL.health);
-  return { baseUrl, snapshotDate: input.snapshotDate, lastModified, marketIds: profiles.map((p) => p.market.id), routes };
+  return {
+    baseUrl,
+    snapshotDate: input.snapshotDate,
+    lastModified,
+    marketIds: profiles.map((p) => p.market.id),
+    routes,
+    notFoundPage: Buffer.from(renderNotFoundPage({ baseUrl, profiles, index }), 'utf8'),
+  };
 }

@@ -2,7 +2,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { marketNotFound, problem, type ProblemDetails } from './render/problem.ts';
-import { CACHE_CONTROL, COMMON_HEADERS, CONTENT_TYPES, type Encoding, type Route, type RouteTable, type Variant } from './routes.ts';
+import { CACHE_CONTROL, COMMON_HEADERS, CONTENT_TYPES, PAGE_HEADERS, isApiPath, type Route, type RouteTable, type Variant } from './routes.ts';
 
 /** Limits that keep a slow or hostile client from holding a socket; documented in the README. */
 export const LIMITS = {
@@ -192,7 +192,21 @@ export function createHandler(table: RouteTable, options: ServerOptions = {}): (
     else res.end(bytes);
   };
 
+  const notFoundPageHead = flat([
+    ['Content-Type', CONTENT_TYPES.html],
+    ['Cache-Control', CACHE_CONTROL.error],
+    ...COMMON_HEADERS,
+    ...PAGE_HEADERS,
+    ['Content-Length', String(table.notFoundPage.length)],
+  ]);
+
   const notFound = (req: IncomingMessage, res: ServerResponse, path: string): void => {
+    if (!isApiPath(path)) {
+      res.writeHead(404, notFoundPageHead);
+      if (req.method === 'HEAD') res.end();
+      else res.end(table.notFoundPage);
+      return;
+    }
     const market = MARKET_PATH.exec(path);
     if (market !== null && market[1] !== undefined && market[1] !== 'csv' && !knownIds.has(market[1])) {
       sendProblem(req, res, marketNotFound(table.baseUrl, market[1], path, table.marketIds));

@@ -32,4 +32,9 @@ export function renderPages(input: PageInput): Map<string, string> {
   return pages;
 }
 
+/** The page answered with status 404 for an unknown page path (paths outside /api keep problem+json). */
+export function renderNotFoundPage(_input: PageInput): string {
+  return page('Page not found', `<p>Nothing is published at this address. Start from the <a href="${PATHS.home}">home page</a> or the <a href="${PATHS.dataCatalog}">data catalog</a>.</p>`);
+}
+
 export const STYLESHEET = 'body{font-family:system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:1rem;line-height:1.5}\n';
