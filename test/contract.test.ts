@@ -1,0 +1,188 @@
+// Every rule of spec sections 2 and 4, checked on the served profile of each of the sixteen markets.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { LINK_KEYS, PROFILE_CAVEATS } from '../src/contract.ts';
+import { MARKET_IDS } from '../src/markets.ts';
+import { PATHS } from '../src/paths.ts';
+import { BASE_URL, body, buildTable, servedProfiles } from './support/data.ts';
+
+const SPEC_MARKETS = [
+  'us-tx-austin', 'us-fl-miami', 'us-az-phoenix', 'us-wa-seattle', 'us-co-denver', 'us-tn-nashville', 'us-tx-dallas', 'us-fl-tampa',
+  'us-ca-los-angeles', 'us-ca-san-diego', 'us-ca-san-francisco', 'us-ny-new-york', 'us-ma-boston', 'us-il-chicago', 'us-ga-atlanta', 'us-dc-washington',
+];
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+const table = buildTable();
+const profiles = servedProfiles(table);
+
+function findNull(value: unknown, pointer = ''): string | undefined {
+  if (value === null) return pointer;
+  if (typeof value !== 'object') return undefined;
+  for (const [key, child] of Object.entries(value)) {
+    const found = findNull(child, `${pointer}/${key}`);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+test('the registry holds exactly the sixteen markets of spec 2.5', () => {
+  assert.deepEqual([...MARKET_IDS].sort(), [...SPEC_MARKETS].sort());
+});
+
+for (const p of profiles) {
+  describe(`profile ${p.market.id}`, () => {
+    test('constants: schemaVersion "1", productionMode static-fixture, liveData false, methodologyVersion v<major>.<minor>', () => {
+      assert.equal(p.schemaVersion, '1');
+      assert.equal(p.productionMode, 'static-fixture');
+      assert.equal(p.liveData, false);
+      assert.match(p.methodologyVersion, /^v\d+\.\d+$/);
+    });
+
+    test('market id has the form us-<state code>-<slug> and matches the path, state code and slug', () => {
+      assert.match(p.market.id, /^us-[a-z]{2}-[a-z0-9]+(-[a-z0-9]+)*$/);
+      assert.equal(p.market.id, `us-${p.market.stateCode.toLowerCase()}-${p.market.slug}`);
+      for (const key of ['id', 'name', 'slug', 'state', 'stateCode', 'countryCode'] as const) assert.equal(typeof p.market[key], 'string');
+      assert.match(p.market.stateCode, /^[A-Z]{2}$/);
+      assert.equal(p.market.countryCode, 'US');
+    });
+
+    test('generatedAt is an ISO date equal to profile.updatedDate', () => {
+      assert.match(p.generatedAt, ISO_DATE);
+      assert.equal(p.generatedAt, p.profile.updatedDate);
+    });
+
+    test('scores are integers from 0 to 100', () => {
+      for (const [key, score] of Object.entries(p.profile.scores)) {
+        assert.ok(Number.isInteger(score) && score >= 0 && score <= 100, `${key} = ${score}`);
+      }
+    });
+
+    test('each metric has its key as id, a label, unit, numeric value, asOf and a sourceId listed in sources', () => {
+      const sourceIds = new Set(p.sources.map((s) => s.sourceId));
+      assert.ok(Object.keys(p.profile.metrics).length > 0);
+      for (const [key, m] of Object.entries(p.profile.metrics)) {
+        assert.equal(m.id, key);
+        assert.ok(m.label.length > 0 && m.unit.length > 0 && m.asOf.length > 0);
+        assert.equal(typeof m.value, 'number');
+        assert.ok(Number.isFinite(m.value));
+        assert.ok(sourceIds.has(m.sourceId), `${key} cites ${m.sourceId}`);
+      }
+    });
+
+    test('sources are sorted by sourceId and carry the fields of spec 2.4', () => {
+      const ids = p.sources.map((s) => s.sourceId);
+      assert.deepEqual(ids, [...ids].sort());
+      assert.equal(new Set(ids).size, ids.length);
+      for (const s of p.sources) {
+        for (const key of ['sourceId', 'sourceName', 'agency', 'datasetName', 'sourceUrl', 'confidence', 'updateFrequency', 'provenance'] as const) {
+          assert.equal(typeof s[key], 'string', key);
+        }
+        assert.match(s.sourceUrl, /^https:\/\//);
+        assert.equal(s.provenance, 'fixture');
+        if (s.latestReleaseDate !== undefined) assert.match(s.latestReleaseDate, ISO_DATE);
+        if (s.latestRetrievedAt !== undefined) assert.match(s.latestRetrievedAt, ISO_DATE);
+      }
+    });
+
+    test('caveats are the fixed project caveats, verbatim', () => {
+      assert.deepEqual(p.caveats, PROFILE_CAVEATS);
+    });
+
+    test('links carry exactly the seven keys, as absolute URLs on the base URL', () => {
+      assert.deepEqual(Object.keys(p.links).sort(), [...LINK_KEYS].sort());
+      for (const url of Object.values(p.links)) assert.ok(url.startsWith(`${BASE_URL}/`), url);
+      assert.equal(p.links.html, `${BASE_URL}/markets/${p.market.id}`);
+    });
+
+    test('freshness and coverage follow design.md: fixture provenance, a known freshness, consistent counts', () => {
+      const f = p.profile.freshness;
+      assert.equal(f.provenance, 'fixture');
+      assert.ok(['fresh', 'aging', 'stale'].includes(f.freshness));
+      assert.match(f.retrievedAt, ISO_DATE);
+      assert.ok(f.note.length > 0);
+      const c = p.profile.coverage;
+      assert.equal(c.totalProvided, Object.keys(p.profile.metrics).length);
+      assert.equal(c.totalProvided + c.missing.length, c.totalRequired);
+      assert.equal(c.percent, Math.round((c.totalProvided / c.totalRequired) * 1000) / 10);
+      for (const id of c.missing) assert.equal(p.profile.metrics[id], undefined);
+    });
+
+    test('no value anywhere is null: undefined fields are omitted', () => {
+      assert.equal(findNull(p), undefined);
+      assert.ok(!body(table, PATHS.profile(p.market.id)).includes('null'));
+    });
+
+    test('the spec\'s seen metrics and scores are present where the data allow', () => {
+      for (const id of ['medianGrossRent', 'homePriceIndex']) assert.ok(p.profile.metrics[id], id);
+      assert.equal(p.profile.metrics['medianGrossRent']?.unit, 'USD/mo');
+      assert.equal(p.profile.metrics['homePriceIndex']?.unit, 'index');
+      assert.ok(p.profile.scores.affordability !== undefined);
+    });
+  });
+}
+
+describe('coverage and omitted scores are real', () => {
+  const ny = profiles.find((p) => p.market.id === 'us-ny-new-york');
+  test('New York lacks permits (BPS publishes its boroughs, not the city): missing, 87.5 %, no supply or overall score', () => {
+    assert.ok(ny);
+    assert.deepEqual(ny.profile.coverage.missing, ['permits']);
+    assert.equal(ny.profile.coverage.percent, 87.5);
+    assert.equal(ny.profile.metrics['permits'], undefined);
+    assert.equal(ny.profile.scores.supply, undefined);
+    assert.equal(ny.profile.scores.overall, undefined);
+    assert.equal(typeof ny.profile.scores.affordability, 'number');
+  });
+  test('every other market is fully covered with all three scores', () => {
+    for (const p of profiles.filter((x) => x.market.id !== 'us-ny-new-york')) {
+      assert.equal(p.profile.coverage.percent, 100, p.market.id);
+      assert.deepEqual(Object.keys(p.profile.scores).sort(), ['affordability', 'overall', 'supply'], p.market.id);
+    }
+  });
+});
+
+describe('geographyScope', () => {
+  test('New York and Washington carry it, naming each boundary and which metrics it measures', () => {
+    for (const id of ['us-ny-new-york', 'us-dc-washington']) {
+      const scope = profiles.find((p) => p.market.id === id)?.geographyScope;
+      assert.ok(scope, id);
+      assert.deepEqual(scope.boundaries.map((b) => b.level), ['place', 'cbsa']);
+      const cbsa = scope.boundaries[1];
+      assert.ok(cbsa && cbsa.states.length > 1);
+      assert.ok(cbsa.metrics.includes('homePriceIndex'));
+      assert.ok(scope.boundaries[0]?.metrics.includes('medianGrossRent'));
+    }
+  });
+  test('single-state markets do not carry it', () => {
+    for (const id of ['us-tx-austin', 'us-az-phoenix', 'us-ca-los-angeles']) {
+      assert.equal(profiles.find((p) => p.market.id === id)?.geographyScope, undefined, id);
+    }
+  });
+});
+
+describe('index /api/markets', () => {
+  const index = JSON.parse(body(table, PATHS.index)) as { count: number; markets: { id: string; links: Record<string, string> }[]; liveData: boolean; productionMode: string; schemaVersion: string };
+  test('lists every market once, sorted by id, with absolute links to its JSON, CSV and page', () => {
+    assert.equal(index.count, 16);
+    const ids = index.markets.map((m) => m.id);
+    assert.deepEqual(ids, [...SPEC_MARKETS].sort());
+    for (const m of index.markets) {
+      assert.equal(m.links['json'], `${BASE_URL}/api/markets/${m.id}`);
+      assert.equal(m.links['csv'], `${BASE_URL}/api/markets/${m.id}/csv`);
+      assert.equal(m.links['html'], `${BASE_URL}/markets/${m.id}`);
+    }
+  });
+  test('carries the same constants as a profile', () => {
+    assert.equal(index.schemaVersion, '1');
+    assert.equal(index.productionMode, 'static-fixture');
+    assert.equal(index.liveData, false);
+  });
+});
+
+test('the base URL decides every absolute URL, and nothing else changes', () => {
+  const other = buildTable('https://data.example.org/housing');
+  const p = JSON.parse(body(other, PATHS.profile('us-tx-austin'))) as { links: Record<string, string> };
+  assert.equal(p.links['methodology'], 'https://data.example.org/housing/methodology');
+  const schema = JSON.parse(body(other, PATHS.profileSchema)) as { $id: string };
+  assert.equal(schema.$id, 'https://data.example.org/housing/api/schema/market-profile');
+  assert.equal(body(other, PATHS.marketCsv('us-tx-austin')), body(table, PATHS.marketCsv('us-tx-austin')));
+});

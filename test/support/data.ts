@@ -1,0 +1,47 @@
+// Shared test inputs: the real fixtures read once, readers with one file altered, and the built table.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { buildRouteTable } from '../../src/build.ts';
+import type { MarketProfile } from '../../src/contract.ts';
+import { MARKET_IDS } from '../../src/markets.ts';
+import { PATHS } from '../../src/paths.ts';
+import type { RouteTable } from '../../src/routes.ts';
+import type { ReadFixture } from '../../src/sources/types.ts';
+
+export const FIXTURES_DIR = new URL('../../fixtures/', import.meta.url).pathname;
+export const BASE_URL = 'http://localhost:3000';
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? walk(path) : [path];
+  });
+}
+
+/** Every fixture file's text, keyed by its path relative to fixtures/. */
+export const FIXTURE_FILES: ReadonlyMap<string, string> = new Map(walk(FIXTURES_DIR).map((path) => [relative(FIXTURES_DIR, path), readFileSync(path, 'utf8')]));
+
+/** Reads fixtures from memory, with some files replaced or edited. */
+export function fixtureReader(edits: Record<string, (text: string) => string> = {}): ReadFixture {
+  return (path) => {
+    const text = FIXTURE_FILES.get(path);
+    if (text === undefined) throw new Error(`no fixture ${path}`);
+    const edit = edits[path];
+    return edit === undefined ? text : edit(text);
+  };
+}
+
+export function buildTable(baseUrl: string = BASE_URL, read: ReadFixture = fixtureReader()): RouteTable {
+  return buildRouteTable({ baseUrl, read });
+}
+
+export const body = (table: RouteTable, path: string): string => {
+  const route = table.routes.get(path);
+  if (route === undefined) throw new Error(`no route ${path}`);
+  return route.identity.body.toString('utf8');
+};
+
+/** The served profile of every market, parsed from the bytes the route table holds. */
+export function servedProfiles(table: RouteTable): MarketProfile[] {
+  return MARKET_IDS.map((id) => JSON.parse(body(table, PATHS.profile(id))) as MarketProfile);
+}
