@@ -72,8 +72,7 @@ function geographyScope(observations: readonly Observation[]): GeographyScope | 
   };
 }
 
-export function assembleProfile(market: MarketDefinition, data: LoadedSources, baseUrl: string): MarketProfile {
-  const observations = data.loads.flatMap((l) => l.observations).filter((o) => o.marketId === market.id);
+export function assembleProfile(market: MarketDefinition, data: LoadedSources, baseUrl: string, observations: readonly Observation[]): MarketProfile {
   const metrics: Record<string, Metric> = {};
   const values: Record<string, number> = {};
   for (const o of [...observations].sort((a, b) => byString(a.metricId, b.metricId))) {
@@ -131,5 +130,12 @@ export function assembleProfile(market: MarketDefinition, data: LoadedSources, b
 }
 
 export function assembleProfiles(markets: readonly MarketDefinition[], data: LoadedSources, baseUrl: string): MarketProfile[] {
-  return markets.map((m) => assembleProfile(m, data, baseUrl));
+  // Grouped once, so assembly stays linear in the number of markets.
+  const byMarket = new Map<string, Observation[]>();
+  for (const o of data.loads.flatMap((l) => l.observations)) {
+    const list = byMarket.get(o.marketId);
+    if (list === undefined) byMarket.set(o.marketId, [o]);
+    else list.push(o);
+  }
+  return markets.map((m) => assembleProfile(m, data, baseUrl, byMarket.get(m.id) ?? []));
 }
