@@ -1,0 +1,764 @@
+// The HTTP contract every engine must meet (embedded server, nginx over dist/, a CDN): one suite, raw sockets, route-table bytes.
+//
+// Use: defineHttpSuite('nginx', async () => ({ baseUrl, stop })). `baseUrl` is the BASE_URL the served bytes
+// were built with; requests go to it too, unless `origin` (where to connect) is also returned. The suite builds
+// the route table for that base URL itself and checks every answer against it, so no engine-specific
+// knowledge lives here: status, content type, the headers design.md names, the problem+json shape, and that
+// no byte outside the route table is ever answered.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { connect } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { buildRouteTable } from '../../src/build.ts';
+import { fixtureReader } from '../../src/cli.ts';
+import type { Route, RouteTable } from '../../src/routes.ts';
+
+export interface StartedEngine {
+  /** BASE_URL the engine's bytes were built with (links, schema ids). */
+  baseUrl: string;
+  /** Where to connect (http://host:port); defaults to baseUrl. */
+  origin?: string;
+  stop: () => Promise<void>;
+}
+
+const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
+const ID = 'us-tx-austin';
+const PROFILE = `/api/markets/${ID}`;
+const CSV = `/api/markets/${ID}/csv`;
+const PROBLEM_TYPE = 'application/problem+json';
+const HTML_TYPE = 'text/html; charset=utf-8';
+/** A hang guard only: a conforming engine answers in milliseconds; this just turns a hang into a failure. */
+const HANG_GUARD_MS = 10_000;
+
+// ---------------------------------------------------------------------------------------------------------
+// A minimal HTTP/1.1 client over node:net, so request targets and header bytes go exactly as written.
+
+export interface RawResponse {
+  status: number;
+  /** Header lines in order, names as sent. */
+  headers: [string, string][];
+  body: Buffer;
+  /** Was this the answer to a HEAD? (decides whether a body follows) */
+  head: boolean;
+}
+
+export interface RawExchange {
+  responses: RawResponse[];
+  /** Bytes after the last complete response (a conforming engine leaves none). */
+  leftover: Buffer;
+  /** The engine closed the connection (FIN or reset) before the hang guard. */
+  closed: boolean;
+}
+
+export const header = (res: RawResponse, name: string): string | undefined => {
+  const values = res.headers.filter(([k]) => k.toLowerCase() === name.toLowerCase()).map(([, v]) => v);
+  return values.length === 0 ? undefined : values.join(', ');
+};
+
+const headerCount = (res: RawResponse, name: string): number => res.headers.filter(([k]) => k.toLowerCase() === name.toLowerCase()).length;
+
+function decodeChunked(buf: Buffer, start: number): { body: Buffer; end: number } | undefined {
+  const parts: Buffer[] = [];
+  let pos = start;
+  for (;;) {
+    const eol = buf.indexOf('\r\n', pos);
+    if (eol === -1) return undefined;
+    const size = Number.parseInt(buf.subarray(pos, eol).toString('latin1').split(';')[0] ?? '', 16);
+    if (Number.isNaN(size)) return undefined;
+    pos = eol + 2;
+    if (size === 0) {
+      const end = buf.indexOf('\r\n\r\n', pos - 2);
+      return end === -1 ? undefined : { body: Buffer.concat(parts), end: end + 4 };
+    }
+    if (buf.length < pos + size + 2) return undefined;
+    parts.push(buf.subarray(pos, pos + size));
+    pos += size + 2;
+  }
+}
+
+/** Splits a byte stream into responses; `heads[i]` says whether the i-th request was a HEAD. */
+export function parseResponses(buf: Buffer, heads: readonly boolean[], closed: boolean): { responses: RawResponse[]; leftover: Buffer } {
+  const responses: RawResponse[] = [];
+  let pos = 0;
+  while (pos < buf.length) {
+    const end = buf.indexOf('\r\n\r\n', pos);
+    if (end === -1) break;
+    const lines = buf.subarray(pos, end).toString('latin1').split('\r\n');
+    const statusLine = /^HTTP\/1\.[01] (\d{3})(?: .*)?$/.exec(lines[0] ?? '');
+    if (statusLine === null) break;
+    const status = Number(statusLine[1]);
+    const headers = lines.slice(1).map((line): [string, string] => {
+      const colon = line.indexOf(':');
+      return [line.slice(0, colon), line.slice(colon + 1).trim()];
+    });
+    const bodyStart = end + 4;
+    if (status >= 100 && status < 200) {
+      pos = bodyStart; // interim response (100 Continue): the final one follows
+      continue;
+    }
+    const head = heads[responses.length] ?? false;
+    const res: RawResponse = { status, headers, body: Buffer.alloc(0), head };
+    const te = header(res, 'transfer-encoding');
+    const cl = header(res, 'content-length');
+    if (head || status === 204 || status === 304) {
+      pos = bodyStart;
+    } else if (te !== undefined && /chunked/i.test(te)) {
+      const chunked = decodeChunked(buf, bodyStart);
+      if (chunked === undefined) break;
+      res.body = chunked.body;
+      pos = chunked.end;
+    } else if (cl !== undefined && /^\d+$/.test(cl)) {
+      const length = Number(cl);
+      if (buf.length < bodyStart + length) break;
+      res.body = buf.subarray(bodyStart, bodyStart + length);
+      pos = bodyStart + length;
+    } else if (closed) {
+      res.body = buf.subarray(bodyStart);
+      pos = buf.length;
+    } else break;
+    responses.push(res);
+  }
+  return { responses, leftover: buf.subarray(pos) };
+}
+
+/**
+ * Writes `payload` on a fresh connection and reads until the engine closes it. Requests built with `get()`
+ * carry `Connection: close`, so a conforming engine closes after its answer; shapes that must make the engine
+ * close by itself (smuggling) simply leave that header out.
+ */
+export function exchange(origin: string, payload: string | Buffer | readonly (string | Buffer)[], heads: readonly boolean[] = []): Promise<RawExchange> {
+  const url = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || 80) });
+    const chunks: Buffer[] = [];
+    let settled = false;
+    const finish = (closed: boolean): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(guard);
+      socket.destroy();
+      const buf = Buffer.concat(chunks);
+      const parsed = parseResponses(buf, heads, closed);
+      resolve({ ...parsed, closed });
+    };
+    const guard = setTimeout(() => finish(false), HANG_GUARD_MS);
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('end', () => finish(true));
+    socket.on('close', () => finish(true));
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      // A reset after the answer is a close too; a refused connection is a real failure.
+      if (chunks.length > 0 || error.code === 'ECONNRESET' || error.code === 'EPIPE') finish(true);
+      else if (!settled) {
+        settled = true;
+        clearTimeout(guard);
+        reject(error);
+      }
+    });
+    socket.on('connect', () => {
+      const parts = Array.isArray(payload) ? payload : [payload];
+      for (const part of parts) socket.write(part);
+    });
+  });
+}
+
+/** One request, `Connection: close`, headers exactly as given (name → value, or raw lines). */
+export function request(origin: string, method: string, target: string, headers: Record<string, string> | readonly string[] = {}): string {
+  const host = new URL(origin).host;
+  const lines = Array.isArray(headers) ? headers : Object.entries(headers).map(([k, v]) => `${k}: ${v}`);
+  return `${method} ${target} HTTP/1.1\r\nHost: ${host}\r\n${lines.map((l) => `${l}\r\n`).join('')}Connection: close\r\n\r\n`;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// What the engine must have answered: the route table for its base URL.
+
+export interface Expected {
+  table: RouteTable;
+  origin: string;
+  baseUrl: string;
+  /** sha256 of every variant body of every route → where it comes from. */
+  known: Map<string, { path: string; encoding: string }>;
+}
+
+const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
+
+export function expectedFor(baseUrl: string, origin: string = baseUrl): Expected {
+  const table = buildRouteTable({ baseUrl, read: fixtureReader(FIXTURES) });
+  const known = new Map<string, { path: string; encoding: string }>();
+  for (const route of table.routes.values()) {
+    for (const v of [route.identity, route.gzip, route.br]) if (v !== undefined) known.set(sha(v.body), { path: route.path, encoding: v.encoding });
+  }
+  return { table, origin, baseUrl, known };
+}
+
+const routeOf = (x: Expected, path: string): Route => {
+  const route = x.table.routes.get(path);
+  assert.ok(route, `the route table has no ${path}`);
+  return route;
+};
+
+const STRONG_ETAG = /^"[\x21\x23-\x7e\x80-\xff]*"$/;
+const tokens = (value: string | undefined): string[] => (value ?? '').split(',').map((t) => t.trim().toLowerCase()).filter((t) => t !== '');
+
+export function decode(res: RawResponse): Buffer {
+  const encoding = (header(res, 'content-encoding') ?? 'identity').toLowerCase();
+  if (encoding === 'gzip' || encoding === 'x-gzip') return gunzipSync(res.body);
+  if (encoding === 'br') return brotliDecompressSync(res.body);
+  assert.equal(encoding, 'identity', `unexpected Content-Encoding ${encoding}`);
+  return res.body;
+}
+
+export type BodyKind = 'route' | 'problem' | 'page' | 'error' | 'any';
+
+/**
+ * Checks that hold for every answer of every engine: never a 5xx or a redirect, the common headers, a right
+ * Content-Length, and a body that is either a route's bytes, a problem+json document or the HTML 404 page.
+ * Returns what the body was.
+ */
+export function checkResponse(x: Expected, res: RawResponse, label: string): 'route' | 'problem' | 'page' | 'empty' {
+  const at = `${label}: ${res.status}`;
+  assert.ok(res.status < 300 || res.status === 304 || res.status >= 400, `${at}: never a redirect (Location ${header(res, 'location') ?? '-'})`);
+  assert.equal(header(res, 'location'), undefined, `${at}: no Location header`);
+  assert.equal(header(res, 'access-control-allow-origin'), '*', `${at}: Access-Control-Allow-Origin`);
+  assert.equal(header(res, 'x-content-type-options'), 'nosniff', `${at}: X-Content-Type-Options`);
+  assert.ok((header(res, 'cache-control') ?? '') !== '', `${at}: Cache-Control present`);
+  assert.ok(headerCount(res, 'content-length') <= 1, `${at}: one Content-Length at most`);
+  const cl = header(res, 'content-length');
+  if (!res.head && res.status !== 304 && res.status !== 204 && cl !== undefined) {
+    assert.equal(Number(cl), res.body.length, `${at}: Content-Length equals the body length`);
+  }
+  if (res.head || res.status === 304 || res.status === 204) {
+    assert.equal(res.body.length, 0, `${at}: no body`);
+  }
+  if (res.status === 304) {
+    assert.match(header(res, 'etag') ?? '', STRONG_ETAG, `${at}: a 304 carries the strong ETag`);
+    for (const name of ['content-type', 'content-encoding', 'content-disposition']) {
+      assert.equal(header(res, name), undefined, `${at}: a 304 carries no ${name}`);
+    }
+    assert.ok(tokens(header(res, 'vary')).includes('accept-encoding'), `${at}: a 304 keeps Vary: Accept-Encoding`);
+    return 'empty';
+  }
+  if (res.status === 200 || res.status === 206) {
+    assert.match(header(res, 'etag') ?? '', STRONG_ETAG, `${at}: ETag present and strong`);
+    assert.ok(tokens(header(res, 'vary')).includes('accept-encoding'), `${at}: Vary: Accept-Encoding`);
+    if (res.head || res.status === 206) return res.head ? 'empty' : 'route';
+    const from = x.known.get(sha(res.body));
+    assert.ok(from, `${at}: the body is a route's exact bytes (${res.body.length} bytes, starts ${JSON.stringify(res.body.subarray(0, 60).toString('latin1'))})`);
+    assert.equal((header(res, 'content-encoding') ?? 'identity').toLowerCase(), from.encoding, `${at}: Content-Encoding matches the variant sent`);
+    assert.equal(header(res, 'content-type'), routeOf(x, from.path).contentType, `${at}: Content-Type of ${from.path}`);
+    return 'route';
+  }
+  if (res.status === 204) return 'empty';
+  assert.ok(res.status >= 400, `${at}: unexpected status`);
+  const type = header(res, 'content-type');
+  if (res.head) return 'empty';
+  if (type === HTML_TYPE) {
+    assert.equal(res.status, 404, `${at}: the HTML page is only the 404 answer`);
+    assert.ok(res.body.equals(x.table.notFoundPage), `${at}: HTML error body is the 404 page`);
+    return 'page';
+  }
+  assert.equal(type, PROBLEM_TYPE, `${at}: error content type (body ${JSON.stringify(res.body.subarray(0, 80).toString('latin1'))})`);
+  checkProblem(res, at);
+  return 'problem';
+}
+
+/** RFC 9457 shape as design.md fixes it: type, title, status, detail, code; instance only if present. */
+export function checkProblem(res: RawResponse, at = `${res.status}`): Record<string, unknown> {
+  let doc: unknown;
+  assert.doesNotThrow(() => {
+    doc = JSON.parse(res.body.toString('utf8'));
+  }, `${at}: problem body is JSON`);
+  assert.ok(typeof doc === 'object' && doc !== null && !Array.isArray(doc), `${at}: problem body is an object`);
+  const p = doc as Record<string, unknown>;
+  assert.equal(typeof p.type, 'string', `${at}: problem.type`);
+  assert.doesNotThrow(() => new URL(p.type as string), `${at}: problem.type is a URI`);
+  assert.equal(typeof p.title, 'string', `${at}: problem.title`);
+  assert.equal(p.status, res.status, `${at}: problem.status equals the status`);
+  assert.equal(typeof p.detail, 'string', `${at}: problem.detail`);
+  assert.match(String(p.code), /^[a-z][a-z_]*$/, `${at}: problem.code`);
+  if ('instance' in p) assert.equal(typeof p.instance, 'string', `${at}: problem.instance`);
+  return p;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The hostile and tricky request table.
+
+interface Case {
+  name: string;
+  /** Raw request bytes; `o` is the origin (for Host). */
+  send: string | ((o: string) => string | Buffer | (string | Buffer)[]);
+  /** Acceptable statuses of the (first) answer. */
+  status: readonly number[];
+  /** What an error body must be: a problem document, the HTML 404 page, or either. */
+  body?: BodyKind;
+  /** For a 200: the route whose bytes must come back. */
+  route?: string;
+  /** Acceptable problem codes. */
+  code?: readonly string[];
+  /** Exact header values required on the answer. */
+  headers?: Record<string, string>;
+  /** The engine must close the connection after its one answer (it must not read the rest as a request). */
+  closes?: boolean;
+  /** How many answers the bytes must produce (default 1). */
+  answers?: number;
+  /** Per answer: was the request a HEAD. */
+  heads?: boolean[];
+}
+
+const H = (o: string): string => new URL(o).host;
+const line = (method: string, target: string, extra = ''): ((o: string) => string) => (o) => `${method} ${target} HTTP/1.1\r\nHost: ${H(o)}\r\n${extra}Connection: close\r\n\r\n`;
+const get = (target: string, extra = ''): ((o: string) => string) => line('GET', target, extra);
+const BAD_OR_MISSING = [400, 404] as const;
+const NOT_FOUND_CODES = ['not_found', 'market_not_found'] as const;
+
+export const CASES: readonly Case[] = [
+  // The routes themselves, as the baseline every tricky variant is compared with.
+  { name: 'profile JSON', send: get(PROFILE), status: [200], route: PROFILE, headers: { 'content-type': 'application/json' } },
+  { name: 'market index', send: get('/api/markets'), status: [200], route: '/api/markets' },
+  { name: 'bulk CSV with its attachment name', send: get('/api/markets/csv'), status: [200], route: '/api/markets/csv', headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="housing-markets.csv"' } },
+  { name: 'market CSV with its attachment name', send: get(CSV), status: [200], route: CSV, headers: { 'content-disposition': `attachment; filename="${ID}-housing.csv"` } },
+  { name: 'profile schema', send: get('/api/schema/market-profile'), status: [200], route: '/api/schema/market-profile' },
+  { name: 'CSV descriptor', send: get('/api/schema/market-csv'), status: [200], route: '/api/schema/market-csv' },
+  { name: 'health probe', send: get('/healthz'), status: [200], route: '/healthz' },
+  { name: 'home page', send: get('/'), status: [200], route: '/' },
+
+  // Query strings are not part of the contract.
+  { name: 'query string ignored', send: get(`${PROFILE}?x=1&y=2`), status: [200], route: PROFILE },
+  { name: 'empty query string', send: get(`${PROFILE}?`), status: [200], route: PROFILE },
+  { name: 'malformed percent-encoding in the query only', send: get(`${PROFILE}?q=%zz%`), status: [200], route: PROFILE },
+  { name: 'traversal-looking query', send: get(`${CSV}?../../../../etc/passwd`), status: [200], route: CSV },
+
+  // Not canonical: 404, never a redirect to a computed location.
+  { name: 'trailing slash on a profile', send: get(`${PROFILE}/`), status: [404], body: 'problem' },
+  { name: 'trailing slash on a CSV', send: get(`${CSV}/`), status: [404], body: 'problem' },
+  { name: 'trailing slash on the index', send: get('/api/markets/'), status: [404], body: 'problem' },
+  { name: '/api alone', send: get('/api'), status: [404], body: 'problem', code: ['not_found'] },
+  { name: '/api/ (a folder on disk)', send: get('/api/'), status: [404], body: 'problem', code: ['not_found'] },
+  { name: 'upper-case prefix', send: get(`/API/markets/${ID}`), status: [404], body: 'error' },
+  { name: 'upper-case market id', send: get(`/api/markets/${ID.toUpperCase()}`), status: [404], body: 'problem', code: NOT_FOUND_CODES },
+  { name: 'unknown market id', send: get('/api/markets/us-xx-nowhere'), status: [404], body: 'problem', code: ['market_not_found'] },
+  { name: 'unknown market id, CSV path', send: get('/api/markets/us-xx-nowhere/csv'), status: [404], body: 'problem', code: ['market_not_found'] },
+  { name: 'unknown API path', send: get('/api/nope'), status: [404], body: 'problem', code: ['not_found'] },
+  { name: 'unknown page path gets the HTML 404 page', send: get('/no-such-page'), status: [404], body: 'page', headers: { 'content-type': HTML_TYPE } },
+  { name: '.json suffix', send: get(`${PROFILE}.json`), status: [404], body: 'problem' },
+  { name: 'the file behind a route (index.json)', send: get(`${PROFILE}/index.json`), status: [404], body: 'problem' },
+  { name: 'a precompressed file behind a route', send: get(`${PROFILE}/index.json.gz`), status: [404], body: 'problem' },
+  { name: 'the page file behind a route', send: get('/index.html'), status: [404], body: 'page' },
+  { name: 'the build manifest', send: get('/manifest.json'), status: [404], body: 'page' },
+  { name: 'path parameter (;jsessionid)', send: get(`${PROFILE};jsessionid=1`), status: [404], body: 'problem' },
+  { name: 'encoded space after the id', send: get(`${PROFILE}%20`), status: BAD_OR_MISSING, body: 'error' },
+  { name: 'encoded unreserved characters (equivalent per RFC 3986)', send: get('/api/markets/us%2Dtx%2Daustin'), status: [200, 404], route: PROFILE, body: 'error' },
+  { name: 'double-encoded dots stay literal', send: get('/api/markets/%252e%252e/csv'), status: BAD_OR_MISSING, body: 'error' },
+
+  // Traversal and path confusion: 400 or 404, never another file.
+  { name: 'dot-dot segment', send: get(`${PROFILE}/../us-fl-miami`), status: BAD_OR_MISSING, body: 'error' },
+  { name: 'dot-dot to the root', send: get('/api/../../../../etc/passwd'), status: BAD_OR_MISSING, body: 'error' },
+  { name: 'single-dot segment', send: get(`/api/markets/./${ID}`), status: BAD_OR_MISSING, body: 'error' },
+  { name: 'encoded dot-dot', send: get(`/api/markets/%2e%2e/markets/${ID}`), status: BAD_OR_MISSING, body: 'error' },
+  { name: 'encoded slash', send: get(`/api/markets%2f${ID}`), status: BAD_OR_MISSING, body: 'error' },
+  { name: 'encoded slash before csv', send: get(`${PROFILE}%2Fcsv`), status: BAD_OR_MISSING, body: 'error' },
+  { name: 'encoded traversal with slashes', send: get('/api/markets/..%2f..%2f..%2fetc%2fpasswd'), status: BAD_OR_MISSING, body: 'error' },
+  { name: 'backslashes', send: get(`/api\\markets\\${ID}`), status: BAD_OR_MISSING, body: 'error' },
+  { name: 'encoded backslash traversal', send: get('/api/markets/%5c..%5c..%5cetc%5cpasswd'), status: BAD_OR_MISSING, body: 'error' },
+  { name: 'double slash prefix (scheme-relative)', send: get(`//api/markets/${ID}`), status: BAD_OR_MISSING, body: 'error' },
+  { name: 'double slash prefix to another host', send: get('//example.com/api/markets'), status: BAD_OR_MISSING, body: 'error' },
+  { name: 'double slash inside', send: get(`/api//markets/${ID}`), status: BAD_OR_MISSING, body: 'error' },
+  { name: 'dotfile .env', send: get('/.env'), status: BAD_OR_MISSING, body: 'error' },
+  { name: 'dotfile .git/config', send: get('/.git/config'), status: BAD_OR_MISSING, body: 'error' },
+  { name: 'dotfile under /api', send: get('/api/markets/.hidden'), status: BAD_OR_MISSING, body: 'error' },
+  { name: 'overlong path', send: get(`/${'a'.repeat(4000)}`), status: BAD_OR_MISSING, body: 'error' },
+  { name: 'overlong market id', send: get(`/api/markets/${'x'.repeat(3000)}`), status: BAD_OR_MISSING, body: 'error' },
+  { name: 'absolute-form target', send: (o) => `GET ${o}${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nConnection: close\r\n\r\n`, status: BAD_OR_MISSING, body: 'error' },
+  { name: 'absolute-form target naming another host', send: (o) => `GET http://evil.example${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nConnection: close\r\n\r\n`, status: BAD_OR_MISSING, body: 'error' },
+  { name: 'asterisk-form target with GET', send: get('*'), status: BAD_OR_MISSING, body: 'error' },
+  { name: 'fragment sent in the target', send: get(`${PROFILE}#x`), status: BAD_OR_MISSING, body: 'error' },
+
+  // Malformed bytes: 400.
+  { name: 'malformed percent-encoding', send: get('/api/markets/%zz'), status: [400], body: 'problem', code: ['bad_request'] },
+  { name: 'truncated percent-encoding', send: get('/api/markets/%'), status: [400], body: 'problem', code: ['bad_request'] },
+  { name: 'encoded NUL', send: get(`${PROFILE}%00`), status: [400], body: 'problem', code: ['bad_request'] },
+  { name: 'encoded NUL mid-path', send: get(`/api/markets%00/${ID}`), status: [400], body: 'problem', code: ['bad_request'] },
+  { name: 'raw control byte in the target', send: get(`/api/markets/us-tx\x01austin`), status: [400], body: 'problem' },
+  { name: 'overlong UTF-8 slash (%C0%AF)', send: get('/api/markets/%C0%AF..%C0%AFetc'), status: BAD_OR_MISSING, body: 'error' },
+  { name: 'raw non-ASCII bytes in the target', send: (o) => Buffer.concat([Buffer.from('GET /api/markets/'), Buffer.from([0xc3, 0xbc, 0xff]), Buffer.from(` HTTP/1.1\r\nHost: ${H(o)}\r\nConnection: close\r\n\r\n`)]), status: BAD_OR_MISSING, body: 'error' },
+
+  // Methods.
+  { name: 'POST', send: line('POST', PROFILE, 'Content-Length: 0\r\n'), status: [405], body: 'problem', code: ['method_not_allowed'], headers: { allow: 'GET, HEAD' } },
+  { name: 'POST with a body', send: (o) => `${line('POST', '/api/markets', 'Content-Type: application/json\r\nContent-Length: 2\r\n')(o)}{}`, status: [405], body: 'problem', code: ['method_not_allowed'] },
+  { name: 'PUT', send: line('PUT', PROFILE, 'Content-Length: 0\r\n'), status: [405], body: 'problem', code: ['method_not_allowed'], headers: { allow: 'GET, HEAD' } },
+  { name: 'DELETE', send: line('DELETE', PROFILE), status: [405], body: 'problem', code: ['method_not_allowed'], headers: { allow: 'GET, HEAD' } },
+  { name: 'PATCH', send: line('PATCH', CSV, 'Content-Length: 0\r\n'), status: [405], body: 'problem', code: ['method_not_allowed'], headers: { allow: 'GET, HEAD' } },
+  { name: 'PROPFIND', send: line('PROPFIND', '/'), status: [405], body: 'problem', code: ['method_not_allowed'] },
+  { name: 'TRACE (never echoes the request)', send: line('TRACE', PROFILE, 'X-Secret: do-not-echo\r\n'), status: [405], body: 'problem' },
+  { name: 'unknown method token', send: line('FROB', PROFILE), status: [405], body: 'problem', code: ['method_not_allowed'] },
+  { name: 'lower-case method (methods are case-sensitive)', send: line('get', PROFILE), status: [400, 405], body: 'problem' },
+  { name: 'CONNECT', send: (o) => `CONNECT ${H(o)} HTTP/1.1\r\nHost: ${H(o)}\r\n\r\n`, status: [400, 405], body: 'problem', closes: true },
+  { name: 'POST to an unknown path', send: line('POST', '/api/nope', 'Content-Length: 0\r\n'), status: [404, 405], body: 'error' },
+  { name: 'method override header is ignored', send: get(PROFILE, 'X-HTTP-Method-Override: DELETE\r\n'), status: [200], route: PROFILE },
+  { name: 'OPTIONS preflight', send: line('OPTIONS', PROFILE, 'Origin: https://example.org\r\nAccess-Control-Request-Method: GET\r\n'), status: [204], headers: { 'access-control-allow-origin': '*' } },
+
+  // Headers and framing.
+  { name: 'HTTP/1.0 without Host', send: `GET ${PROFILE} HTTP/1.0\r\n\r\n`, status: [200], route: PROFILE },
+  { name: 'HTTP/1.1 without Host', send: `GET ${PROFILE} HTTP/1.1\r\nConnection: close\r\n\r\n`, status: [400], body: 'problem' },
+  { name: 'two Host headers', send: (o) => `GET ${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nHost: evil.example\r\nConnection: close\r\n\r\n`, status: [400], body: 'problem' },
+  { name: 'foreign Host does not change the links', send: `GET ${PROFILE} HTTP/1.1\r\nHost: evil.example\r\nX-Forwarded-Host: evil.example\r\nConnection: close\r\n\r\n`, status: [200, 400], route: PROFILE, body: 'problem' },
+  { name: 'space before the colon', send: (o) => `GET ${PROFILE} HTTP/1.1\r\nHost : ${H(o)}\r\nConnection: close\r\n\r\n`, status: [400], body: 'problem' },
+  { name: 'NUL in a header value', send: get(PROFILE, 'X-Test: a\x00b\r\n'), status: [200, 400], route: PROFILE, body: 'problem' },
+  { name: 'obsolete line folding', send: get(PROFILE, 'X-Test: a\r\n folded\r\n'), status: [200, 400], route: PROFILE, body: 'problem' },
+  { name: 'oversized header', send: get(PROFILE, `X-Big: ${'a'.repeat(40 * 1024)}\r\n`), status: [400, 431], body: 'problem' },
+  { name: 'too many headers in total', send: get(PROFILE, Array.from({ length: 400 }, (_, i) => `X-H${i}: ${'b'.repeat(100)}\r\n`).join('')), status: [400, 431], body: 'problem' },
+  { name: 'a GET with a body is answered, the body ignored', send: (o) => `${get(PROFILE, 'Content-Length: 5\r\n')(o)}hello`, status: [200], route: PROFILE },
+  { name: 'Expect: 100-continue', send: get(PROFILE, 'Expect: 100-continue\r\n'), status: [200], route: PROFILE },
+  { name: 'unknown expectation', send: get(PROFILE, 'Expect: teapot\r\n'), status: [200, 417], route: PROFILE, body: 'problem' },
+  { name: 'garbage If-None-Match', send: get(PROFILE, 'If-None-Match: garbage, , ,W/\r\n'), status: [200], route: PROFILE },
+  { name: 'garbage If-Modified-Since', send: get(PROFILE, 'If-Modified-Since: yesterday\r\n'), status: [200], route: PROFILE },
+  { name: 'garbage Accept-Encoding', send: get(PROFILE, 'Accept-Encoding: ;;;, gzip;q=abc, br;q=2, ,\r\n'), status: [200], route: PROFILE },
+  { name: 'a Range request gets the whole representation or an exact slice', send: get(PROFILE, 'Range: bytes=0-9\r\n'), status: [200, 206], route: PROFILE },
+  { name: 'If-Range with a stale validator', send: get(PROFILE, 'Range: bytes=0-9\r\nIf-Range: "stale"\r\n'), status: [200], route: PROFILE },
+
+  // Smuggling shapes: rejected by the parser, one answer, connection closed (the trailing request is never answered).
+  {
+    name: 'two different Content-Lengths',
+    send: (o) => `POST ${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nContent-Length: 0\r\nContent-Length: 44\r\n\r\nGET /api/markets HTTP/1.1\r\nHost: ${H(o)}\r\n\r\n`,
+    status: [400], body: 'problem', closes: true,
+  },
+  {
+    name: 'Transfer-Encoding and Content-Length',
+    send: (o) => `POST ${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /api/markets HTTP/1.1\r\nHost: ${H(o)}\r\n\r\n`,
+    status: [400], body: 'problem', closes: true,
+  },
+  {
+    name: 'unknown Transfer-Encoding',
+    send: (o) => `POST ${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nTransfer-Encoding: xchunked\r\n\r\n0\r\n\r\nGET /api/markets HTTP/1.1\r\nHost: ${H(o)}\r\n\r\n`,
+    status: [400, 501], body: 'problem', closes: true,
+  },
+  {
+    name: 'Transfer-Encoding not ending in chunked',
+    send: (o) => `GET ${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nTransfer-Encoding: chunked, identity\r\n\r\n0\r\n\r\nGET /api/markets HTTP/1.1\r\nHost: ${H(o)}\r\n\r\n`,
+    status: [400, 501], body: 'problem', closes: true,
+  },
+  {
+    name: 'malformed chunk size',
+    send: (o) => `POST ${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n`,
+    status: [400, 405], body: 'problem', closes: true,
+  },
+
+  // Keep-alive: pipelined requests are answered in order; a HEAD's answer carries no body.
+  {
+    name: 'pipelined GET, HEAD and GET on one connection',
+    send: (o) => [`GET ${CSV} HTTP/1.1\r\nHost: ${H(o)}\r\n\r\nHEAD ${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\n\r\n`, `GET ${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nConnection: close\r\n\r\n`],
+    status: [200], route: CSV, answers: 3, heads: [false, true, false],
+  },
+  {
+    name: 'an error does not break the connection for the next request',
+    send: (o) => `GET /api/nope HTTP/1.1\r\nHost: ${H(o)}\r\n\r\nGET ${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nConnection: close\r\n\r\n`,
+    status: [404], body: 'problem', answers: 2,
+  },
+];
+
+// ---------------------------------------------------------------------------------------------------------
+
+/** Registers the whole suite against an engine `start` brings up (once) and `stop` takes down. */
+export function defineHttpSuite(name: string, start: () => Promise<StartedEngine>): void {
+  describe(`HTTP contract: ${name}`, () => {
+    let engine: StartedEngine | undefined;
+    let x: Expected;
+    const fetchRaw = async (method: string, path: string, headers: Record<string, string> = {}): Promise<RawResponse> => {
+      const ex = await exchange(x.origin, request(x.origin, method, path, headers), [method === 'HEAD']);
+      assert.equal(ex.responses.length, 1, `${method} ${path}: one answer`);
+      assert.equal(ex.leftover.length, 0, `${method} ${path}: no bytes after the answer`);
+      const res = ex.responses[0] as RawResponse;
+      checkResponse(x, res, `${method} ${path} ${JSON.stringify(headers)}`);
+      return res;
+    };
+
+    before(async () => {
+      engine = await start();
+      x = expectedFor(engine.baseUrl, engine.origin ?? engine.baseUrl);
+    });
+    after(async () => {
+      await engine?.stop();
+    });
+
+    describe('every route', () => {
+      test('answers its exact bytes and every header of the route table', async () => {
+        for (const route of x.table.routes.values()) {
+          const res = await fetchRaw('GET', route.path);
+          assert.equal(res.status, 200, route.path);
+          assert.ok(res.body.equals(route.identity.body), `${route.path}: identity bytes without Accept-Encoding`);
+          assert.equal(header(res, 'content-encoding'), undefined, `${route.path}: no Content-Encoding`);
+          for (const [k, v] of route.headers) {
+            if (k.toLowerCase() === 'vary') assert.ok(tokens(header(res, k)).includes(v.toLowerCase()), `${route.path}: Vary has ${v}`);
+            else assert.equal(header(res, k), v, `${route.path}: ${k}`);
+          }
+        }
+      });
+
+      test('HEAD answers GET\'s status and headers without a body', async () => {
+        const compared = ['content-type', 'content-length', 'content-encoding', 'etag', 'cache-control', 'last-modified', 'vary', 'content-disposition', 'link', 'access-control-allow-origin', 'access-control-expose-headers', 'x-content-type-options', 'content-security-policy', 'referrer-policy', 'allow'];
+        const paths = [...x.table.routes.keys(), '/api/nope', '/api/markets/us-xx-nowhere', '/no-such-page'];
+        for (const path of paths) {
+          for (const ae of [undefined, 'gzip', 'br']) {
+            const headers: Record<string, string> = ae === undefined ? {} : { 'Accept-Encoding': ae };
+            const g = await fetchRaw('GET', path, headers);
+            const h = await fetchRaw('HEAD', path, headers);
+            assert.equal(h.status, g.status, `HEAD ${path} status`);
+            assert.equal(h.body.length, 0, `HEAD ${path} has no body`);
+            for (const name of compared) assert.equal(header(h, name), header(g, name), `HEAD ${path} (${ae ?? 'no Accept-Encoding'}): ${name}`);
+          }
+        }
+      });
+
+      test('query strings change neither bytes nor ETag', async () => {
+        for (const path of [PROFILE, CSV, '/api/markets', '/']) {
+          const plain = await fetchRaw('GET', path, { 'Accept-Encoding': 'gzip' });
+          const queried = await fetchRaw('GET', `${path}?utm_source=x&_=${Date.now()}`, { 'Accept-Encoding': 'gzip' });
+          assert.ok(queried.body.equals(plain.body), path);
+          assert.equal(header(queried, 'etag'), header(plain, 'etag'), path);
+        }
+      });
+
+      test('every ETag is distinct per path and per content encoding', async () => {
+        const seen = new Map<string, string>();
+        for (const route of x.table.routes.values()) {
+          for (const ae of ['identity', 'gzip', 'br'] as const) {
+            if (ae !== 'identity' && route[ae] === undefined) continue;
+            const res = await fetchRaw('GET', route.path, { 'Accept-Encoding': ae });
+            const etag = header(res, 'etag') ?? '';
+            const where = `${route.path} ${ae}`;
+            assert.equal(seen.get(etag), undefined, `${where} reuses the ETag of ${seen.get(etag) ?? ''}`);
+            seen.set(etag, where);
+          }
+        }
+      });
+    });
+
+    describe('hostile and tricky requests over a raw socket', () => {
+      for (const c of CASES) {
+        test(c.name, async () => {
+          const payload = typeof c.send === 'string' ? c.send : c.send(x.origin);
+          const methodOf = (p: string | Buffer): string => p.toString('latin1').split(' ')[0] ?? '';
+          const heads = c.heads ?? [methodOf(Array.isArray(payload) ? (payload[0] as string | Buffer) : payload) === 'HEAD'];
+          const ex = await exchange(x.origin, payload, heads);
+          const label = c.name;
+          assert.ok(ex.responses.length >= 1, `${label}: an answer (got ${JSON.stringify(Buffer.concat([ex.leftover]).subarray(0, 120).toString('latin1'))})`);
+          assert.equal(ex.responses.length, c.answers ?? 1, `${label}: number of answers`);
+          assert.equal(ex.leftover.length, 0, `${label}: no stray bytes after the answers (${JSON.stringify(ex.leftover.subarray(0, 80).toString('latin1'))})`);
+          if (c.closes === true) assert.ok(ex.closed, `${label}: the connection is closed after the answer`);
+          const first = ex.responses[0] as RawResponse;
+          assert.ok(c.status.includes(first.status), `${label}: status ${first.status}, expected one of ${c.status.join(', ')}`);
+          for (const res of ex.responses) {
+            const kind = checkResponse(x, res, label);
+            if (res !== first) continue;
+            if (kind === 'route' && res.status === 200) {
+              if (c.route !== undefined) assert.ok(res.body.equals(routeOf(x, c.route).identity.body), `${label}: the bytes of ${c.route}`);
+            }
+            if (res.status === 206) checkRange(x, res, c.route ?? '', label);
+            if (res.status >= 400) {
+              const want = c.body ?? 'error';
+              if (want === 'problem') assert.equal(kind, 'problem', `${label}: a problem+json body`);
+              if (want === 'page') assert.equal(kind, 'page', `${label}: the HTML 404 page`);
+              if (kind === 'problem' && c.code !== undefined) {
+                const p = JSON.parse(res.body.toString('utf8')) as { code: string };
+                assert.ok(c.code.includes(p.code), `${label}: code ${p.code}, expected one of ${c.code.join(', ')}`);
+              }
+            }
+            for (const [k, v] of Object.entries(c.headers ?? {})) assert.equal(header(res, k), v, `${label}: ${k}`);
+          }
+          // No answer may leak request bytes (TRACE echo, reflected headers).
+          for (const res of ex.responses) assert.ok(!res.body.includes('do-not-echo'), `${label}: no request bytes echoed`);
+        });
+      }
+
+      test(`the table holds at least 40 hostile or tricky cases (${CASES.length})`, () => {
+        assert.ok(CASES.length >= 40);
+      });
+    });
+
+    describe('methods', () => {
+      test('405 names the allowed methods on every kind of path', async () => {
+        for (const path of [PROFILE, CSV, '/api/markets', '/', '/assets/site.css', '/healthz']) {
+          for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
+            const res = await fetchRaw(method, path, { 'Content-Length': '0' });
+            assert.equal(res.status, 405, `${method} ${path}`);
+            assert.equal(header(res, 'allow'), 'GET, HEAD', `${method} ${path}: Allow`);
+            assert.equal(checkProblem(res).code, 'method_not_allowed');
+          }
+        }
+      });
+
+      test('OPTIONS answers a CORS preflight', async () => {
+        for (const path of [PROFILE, CSV, '/api/markets']) {
+          const res = await fetchRaw('OPTIONS', path, { Origin: 'https://example.org', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'if-none-match' });
+          assert.equal(res.status, 204, path);
+          assert.equal(header(res, 'access-control-allow-origin'), '*');
+          const methods = tokens(header(res, 'access-control-allow-methods'));
+          assert.ok(methods.includes('get') && methods.includes('head'), `${path}: Access-Control-Allow-Methods`);
+          assert.equal(res.body.length, 0);
+        }
+      });
+    });
+
+    describe('conditional requests', () => {
+      const validators = async (path: string, ae?: string): Promise<{ etag: string; lastModified: string }> => {
+        const res = await fetchRaw('GET', path, ae === undefined ? {} : { 'Accept-Encoding': ae });
+        assert.equal(res.status, 200);
+        return { etag: header(res, 'etag') ?? '', lastModified: header(res, 'last-modified') ?? '' };
+      };
+      const expect304 = async (path: string, headers: Record<string, string>, method = 'GET'): Promise<RawResponse> => {
+        const res = await fetchRaw(method, path, headers);
+        assert.equal(res.status, 304, `${method} ${path} ${JSON.stringify(headers)}`);
+        return res;
+      };
+      const expect200 = async (path: string, headers: Record<string, string>): Promise<RawResponse> => {
+        const res = await fetchRaw('GET', path, headers);
+        assert.equal(res.status, 200, `${path} ${JSON.stringify(headers)}`);
+        assert.ok(decode(res).equals(routeOf(x, path).identity.body), `${path}: full bytes`);
+        return res;
+      };
+
+      test('If-None-Match with the current ETag gives 304 with the same validators and no body', async () => {
+        for (const path of [PROFILE, CSV, '/', '/assets/site.css']) {
+          const { etag } = await validators(path);
+          const res = await expect304(path, { 'If-None-Match': etag });
+          assert.equal(header(res, 'etag'), etag);
+          assert.equal(header(res, 'cache-control'), routeOf(x, path).headers.find(([k]) => k === 'Cache-Control')?.[1]);
+        }
+      });
+
+      test('If-None-Match lists, weak comparison and *', async () => {
+        const { etag } = await validators(PROFILE);
+        await expect304(PROFILE, { 'If-None-Match': `"nope", ${etag}` });
+        await expect304(PROFILE, { 'If-None-Match': `"a",${etag},"b"` });
+        await expect304(PROFILE, { 'If-None-Match': `W/${etag}` });
+        await expect304(PROFILE, { 'If-None-Match': `"nope", W/${etag}` });
+        await expect304(PROFILE, { 'If-None-Match': '*' });
+        await expect200(PROFILE, { 'If-None-Match': '"nope", W/"nope"' });
+        await expect200(PROFILE, { 'If-None-Match': etag.slice(1, -1) });
+      });
+
+      test('HEAD revalidates too', async () => {
+        const { etag } = await validators(PROFILE);
+        await expect304(PROFILE, { 'If-None-Match': etag }, 'HEAD');
+      });
+
+      test('a validator matches only its own representation (ETag per content encoding)', async () => {
+        const identity = await validators(PROFILE);
+        const gzip = await validators(PROFILE, 'gzip');
+        assert.notEqual(identity.etag, gzip.etag);
+        const res = await expect304(PROFILE, { 'If-None-Match': gzip.etag, 'Accept-Encoding': 'gzip' });
+        assert.equal(header(res, 'etag'), gzip.etag);
+        assert.ok(tokens(header(res, 'vary')).includes('accept-encoding'));
+        await expect200(PROFILE, { 'If-None-Match': identity.etag, 'Accept-Encoding': 'gzip' });
+        await expect200(PROFILE, { 'If-None-Match': gzip.etag });
+      });
+
+      test('If-Modified-Since against Last-Modified', async () => {
+        const { lastModified } = await validators(CSV);
+        const lm = Date.parse(lastModified);
+        assert.ok(!Number.isNaN(lm), 'Last-Modified is an HTTP date');
+        await expect304(CSV, { 'If-Modified-Since': lastModified });
+        await expect304(CSV, { 'If-Modified-Since': new Date(lm + 86_400_000).toUTCString() });
+        await expect200(CSV, { 'If-Modified-Since': new Date(lm - 1000).toUTCString() });
+        await expect200(CSV, { 'If-Modified-Since': 'not a date' });
+      });
+
+      test('If-None-Match takes precedence over If-Modified-Since', async () => {
+        const { etag, lastModified } = await validators(PROFILE);
+        const lm = Date.parse(lastModified);
+        // An ETag that does not match wins over a date that would.
+        await expect200(PROFILE, { 'If-None-Match': '"nope"', 'If-Modified-Since': lastModified });
+        // An ETag that matches wins over a date that would not (RFC 9110 13.2.2: If-Modified-Since is not evaluated).
+        await expect304(PROFILE, { 'If-None-Match': etag, 'If-Modified-Since': new Date(lm - 86_400_000).toUTCString() });
+      });
+
+      test('conditions never turn an error into a 304', async () => {
+        const res = await fetchRaw('GET', '/api/nope', { 'If-None-Match': '*' });
+        assert.equal(res.status, 404);
+        const post = await fetchRaw('POST', PROFILE, { 'If-None-Match': '*', 'Content-Length': '0' });
+        assert.equal(post.status, 405);
+      });
+    });
+
+    describe('compression negotiation', () => {
+      const acceptable = (ae: string, coding: string): boolean => {
+        // Reference reading of RFC 9110 12.5.3, independent of any engine's parser.
+        const q = new Map<string, number>();
+        for (const part of ae.split(',')) {
+          const [name = '', ...params] = part.split(';').map((s) => s.trim());
+          if (name === '') continue;
+          const qp = params.find((p) => /^q=/i.test(p));
+          const value = qp === undefined ? 1 : Number(qp.slice(2));
+          q.set(name.toLowerCase() === 'x-gzip' ? 'gzip' : name.toLowerCase(), Number.isNaN(value) ? 0 : value);
+        }
+        const v = q.get(coding) ?? q.get('*') ?? (coding === 'identity' ? 1 : 0);
+        return v > 0;
+      };
+      const CASES_AE: readonly [string, ...string[]][] = [
+        // [Accept-Encoding, codings a conforming engine may answer with for a route that has every variant]
+        ['gzip', 'gzip'],
+        ['br', 'br'],
+        ['gzip, br', 'gzip', 'br'],
+        ['br;q=1.0, gzip;q=0.8, *;q=0.1', 'br', 'gzip'],
+        ['gzip;q=0', 'identity'],
+        ['gzip;q=0, br;q=0', 'identity'],
+        ['gzip;q=0, br', 'br', 'identity'],
+        ['br;q=0, gzip', 'gzip', 'identity'],
+        ['gzip; q=0.001', 'gzip', 'identity'],
+        ['identity', 'identity'],
+        ['identity;q=1, *;q=0', 'identity'],
+        ['*', 'br', 'gzip', 'identity'],
+        ['*;q=0.5', 'br', 'gzip', 'identity'],
+        ['identity;q=0, gzip', 'gzip'],
+        ['GZIP', 'gzip', 'identity'],
+        ['x-gzip', 'gzip', 'identity'],
+        ['deflate', 'identity'],
+        ['compress, deflate;q=0.5', 'identity'],
+        ['', 'identity'],
+      ];
+
+      for (const [ae, ...allowed] of CASES_AE) {
+        test(`Accept-Encoding: ${JSON.stringify(ae)}`, async () => {
+          for (const path of [PROFILE, CSV, '/api/markets/csv', '/']) {
+            const route = routeOf(x, path);
+            const res = await fetchRaw('GET', path, { 'Accept-Encoding': ae });
+            assert.equal(res.status, 200);
+            const coding = (header(res, 'content-encoding') ?? 'identity').toLowerCase().replace('x-gzip', 'gzip');
+            const available = allowed.filter((c) => c === 'identity' || route[c as 'gzip' | 'br'] !== undefined);
+            assert.ok(available.includes(coding), `${path} with ${JSON.stringify(ae)}: answered ${coding}, expected one of ${available.join(', ')}`);
+            assert.ok(coding === 'identity' || acceptable(ae, coding), `${path}: ${coding} was not acceptable`);
+            assert.ok(decode(res).equals(route.identity.body), `${path}: decompressed bytes equal the identity bytes`);
+            assert.ok(tokens(header(res, 'vary')).includes('accept-encoding'), `${path}: Vary: Accept-Encoding`);
+            const head = await fetchRaw('HEAD', path, { 'Accept-Encoding': ae });
+            assert.equal(header(head, 'content-length'), header(res, 'content-length'), `${path}: HEAD Content-Length`);
+            assert.equal(header(head, 'content-encoding'), header(res, 'content-encoding'), `${path}: HEAD Content-Encoding`);
+          }
+        });
+      }
+
+      test('every precompressed variant decompresses to the identity bytes', async () => {
+        for (const route of x.table.routes.values()) {
+          for (const coding of ['gzip', 'br'] as const) {
+            if (route[coding] === undefined) continue;
+            const res = await fetchRaw('GET', route.path, { 'Accept-Encoding': coding });
+            assert.equal(header(res, 'content-encoding'), coding, `${route.path} ${coding}`);
+            assert.equal(Number(header(res, 'content-length')), res.body.length);
+            assert.ok(decode(res).equals(route.identity.body), `${route.path} ${coding}`);
+          }
+        }
+      });
+    });
+  });
+}
+
+/** A 206 is allowed only as an exact slice of a route's representation, with a right Content-Range. */
+function checkRange(x: Expected, res: RawResponse, path: string, label: string): void {
+  const m = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(header(res, 'content-range') ?? '');
+  assert.ok(m, `${label}: Content-Range on a 206`);
+  const [from, to, total] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const route = routeOf(x, path);
+  const variant = [route.identity, route.gzip, route.br].find((v) => v !== undefined && v.body.length === total);
+  assert.ok(variant, `${label}: the 206 slices a representation of ${path}`);
+  assert.ok(res.body.equals(variant.body.subarray(from, to + 1)), `${label}: exact slice`);
+}
