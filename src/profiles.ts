@@ -80,6 +80,9 @@ export function assembleProfile(market: MarketDefinition, data: LoadedSources, b
     if (definition === undefined) {
       throw new DataError('unknown_metric', { ...o.origin, marketId: market.id }, `source ${o.sourceId} produced metric "${o.metricId}", which methodology ${METHODOLOGY_VERSION} does not define`);
     }
+    if (!Number.isFinite(o.value)) {
+      throw new DataError('not_numeric', { ...o.origin, marketId: market.id }, `source ${o.sourceId} produced ${o.value} for "${o.metricId}"; values must be finite numbers`);
+    }
     if (metrics[o.metricId] !== undefined) {
       throw new DataError('duplicate_metric', { ...o.origin, marketId: market.id }, `metric "${o.metricId}" is provided twice (by ${metrics[o.metricId]?.sourceId} and ${o.sourceId})`);
     }

@@ -6,8 +6,11 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { artifactFiles, writeArtifact } from '../src/artifact.ts';
+import { buildRouteTable } from '../src/build.ts';
 import { main } from '../src/cli.ts';
-import { DataError } from '../src/errors.ts';
+import { ContractError, DataError } from '../src/errors.ts';
+import { ADAPTERS } from '../src/sources/index.ts';
+import type { SourceAdapter, SourceLoad } from '../src/sources/types.ts';
 import { FIXTURES_DIR, buildTable, fixtureReader } from './support/data.ts';
 
 const ACS = 'census-acs-5yr/acs5-2024-detailed-place.json';
@@ -132,4 +135,36 @@ test('determinism: two builds give identical bytes for every file', () => {
   const second = artifactFiles(buildTable());
   assert.deepEqual([...first.keys()].sort(), [...second.keys()].sort());
   for (const [path, bytes] of first) assert.ok(bytes.equals(second.get(path) ?? Buffer.alloc(0)), path);
+});
+
+describe('a profile that breaks the published contract stops the build', () => {
+  const broken = (change: (load: SourceLoad) => void): SourceAdapter[] =>
+    ADAPTERS.map((adapter) => adapter.sourceId !== 'fhfa-hpi' ? adapter : {
+      ...adapter,
+      load: (read, markets) => {
+        const load = adapter.load(read, markets);
+        change(load);
+        return load;
+      },
+    });
+  const build = (adapters: SourceAdapter[]): unknown => buildRouteTable({ baseUrl: 'http://localhost:3000', read: fixtureReader(), adapters });
+
+  test('a source URL that is not absolute: market id, JSON pointer and reason', () => {
+    assert.throws(() => build(broken((l) => { l.source.sourceUrl = 'fhfa.gov/hpi'; })), (error: unknown) => {
+      assert.ok(error instanceof ContractError);
+      assert.equal(error.place.marketId, 'us-az-phoenix');
+      assert.equal(error.place.pointer, '/sources/2/sourceUrl');
+      assert.match(error.message, /market us-az-phoenix/);
+      assert.match(error.message, /must match format "uri"|must match pattern/);
+      return true;
+    });
+  });
+  test('a value that is not a finite number is refused at assembly, naming the market and the fixture line', () => {
+    assert.throws(() => build(broken((l) => { l.observations[0]!.value = Number.NaN; })), (error: unknown) => {
+      assert.ok(error instanceof DataError);
+      assert.equal(error.place.file, 'fhfa-hpi/HPI_AT_metro.csv');
+      assert.match(error.message, /market us-\S+: source fhfa-hpi produced NaN/);
+      return true;
+    });
+  });
 });
