@@ -4,11 +4,11 @@ import type { Socket } from 'node:net';
 import { marketNotFound, problem, type ProblemDetails } from './render/problem.ts';
 import { CACHE_CONTROL, COMMON_HEADERS, CONTENT_TYPES, PAGE_HEADERS, isApiPath, type Route, type RouteTable, type Variant } from './routes.ts';
 
-/** Limits that keep a slow or hostile client from holding a socket; documented in the README. */
+/** Limits that keep a slow or hostile client from holding a socket; documented in docs/serving.md. */
 export const LIMITS = {
   /** Request line plus headers, in bytes; larger requests get 431. */
   maxHeaderSize: 16 * 1024,
-  /** Time allowed to receive the complete request headers. */
+  /** Time allowed to receive the complete request headers (slow-loris guard). */
   headersTimeoutMs: 10_000,
   /** Time allowed to receive the complete request. */
   requestTimeoutMs: 15_000,
@@ -18,7 +18,10 @@ export const LIMITS = {
   socketTimeoutMs: 60_000,
   /** How long a shutdown waits for requests in flight before closing their sockets. */
   drainTimeoutMs: 10_000,
+  /** Longer request paths are never a route; they answer 404 without being decoded. */
   maxPathLength: 2048,
+  /** How often the parser checks headersTimeout and requestTimeout. */
+  timeoutCheckIntervalMs: 1_000,
 } as const;
 
 type Flat = string[];
@@ -26,45 +29,48 @@ const flat = (pairs: readonly (readonly [string, string])[]): Flat => pairs.flat
 
 interface PreparedVariant {
   variant: Variant;
+  body: Buffer;
+  /** Every header of the 200, flattened once so a response is one writeHead of ready strings. */
   ok: Flat;
+  /** The headers a 304 may carry (RFC 9110 15.4.5) plus the common ones. */
   notModified: Flat;
 }
 
 interface PreparedRoute {
-  route: Route;
   identity: PreparedVariant;
-  gzip?: PreparedVariant;
-  br?: PreparedVariant;
+  gzip: PreparedVariant | undefined;
+  br: PreparedVariant | undefined;
   lastModifiedMs: number;
   preflight: Flat;
 }
 
-const NOT_MODIFIED_KEEP = new Set(['cache-control', 'vary', 'last-modified', 'access-control-allow-origin', 'access-control-expose-headers', 'x-content-type-options']);
+const NOT_MODIFIED_KEEP = new Set(['cache-control', 'vary', 'access-control-allow-origin', 'access-control-expose-headers', 'x-content-type-options']);
+
+const PREFLIGHT: readonly (readonly [string, string])[] = [
+  ['Allow', 'GET, HEAD'],
+  ['Access-Control-Allow-Methods', 'GET, HEAD'],
+  ['Access-Control-Allow-Headers', 'Accept, Accept-Encoding, If-None-Match, If-Modified-Since'],
+  ['Access-Control-Max-Age', '86400'],
+  ['Cache-Control', CACHE_CONTROL.ok],
+  ...COMMON_HEADERS,
+];
 
 function prepare(route: Route, lastModifiedMs: number): PreparedRoute {
   const one = (variant: Variant): PreparedVariant => {
     const encoding: [string, string][] = variant.encoding === 'identity' ? [] : [['Content-Encoding', variant.encoding]];
     return {
       variant,
+      body: variant.body,
       ok: flat([...route.headers, ...encoding, ['ETag', variant.etag], ['Content-Length', String(variant.body.length)]]),
       notModified: flat([...route.headers.filter(([k]) => NOT_MODIFIED_KEEP.has(k.toLowerCase())), ['ETag', variant.etag]]),
     };
   };
   return {
-    route,
     identity: one(route.identity),
-    ...(route.gzip === undefined ? {} : { gzip: one(route.gzip) }),
-    ...(route.br === undefined ? {} : { br: one(route.br) }),
+    gzip: route.gzip === undefined ? undefined : one(route.gzip),
+    br: route.br === undefined ? undefined : one(route.br),
     lastModifiedMs,
-    preflight: flat([
-      ['Allow', 'GET, HEAD'],
-      ['Access-Control-Allow-Methods', 'GET, HEAD'],
-      ['Access-Control-Allow-Headers', 'Accept, If-None-Match, If-Modified-Since'],
-      ['Access-Control-Max-Age', '86400'],
-      ['Cache-Control', CACHE_CONTROL.ok],
-      ...COMMON_HEADERS,
-      ['Content-Length', '0'],
-    ]),
+    preflight: flat(PREFLIGHT),
   };
 }
 
@@ -74,9 +80,12 @@ interface Acceptable {
   identity: number;
 }
 
+const NO_HEADER: Acceptable = { br: 0, gzip: 0, identity: 1 };
+const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
+
 /** Parses Accept-Encoding into the q-value of each coding we can send (RFC 9110 12.5.3). */
 export function parseAcceptEncoding(header: string | undefined): Acceptable {
-  if (header === undefined) return { br: 0, gzip: 0, identity: 1 };
+  if (header === undefined) return NO_HEADER;
   const explicit = new Map<string, number>();
   for (const part of header.split(',')) {
     const [rawName = '', ...params] = part.split(';');
@@ -84,10 +93,11 @@ export function parseAcceptEncoding(header: string | undefined): Acceptable {
     if (name === '') continue;
     let q = 1;
     for (const param of params) {
-      const [key = '', value = ''] = param.split('=');
-      if (key.trim().toLowerCase() !== 'q') continue;
-      const parsed = /^(0(\.\d{0,3})?|1(\.0{0,3})?)$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
-      q = Number.isNaN(parsed) ? 0 : parsed;
+      const eq = param.indexOf('=');
+      if (eq === -1 || param.slice(0, eq).trim().toLowerCase() !== 'q') continue;
+      const value = param.slice(eq + 1).trim();
+      // A malformed q-value is read as a refusal: sending a coding the client did not ask for is the worse error.
+      q = QVALUE.test(value) ? Number(value) : 0;
     }
     const key = name === 'x-gzip' ? 'gzip' : name;
     explicit.set(key, Math.max(explicit.get(key) ?? 0, q));
@@ -106,12 +116,14 @@ function choose(route: PreparedRoute, accept: Acceptable): PreparedVariant {
     bestQ = accept.gzip;
   }
   if (route.br !== undefined && accept.br > 0 && accept.br >= bestQ) best = route.br;
-  // When nothing is acceptable, identity is still sent (RFC 9110 allows ignoring the header).
+  // When nothing is acceptable, identity is still sent (RFC 9110 12.5.3 allows ignoring the header).
   return best;
 }
 
 /** Weak comparison (RFC 9110 8.8.3.2): W/ prefixes are ignored, `*` matches any current representation. */
 export function ifNoneMatchHits(header: string, etag: string): boolean {
+  // The common case: a client echoing the one ETag it was given.
+  if (header === etag) return true;
   const bare = etag.startsWith('W/') ? etag.slice(2) : etag;
   for (const raw of header.split(',')) {
     const tag = raw.trim();
@@ -121,6 +133,7 @@ export function ifNoneMatchHits(header: string, etag: string): boolean {
   return false;
 }
 
+// eslint-disable-next-line no-control-regex -- matching control bytes is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const BAD_ENCODING = /%(?![0-9A-Fa-f]{2})|%2f|%5c|%00/i;
 const MARKET_PATH = /^\/api\/markets\/([^/]+)(\/csv)?$/;
@@ -145,10 +158,13 @@ export function classifyPath(raw: string): PathVerdict {
   if (path.split('/').some((segment) => segment === '.' || segment === '..')) {
     return { kind: 'bad_request', reason: 'The request target contains a dot segment.' };
   }
+  // A scheme-relative (`//host/...`) or doubled slash is never canonical; it must not reach a route.
+  if (path.includes('//')) return { kind: 'not_found', path };
   return { kind: 'route', path };
 }
 
 export interface ServerOptions {
+  /** One JSON access-log line per request. */
   log?: boolean;
   /** Where access-log lines go; stdout by default. */
   logLine?: (line: string) => void;
@@ -157,22 +173,96 @@ export interface ServerOptions {
 export interface RunningServer {
   server: Server;
   url: string;
-  /** Stops accepting, lets requests in flight finish, then resolves. */
+  /** Stops accepting, lets requests in flight finish (closing their connections after), then resolves. */
   close(): Promise<void>;
 }
 
-export function createHandler(table: RouteTable, options: ServerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
+/** Access-log fields, in the order they are written; docs/serving.md describes each. */
+export interface AccessLogEntry {
+  time: string;
+  method: string;
+  path: string;
+  status: number;
+  /** Body bytes sent (0 for HEAD, 204 and 304). */
+  bytes: number;
+  encoding: string;
+  ms: number;
+}
+
+/** What the handler just sent; read synchronously by the access log right after a request is handled. */
+const outcome = { bytes: 0, encoding: 'identity' };
+
+interface RequestFacts {
+  acceptEncoding: string | undefined;
+  ifNoneMatch: string | undefined;
+  ifModifiedSince: string | undefined;
+  /** More than one If-Modified-Since: the field must be ignored (RFC 9110 13.1.3). */
+  imsInvalid: boolean;
+  hosts: number;
+  transferEncoding: string | undefined;
+  contentLength: string | undefined;
+}
+
+const lower = (name: string, want: string): boolean => name === want || name.toLowerCase() === want;
+const join = (prev: string | undefined, value: string): string => (prev === undefined ? value : `${prev}, ${value}`);
+
+/** One pass over the raw header list instead of building req.headers, which is most of a request's cost. */
+function readFacts(raw: readonly string[]): RequestFacts {
+  let acceptEncoding: string | undefined;
+  let ifNoneMatch: string | undefined;
+  let ifModifiedSince: string | undefined;
+  let imsInvalid = false;
+  let hosts = 0;
+  let transferEncoding: string | undefined;
+  let contentLength: string | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string;
+    switch (name.length) {
+      case 4:
+        if (lower(name, 'host')) hosts += 1;
+        break;
+      case 13:
+        if (lower(name, 'if-none-match')) ifNoneMatch = join(ifNoneMatch, raw[i + 1] as string);
+        break;
+      case 14:
+        if (lower(name, 'content-length')) contentLength = raw[i + 1];
+        break;
+      case 15:
+        if (lower(name, 'accept-encoding')) acceptEncoding = join(acceptEncoding, raw[i + 1] as string);
+        break;
+      case 17:
+        if (lower(name, 'if-modified-since')) {
+          if (ifModifiedSince !== undefined) imsInvalid = true;
+          ifModifiedSince = raw[i + 1];
+        } else if (lower(name, 'transfer-encoding')) transferEncoding = join(transferEncoding, raw[i + 1] as string);
+        break;
+      default:
+        break;
+    }
+  }
+  return { acceptEncoding, ifNoneMatch, ifModifiedSince, imsInvalid, hosts, transferEncoding, contentLength };
+}
+
+/** The request listener, plus the switch a shutdown flips so answers close their connections. */
+export type Handler = ((req: IncomingMessage, res: ServerResponse) => void) & { setDraining(): void };
+
+export function createHandler(table: RouteTable, options: ServerOptions = {}): Handler {
   const lastModifiedMs = Date.parse(table.lastModified);
   const prepared = new Map<string, PreparedRoute>();
   for (const [path, route] of table.routes) prepared.set(path, prepare(route, lastModifiedMs));
   const knownIds = new Set(table.marketIds);
   const acceptCache = new Map<string, Acceptable>();
+  const problemHead = flat([['Content-Type', CONTENT_TYPES.problem], ['Cache-Control', CACHE_CONTROL.error], ...COMMON_HEADERS]);
+  const globalPreflight = flat(PREFLIGHT);
+  /** Set while shutting down: every answer then closes its connection, so draining ends. */
+  let draining = false;
 
   const negotiate = (header: string | undefined): Acceptable => {
-    if (header === undefined) return parseAcceptEncoding(undefined);
+    if (header === undefined) return NO_HEADER;
     let hit = acceptCache.get(header);
     if (hit === undefined) {
       hit = parseAcceptEncoding(header);
+      // Bounded, so a client sending endless distinct headers cannot grow memory.
       if (acceptCache.size >= 256) acceptCache.clear();
       acceptCache.set(header, hit);
     }
@@ -181,15 +271,21 @@ export function createHandler(table: RouteTable, options: ServerOptions = {}): (
 
   const sendProblem = (req: IncomingMessage, res: ServerResponse, body: ProblemDetails, extra: Flat = []): void => {
     const bytes = Buffer.from(`${JSON.stringify(body, null, 2)}\n`);
-    res.writeHead(body.status, [
-      'Content-Type', CONTENT_TYPES.problem,
-      'Cache-Control', CACHE_CONTROL.error,
-      ...flat(COMMON_HEADERS),
-      ...extra,
-      'Content-Length', String(bytes.length),
-    ]);
-    if (req.method === 'HEAD') res.end();
-    else res.end(bytes);
+    res.writeHead(body.status, [...problemHead, ...extra, 'Content-Length', String(bytes.length)]);
+    outcome.encoding = 'identity';
+    if (req.method === 'HEAD') {
+      outcome.bytes = 0;
+      res.end();
+    } else {
+      outcome.bytes = bytes.length;
+      res.end(bytes);
+    }
+  };
+
+  const badRequest = (req: IncomingMessage, res: ServerResponse, detail: string): void => {
+    // The framing of what follows cannot be trusted: answer, then close.
+    res.shouldKeepAlive = false;
+    sendProblem(req, res, problem(table.baseUrl, 'bad_request', detail));
   };
 
   const notFoundPageHead = flat([
@@ -203,8 +299,14 @@ export function createHandler(table: RouteTable, options: ServerOptions = {}): (
   const notFound = (req: IncomingMessage, res: ServerResponse, path: string): void => {
     if (!isApiPath(path)) {
       res.writeHead(404, notFoundPageHead);
-      if (req.method === 'HEAD') res.end();
-      else res.end(table.notFoundPage);
+      outcome.encoding = 'identity';
+      if (req.method === 'HEAD') {
+        outcome.bytes = 0;
+        res.end();
+      } else {
+        outcome.bytes = table.notFoundPage.length;
+        res.end(table.notFoundPage);
+      }
       return;
     }
     const market = MARKET_PATH.exec(path);
@@ -215,33 +317,53 @@ export function createHandler(table: RouteTable, options: ServerOptions = {}): (
     sendProblem(req, res, problem(table.baseUrl, 'not_found', 'Nothing is published at this path. Paths are exact and lower case, without a trailing slash; the data catalog lists every endpoint.', path, { catalog: `${table.baseUrl}/data-catalog` }));
   };
 
-  const serve = (req: IncomingMessage, res: ServerResponse, route: PreparedRoute): void => {
-    const chosen = choose(route, negotiate(req.headers['accept-encoding']));
-    const inm = req.headers['if-none-match'];
+  const serve = (req: IncomingMessage, res: ServerResponse, route: PreparedRoute, facts: RequestFacts): void => {
+    const chosen = choose(route, negotiate(facts.acceptEncoding));
     let fresh = false;
-    if (inm !== undefined) fresh = ifNoneMatchHits(inm, chosen.variant.etag);
-    else {
-      const ims = req.headers['if-modified-since'];
-      if (ims !== undefined) {
-        const since = Date.parse(ims);
-        fresh = !Number.isNaN(since) && route.lastModifiedMs <= since;
-      }
+    // If-None-Match wins; If-Modified-Since is evaluated only without it (RFC 9110 13.2.2).
+    if (facts.ifNoneMatch !== undefined) fresh = ifNoneMatchHits(facts.ifNoneMatch, chosen.variant.etag);
+    else if (facts.ifModifiedSince !== undefined && !facts.imsInvalid) {
+      const since = Date.parse(facts.ifModifiedSince);
+      fresh = !Number.isNaN(since) && route.lastModifiedMs <= since;
     }
+    outcome.encoding = chosen.variant.encoding;
     if (fresh) {
+      outcome.bytes = 0;
       res.writeHead(304, chosen.notModified);
       res.end();
       return;
     }
     res.writeHead(200, chosen.ok);
-    if (req.method === 'HEAD') res.end();
-    else res.end(chosen.variant.body);
+    if (req.method === 'HEAD') {
+      outcome.bytes = 0;
+      res.end();
+    } else {
+      outcome.bytes = chosen.body.length;
+      res.end(chosen.body);
+    }
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    const target = req.url ?? '';
-    const method = req.method ?? '';
+    if (draining) res.shouldKeepAlive = false;
+    const target = req.url as string;
+    const method = req.method as string;
+    const facts = readFacts(req.rawHeaders);
+    if (facts.hosts > 1 || (facts.hosts === 0 && req.httpVersionMinor === 1)) {
+      badRequest(req, res, 'An HTTP/1.1 request carries exactly one Host header.');
+      return;
+    }
+    if (facts.transferEncoding !== undefined && !/(?:^|,)\s*chunked\s*$/i.test(facts.transferEncoding)) {
+      badRequest(req, res, 'The request has a Transfer-Encoding whose last coding is not chunked.');
+      return;
+    }
     if (target.charCodeAt(0) !== 47 /* "/" */) {
-      sendProblem(req, res, problem(table.baseUrl, 'bad_request', 'The request target must be a path beginning with "/" (origin form).'));
+      if (method === 'OPTIONS' && target === '*') {
+        res.writeHead(204, globalPreflight);
+        outcome.bytes = 0;
+        res.end();
+        return;
+      }
+      badRequest(req, res, 'The request target must be a path beginning with "/" (origin form).');
       return;
     }
     const q = target.indexOf('?');
@@ -251,121 +373,178 @@ export function createHandler(table: RouteTable, options: ServerOptions = {}): (
     if (route === undefined) {
       const verdict = classifyPath(raw);
       if (verdict.kind === 'bad_request') {
-        sendProblem(req, res, problem(table.baseUrl, 'bad_request', verdict.reason));
+        badRequest(req, res, verdict.reason);
         return;
       }
       path = verdict.path;
-      route = raw.startsWith('//') ? undefined : prepared.get(path);
+      route = verdict.kind === 'route' ? prepared.get(path) : undefined;
     }
     if (method === 'GET' || method === 'HEAD') {
       if (route === undefined) notFound(req, res, path);
-      else serve(req, res, route);
-      return;
-    }
-    if (method === 'OPTIONS' && route !== undefined) {
-      res.writeHead(204, route.preflight);
-      res.end();
+      else serve(req, res, route, facts);
       return;
     }
     if (method === 'OPTIONS') {
-      notFound(req, res, path);
+      if (route === undefined) notFound(req, res, path);
+      else {
+        outcome.bytes = 0;
+        res.writeHead(204, route.preflight);
+        res.end();
+      }
       return;
     }
     sendProblem(req, res, problem(table.baseUrl, 'method_not_allowed', `The method ${/^[A-Z-]{1,20}$/.test(method) ? method : 'used'} is not allowed; every path is read-only and answers GET and HEAD.`, path), ['Allow', 'GET, HEAD']);
   };
 
-  if (!options.log) {
-    return (req, res) => {
-      try {
-        handle(req, res);
-      } catch (error) {
-        fail(res, error);
-      }
-    };
-  }
-  const logLine = options.logLine ?? ((line: string) => process.stdout.write(`${line}\n`));
-  return (req, res) => {
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      logLine(JSON.stringify({
-        time: new Date().toISOString(),
-        method: req.method,
-        path: (req.url ?? '').split('?')[0],
-        status: res.statusCode,
-        bytes: Number(res.getHeader('content-length') ?? 0),
-        encoding: res.getHeader('content-encoding') ?? 'identity',
-        ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
-      }));
-    });
+  const plain = (req: IncomingMessage, res: ServerResponse): void => {
     try {
       handle(req, res);
     } catch (error) {
       fail(res, error);
     }
   };
+  const setDraining = (): void => {
+    draining = true;
+  };
+  if (!options.log) return Object.assign(plain, { setDraining });
+
+  const logLine = options.logLine ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const logged = (req: IncomingMessage, res: ServerResponse): void => {
+    const started = process.hrtime.bigint();
+    outcome.bytes = 0;
+    outcome.encoding = 'identity';
+    plain(req, res);
+    const { bytes, encoding } = outcome;
+    const write = (): void => {
+      const entry: AccessLogEntry = {
+        time: new Date().toISOString(),
+        method: req.method ?? '',
+        path: (req.url ?? '').split('?')[0] ?? '',
+        status: res.statusCode,
+        bytes,
+        encoding,
+        ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
+      };
+      logLine(JSON.stringify(entry));
+    };
+    if (res.writableFinished) write();
+    else {
+      // 'close' covers a client that went away before the answer was flushed; one line either way.
+      let done = false;
+      const once = (): void => {
+        if (done) return;
+        done = true;
+        write();
+      };
+      res.once('finish', once);
+      res.once('close', once);
+    }
+  };
+  return Object.assign(logged, { setDraining });
 }
 
 /** Last resort for a bug: log it, answer 500 once, keep the process alive. */
 function fail(res: ServerResponse, error: unknown): void {
   process.stderr.write(`internal error: ${(error as Error).stack ?? String(error)}\n`);
   if (!res.headersSent) {
-    res.writeHead(500, ['Content-Type', CONTENT_TYPES.problem, 'Cache-Control', 'no-store', ...flat(COMMON_HEADERS)]);
+    res.writeHead(500, ['Content-Type', CONTENT_TYPES.problem, 'Cache-Control', 'no-store', ...flat(COMMON_HEADERS), 'Content-Length', '0']);
   }
   res.end();
 }
 
-/** Writes a problem answer straight onto a socket the HTTP parser gave up on. */
-function rejectClient(error: NodeJS.ErrnoException & { bytesParsed?: number }, socket: Socket): void {
-  if (!socket.writable || error.code === 'ECONNRESET') {
-    socket.destroy();
-    return;
-  }
-  const [status, title] =
-    error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request header fields too large'] :
-    error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request timeout'] :
-    [400, 'Bad request'];
-  const body = Buffer.from(`${JSON.stringify({ type: 'about:blank', title, status, detail: 'The request could not be parsed as HTTP/1.1 within the server\'s limits.', code: status === 400 ? 'bad_request' : status === 431 ? 'headers_too_large' : 'request_timeout' }, null, 2)}\n`);
-  const head = [
-    `HTTP/1.1 ${status} ${title}`,
-    `Content-Type: ${CONTENT_TYPES.problem}`,
-    'Cache-Control: no-store',
-    ...COMMON_HEADERS.map(([k, v]) => `${k}: ${v}`),
-    `Content-Length: ${body.length}`,
-    'Connection: close',
-  ].join('\r\n');
-  socket.end(Buffer.concat([Buffer.from(`${head}\r\n\r\n`), body]));
+const TOKEN_METHOD = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,32} /;
+
+/**
+ * Answers on a socket the HTTP parser gave up on (node has no request or response object there), then
+ * closes it: after a framing error nothing further on the connection can be trusted.
+ */
+function clientErrorHandler(table: RouteTable, logLine: ((line: string) => void) | undefined) {
+  return (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket): void => {
+    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+    if (!socket.writable || error.code === 'ECONNRESET' || error.code === 'EPIPE') {
+      socket.destroy();
+      return;
+    }
+    if (inFlight?.headersSent === true) {
+      // An answer already went out for this request (its body was malformed): no second answer, just close.
+      socket.end();
+      return;
+    }
+    const raw = error.rawPacket?.subarray(0, 64).toString('latin1') ?? '';
+    const unknownMethod = error.code === 'HPE_INVALID_METHOD' && TOKEN_METHOD.test(raw);
+    // 431 and 408 are connection-level answers with no route of their own: type about:blank, as the catalog says.
+    const p: ProblemDetails | { type: string; title: string; status: number; detail: string; code: string } =
+      error.code === 'HPE_HEADER_OVERFLOW' ? { type: 'about:blank', title: 'Request header fields too large', status: 431, detail: `The request line and headers exceed ${LIMITS.maxHeaderSize} bytes.`, code: 'headers_too_large' } :
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? { type: 'about:blank', title: 'Request timeout', status: 408, detail: `The request was not received within ${LIMITS.requestTimeoutMs / 1000} s.`, code: 'request_timeout' } :
+      unknownMethod ? problem(table.baseUrl, 'method_not_allowed', 'The method is not allowed; every path is read-only and answers GET and HEAD.') :
+      problem(table.baseUrl, 'bad_request', 'The request could not be parsed as HTTP/1.1 (RFC 9112).');
+    const status = p.status;
+    const body = Buffer.from(`${JSON.stringify(p, null, 2)}\n`);
+    const head = [
+      `HTTP/1.1 ${status} ${p.title}`,
+      `Content-Type: ${CONTENT_TYPES.problem}`,
+      'Cache-Control: no-store',
+      ...COMMON_HEADERS.map(([k, v]) => `${k}: ${v}`),
+      ...(status === 405 ? ['Allow: GET, HEAD'] : []),
+      `Content-Length: ${body.length}`,
+      'Connection: close',
+    ].join('\r\n');
+    socket.end(Buffer.concat([Buffer.from(`${head}\r\n\r\n`), body]));
+    logLine?.(JSON.stringify({ time: new Date().toISOString(), method: unknownMethod ? raw.split(' ')[0] : '-', path: '-', status, bytes: body.length, encoding: 'identity', ms: 0, error: error.code ?? 'unknown' }));
+  };
 }
 
 export function startServer(table: RouteTable, listen: { host: string; port: number }, options: ServerOptions = {}): Promise<RunningServer> {
+  const handler = createHandler(table, options);
   const server = createServer({
     maxHeaderSize: LIMITS.maxHeaderSize,
     headersTimeout: LIMITS.headersTimeoutMs,
     requestTimeout: LIMITS.requestTimeoutMs,
     keepAliveTimeout: LIMITS.keepAliveTimeoutMs,
+    connectionsCheckingInterval: LIMITS.timeoutCheckIntervalMs,
     insecureHTTPParser: false,
-  }, createHandler(table, options));
+    // Checked in the handler, so the 400 carries a problem document like every other error.
+    requireHostHeader: false,
+  }, handler);
   server.setTimeout(LIMITS.socketTimeoutMs, (socket) => socket.destroy());
-  server.on('clientError', rejectClient);
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
+  const logLine = options.log ? (options.logLine ?? ((line: string) => process.stdout.write(`${line}\n`))) : undefined;
+  const reject = clientErrorHandler(table, logLine);
+  server.on('clientError', reject);
+  // An Expect other than 100-continue is ignored (RFC 9110 10.1.1 allows it): the answer is the same bytes.
+  server.on('checkExpectation', handler);
+  // CONNECT is not a method of this service; without a listener node would drop the socket silently.
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    const error = Object.assign(new Error('CONNECT'), { code: 'HPE_INVALID_METHOD', rawPacket: Buffer.from('CONNECT ') });
+    reject(error, socket);
+  });
+  return new Promise((resolve, rejectListen) => {
+    server.once('error', rejectListen);
     server.listen(listen.port, listen.host, () => {
-      server.off('error', reject);
+      server.off('error', rejectListen);
       const address = server.address();
       const port = typeof address === 'object' && address !== null ? address.port : listen.port;
       const host = listen.host.includes(':') ? `[${listen.host}]` : listen.host;
+      let closing: Promise<void> | undefined;
       resolve({
         server,
         url: `http://${host}:${port}`,
-        close: () =>
-          new Promise<void>((done) => {
+        close: () => {
+          closing ??= new Promise<void>((done) => {
+            handler.setDraining();
+            // Keep-alive connections between requests are closed at once; busy ones close after their answer.
+            const sweep = setInterval(() => server.closeIdleConnections(), 50);
             const force = setTimeout(() => server.closeAllConnections(), LIMITS.drainTimeoutMs);
+            sweep.unref();
             force.unref();
             server.close(() => {
+              clearInterval(sweep);
               clearTimeout(force);
               done();
             });
             server.closeIdleConnections();
-          }),
+          });
+          return closing;
+        },
       });
     });
   });
