@@ -1,0 +1,128 @@
+// /changelog: the schema, methodology and data versions in service, and the versioning policy (spec section 9).
+import { SCHEMA_VERSION } from '../contract.ts';
+import { METHODOLOGY_VERSION, METRICS } from '../methodology.ts';
+import { PATHS } from '../paths.ts';
+import { DateText, TableScroll } from './components.tsx';
+import { formatDate } from './format.ts';
+import { SCORE_KEYS } from './scores.ts';
+import type { Site } from './site.ts';
+
+export function ChangelogPage({ site }: { site: Site }) {
+  const snapshot = site.snapshotDate;
+  return (
+    <>
+      <h1>Changelog</h1>
+      <p class="lead">The versions behind every response, and what a change of each one means for you.</p>
+      <section aria-labelledby="current">
+        <h2 id="current">Versions in service</h2>
+        <TableScroll label="Versions table">
+          <table>
+            <caption>Versions in service since the data snapshot of {formatDate(snapshot)}</caption>
+            <thead>
+              <tr>
+                <th scope="col">What</th>
+                <th scope="col">Version</th>
+                <th scope="col">Date</th>
+                <th scope="col">Where to read it</th>
+              </tr>
+            </thead>
+            <tbody>
+              <tr>
+                <th scope="row">Schema</th>
+                <td>
+                  <code>"{SCHEMA_VERSION}"</code>
+                </td>
+                <td>
+                  <DateText iso={snapshot} />
+                </td>
+                <td>
+                  <code>schemaVersion</code> in every JSON response and the <a href={site.href(PATHS.csvDescriptor)}>CSV descriptor</a>
+                </td>
+              </tr>
+              <tr>
+                <th scope="row">Methodology</th>
+                <td>
+                  <code>{METHODOLOGY_VERSION}</code>
+                </td>
+                <td>
+                  <DateText iso={snapshot} />
+                </td>
+                <td>
+                  <code>methodologyVersion</code> in JSON, <code>methodology_version</code> in CSV; the <a href={site.href(PATHS.methodology)}>methodology page</a>
+                </td>
+              </tr>
+              <tr>
+                <th scope="row">Data snapshot</th>
+                <td>
+                  <code>{snapshot}</code>
+                </td>
+                <td>
+                  <DateText iso={snapshot} />
+                </td>
+                <td>
+                  <code>generatedAt</code> and <code>profile.updatedDate</code> in JSON, <code>updated_date</code> in CSV; the{' '}
+                  <a href={site.href(PATHS.dataStatus)}>data status page</a>
+                </td>
+              </tr>
+              {site.sources.map((s) => (
+                <tr key={s.sourceId}>
+                  <th scope="row">
+                    <a href={site.href(`${PATHS.dataSources}#${s.sourceId}`)}>{s.sourceName}</a>
+                  </th>
+                  <td>{s.datasetName}</td>
+                  <td>
+                    released <DateText iso={s.latestReleaseDate} />, retrieved <DateText iso={s.latestRetrievedAt} />
+                  </td>
+                  <td>
+                    <code>sources</code> in JSON
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      </section>
+      <section aria-labelledby="releases">
+        <h2 id="releases">Releases</h2>
+        <h3 id={`release-${snapshot}`}>
+          <DateText iso={snapshot} />: first release
+        </h3>
+        <ul>
+          <li>
+            Schema version <code>"{SCHEMA_VERSION}"</code>: the market profile, the market index and the CSV column descriptor, each with a published draft-07 schema.
+          </li>
+          <li>
+            Methodology {METHODOLOGY_VERSION}: {METRICS.length} required metrics and {SCORE_KEYS.length} scores ({SCORE_KEYS.join(', ')}).
+          </li>
+          <li>
+            Data snapshot {snapshot} from {site.sources.length} sources for {site.profiles.length} markets, as static fixtures.
+          </li>
+          <li>Human-readable pages for every market and every link of the profiles.</li>
+        </ul>
+      </section>
+      <section aria-labelledby="policy">
+        <h2 id="policy">Versioning policy</h2>
+        <ol>
+          <li>
+            <code>schemaVersion</code> is the constant <code>"{SCHEMA_VERSION}"</code> in both the JSON profile and the CSV descriptor. Pin to <code>"{SCHEMA_VERSION}"</code>.
+          </li>
+          <li>
+            Additive changes may happen inside the same <code>schemaVersion</code>: new optional fields may appear, and consumers ignore fields they do not know. The current
+            additive optional field is <code>geographyScope</code>.
+          </li>
+          <li>
+            Breaking changes (removing a field, renaming a field, tightening a type constraint) increase <code>schemaVersion</code>. The CSV descriptor's version changes in
+            step with the JSON profile's.
+          </li>
+          <li>
+            <code>methodologyVersion</code> (form <code>v&lt;major&gt;.&lt;minor&gt;</code>) is independent of <code>schemaVersion</code> and names the methodology used for
+            the computed signals: scores, freshness and coverage.
+          </li>
+          <li>
+            <code>liveData: false</code> is a guarded constant: no response is a live feed, whatever the <code>schemaVersion</code>.
+          </li>
+        </ol>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,160 @@
+// Score charts as static SVG built at render time: no script, nothing the page CSP would block.
+import { scaleBand, scaleLinear } from 'd3-scale';
+import { displayName } from './format.ts';
+import { SCORE_COLORS, SCORE_KEYS, scoreLabel, scoreOf, type ScoreKey } from './scores.ts';
+import type { IndexEntry } from '../contract.ts';
+
+/*
+ * Horizontal positions are percentages of the chart's width and vertical ones are pixels, with no
+ * viewBox: the SVG stretches to its column while its text keeps its size, so a chart stays
+ * readable at 375 px and at 1280 px without a second layout.
+ */
+const pct = (n: number): string => `${Number(n.toFixed(3))}%`;
+const px = (n: number): number => Number(n.toFixed(2));
+const INK = '#1b1f24';
+const MUTED = '#4a5560';
+const GRID = '#c9d1d9';
+const TICKS = [0, 25, 50, 75, 100];
+
+interface Row {
+  key: string;
+  label: string;
+  bars: { key: ScoreKey; value: number | undefined }[];
+}
+
+interface ChartProps {
+  id: string;
+  title: string;
+  desc: string;
+  rows: readonly Row[];
+  /** Where the bars start, as a percentage of the width; the row labels sit left of it. */
+  labelWidth: number;
+  barHeight: number;
+  barGap: number;
+  rowGap: number;
+  labelClass: string;
+}
+
+function BarChart({ id, title, desc, rows, labelWidth, barHeight, barGap, rowGap, labelClass }: ChartProps) {
+  const barsPerRow = rows[0]?.bars.length ?? 1;
+  const rowHeight = barsPerRow * barHeight + (barsPerRow - 1) * barGap;
+  const top = 8;
+  const bottom = top + rows.length * rowHeight + (rows.length - 1) * rowGap;
+  // paddingInner makes each band's step exactly rowHeight + rowGap across this range.
+  const y = scaleBand<string>()
+    .domain(rows.map((r) => r.key))
+    .range([top, bottom])
+    .paddingInner(rowGap / (rowHeight + rowGap));
+  const x = scaleLinear().domain([0, 100]).range([labelWidth, 91]);
+  const plotBottom = bottom + 8;
+  const height = plotBottom + 22;
+  return (
+    <svg class="chart" width="100%" height={height} role="img" aria-labelledby={`${id}-title ${id}-desc`}>
+      <title id={`${id}-title`}>{title}</title>
+      <desc id={`${id}-desc`}>{desc}</desc>
+      <g class="grid">
+        {TICKS.map((t) => (
+          <g key={t}>
+            <line x1={pct(x(t))} x2={pct(x(t))} y1={top - 4} y2={plotBottom} stroke={GRID} stroke-width={1} />
+            <text x={pct(x(t))} y={plotBottom + 16} text-anchor="middle" fill={MUTED} class="tick">
+              {t}
+            </text>
+          </g>
+        ))}
+      </g>
+      {rows.map((row) => {
+        const y0 = px(y(row.key) ?? 0);
+        return (
+          <g key={row.key}>
+            <text x="0" y={px(y0 + rowHeight / 2)} dy="0.35em" fill={INK} class={labelClass}>
+              {row.label}
+            </text>
+            {row.bars.map((bar, i) => {
+              const by = px(y0 + i * (barHeight + barGap));
+              const mid = px(by + barHeight / 2);
+              if (bar.value === undefined) {
+                return (
+                  <text key={bar.key} x={pct(x(0))} dx="4" y={mid} dy="0.35em" fill={MUTED} class="bar-missing">
+                    {barsPerRow > 1 ? `${scoreLabel(bar.key)}: not computed` : 'not computed'}
+                  </text>
+                );
+              }
+              // A long, thick bar carries its value inside; thin bars leave room for it after their end.
+              const inside = barHeight >= 16 && bar.value >= 88;
+              return (
+                <g key={bar.key}>
+                  <rect x={pct(x(0))} y={by} width={pct(x(bar.value) - x(0))} height={barHeight} fill={SCORE_COLORS[bar.key]} rx={2} />
+                  <text
+                    x={pct(x(bar.value))}
+                    dx={inside ? '-4' : '4'}
+                    y={mid}
+                    dy="0.35em"
+                    text-anchor={inside ? 'end' : 'start'}
+                    fill={inside ? '#ffffff' : INK}
+                    class="bar-value"
+                  >
+                    {bar.value}
+                  </text>
+                </g>
+              );
+            })}
+          </g>
+        );
+      })}
+    </svg>
+  );
+}
+
+const describe = (scores: Record<string, number | undefined>): string =>
+  SCORE_KEYS.map((k) => `${scoreLabel(k)} ${scoreOf(scores, k) ?? 'not computed'}`).join(', ');
+
+/** One market's scores, one bar each, on the fixed 0-100 scale. */
+export function MarketScoreChart({ name, scores }: { name: string; scores: Record<string, number | undefined> }) {
+  return (
+    <BarChart
+      id="score-chart"
+      title={`Scores of ${name}, 0 to 100`}
+      desc={`${describe(scores)}. Higher is better on every score.`}
+      rows={SCORE_KEYS.map((key) => ({ key, label: scoreLabel(key), bars: [{ key, value: scoreOf(scores, key) }] }))}
+      labelWidth={30}
+      barHeight={22}
+      barGap={0}
+      rowGap={14}
+      labelClass="row-label"
+    />
+  );
+}
+
+/** Every market's scores, grouped by market and sorted by overall score, best first. */
+export function ComparisonChart({ markets }: { markets: readonly IndexEntry[] }) {
+  const sorted = [...markets].sort((a, b) => (scoreOf(b.scores, 'overall') ?? -1) - (scoreOf(a.scores, 'overall') ?? -1) || (a.name < b.name ? -1 : 1));
+  return (
+    <BarChart
+      id="comparison-chart"
+      title="Scores of every market, 0 to 100, sorted by overall score"
+      desc={sorted.map((m) => `${displayName(m)}: ${describe(m.scores)}`).join('. ') + '.'}
+      rows={sorted.map((m) => ({ key: m.id, label: displayName(m), bars: SCORE_KEYS.map((key) => ({ key, value: scoreOf(m.scores, key) })) }))}
+      labelWidth={36}
+      barHeight={9}
+      barGap={2}
+      rowGap={14}
+      labelClass="row-label small"
+    />
+  );
+}
+
+/** Colour swatches of the chart legend, drawn as tiny SVGs since the page allows no inline styles. */
+export function Legend() {
+  return (
+    <ul class="legend">
+      {SCORE_KEYS.map((key) => (
+        <li key={key}>
+          <svg width="14" height="14" aria-hidden="true" focusable="false">
+            <rect width="14" height="14" rx="2" fill={SCORE_COLORS[key]} />
+          </svg>
+          {scoreLabel(key)}
+        </li>
+      ))}
+    </ul>
+  );
+}

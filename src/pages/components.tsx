@@ -1,0 +1,61 @@
+// Small building blocks several pages share, so a table region or a date reads the same everywhere.
+import type { ComponentChildren } from 'preact';
+import type { Freshness } from '../methodology.ts';
+import { formatDate } from './format.ts';
+
+/**
+ * Wide tables scroll inside their own region on a phone instead of widening the page; a keyboard
+ * user can focus the region to scroll it, and the label names it for a screen reader.
+ */
+export function TableScroll({ label, children }: { label: string; children: ComponentChildren }) {
+  return (
+    <div class="table-scroll" role="region" aria-label={label} tabindex={0}>
+      {children}
+    </div>
+  );
+}
+
+export function DateText({ iso }: { iso: string | undefined }) {
+  if (iso === undefined) return <span class="muted">unknown</span>;
+  return <time dateTime={iso}>{formatDate(iso)}</time>;
+}
+
+export function FreshnessBadge({ value }: { value: Freshness }) {
+  return <span class={`badge badge-${value}`}>{value}</span>;
+}
+
+/** An upstream landing page: outside this service, so marked as such for people and for print. */
+export function ExternalLink({ href, children }: { href: string; children: ComponentChildren }) {
+  return (
+    <a href={href} rel="external noopener" class="external">
+      {children}
+    </a>
+  );
+}
+
+export function Caveats({ caveats, headingId }: { caveats: readonly string[]; headingId: string }) {
+  return (
+    <section class="caveats" aria-labelledby={headingId}>
+      <h2 id={headingId}>Caveats</h2>
+      <ul>
+        {caveats.map((c) => (
+          <li key={c}>{c}</li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** A term and its description, for the short fact lists pages use in place of prose. */
+export function Facts({ items }: { items: readonly (readonly [string, ComponentChildren])[] }) {
+  return (
+    <dl class="facts">
+      {items.map(([term, value]) => (
+        <div key={term}>
+          <dt>{term}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

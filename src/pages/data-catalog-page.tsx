@@ -1,0 +1,257 @@
+// /data-catalog: every endpoint with its URL, format and a curl line; the CSV columns; the error codes.
+import { CSV_COLUMNS, SCHEMA_VERSION } from '../contract.ts';
+import { BULK_CSV_FILENAME, PATHS, marketCsvFilename } from '../paths.ts';
+import { PROBLEMS, type ProblemCode } from '../render/problem.ts';
+import { Facts, TableScroll } from './components.tsx';
+import { displayName } from './format.ts';
+import { CSV_TYPE, ENDPOINTS, JSON_TYPE, type Site } from './site.ts';
+
+function Curl({ command }: { command: string }) {
+  return (
+    <pre class="curl">
+      <code>{command}</code>
+    </pre>
+  );
+}
+
+interface EndpointDoc {
+  id: string;
+  title: string;
+  path: string;
+  /** A concrete path to link and to curl, where `path` is a template. */
+  example: string;
+  contentType: string;
+  description: string;
+  curl: string;
+}
+
+function endpointDocs(site: Site): EndpointDoc[] {
+  const sample = site.profiles[0]?.market.id ?? 'us-tx-austin';
+  const docs = (path: string, example: string, extra = ''): Pick<EndpointDoc, 'path' | 'example' | 'curl'> => ({ path, example, curl: `curl -sS${extra} ${site.url(example)}` });
+  const single = (path: string): EndpointDoc => {
+    const e = ENDPOINTS.find((x) => x.path === path);
+    const csv = e?.contentType === CSV_TYPE;
+    return { id: `endpoint-${path.slice(1).replaceAll('/', '-')}`, title: e?.label ?? path, contentType: e?.contentType ?? JSON_TYPE, description: e?.description ?? '', ...docs(path, path, csv ? ' -OJ' : '') };
+  };
+  return [
+    single(PATHS.index),
+    {
+      id: 'endpoint-market-json',
+      title: 'One market, JSON',
+      contentType: JSON_TYPE,
+      description: 'The market profile: market, scores, metrics with sources, freshness, coverage, caveats and links. Schema: the market profile schema below.',
+      ...docs(PATHS.profile('<market-id>'), PATHS.profile(sample)),
+    },
+    {
+      id: 'endpoint-market-csv',
+      title: 'One market, CSV',
+      contentType: CSV_TYPE,
+      description: `One row per metric of the market, as an attachment named ${marketCsvFilename('<market-id>')}; -OJ saves it under that name.`,
+      ...docs(PATHS.marketCsv('<market-id>'), PATHS.marketCsv(sample), ' -OJ'),
+    },
+    { ...single(PATHS.bulkCsv), description: `Every market in one CSV, rows sorted by market id, then metric id; saved as ${BULK_CSV_FILENAME}.` },
+    single(PATHS.profileSchema),
+    single(PATHS.indexSchema),
+    single(PATHS.csvDescriptor),
+  ];
+}
+
+function Endpoint({ site, doc }: { site: Site; doc: EndpointDoc }) {
+  return (
+    <section aria-labelledby={doc.id} class="endpoint">
+      <h3 id={doc.id}>
+        {doc.title}: <code>GET {doc.path}</code>
+      </h3>
+      <p>{doc.description}</p>
+      <Facts
+        items={[
+          ['URL', <a key="u" href={site.href(doc.example)}>{site.url(doc.example)}</a>],
+          ['Content type', <code key="c">{doc.contentType}</code>],
+        ]}
+      />
+      <Curl command={doc.curl} />
+    </section>
+  );
+}
+
+function MarketEndpoints({ site }: { site: Site }) {
+  return (
+    <TableScroll label="Per-market endpoints">
+      <table>
+        <caption>The {site.profiles.length} market ids and their endpoints</caption>
+        <thead>
+          <tr>
+            <th scope="col">Market</th>
+            <th scope="col">Id</th>
+            <th scope="col">JSON</th>
+            <th scope="col">CSV</th>
+          </tr>
+        </thead>
+        <tbody>
+          {site.profiles.map((p) => (
+            <tr key={p.market.id}>
+              <th scope="row">
+                <a href={site.href(PATHS.marketPage(p.market.id))}>{displayName(p.market)}</a>
+              </th>
+              <td>
+                <code>{p.market.id}</code>
+              </td>
+              <td>
+                <a href={site.href(PATHS.profile(p.market.id))}>{PATHS.profile(p.market.id)}</a>
+              </td>
+              <td>
+                <a href={site.href(PATHS.marketCsv(p.market.id))}>{PATHS.marketCsv(p.market.id)}</a>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}
+
+function CsvColumns() {
+  return (
+    <TableScroll label="CSV columns">
+      <table>
+        <caption>The eleven CSV columns, in order</caption>
+        <thead>
+          <tr>
+            <th scope="col" class="num">
+              #
+            </th>
+            <th scope="col">Column</th>
+            <th scope="col">Type</th>
+            <th scope="col">Notes</th>
+          </tr>
+        </thead>
+        <tbody>
+          {CSV_COLUMNS.map((c, i) => (
+            <tr key={c.name}>
+              <td class="num">{i + 1}</td>
+              <th scope="row">
+                <code>{c.name}</code>
+              </th>
+              <td>{c.type}</td>
+              <td>{c.description}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}
+
+/** When each problem code is answered; the status and title come from the problem renderer. */
+const PROBLEM_NOTES: Record<ProblemCode, string> = {
+  bad_request:
+    'The request target is not a usable path: it does not start with "/", or it has malformed percent-encoding, an encoded slash, a backslash, NUL or another control character.',
+  not_found:
+    'Nothing is published at the path under /api/. Paths are exact and lower case, without a trailing slash; the body links this catalog. Unknown page paths outside /api/ answer an HTML "page not found" page instead.',
+  market_not_found:
+    'The <market-id> in a JSON or CSV path is not a supported market. The body echoes the id as marketId (when it is safe to echo), lists knownMarketIds and links the index.',
+  method_not_allowed: 'Any method other than GET and HEAD (OPTIONS answers a CORS preflight on existing paths). The answer carries Allow: GET, HEAD.',
+};
+
+/** Answered by the HTTP layer before a request reaches a route; their type is about:blank. */
+const CONNECTION_PROBLEMS = [
+  { code: 'headers_too_large', status: 431, title: 'Request header fields too large', note: "The request line and headers are larger than the server accepts. The connection is closed after the answer." },
+  { code: 'request_timeout', status: 408, title: 'Request timeout', note: 'The complete request did not arrive in time. The connection is closed after the answer.' },
+] as const;
+
+function Problem({ code, status, title, note }: { code: string; status: number; title: string; note: string }) {
+  const id = `problem-${code.replaceAll('_', '-')}`;
+  return (
+    <section aria-labelledby={id} class="problem">
+      <h3 id={id}>
+        {status} {title}: <code>{code}</code>
+      </h3>
+      <p>{note}</p>
+    </section>
+  );
+}
+
+export function DataCatalogPage({ site }: { site: Site }) {
+  const docs = endpointDocs(site);
+  return (
+    <>
+      <h1>Data catalog</h1>
+      <p class="lead">
+        Every endpoint of the service, at <code>{site.baseUrl}</code>. All are read-only: GET and HEAD, no authentication, no request body. Query strings are not part of
+        the contract and are ignored. Paths are exact and lower case, without a trailing slash.
+      </p>
+      <nav aria-label="On this page" class="toc">
+        <ul>
+          <li>
+            <a href="#endpoints">Endpoints</a>
+          </li>
+          <li>
+            <a href="#markets">Market ids</a>
+          </li>
+          <li>
+            <a href="#csv-columns">CSV columns</a>
+          </li>
+          <li>
+            <a href="#http">Caching and compression</a>
+          </li>
+          <li>
+            <a href="#errors">Errors</a>
+          </li>
+        </ul>
+      </nav>
+      <section aria-labelledby="endpoints">
+        <h2 id="endpoints">Endpoints</h2>
+        {docs.map((d) => (
+          <Endpoint key={d.id} site={site} doc={d} />
+        ))}
+      </section>
+      <section aria-labelledby="markets">
+        <h2 id="markets">Market ids</h2>
+        <p>
+          Market ids have the form <code>us-&lt;state code&gt;-&lt;city slug&gt;</code>. The set is fixed; a market appears only when its data land.
+        </p>
+        <MarketEndpoints site={site} />
+      </section>
+      <section aria-labelledby="csv-columns">
+        <h2 id="csv-columns">CSV columns</h2>
+        <p>
+          Both CSV endpoints share one contract, described in JSON by the <a href={site.href(PATHS.csvDescriptor)}>CSV column descriptor</a>: UTF-8, a header line of the
+          column names, quoting per RFC 4180, CRLF line ends, values as plain decimals (no thousands separators). Schema version {SCHEMA_VERSION}.
+        </p>
+        <CsvColumns />
+      </section>
+      <section aria-labelledby="http">
+        <h2 id="http">Caching and compression</h2>
+        <ul>
+          <li>
+            Every response has a strong <code>ETag</code> and a <code>Last-Modified</code> from the snapshot date; send <code>If-None-Match</code> to get{' '}
+            <code>304 Not Modified</code> when nothing changed.
+          </li>
+          <li>
+            Send <code>Accept-Encoding: br</code> or <code>gzip</code> for a compressed body; <code>curl --compressed</code> does this.
+          </li>
+          <li>
+            JSON and CSV responses carry a <code>Link</code> header with <code>rel="describedby"</code> pointing at their schema or descriptor.
+          </li>
+          <li>
+            Cross-origin reads are allowed (<code>Access-Control-Allow-Origin: *</code>).
+          </li>
+        </ul>
+      </section>
+      <section aria-labelledby="errors">
+        <h2 id="errors">Errors</h2>
+        <p>
+          Errors are RFC 9457 problem details with content type <code>application/problem+json</code>: <code>type</code> (a link to the entry below), <code>title</code>,{' '}
+          <code>status</code>, <code>detail</code>, <code>instance</code> when the path is safe to echo, and a stable machine <code>code</code>. Never HTML, never a stack
+          trace.
+        </p>
+        {(Object.keys(PROBLEMS) as ProblemCode[]).map((code) => (
+          <Problem key={code} code={code} status={PROBLEMS[code].status} title={PROBLEMS[code].title} note={PROBLEM_NOTES[code]} />
+        ))}
+        {CONNECTION_PROBLEMS.map((p) => (
+          <Problem key={p.code} code={p.code} status={p.status} title={p.title} note={`${p.note} Its type is about:blank.`} />
+        ))}
+      </section>
+    </>
+  );
+}

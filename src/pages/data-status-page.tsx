@@ -1,0 +1,137 @@
+// /data-status: how current each source is at the snapshot, and what each market covers.
+import { EXPECTED_INTERVAL_DAYS, daysBetween, metricDefinition, sourceFreshness } from '../methodology.ts';
+import { PATHS } from '../paths.ts';
+import { DateText, FreshnessBadge, TableScroll } from './components.tsx';
+import { displayName, formatDate, formatDays, formatPercent, labelList, listWords } from './format.ts';
+import type { Site } from './site.ts';
+
+function SourcesTable({ site }: { site: Site }) {
+  return (
+    <TableScroll label="Source status table">
+      <table>
+        <caption>Each source at the snapshot of {formatDate(site.snapshotDate)}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Source</th>
+            <th scope="col">Updated</th>
+            <th scope="col">Latest release</th>
+            <th scope="col">Retrieved</th>
+            <th scope="col" class="num">
+              Release age
+            </th>
+            <th scope="col">Freshness</th>
+            <th scope="col" class="num">
+              Markets
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {site.sources.map((s) => {
+            const citing = site.profiles.filter((p) => p.sources.some((c) => c.sourceId === s.sourceId)).length;
+            return (
+              <tr key={s.sourceId}>
+                <th scope="row">
+                  <a href={site.href(`${PATHS.dataSources}#${s.sourceId}`)}>{s.sourceName}</a>
+                </th>
+                <td>
+                  {s.updateFrequency} <span class="muted">(every {formatDays(EXPECTED_INTERVAL_DAYS[s.updateFrequency])})</span>
+                </td>
+                <td>
+                  <DateText iso={s.latestReleaseDate} />
+                </td>
+                <td>
+                  <DateText iso={s.latestRetrievedAt} />
+                </td>
+                <td class="num">{s.latestReleaseDate === undefined ? 'unknown' : formatDays(daysBetween(s.latestReleaseDate, site.snapshotDate))}</td>
+                <td>
+                  <FreshnessBadge value={sourceFreshness(s, site.snapshotDate)} />
+                </td>
+                <td class="num">
+                  {citing} of {site.profiles.length}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}
+
+function MarketsTable({ site }: { site: Site }) {
+  return (
+    <TableScroll label="Market status table">
+      <table>
+        <caption>Freshness and coverage of every market, and the freshness of each source it cites</caption>
+        <thead>
+          <tr>
+            <th scope="col">Market</th>
+            <th scope="col">Freshness</th>
+            <th scope="col">Retrieved</th>
+            <th scope="col" class="num">
+              Coverage
+            </th>
+            <th scope="col">Missing</th>
+            {site.sources.map((s) => (
+              <th key={s.sourceId} scope="col">
+                {s.sourceName}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {site.profiles.map((p) => {
+            const { freshness, coverage } = p.profile;
+            return (
+              <tr key={p.market.id}>
+                <th scope="row">
+                  <a href={site.href(PATHS.marketPage(p.market.id))}>{displayName(p.market)}</a>
+                </th>
+                <td>
+                  <FreshnessBadge value={freshness.freshness} />
+                </td>
+                <td>
+                  <DateText iso={freshness.retrievedAt} />
+                </td>
+                <td class="num">
+                  {coverage.totalProvided} of {coverage.totalRequired} ({formatPercent(coverage.percent)})
+                </td>
+                <td>{coverage.missing.length === 0 ? <span class="muted">none</span> : <strong>{labelList(coverage.missing.map((m) => metricDefinition(m)?.label ?? m))}</strong>}</td>
+                {site.sources.map((s) => {
+                  const cited = p.sources.find((c) => c.sourceId === s.sourceId);
+                  return <td key={s.sourceId}>{cited === undefined ? <span class="muted">not cited</span> : <FreshnessBadge value={sourceFreshness(cited, p.profile.updatedDate)} />}</td>;
+                })}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}
+
+export function DataStatusPage({ site }: { site: Site }) {
+  const incomplete = site.profiles.filter((p) => p.profile.coverage.missing.length > 0);
+  return (
+    <>
+      <h1>Data status</h1>
+      <p class="lead">
+        Every value comes from a static snapshot of {formatDate(site.snapshotDate)}. Freshness is judged against that date, not today, from the age of each source's latest
+        release against its update frequency (the <a href={site.href(`${PATHS.methodology}#freshness`)}>freshness rule</a>).
+      </p>
+      <p class="notice">
+        {incomplete.length === 0
+          ? 'Every market has every required metric.'
+          : `${incomplete.length} of ${site.profiles.length} markets ${incomplete.length === 1 ? 'lacks' : 'lack'} a required metric: ${listWords(incomplete.map((p) => displayName(p.market)))}. Their missing values are listed below and on their pages.`}
+      </p>
+      <section aria-labelledby="sources">
+        <h2 id="sources">Sources</h2>
+        <SourcesTable site={site} />
+      </section>
+      <section aria-labelledby="markets">
+        <h2 id="markets">Markets</h2>
+        <MarketsTable site={site} />
+      </section>
+    </>
+  );
+}

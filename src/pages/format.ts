@@ -1,0 +1,71 @@
+// Formats numbers and dates for people (the API keeps raw values); every formatter is deterministic.
+import { metricDefinition } from '../methodology.ts';
+
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+/** A number with thousands separators and a fixed count of decimals. */
+export function formatNumber(value: number, decimals = 0): string {
+  const key = String(decimals);
+  let format = numberFormats.get(key);
+  if (format === undefined) {
+    format = new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+    numberFormats.set(key, format);
+  }
+  return format.format(value);
+}
+
+/** Decimals a metric is published with, from the methodology; unknown metrics keep up to two. */
+export function metricDecimals(metricId: string, value: number): number {
+  const decimals = metricDefinition(metricId)?.decimals;
+  if (decimals !== undefined) return decimals;
+  return Number.isInteger(value) ? 0 : 2;
+}
+
+/** A value in its unit, written the way a person reads it: "$1,843 per month", "52.0%", "3,718,427 units". */
+export function formatValue(value: number, unit: string, decimals: number): string {
+  const n = formatNumber(value, decimals);
+  switch (unit) {
+    case 'USD/mo':
+      return `$${n} per month`;
+    case 'USD/yr':
+      return `$${n} per year`;
+    case '%':
+      return `${n}%`;
+    case 'index':
+      return `${n} (index)`;
+    case 'units':
+      return `${n} ${value === 1 ? 'unit' : 'units'}`;
+    default:
+      return `${n} ${unit}`;
+  }
+}
+
+export const formatMetric = (metric: { id: string; value: number; unit: string }): string =>
+  formatValue(metric.value, metric.unit, metricDecimals(metric.id, metric.value));
+
+/** A percentage that is already 0-100, with at most one decimal: "87.5%", "100%". */
+export const formatPercent = (percent: number): string =>
+  `${new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }).format(percent)}%`;
+
+const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
+
+/** An ISO date as "September 28, 2026"; the date comes from the data, never from the clock. */
+export function formatDate(iso: string): string {
+  const ms = Date.parse(`${iso}T00:00:00Z`);
+  return Number.isNaN(ms) ? iso : dateFormat.format(ms);
+}
+
+/** "1 day", "291 days". */
+export const formatDays = (days: number): string => `${formatNumber(days)} ${Math.abs(days) === 1 ? 'day' : 'days'}`;
+
+/** Joins words as a person lists them: "a", "a and b", "a, b and c". */
+export function listWords(words: readonly string[]): string {
+  if (words.length <= 1) return words.join('');
+  return `${words.slice(0, -1).join(', ')} and ${words.at(-1) ?? ''}`;
+}
+
+/** Metric labels contain commas, so a list of them quotes each: “Median gross rent” and “Housing units, total”. */
+export const labelList = (labels: readonly string[]): string => listWords(labels.map((l) => `\u201c${l}\u201d`));
+
+/** "Austin, TX": the display name the CSV uses too. */
+export const displayName = (market: { name: string; stateCode: string }): string => `${market.name}, ${market.stateCode}`;

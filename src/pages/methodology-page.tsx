@@ -1,0 +1,226 @@
+// /methodology: the metric definitions, score formulas, thresholds and freshness rule of the running version.
+import { METHODOLOGY_VERSION, METRICS, THRESHOLDS } from '../methodology.ts';
+import { PATHS } from '../paths.ts';
+import { Facts, TableScroll } from './components.tsx';
+import { formatDays, formatNumber, formatPercent } from './format.ts';
+import { freshnessBounds, termsOf, type Term } from './formulas.ts';
+import { SCORE_KEYS, THRESHOLD_LABELS, scoreDependencies, scoreLabel, type ThresholdKey } from './scores.ts';
+import type { Site } from './site.ts';
+import { WorkedExample } from './worked-example.tsx';
+
+const weight = (w: number): string => formatNumber(w, 1);
+
+function Formula({ terms }: { terms: readonly Term[] }) {
+  return (
+    <>
+      round(
+      {terms.map((t, i) => (
+        <span key={t.key}>
+          {i > 0 ? ' + ' : ''}
+          {weight(t.weight)} × {t.kind === 'threshold' ? `s(${t.key})` : t.key}
+        </span>
+      ))}
+      )
+    </>
+  );
+}
+
+function MetricDefinitions({ site }: { site: Site }) {
+  const sourceNames = new Map(site.sources.map((s) => [s.sourceId, s.sourceName]));
+  return (
+    <section aria-labelledby="metrics">
+      <h2 id="metrics">Metrics</h2>
+      <p>
+        Methodology {METHODOLOGY_VERSION} requires {METRICS.length} metrics for every market. Values are rounded once, at loading, to the precision their source publishes.
+      </p>
+      {METRICS.map((m) => (
+        <div key={m.id} id={`metric-${m.id}`} class="definition">
+          <h3>{m.label}</h3>
+          <p>{m.definition}</p>
+          <Facts
+            items={[
+              ['Id', <code key="id">{m.id}</code>],
+              ['Unit', <code key="u">{m.unit}</code>],
+              ['Precision', m.decimals === 0 ? 'whole numbers' : `${m.decimals} ${m.decimals === 1 ? 'decimal' : 'decimals'}`],
+              ['Source', <a key="s" href={site.href(`${PATHS.dataSources}#${m.sourceId}`)}>{sourceNames.get(m.sourceId) ?? m.sourceId}</a>],
+            ]}
+          />
+        </div>
+      ))}
+    </section>
+  );
+}
+
+function ScoreFormulas() {
+  const deps = scoreDependencies();
+  const thresholdKeys = Object.keys(THRESHOLDS) as ThresholdKey[];
+  const usedBy = (key: string): string =>
+    SCORE_KEYS.flatMap((s) => termsOf(s).filter((t) => t.key === key).map((t) => `${scoreLabel(s)} (weight ${weight(t.weight)})`)).join(', ');
+  return (
+    <section aria-labelledby="scores">
+      <h2 id="scores">Scores</h2>
+      <p>
+        Every score is an integer from 0 to 100; higher is better. Inputs are placed on fixed thresholds, not ranked against the other markets, so adding a market never
+        moves another market's score. A score whose inputs are missing is left out of the profile, never set to 0.
+      </p>
+      <h3 id="scale">The scale s(x)</h3>
+      <p>
+        <code>s(x) = min(100, max(0, 100 × (x − a) ÷ (b − a)))</code>, where <em>a</em> is the threshold that scores 0 and <em>b</em> the one that scores 100. A value at{' '}
+        <em>b</em> or beyond scores 100, at <em>a</em> or beyond scores 0, and linearly in between. Scores are rounded half up to whole numbers.
+      </p>
+      <h3 id="inputs">Derived inputs</h3>
+      <ul>
+        <li>
+          <code>rentToIncome</code> = 12 × median gross rent ÷ median household income × 100 (annual rent as a percentage of income)
+        </li>
+        <li>
+          <code>permitsPerThousand</code> = building permits ÷ housing units × 1,000
+        </li>
+        <li>
+          <code>rentBurden</code> and <code>rentalVacancyRate</code> are the metrics of the same id.
+        </li>
+      </ul>
+      <h3 id="thresholds">Thresholds</h3>
+      <TableScroll label="Thresholds table">
+        <table>
+          <caption>Fixed thresholds of methodology {METHODOLOGY_VERSION}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Input</th>
+              <th scope="col" class="num">
+                Scores 0 at
+              </th>
+              <th scope="col" class="num">
+                Scores 100 at
+              </th>
+              <th scope="col">Used by</th>
+            </tr>
+          </thead>
+          <tbody>
+            {thresholdKeys.map((key) => (
+              <tr key={key}>
+                <th scope="row">
+                  <code>{key}</code>
+                  <span class="sub">{THRESHOLD_LABELS[key]}</span>
+                </th>
+                <td class="num">{formatNumber(THRESHOLDS[key].zeroAt)}</td>
+                <td class="num">{formatNumber(THRESHOLDS[key].fullAt)}</td>
+                <td>{usedBy(key)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
+      <h3 id="formulas">Formulas</h3>
+      <dl class="formulas">
+        {SCORE_KEYS.map((key) => (
+          <div key={key}>
+            <dt>{scoreLabel(key)}</dt>
+            <dd>
+              <code>
+                {key} = <Formula terms={termsOf(key)} />
+              </code>
+              <span class="sub">Needs: {deps[key].map((m) => METRICS.find((d) => d.id === m)?.label ?? m).join('; ')}.</span>
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+function FreshnessRule({ site }: { site: Site }) {
+  const bounds = freshnessBounds(site.snapshotDate);
+  return (
+    <section aria-labelledby="freshness">
+      <h2 id="freshness">Freshness</h2>
+      <p>
+        Freshness is judged against the snapshot date, not today. For each source, the age of its latest release at the snapshot is compared with the interval its update
+        frequency promises: <strong>fresh</strong> within one interval, <strong>aging</strong> within two, <strong>stale</strong> beyond, or when no release date is
+        known. A profile is as fresh as its least fresh source. Provenance is <code>fixture</code> for static snapshots like these and <code>live</code> only for data read
+        from the source at request time, which this service never does.
+      </p>
+      <TableScroll label="Freshness rule table">
+        <table>
+          <caption>Release age at the snapshot that each verdict allows</caption>
+          <thead>
+            <tr>
+              <th scope="col">Update frequency</th>
+              <th scope="col" class="num">
+                Interval
+              </th>
+              <th scope="col">Fresh</th>
+              <th scope="col">Aging</th>
+              <th scope="col">Stale</th>
+            </tr>
+          </thead>
+          <tbody>
+            {bounds.map((b) => (
+              <tr key={b.frequency}>
+                <th scope="row">{b.frequency}</th>
+                <td class="num">{formatDays(b.interval)}</td>
+                <td>up to {formatDays(b.freshUpTo)}</td>
+                <td>
+                  {formatNumber(b.freshUpTo + 1)} to {formatDays(b.agingUpTo)}
+                </td>
+                <td>over {formatDays(b.agingUpTo)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
+    </section>
+  );
+}
+
+function CoverageRule({ site }: { site: Site }) {
+  const partial = site.profiles.find((p) => p.profile.coverage.missing.length > 0);
+  return (
+    <section aria-labelledby="coverage">
+      <h2 id="coverage">Coverage</h2>
+      <p>
+        <code>totalRequired</code> is the number of metrics the methodology requires ({METRICS.length}); <code>missing</code> lists the required metric ids a market lacks;{' '}
+        <code>percent</code> is provided ÷ required × 100, rounded to one decimal.
+        {partial === undefined
+          ? null
+          : ` For example, ${partial.market.name} has ${partial.profile.coverage.totalProvided} of ${partial.profile.coverage.totalRequired}: ${formatPercent(partial.profile.coverage.percent)}.`}
+      </p>
+    </section>
+  );
+}
+
+export function MethodologyPage({ site }: { site: Site }) {
+  return (
+    <>
+      <h1>Methodology {METHODOLOGY_VERSION}</h1>
+      <p class="lead">
+        How the profiles are put together: which metrics each market needs, how the three scores are computed, and how freshness and coverage are judged. Every profile
+        names the methodology it used in <code>methodologyVersion</code>; a change to any rule below changes that version.
+      </p>
+      <nav aria-label="On this page" class="toc">
+        <ul>
+          <li>
+            <a href="#metrics">Metrics</a>
+          </li>
+          <li>
+            <a href="#scores">Scores</a>
+          </li>
+          <li>
+            <a href="#freshness">Freshness</a>
+          </li>
+          <li>
+            <a href="#coverage">Coverage</a>
+          </li>
+          <li>
+            <a href="#worked-example">Worked example</a>
+          </li>
+        </ul>
+      </nav>
+      <MetricDefinitions site={site} />
+      <ScoreFormulas />
+      <FreshnessRule site={site} />
+      <CoverageRule site={site} />
+      <WorkedExample site={site} />
+    </>
+  );
+}

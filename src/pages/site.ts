@@ -1,0 +1,74 @@
+// What every page template reads: the data, the site's page and endpoint lists, and how to write a link.
+import type { MarketIndex, MarketProfile, Source } from '../contract.ts';
+import { PATHS } from '../paths.ts';
+
+export interface PageInput {
+  baseUrl: string;
+  profiles: readonly MarketProfile[];
+  index: MarketIndex;
+}
+
+export interface Site {
+  baseUrl: string;
+  profiles: readonly MarketProfile[];
+  index: MarketIndex;
+  /** The snapshot every profile was assembled at (the index's generatedAt). */
+  snapshotDate: string;
+  /** Every source any profile cites, sorted by sourceId. */
+  sources: readonly Source[];
+  /** A route path as an in-page link: root-relative, under the base URL's own path if it has one. */
+  href(path: string): string;
+  /** A route path as the absolute URL people copy and `curl`. */
+  url(path: string): string;
+}
+
+export function makeSite(input: PageInput): Site {
+  // A base URL like https://example.org/housing puts every route under /housing; links follow it.
+  const basePath = new URL(input.baseUrl).pathname.replace(/\/+$/, '');
+  const sources = new Map<string, Source>();
+  for (const p of input.profiles) for (const s of p.sources) if (!sources.has(s.sourceId)) sources.set(s.sourceId, s);
+  return {
+    baseUrl: input.baseUrl,
+    profiles: [...input.profiles].sort((a, b) => (a.market.id < b.market.id ? -1 : a.market.id > b.market.id ? 1 : 0)),
+    index: input.index,
+    snapshotDate: input.index.generatedAt,
+    sources: [...sources.values()].sort((a, b) => (a.sourceId < b.sourceId ? -1 : 1)),
+    href: (path) => (basePath === '' ? path : path === '/' ? `${basePath}/` : basePath + path),
+    url: (path) => input.baseUrl + path,
+  };
+}
+
+export interface PageLink {
+  path: string;
+  label: string;
+}
+
+/** The pages every profile's `links` names, plus the home page, in navigation order. */
+export const PAGES: readonly (PageLink & { summary: string })[] = [
+  { path: PATHS.home, label: 'Home', summary: 'Every market side by side.' },
+  { path: PATHS.dataStatus, label: 'Data status', summary: 'Freshness, release and retrieval dates, and coverage, per market and per source.' },
+  { path: PATHS.methodology, label: 'Methodology', summary: 'Metric definitions, score formulas and thresholds, the freshness rule, and a worked example.' },
+  { path: PATHS.dataSources, label: 'Data sources', summary: 'The upstream datasets, their agencies, update frequency and terms.' },
+  { path: PATHS.dataCatalog, label: 'Data catalog', summary: 'Every endpoint with its format and a curl line; schemas and errors.' },
+  { path: PATHS.privacy, label: 'Privacy', summary: 'No cookies, no tracking; what the optional access log holds.' },
+  { path: PATHS.changelog, label: 'Changelog', summary: 'Schema, methodology and data versions, and the versioning policy.' },
+];
+
+export interface Endpoint extends PageLink {
+  format: string;
+  /** The Content-Type the route table serves it with; a test holds the two together. */
+  contentType: string;
+  description: string;
+}
+
+export const JSON_TYPE = 'application/json';
+export const CSV_TYPE = 'text/csv; charset=utf-8';
+
+/** The endpoints that are one path each; per-market endpoints are listed with the markets. */
+export const ENDPOINTS: readonly Endpoint[] = [
+  { path: PATHS.index, label: 'Market index', format: 'JSON', contentType: JSON_TYPE, description: 'Every market with its scores, coverage, freshness and links.' },
+  { path: PATHS.bulkCsv, label: 'All markets, CSV', format: 'CSV', contentType: CSV_TYPE, description: 'One row per metric of every market, sorted by market id, then metric id.' },
+  { path: PATHS.profileSchema, label: 'Market profile schema', format: 'JSON Schema', contentType: JSON_TYPE, description: 'Draft-07 schema of one market profile.' },
+  { path: PATHS.indexSchema, label: 'Market index schema', format: 'JSON Schema', contentType: JSON_TYPE, description: 'Draft-07 schema of the market index.' },
+  { path: PATHS.csvDescriptor, label: 'CSV column descriptor', format: 'JSON', contentType: JSON_TYPE, description: 'The eleven CSV columns, their types and constants.' },
+];

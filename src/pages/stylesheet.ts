@@ -1,0 +1,146 @@
+// The site's one stylesheet, served at /assets/site.css: the page CSP allows no inline styles, so all styling lives here.
+
+export const STYLESHEET = `/* Housing market profiles: one small stylesheet, no web fonts, readable on a phone and in print. */
+:root {
+  --ink: #1b1f24;
+  --muted: #4a5560;
+  --line: #d0d7de;
+  --panel: #f3f5f7;
+  --accent: #0b57a4;
+  --accent-dark: #083f78;
+  --header: #14304d;
+  --notice: #fff7e0;
+  --notice-line: #b7791f;
+  --missing: #fdecea;
+  --missing-line: #b42318;
+  color-scheme: light;
+}
+*, *::before, *::after { box-sizing: border-box; }
+html { -webkit-text-size-adjust: 100%; text-size-adjust: 100%; }
+body {
+  margin: 0;
+  color: var(--ink);
+  background: #fff;
+  font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Liberation Sans", "DejaVu Sans", sans-serif;
+  font-size: 1rem;
+  line-height: 1.55;
+}
+.wrap { max-width: 68rem; margin: 0 auto; padding: 0 1rem; }
+a { color: var(--accent); text-underline-offset: 0.15em; }
+a:hover { color: var(--accent-dark); }
+a:focus-visible, .table-scroll:focus-visible { outline: 3px solid #f0b429; outline-offset: 2px; }
+code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", monospace; font-size: 0.9em; overflow-wrap: anywhere; }
+h1, h2, h3 { line-height: 1.25; margin: 1.6em 0 0.5em; }
+h1 { font-size: 1.9rem; margin-top: 0.6em; }
+h2 { font-size: 1.4rem; padding-top: 0.4em; border-top: 1px solid var(--line); }
+h3 { font-size: 1.1rem; }
+p, ul, ol, dl { margin: 0 0 1em; }
+.lead { font-size: 1.1rem; max-width: 48rem; }
+.muted, .unit { color: var(--muted); }
+.unit { font-size: 0.85em; }
+.sub { display: block; font-weight: normal; color: var(--muted); font-size: 0.85em; }
+.nowrap { white-space: nowrap; }
+
+/* Skip link: hidden until a keyboard user reaches it. */
+.skip-link { position: absolute; left: -999px; top: 0; background: #fff; padding: 0.5rem 1rem; z-index: 10; }
+.skip-link:focus { left: 0.5rem; top: 0.5rem; }
+
+/* Header and navigation. */
+.site-header { background: var(--header); color: #fff; padding: 0.75rem 0 0.5rem; }
+.site-header a { color: #fff; }
+.brand { margin: 0 0 0.35rem; font-weight: 700; font-size: 1.15rem; }
+.brand a { text-decoration: none; }
+.nav { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 0.15rem 1.1rem; }
+.nav a { display: inline-block; padding: 0.2rem 0; text-decoration: none; border-bottom: 2px solid transparent; }
+.nav a:hover, .nav a[aria-current="page"] { border-bottom-color: #f0b429; }
+.breadcrumb ol { list-style: none; padding: 0; margin: 1rem 0 0; display: flex; flex-wrap: wrap; gap: 0.4rem; font-size: 0.95rem; }
+.breadcrumb li + li::before { content: "/"; margin-right: 0.4rem; color: var(--muted); }
+.toc ul { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 0.3rem 1rem; }
+
+/* Notices: the caveats and anything missing are meant to be seen. */
+.notice { background: var(--notice); border-left: 4px solid var(--notice-line); padding: 0.6rem 0.9rem; max-width: 52rem; }
+.notice-missing { background: var(--missing); border-left-color: var(--missing-line); }
+.notice-geography { margin: 1.5rem 0; }
+.notice-geography h2 { border-top: 0; padding-top: 0; margin-top: 0.3em; font-size: 1.2rem; }
+.notice-geography ul { margin-bottom: 0.3rem; }
+.caveats { background: var(--panel); padding: 0.2rem 1rem 0.4rem; margin: 2rem 0; border-radius: 4px; }
+.caveats h2 { border-top: 0; margin-top: 0.8em; }
+.missing-note { display: block; margin-top: 0.25rem; color: var(--missing-line); }
+.missing-row th, .missing-row td { background: var(--missing); }
+
+/* Tables: wide ones scroll inside their own region on a phone. */
+.table-scroll { overflow-x: auto; margin: 0 0 1.5rem; border: 1px solid var(--line); border-radius: 4px; }
+table { border-collapse: collapse; width: 100%; font-size: 0.95rem; }
+caption { text-align: left; padding: 0.6rem 0.75rem; color: var(--muted); font-size: 0.9rem; caption-side: top; }
+th, td { text-align: left; vertical-align: top; padding: 0.45rem 0.75rem; border-top: 1px solid var(--line); }
+thead th { background: var(--panel); border-top: 0; font-weight: 600; white-space: nowrap; }
+tbody th { font-weight: 600; }
+.num { text-align: right; font-variant-numeric: tabular-nums; }
+table.compare td, table.compare th { white-space: nowrap; }
+
+/* Fact lists. */
+.facts { display: grid; grid-template-columns: minmax(7rem, max-content) 1fr; gap: 0.25rem 1rem; margin: 0 0 1rem; }
+.facts > div { display: contents; }
+.facts dt { font-weight: 600; }
+.facts dd { margin: 0; overflow-wrap: anywhere; }
+.inline-list { list-style: none; padding: 0; margin: 0; }
+.formulas > div { margin-bottom: 0.8rem; }
+.formulas dt { font-weight: 600; }
+.formulas dd { margin: 0.2rem 0 0; }
+.definition { border-left: 3px solid var(--line); padding-left: 1rem; margin-bottom: 1.5rem; }
+.definition h3 { margin-top: 1rem; }
+.steps > li { margin-bottom: 0.8rem; }
+.endpoint, .problem, .source { margin-bottom: 1.5rem; }
+.link-list li { margin-bottom: 0.3rem; }
+.downloads { padding-left: 1.2rem; }
+.downloads .muted { overflow-wrap: anywhere; }
+
+/* Freshness badges: the word carries the meaning, the colour only repeats it. */
+.badge { display: inline-block; padding: 0 0.45rem; border-radius: 999px; font-size: 0.85rem; font-weight: 600; border: 1px solid; }
+.badge-fresh { color: #0f5b2e; background: #e3f4e9; border-color: #7cc298; }
+.badge-aging { color: #6b4500; background: #fff3d6; border-color: #d9a53f; }
+.badge-stale { color: #8a1c12; background: #fde8e6; border-color: #e08b82; }
+
+/* Code samples wrap rather than scroll, so a long curl line never widens the page. */
+pre.curl { background: var(--panel); border: 1px solid var(--line); border-radius: 4px; padding: 0.6rem 0.8rem; white-space: pre-wrap; overflow-wrap: anywhere; margin: 0 0 1rem; }
+pre.curl code { font-size: 0.88rem; }
+
+/* Charts: static SVG; text sizes here, geometry in the markup. */
+.chart { display: block; margin: 0.5rem 0 1.5rem; overflow: visible; font-family: inherit; }
+.chart text { font-size: 14px; }
+.chart .small, .chart .bar-value { font-size: 12px; }
+.chart .tick { font-size: 11px; }
+.chart .row-label { font-weight: 600; }
+.chart .bar-missing { font-size: 12px; font-style: italic; }
+.legend { list-style: none; padding: 0; margin: 0.5rem 0; display: flex; flex-wrap: wrap; gap: 0.3rem 1.2rem; }
+.legend li { display: flex; align-items: center; gap: 0.4rem; }
+
+/* Footer: every page and endpoint, on every page. */
+.site-footer { margin-top: 3rem; background: var(--panel); border-top: 1px solid var(--line); padding: 1rem 0 1.5rem; font-size: 0.95rem; }
+.footer-nav { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: 0 2rem; }
+.footer-nav h2 { font-size: 1rem; border-top: 0; padding-top: 0; margin: 0.8rem 0 0.4rem; }
+.footer-nav ul { list-style: none; padding: 0; margin: 0; }
+.footer-nav li { margin: 0.15rem 0; }
+.footer-nav .columns { columns: 2 9rem; }
+.footer-note { color: var(--muted); margin: 1.2rem 0 0; max-width: 52rem; }
+
+@media (min-width: 48rem) {
+  body { font-size: 1.0625rem; }
+  h1 { font-size: 2.2rem; }
+  .wrap { padding: 0 1.5rem; }
+}
+
+@media print {
+  :root { --ink: #000; --muted: #333; }
+  body { font-size: 11pt; }
+  .site-header, .skip-link, .breadcrumb, .toc, .footer-nav { display: none; }
+  .site-footer { background: none; border-top: 1px solid #999; margin-top: 1rem; }
+  .wrap { max-width: none; padding: 0; }
+  a { color: #000; }
+  a.external::after { content: " (" attr(href) ")"; font-size: 0.85em; }
+  .table-scroll { overflow: visible; border: 0; }
+  table, .chart, .notice, .caveats, .definition, .source, .endpoint { break-inside: avoid; }
+  h2, h3 { break-after: avoid; }
+  .notice, .caveats, thead th, .missing-row th, .missing-row td, pre.curl { background: none; }
+}
+`;

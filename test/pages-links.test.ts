@@ -1,0 +1,346 @@
+// The pages as a reader meets them: every link resolves in the route table, and each page says what it must.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { buildRouteTable } from '../src/build.ts';
+import { SCHEMA_VERSION, type MarketIndex, type MarketProfile } from '../src/contract.ts';
+import { METHODOLOGY_VERSION, METRICS, THRESHOLDS, computeScores } from '../src/methodology.ts';
+import { formatMetric, formatNumber } from '../src/pages/format.ts';
+import { ENDPOINTS, PAGES } from '../src/pages/site.ts';
+import { PATHS } from '../src/paths.ts';
+import { PROBLEMS, problemType, type ProblemCode } from '../src/render/problem.ts';
+import { CONTENT_TYPES, type Kind, type RouteTable } from '../src/routes.ts';
+
+const BASE_URL = 'http://localhost:3000';
+const FIXTURES = new URL('../fixtures/', import.meta.url).pathname;
+const table: RouteTable = buildRouteTable({ baseUrl: BASE_URL, read: (path) => readFileSync(join(FIXTURES, path), 'utf8') });
+
+const text = (path: string): string => {
+  const route = table.routes.get(path);
+  assert.ok(route, `no route ${path}`);
+  return route.identity.body.toString('utf8');
+};
+const htmlRoutes = [...table.routes.values()].filter((r) => r.kind === 'html');
+const pages: [string, string][] = [...htmlRoutes.map((r): [string, string] => [r.path, r.identity.body.toString('utf8')]), ['(404 page)', table.notFoundPage.toString('utf8')]];
+const profiles = table.marketIds.map((id) => JSON.parse(text(PATHS.profile(id))) as MarketProfile);
+const index = JSON.parse(text(PATHS.index)) as MarketIndex;
+const externalUrls = new Set(profiles.flatMap((p) => p.sources.map((s) => s.sourceUrl)));
+
+const decode = (s: string): string =>
+  s.replace(/&(#\d+|#x[0-9a-f]+|amp|lt|gt|quot|apos);/gi, (_, e: string) =>
+    e[0] === '#' ? String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1))) : ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" } as Record<string, string>)[e.toLowerCase()] ?? '',
+  );
+
+/** The visible text of some HTML: tags dropped, entities decoded, whitespace collapsed. */
+const visible = (html: string): string => decode(html.replace(/<(title|desc)[^>]*>[\s\S]*?<\/\1>/g, ' ').replace(/<[^>]+>/g, ' ')).replace(/\s+/g, ' ');
+
+interface Link {
+  tag: string;
+  attr: 'href' | 'src';
+  value: string;
+  rel?: string;
+  type?: string;
+}
+
+function linksOf(html: string): Link[] {
+  const out: Link[] = [];
+  for (const tag of html.matchAll(/<(a|link|img|script|iframe|source)\b([^>]*)>/g)) {
+    const attrs = new Map([...(tag[2] ?? '').matchAll(/([a-z-]+)="([^"]*)"/g)].map((m) => [m[1] ?? '', decode(m[2] ?? '')]));
+    for (const attr of ['href', 'src'] as const) {
+      const value = attrs.get(attr);
+      if (value !== undefined) out.push({ tag: tag[1] ?? '', attr, value, rel: attrs.get('rel'), type: attrs.get('type') });
+    }
+  }
+  return out;
+}
+
+const idsOf = (html: string): Set<string> => new Set([...html.matchAll(/\sid="([^"]*)"/g)].map((m) => decode(m[1] ?? '')));
+
+/** The kind of answer a path should give: pages are HTML, the API JSON or CSV. */
+function expectedKind(path: string): Kind {
+  if (path.startsWith('/api/')) return path.endsWith('/csv') ? 'csv' : 'json';
+  if (path === PATHS.stylesheet) return 'css';
+  return 'html';
+}
+
+/** Resolves one link to a route path and fragment, or says why it does not resolve. */
+function resolve(value: string): { path: string; fragment: string | undefined } | { external: string } {
+  if (value.startsWith('#')) return { path: '', fragment: value.slice(1) };
+  let rest: string;
+  if (value.startsWith(`${BASE_URL}/`)) rest = value.slice(BASE_URL.length);
+  else if (value.startsWith('/') && !value.startsWith('//')) rest = value;
+  else if (/^https?:\/\//.test(value)) return { external: value };
+  else throw new Error(`link "${value}" is neither a root path, an absolute URL under ${BASE_URL}, nor an external http(s) URL`);
+  const hash = rest.indexOf('#');
+  return hash === -1 ? { path: rest, fragment: undefined } : { path: rest.slice(0, hash), fragment: rest.slice(hash + 1) };
+}
+
+function assertResolves(from: string, html: string, link: Link): void {
+  const where = `${from}: <${link.tag} ${link.attr}="${link.value}">`;
+  const target = resolve(link.value);
+  if ('external' in target) {
+    // External links are the sources' landing pages only; the checker does not fetch them.
+    assert.ok(externalUrls.has(target.external), `${where} is an external link that is not a source landing page`);
+    return;
+  }
+  const path = target.path === '' ? undefined : target.path;
+  if (path !== undefined) {
+    const route = table.routes.get(path);
+    assert.ok(route, `${where} does not resolve to a route`);
+    const kind = expectedKind(path);
+    assert.equal(route.kind, kind, `${where} should answer ${kind}`);
+    assert.equal(route.contentType, CONTENT_TYPES[kind], `${where} content type`);
+    if (link.type !== undefined) assert.ok(route.contentType.startsWith(link.type), `${where} declares type ${link.type} but answers ${route.contentType}`);
+    if (link.rel === 'stylesheet') assert.equal(route.kind, 'css', `${where} stylesheet`);
+  }
+  if (target.fragment !== undefined && target.fragment !== '') {
+    const targetHtml = path === undefined ? html : text(path);
+    assert.ok(idsOf(targetHtml).has(target.fragment), `${where}: no element with id "${target.fragment}" in ${path ?? from}`);
+  }
+}
+
+describe('link checker over the route table', () => {
+  it('has an HTML route for the home page, every page profiles link, and every market', () => {
+    for (const p of PAGES) assert.equal(table.routes.get(p.path)?.kind, 'html', p.path);
+    for (const id of table.marketIds) assert.equal(table.routes.get(PATHS.marketPage(id))?.kind, 'html', id);
+    assert.equal(table.marketIds.length, 16);
+  });
+
+  it('resolves every href and src of every page, fragments included', () => {
+    let checked = 0;
+    for (const [path, html] of pages) {
+      const links = linksOf(html);
+      assert.ok(links.length > 20, `${path} has only ${links.length} links`);
+      for (const link of links) {
+        assertResolves(path, html, link);
+        checked += 1;
+      }
+    }
+    assert.ok(checked > 1000, `checked only ${checked} links`);
+  });
+
+  it("resolves every profile's links to an HTML page, and every index link to its kind", () => {
+    for (const p of profiles) {
+      for (const [key, url] of Object.entries(p.links)) {
+        assert.ok(url.startsWith(`${BASE_URL}/`), `${p.market.id} links.${key}`);
+        const route = table.routes.get(url.slice(BASE_URL.length));
+        assert.equal(route?.contentType, CONTENT_TYPES.html, `${p.market.id} links.${key} = ${url}`);
+      }
+    }
+    const indexLinks = [...Object.values(index.links), ...index.markets.flatMap((m) => Object.values(m.links))];
+    for (const url of indexLinks) {
+      const path = url.slice(BASE_URL.length);
+      assert.equal(table.routes.get(path)?.kind, expectedKind(path), url);
+    }
+  });
+
+  it('gives every page a nav or footer link to every page and every endpoint', () => {
+    for (const [path, html] of pages) {
+      const hrefs = new Set(linksOf(html).map((l) => l.value));
+      for (const p of PAGES) assert.ok(hrefs.has(p.path), `${path} does not link ${p.path}`);
+      for (const e of ENDPOINTS) assert.ok(hrefs.has(e.path), `${path} does not link ${e.path}`);
+      for (const id of table.marketIds) assert.ok(hrefs.has(PATHS.marketPage(id)), `${path} does not link market ${id}`);
+    }
+  });
+
+  it('lists each endpoint with the content type the route table serves', () => {
+    for (const e of ENDPOINTS) assert.equal(e.contentType, table.routes.get(e.path)?.contentType, e.path);
+  });
+});
+
+describe('every page', () => {
+  it('is a complete document with landmarks, one h1 and headings in order', () => {
+    for (const [path, html] of pages) {
+      assert.ok(html.startsWith('<!doctype html>\n<html lang="en">'), path);
+      assert.match(html, /<title>[^<]+<\/title>/, path);
+      for (const landmark of ['<header', '<nav', '<main', '<footer']) assert.ok(html.includes(landmark), `${path} lacks ${landmark}`);
+      const levels = [...html.matchAll(/<h([1-6])\b/g)].map((m) => Number(m[1]));
+      assert.equal(levels.filter((l) => l === 1).length, 1, `${path} must have exactly one h1`);
+      assert.equal(levels[0], 1, `${path} must start with its h1`);
+      levels.reduce((prev, level) => {
+        assert.ok(level <= prev + 1, `${path}: h${level} follows h${prev}`);
+        return level;
+      });
+    }
+  });
+
+  it('needs no script and carries no inline style, so the page CSP holds', () => {
+    for (const [path, html] of pages) {
+      const found = html.match(/<script|<style|\sstyle=|\son[a-z]+=|javascript:/i);
+      assert.equal(found, null, `${path} has ${found?.[0] ?? ''}`);
+    }
+  });
+
+  it('labels every table header cell with a scope and every table with a caption', () => {
+    for (const [path, html] of pages) {
+      const bare = html.match(/<th(?=[\s>])(?![^>]*\bscope=")[^>]*>/);
+      assert.equal(bare, null, `${path} has a th without scope: ${bare?.[0] ?? ''}`);
+      assert.equal((html.match(/<table/g) ?? []).length, (html.match(/<caption>/g) ?? []).length, `${path}: a table lacks its caption`);
+      for (const svg of html.matchAll(/<svg\b[^>]*>/g)) {
+        const tag = svg[0];
+        assert.ok(/aria-hidden="true"/.test(tag) || (/role="img"/.test(tag) && /aria-labelledby="/.test(tag)), `${path}: ${tag} has no accessible name`);
+      }
+    }
+  });
+
+  it('is deterministic: the same fixtures give the same bytes', () => {
+    const again = buildRouteTable({ baseUrl: BASE_URL, read: (path) => readFileSync(join(FIXTURES, path), 'utf8') });
+    for (const r of htmlRoutes) assert.ok(again.routes.get(r.path)?.identity.body.equals(r.identity.body), r.path);
+    assert.ok(again.notFoundPage.equals(table.notFoundPage));
+  });
+});
+
+describe('market pages', () => {
+  const rowsOf = (html: string): string[] => [...html.matchAll(/<tr\b[\s\S]*?<\/tr>/g)].map((m) => m[0]);
+
+  for (const p of profiles) {
+    const id = p.market.id;
+    it(`${id}: every metric with value, unit, period and linked source; coverage, caveats, downloads`, () => {
+      const html = text(PATHS.marketPage(id));
+      const words = visible(html);
+      assert.ok(words.includes(`${p.market.name}, ${p.market.stateCode}`), 'market name');
+      assert.ok(words.includes(p.market.state), 'state');
+      if (p.market.cbsaName !== undefined) assert.ok(words.includes(p.market.cbsaName), 'metro');
+      const rows = rowsOf(html);
+      for (const metric of Object.values(p.profile.metrics)) {
+        const row = rows.find((r) => r.includes(`href="/methodology#metric-${metric.id}"`));
+        assert.ok(row, `${id}: no row for ${metric.id}`);
+        const source = p.sources.find((s) => s.sourceId === metric.sourceId);
+        assert.ok(source);
+        const rowText = visible(row);
+        assert.ok(rowText.includes(formatMetric(metric)), `${id} ${metric.id}: "${formatMetric(metric)}" not in "${rowText}"`);
+        assert.ok(rowText.includes(`(${metric.unit})`), `${id} ${metric.id}: unit`);
+        assert.ok(rowText.includes(metric.asOf), `${id} ${metric.id}: period`);
+        assert.ok(row.includes(`href="/data-sources#${metric.sourceId}"`) && rowText.includes(source.sourceName), `${id} ${metric.id}: source link`);
+      }
+      for (const missing of p.profile.coverage.missing) {
+        const row = rows.find((r) => r.includes(`href="/methodology#metric-${missing}"`));
+        assert.ok(row !== undefined && visible(row).includes('Not available'), `${id}: missing ${missing} not said plainly`);
+      }
+      for (const s of p.sources) assert.ok(html.includes(`href="${s.sourceUrl}"`), `${id}: landing page of ${s.sourceId}`);
+      assert.ok(words.includes(`${p.profile.coverage.totalProvided} of the ${p.profile.coverage.totalRequired} metrics`), 'coverage');
+      for (const c of p.caveats) assert.ok(words.includes(c), `${id}: caveat "${c}"`);
+      assert.ok(html.includes(`<section class="caveats" aria-labelledby="caveats">`), 'caveats section');
+      assert.ok(html.includes(`<a href="${PATHS.profile(id)}" type="application/json">`), 'JSON download');
+      assert.ok(html.includes(`<a href="${PATHS.marketCsv(id)}" type="text/csv"`), 'CSV download');
+      assert.ok(html.includes(`<link rel="alternate" type="application/json" href="${PATHS.profile(id)}"`), 'alternate JSON');
+      assert.ok(html.includes(`<link rel="alternate" type="text/csv" href="${PATHS.marketCsv(id)}"`), 'alternate CSV');
+      assert.match(html, /<svg class="chart"[^>]*role="img"/, 'score chart');
+      for (const [key, value] of Object.entries(p.profile.scores)) assert.ok(rows.some((r) => visible(r).includes(`${key.charAt(0).toUpperCase()}${key.slice(1)} ${value} / 100`)), `${id}: score ${key}`);
+      assert.equal(html.includes('id="geography"'), p.geographyScope !== undefined, `${id}: geography note iff geographyScope`);
+      for (const b of p.geographyScope?.boundaries ?? []) assert.ok(words.includes(b.name), `${id}: boundary ${b.name}`);
+    });
+  }
+
+  it('says plainly that New York has no permits, and why its supply and overall scores are absent', () => {
+    const ny = profiles.find((p) => p.market.id === 'us-ny-new-york');
+    assert.ok(ny);
+    assert.deepEqual(ny.profile.coverage.missing, ['permits']);
+    const words = visible(text(PATHS.marketPage('us-ny-new-york')));
+    assert.ok(words.includes('Missing: “Building permits, new housing units authorized”.'), words);
+    assert.ok(words.includes('Supply Not computed'), 'supply not computed');
+    assert.ok(words.includes('never shown as 0'));
+    assert.ok(words.includes('Coverage: 7 of the 8 metrics'));
+  });
+
+  it('shows the geography note for New York and Washington', () => {
+    for (const id of ['us-ny-new-york', 'us-dc-washington']) {
+      const words = visible(text(PATHS.marketPage(id)));
+      assert.ok(words.includes('Geography: these numbers describe different areas'), id);
+      assert.ok(words.includes('Metro area:'), id);
+    }
+    assert.ok(visible(text(PATHS.marketPage('us-dc-washington'))).includes('spans 4 states: DC, VA, MD, WV'));
+  });
+
+  it('writes numbers for people: thousands separators in the page, raw values in the API', () => {
+    const ny = profiles.find((p) => p.market.id === 'us-ny-new-york');
+    const units = ny?.profile.metrics['housingUnits']?.value;
+    assert.equal(units, 3718427);
+    const words = visible(text(PATHS.marketPage('us-ny-new-york')));
+    assert.ok(words.includes('3,718,427 units'));
+    assert.ok(!words.includes('3718427'));
+    assert.ok(words.includes('$1,843 per month'));
+  });
+});
+
+describe('site pages', () => {
+  it('home: what the service is, a comparison table of all markets and a chart of scores', () => {
+    const html = text(PATHS.home);
+    const words = visible(html);
+    assert.ok(words.includes('static fixture') || words.includes('Static fixture'));
+    assert.match(html, /<table class="compare">/);
+    for (const m of index.markets) assert.ok(html.includes(`href="${PATHS.marketPage(m.id)}"`), m.id);
+    assert.match(html, /<svg class="chart"[^>]*aria-labelledby="comparison-chart-title comparison-chart-desc"/);
+    assert.equal((html.match(/<rect [^>]*fill="#/g) ?? []).length - 3, index.markets.reduce((n, m) => n + Object.keys(m.scores).length, 0), 'one bar per published score, plus 3 legend swatches');
+  });
+
+  it('methodology: version, every metric definition, thresholds, freshness rule and a worked example from real numbers', () => {
+    const html = text(PATHS.methodology);
+    const words = visible(html);
+    assert.ok(words.includes(`Methodology ${METHODOLOGY_VERSION}`));
+    for (const m of METRICS) {
+      assert.ok(html.includes(`id="metric-${m.id}"`), m.id);
+      assert.ok(words.includes(m.definition), m.id);
+    }
+    for (const t of Object.values(THRESHOLDS)) assert.ok(words.includes(formatNumber(t.zeroAt)) && words.includes(formatNumber(t.fullAt)));
+    assert.ok(html.includes('id="freshness"') && html.includes('id="worked-example"'));
+    const example = profiles.find((p) => words.includes(`Worked example: ${p.market.name}, ${p.market.stateCode}`));
+    assert.ok(example, 'worked example names a market');
+    const values = Object.fromEntries(Object.values(example.profile.metrics).map((m) => [m.id, m.value]));
+    assert.deepEqual(computeScores(values), example.profile.scores);
+    const published = Object.entries(example.profile.scores).map(([k, v]) => `${k} ${v}`).join(', ');
+    assert.ok(words.includes(`These are the scores the profile publishes: ${published}.`), words);
+  });
+
+  it('data catalog: every endpoint with a curl line, and an anchor for every problem type', () => {
+    const html = text(PATHS.dataCatalog);
+    const words = visible(html);
+    for (const e of ENDPOINTS) assert.ok(words.includes(`curl -sS`) && words.includes(BASE_URL + e.path), e.path);
+    for (const code of Object.keys(PROBLEMS) as ProblemCode[]) {
+      const fragment = new URL(problemType(BASE_URL, code)).hash.slice(1);
+      assert.ok(idsOf(html).has(fragment), `no anchor for ${code}`);
+    }
+    for (const id of ['problem-bad-request', 'problem-not-found', 'problem-market-not-found', 'problem-method-not-allowed', 'problem-headers-too-large', 'problem-request-timeout']) {
+      assert.ok(idsOf(html).has(id), id);
+    }
+    assert.ok(words.includes('431') && words.includes('headers_too_large') && words.includes('408') && words.includes('request_timeout'));
+  });
+
+  it('data sources: every source with agency, dataset, landing page, cadence, confidence and terms', () => {
+    const html = text(PATHS.dataSources);
+    const words = visible(html);
+    for (const s of new Map(profiles.flatMap((p) => p.sources.map((x) => [x.sourceId, x] as const))).values()) {
+      assert.ok(idsOf(html).has(s.sourceId), s.sourceId);
+      for (const v of [s.agency, s.datasetName, s.updateFrequency, s.confidence]) assert.ok(words.includes(v), `${s.sourceId}: ${v}`);
+      assert.ok(html.includes(`href="${s.sourceUrl}"`), s.sourceUrl);
+    }
+    assert.ok(words.includes('License and terms'));
+  });
+
+  it('privacy: no cookies, no tracking, and exactly what the access log holds', () => {
+    const words = visible(text(PATHS.privacy));
+    for (const phrase of ['No cookies', 'No tracking', 'LOG=1', 'no IP address, no user agent']) assert.ok(words.includes(phrase), phrase);
+    for (const field of ['time', 'method', 'path', 'status', 'bytes', 'encoding', 'ms']) assert.ok(words.includes(` ${field} `), field);
+    for (const route of table.routes.values()) assert.ok(!route.headers.some(([k]) => k.toLowerCase() === 'set-cookie'), route.path);
+  });
+
+  it('changelog: schema, methodology and data versions with dates, and the versioning policy', () => {
+    const words = visible(text(PATHS.changelog));
+    assert.ok(words.includes(`"${SCHEMA_VERSION}"`) && words.includes(METHODOLOGY_VERSION) && words.includes(index.generatedAt));
+    assert.ok(words.includes('Versioning policy') && words.includes('geographyScope') && words.includes('liveData: false'));
+  });
+
+  it('data status: every market and every source with freshness, dates and coverage', () => {
+    const html = text(PATHS.dataStatus);
+    const words = visible(html);
+    for (const p of profiles) assert.ok(words.includes(`${p.profile.coverage.totalProvided} of ${p.profile.coverage.totalRequired}`) && html.includes(PATHS.marketPage(p.market.id)));
+    for (const s of profiles.flatMap((p) => p.sources)) assert.ok(html.includes(`datetime="${s.latestReleaseDate ?? ''}"`), s.sourceId);
+  });
+
+  it('404 page: HTML that points back to the home page and the catalog', () => {
+    const html = table.notFoundPage.toString('utf8');
+    assert.ok(visible(html).includes('Page not found'));
+    assert.ok(html.includes('href="/"') && html.includes(`href="${PATHS.dataCatalog}"`));
+  });
+});
