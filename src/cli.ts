@@ -1,7 +1,7 @@
 // The command line: `build` writes dist/, `serve` answers from memory; both read the same fixtures.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifactFiles, writeArtifact } from './artifact.ts';
+import { writeBuild } from './artifact.ts';
 import { buildRouteTable } from './build.ts';
 import { loadConfig, parseFlags, type Config } from './config.ts';
 import { ConfigError, DataError } from './errors.ts';
@@ -55,8 +55,7 @@ async function serve(config: Config): Promise<void> {
 async function build(config: Config): Promise<void> {
   const started = process.hrtime.bigint();
   const table = buildFromConfig(config);
-  const files = artifactFiles(table);
-  await writeArtifact(files, config.outDir);
+  const files = await writeBuild(table, config.outDir);
   const ms = Number((process.hrtime.bigint() - started) / 1_000_000n);
   process.stdout.write(`market-profiles: wrote ${files.size} files for ${table.routes.size} routes to ${config.outDir}/ in ${ms} ms\n`);
 }

@@ -1,0 +1,93 @@
+// Runs the real nginx over a built dist/ (tests, `npm run serve:nginx`, benchmarks): config check, start, readiness, stop.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join, resolve } from 'node:path';
+import { nginxMainConf, type MainConfOptions } from './nginx.ts';
+
+export const INSTALL_HINT = 'install it with: apt-get install nginx-light libnginx-mod-http-brotli-static';
+
+/** The nginx binary, or an error that says how to get one (a missing nginx is a failure, never a skip). */
+export function findNginx(): string {
+  for (const candidate of [process.env.NGINX, '/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/bin/nginx']) {
+    if (candidate !== undefined && candidate !== '' && existsSync(candidate)) return candidate;
+  }
+  const which = spawnSync('sh', ['-c', 'command -v nginx'], { encoding: 'utf8' });
+  const found = which.stdout.trim();
+  if (which.status === 0 && found !== '') return found;
+  throw new Error(`nginx is not installed (or set NGINX=/path/to/nginx); ${INSTALL_HINT}`);
+}
+
+export interface NginxRun {
+  url: string;
+  process: ChildProcess;
+  confPath: string;
+  stop(): Promise<void>;
+}
+
+export type RunOptions = Omit<MainConfOptions, 'distDir' | 'runDir' | 'user'> & {
+  distDir: string;
+  runDir: string;
+  /** Where nginx's stderr goes; collected for error messages when omitted. */
+  stdio?: 'inherit' | 'pipe';
+};
+
+const waitForPort = (host: string, port: number, child: ChildProcess, stderr: () => string): Promise<void> =>
+  new Promise((resolvePort, reject) => {
+    let attempts = 0;
+    const onExit = (code: number | null): void => reject(new Error(`nginx exited (${String(code)}) before listening:\n${stderr()}`));
+    child.once('exit', onExit);
+    const tryOnce = (): void => {
+      const socket = connect({ host, port });
+      socket.once('connect', () => {
+        socket.destroy();
+        child.off('exit', onExit);
+        resolvePort();
+      });
+      socket.once('error', () => {
+        socket.destroy();
+        attempts += 1;
+        if (attempts > 200) {
+          child.off('exit', onExit);
+          reject(new Error(`nginx did not listen on ${host}:${port}:\n${stderr()}`));
+        } else setTimeout(tryOnce, 25);
+      });
+    };
+    tryOnce();
+  });
+
+/** Writes nginx.conf into runDir, checks it with `nginx -t`, starts nginx in the foreground and waits until it listens. */
+export async function startNginx(options: RunOptions): Promise<NginxRun> {
+  const nginx = findNginx();
+  const distDir = resolve(options.distDir);
+  const runDir = resolve(options.runDir);
+  mkdirSync(runDir, { recursive: true });
+  // As root, nginx hands requests to unprivileged workers; keep them the invoking user so dist/ stays readable.
+  const user = process.getuid?.() === 0 ? 'root' : undefined;
+  const confPath = join(runDir, 'nginx.conf');
+  writeFileSync(confPath, nginxMainConf({ ...options, distDir, runDir, ...(user === undefined ? {} : { user }) }));
+  const args = ['-p', runDir, '-c', confPath, '-e', 'stderr'];
+  const check = spawnSync(nginx, [...args, '-t', '-q'], { encoding: 'utf8' });
+  if (check.status !== 0) throw new Error(`nginx rejected the generated configuration ${confPath}:\n${check.stderr}`);
+  let errors = '';
+  const child = spawn(nginx, args, { stdio: ['ignore', options.stdio === 'inherit' ? 'inherit' : 'ignore', options.stdio === 'inherit' ? 'inherit' : 'pipe'] });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    errors = (errors + chunk.toString()).slice(-8000);
+  });
+  await waitForPort(options.host, options.port, child, () => errors);
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${host}:${options.port}`,
+    process: child,
+    confPath,
+    stop: () =>
+      new Promise<void>((done) => {
+        if (child.exitCode !== null || child.signalCode !== null) {
+          done();
+          return;
+        }
+        child.once('exit', () => done());
+        child.kill('SIGQUIT');
+      }),
+  };
+}

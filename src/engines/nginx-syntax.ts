@@ -1,0 +1,29 @@
+// nginx config quoting, in one place: generated strings must reach nginx byte for byte, and a stray `$` would be read as a variable.
+
+/** A double-quoted nginx string holding `text` literally (nginx unescapes \\ \" \n \r \t inside quotes). */
+export function quote(text: string): string {
+  if (text.includes('$')) throw new Error(`nginx has no escape for "$"; refusing to generate ${JSON.stringify(text.slice(0, 80))}`);
+  return quoteWithVariables(text);
+}
+
+/** Like quote(), but `$name` and `${name}` stay variable references (the caller vouches for every `$`). */
+export function quoteWithVariables(text: string): string {
+  // eslint-disable-next-line no-control-regex -- control bytes cannot be written into a config line
+  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text)) throw new Error(`control character in nginx string ${JSON.stringify(text.slice(0, 80))}`);
+  return `"${text.replaceAll('\\', '\\\\').replaceAll('"', '\\"').replaceAll('\n', '\\n').replaceAll('\r', '\\r').replaceAll('\t', '\\t')}"`;
+}
+
+/** A regex map key: `~` (or `~*` caseless) and the pattern, quoted so braces and semicolons are safe. */
+export const regexKey = (pattern: string, caseless = false): string => quoteWithVariables(`${caseless ? '~*' : '~'}${pattern}`);
+
+/**
+ * Writes a map block; entries are [key, value] already quoted. nginx caches a map's value for the whole request,
+ * internal redirects included; `volatile` maps are evaluated afresh each time (for $uri and $status).
+ */
+export function mapBlock(source: string, variable: string, entries: readonly (readonly [string, string])[], comment?: string, volatile = false): string {
+  const lines = [...(volatile ? ['    volatile;'] : []), ...entries.map(([k, v]) => `    ${k} ${v};`)];
+  return `${comment === undefined ? '' : `# ${comment}\n`}map ${source} $${variable} {\n${lines.join('\n')}\n}\n`;
+}
+
+/** A variable-name-safe slug of a header name: Content-Disposition → content_disposition. */
+export const slug = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]+/g, '_');
