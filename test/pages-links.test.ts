@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { buildRouteTable } from '../src/build.ts';
 import { SCHEMA_VERSION, type MarketIndex, type MarketProfile } from '../src/contract.ts';
 import { METHODOLOGY_VERSION, METRICS, THRESHOLDS, computeScores } from '../src/methodology.ts';
-import { formatMetric, formatNumber } from '../src/pages/format.ts';
+import { formatDate, formatMetric, formatNumber, formatValue } from '../src/pages/format.ts';
 import { ENDPOINTS, PAGES } from '../src/pages/site.ts';
 import { PATHS } from '../src/paths.ts';
 import { PROBLEMS, problemType, type ProblemCode } from '../src/render/problem.ts';
@@ -78,6 +78,11 @@ function resolve(value: string): { path: string; fragment: string | undefined } 
 
 function assertResolves(from: string, html: string, link: Link): void {
   const where = `${from}: <${link.tag} ${link.attr}="${link.value}">`;
+  if (link.value.startsWith('data:')) {
+    // Only the site icon may be inline; the page CSP allows data: images and nothing else.
+    assert.ok(link.tag === 'link' && link.rel === 'icon' && link.value.startsWith('data:image/svg+xml,'), `${where} is a data: URI that is not the icon`);
+    return;
+  }
   const target = resolve(link.value);
   if ('external' in target) {
     // External links are the sources' landing pages only; the checker does not fetch them.
@@ -210,7 +215,6 @@ describe('market pages', () => {
         assert.ok(source);
         const rowText = visible(row);
         assert.ok(rowText.includes(formatMetric(metric)), `${id} ${metric.id}: "${formatMetric(metric)}" not in "${rowText}"`);
-        assert.ok(rowText.includes(`(${metric.unit})`), `${id} ${metric.id}: unit`);
         assert.ok(rowText.includes(metric.asOf), `${id} ${metric.id}: period`);
         assert.ok(row.includes(`href="/data-sources#${metric.sourceId}"`) && rowText.includes(source.sourceName), `${id} ${metric.id}: source link`);
       }
@@ -226,7 +230,7 @@ describe('market pages', () => {
       assert.ok(html.includes(`<a href="${PATHS.marketCsv(id)}" type="text/csv"`), 'CSV download');
       assert.ok(html.includes(`<link rel="alternate" type="application/json" href="${PATHS.profile(id)}"`), 'alternate JSON');
       assert.ok(html.includes(`<link rel="alternate" type="text/csv" href="${PATHS.marketCsv(id)}"`), 'alternate CSV');
-      assert.match(html, /<svg class="chart"[^>]*role="img"/, 'score chart');
+      assert.match(html, /<svg class="chart chart-market"[^>]*role="img"/, 'score chart');
       for (const [key, value] of Object.entries(p.profile.scores)) assert.ok(rows.some((r) => visible(r).includes(`${key.charAt(0).toUpperCase()}${key.slice(1)} ${value} / 100`)), `${id}: score ${key}`);
       assert.equal(html.includes('id="geography"'), p.geographyScope !== undefined, `${id}: geography note iff geographyScope`);
       for (const b of p.geographyScope?.boundaries ?? []) assert.ok(words.includes(b.name), `${id}: boundary ${b.name}`);
@@ -264,6 +268,18 @@ describe('market pages', () => {
   });
 });
 
+describe('numbers and dates for people', () => {
+  it('writes each unit in words or symbols, with thousands separators and the published decimals', () => {
+    assert.equal(formatValue(1843, 'USD/mo', 0), '$1,843 per month');
+    assert.equal(formatValue(81286, 'USD/yr', 0), '$81,286 per year');
+    assert.equal(formatValue(52, '%', 1), '52.0%');
+    assert.equal(formatValue(386.91, 'index', 2), '386.91 (index)');
+    assert.equal(formatValue(3718427, 'units', 0), '3,718,427 units');
+    assert.equal(formatValue(12.5, 'acres', 1), '12.5 acres');
+    assert.equal(formatDate('2026-09-28'), 'September 28, 2026');
+  });
+});
+
 describe('site pages', () => {
   it('home: what the service is, a comparison table of all markets and a chart of scores', () => {
     const html = text(PATHS.home);
@@ -271,7 +287,7 @@ describe('site pages', () => {
     assert.ok(words.includes('static fixture') || words.includes('Static fixture'));
     assert.match(html, /<table class="compare">/);
     for (const m of index.markets) assert.ok(html.includes(`href="${PATHS.marketPage(m.id)}"`), m.id);
-    assert.match(html, /<svg class="chart"[^>]*aria-labelledby="comparison-chart-title comparison-chart-desc"/);
+    assert.match(html, /<svg class="chart chart-compare"[^>]*aria-labelledby="comparison-chart-title comparison-chart-desc"/);
     assert.equal((html.match(/<rect [^>]*fill="#/g) ?? []).length - 3, index.markets.reduce((n, m) => n + Object.keys(m.scores).length, 0), 'one bar per published score, plus 3 legend swatches');
   });
 

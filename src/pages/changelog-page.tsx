@@ -2,7 +2,7 @@
 import { SCHEMA_VERSION } from '../contract.ts';
 import { METHODOLOGY_VERSION, METRICS } from '../methodology.ts';
 import { PATHS } from '../paths.ts';
-import { DateText, TableScroll } from './components.tsx';
+import { DateText, ReflowTable } from './components.tsx';
 import { formatDate } from './format.ts';
 import { SCORE_KEYS } from './scores.ts';
 import type { Site } from './site.ts';
@@ -15,7 +15,7 @@ export function ChangelogPage({ site }: { site: Site }) {
       <p class="lead">The versions behind every response, and what a change of each one means for you.</p>
       <section aria-labelledby="current">
         <h2 id="current">Versions in service</h2>
-        <TableScroll label="Versions table">
+        <ReflowTable>
           <table>
             <caption>Versions in service since the data snapshot of {formatDate(snapshot)}</caption>
             <thead>
@@ -29,37 +29,37 @@ export function ChangelogPage({ site }: { site: Site }) {
             <tbody>
               <tr>
                 <th scope="row">Schema</th>
-                <td>
+                <td data-label="Version">
                   <code>"{SCHEMA_VERSION}"</code>
                 </td>
-                <td>
+                <td data-label="Date">
                   <DateText iso={snapshot} />
                 </td>
-                <td>
+                <td data-label="Where to read it">
                   <code>schemaVersion</code> in every JSON response and the <a href={site.href(PATHS.csvDescriptor)}>CSV descriptor</a>
                 </td>
               </tr>
               <tr>
                 <th scope="row">Methodology</th>
-                <td>
+                <td data-label="Version">
                   <code>{METHODOLOGY_VERSION}</code>
                 </td>
-                <td>
+                <td data-label="Date">
                   <DateText iso={snapshot} />
                 </td>
-                <td>
+                <td data-label="Where to read it">
                   <code>methodologyVersion</code> in JSON, <code>methodology_version</code> in CSV; the <a href={site.href(PATHS.methodology)}>methodology page</a>
                 </td>
               </tr>
               <tr>
                 <th scope="row">Data snapshot</th>
-                <td>
+                <td data-label="Version">
                   <code>{snapshot}</code>
                 </td>
-                <td>
+                <td data-label="Date">
                   <DateText iso={snapshot} />
                 </td>
-                <td>
+                <td data-label="Where to read it">
                   <code>generatedAt</code> and <code>profile.updatedDate</code> in JSON, <code>updated_date</code> in CSV; the{' '}
                   <a href={site.href(PATHS.dataStatus)}>data status page</a>
                 </td>
@@ -69,18 +69,18 @@ export function ChangelogPage({ site }: { site: Site }) {
                   <th scope="row">
                     <a href={site.href(`${PATHS.dataSources}#${s.sourceId}`)}>{s.sourceName}</a>
                   </th>
-                  <td>{s.datasetName}</td>
-                  <td>
+                  <td data-label="Version">{s.datasetName}</td>
+                  <td data-label="Date">
                     released <DateText iso={s.latestReleaseDate} />, retrieved <DateText iso={s.latestRetrievedAt} />
                   </td>
-                  <td>
+                  <td data-label="Where to read it">
                     <code>sources</code> in JSON
                   </td>
                 </tr>
               ))}
             </tbody>
           </table>
-        </TableScroll>
+        </ReflowTable>
       </section>
       <section aria-labelledby="releases">
         <h2 id="releases">Releases</h2>

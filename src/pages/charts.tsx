@@ -7,7 +7,8 @@ import type { IndexEntry } from '../contract.ts';
 /*
  * Horizontal positions are percentages of the chart's width and vertical ones are pixels, with no
  * viewBox: the SVG stretches to its column while its text keeps its size, so a chart stays
- * readable at 375 px and at 1280 px without a second layout.
+ * readable at 375 px and at 1280 px without a second layout. The row labels sit left of x = 0,
+ * in the SVG's CSS left padding (see .chart-* in the stylesheet), so their column keeps a fixed width.
  */
 const pct = (n: number): string => `${Number(n.toFixed(3))}%`;
 const px = (n: number): number => Number(n.toFixed(2));
@@ -27,15 +28,15 @@ interface ChartProps {
   title: string;
   desc: string;
   rows: readonly Row[];
-  /** Where the bars start, as a percentage of the width; the row labels sit left of it. */
-  labelWidth: number;
+  /** Stylesheet class that sizes the label column (the SVG's left padding). */
+  variant: 'market' | 'compare';
   barHeight: number;
   barGap: number;
   rowGap: number;
   labelClass: string;
 }
 
-function BarChart({ id, title, desc, rows, labelWidth, barHeight, barGap, rowGap, labelClass }: ChartProps) {
+function BarChart({ id, title, desc, rows, variant, barHeight, barGap, rowGap, labelClass }: ChartProps) {
   const barsPerRow = rows[0]?.bars.length ?? 1;
   const rowHeight = barsPerRow * barHeight + (barsPerRow - 1) * barGap;
   const top = 8;
@@ -45,11 +46,11 @@ function BarChart({ id, title, desc, rows, labelWidth, barHeight, barGap, rowGap
     .domain(rows.map((r) => r.key))
     .range([top, bottom])
     .paddingInner(rowGap / (rowHeight + rowGap));
-  const x = scaleLinear().domain([0, 100]).range([labelWidth, 91]);
+  const x = scaleLinear().domain([0, 100]).range([0, 88]);
   const plotBottom = bottom + 8;
   const height = plotBottom + 22;
   return (
-    <svg class="chart" width="100%" height={height} role="img" aria-labelledby={`${id}-title ${id}-desc`}>
+    <svg class={`chart chart-${variant}`} width="100%" height={height} role="img" aria-labelledby={`${id}-title ${id}-desc`}>
       <title id={`${id}-title`}>{title}</title>
       <desc id={`${id}-desc`}>{desc}</desc>
       <g class="grid">
@@ -64,21 +65,18 @@ function BarChart({ id, title, desc, rows, labelWidth, barHeight, barGap, rowGap
       </g>
       {rows.map((row) => {
         const y0 = px(y(row.key) ?? 0);
+        const barY = (i: number): number => px(y0 + i * (barHeight + barGap));
+        const missing = row.bars.map((bar, i) => ({ bar, i })).filter(({ bar }) => bar.value === undefined);
+        const firstMissing = missing[0]?.i ?? 0;
+        const lastMissing = missing.at(-1)?.i ?? 0;
         return (
           <g key={row.key}>
-            <text x="0" y={px(y0 + rowHeight / 2)} dy="0.35em" fill={INK} class={labelClass}>
+            <text x={pct(x(0))} dx="-8" y={px(y0 + rowHeight / 2)} dy="0.35em" text-anchor="end" fill={INK} class={labelClass}>
               {row.label}
             </text>
             {row.bars.map((bar, i) => {
-              const by = px(y0 + i * (barHeight + barGap));
-              const mid = px(by + barHeight / 2);
-              if (bar.value === undefined) {
-                return (
-                  <text key={bar.key} x={pct(x(0))} dx="4" y={mid} dy="0.35em" fill={MUTED} class="bar-missing">
-                    {barsPerRow > 1 ? `${scoreLabel(bar.key)}: not computed` : 'not computed'}
-                  </text>
-                );
-              }
+              if (bar.value === undefined) return null;
+              const by = barY(i);
               // A long, thick bar carries its value inside; thin bars leave room for it after their end.
               const inside = barHeight >= 16 && bar.value >= 88;
               return (
@@ -87,7 +85,7 @@ function BarChart({ id, title, desc, rows, labelWidth, barHeight, barGap, rowGap
                   <text
                     x={pct(x(bar.value))}
                     dx={inside ? '-4' : '4'}
-                    y={mid}
+                    y={px(by + barHeight / 2)}
                     dy="0.35em"
                     text-anchor={inside ? 'end' : 'start'}
                     fill={inside ? '#ffffff' : INK}
@@ -98,6 +96,12 @@ function BarChart({ id, title, desc, rows, labelWidth, barHeight, barGap, rowGap
                 </g>
               );
             })}
+            {missing.length === 0 ? null : (
+              // Missing scores share one note centred on their slots, so thin rows never overprint.
+              <text x={pct(x(0))} dx="4" y={px((barY(firstMissing) + barY(lastMissing) + barHeight) / 2)} dy="0.35em" fill={MUTED} class="bar-missing">
+                {barsPerRow > 1 ? `${scoreLabel(missing.map(({ bar }) => bar.key).join(', '))}: not computed` : 'not computed'}
+              </text>
+            )}
           </g>
         );
       })}
@@ -116,7 +120,7 @@ export function MarketScoreChart({ name, scores }: { name: string; scores: Recor
       title={`Scores of ${name}, 0 to 100`}
       desc={`${describe(scores)}. Higher is better on every score.`}
       rows={SCORE_KEYS.map((key) => ({ key, label: scoreLabel(key), bars: [{ key, value: scoreOf(scores, key) }] }))}
-      labelWidth={30}
+      variant="market"
       barHeight={22}
       barGap={0}
       rowGap={14}
@@ -134,7 +138,7 @@ export function ComparisonChart({ markets }: { markets: readonly IndexEntry[] })
       title="Scores of every market, 0 to 100, sorted by overall score"
       desc={sorted.map((m) => `${displayName(m)}: ${describe(m.scores)}`).join('. ') + '.'}
       rows={sorted.map((m) => ({ key: m.id, label: displayName(m), bars: SCORE_KEYS.map((key) => ({ key, value: scoreOf(m.scores, key) })) }))}
-      labelWidth={36}
+      variant="compare"
       barHeight={9}
       barGap={2}
       rowGap={14}

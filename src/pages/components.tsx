@@ -15,6 +15,23 @@ export function TableScroll({ label, children }: { label: string; children: Comp
   );
 }
 
+/**
+ * A table that reflows on a phone: each row becomes a card and each cell shows its column name
+ * (from data-label), so nothing needs sideways scrolling. The markup stays a plain table.
+ */
+export function ReflowTable({ children }: { children: ComponentChildren }) {
+  return <div class="table-reflow">{children}</div>;
+}
+
+/** A data cell that names its column for the phone layout of a ReflowTable. */
+export function Td({ label, class: className, colSpan, children }: { label?: string; class?: string; colSpan?: number; children?: ComponentChildren }) {
+  return (
+    <td data-label={label} class={className} colSpan={colSpan}>
+      {children}
+    </td>
+  );
+}
+
 export function DateText({ iso }: { iso: string | undefined }) {
   if (iso === undefined) return <span class="muted">unknown</span>;
   return <time dateTime={iso}>{formatDate(iso)}</time>;

@@ -2,7 +2,7 @@
 import { CSV_COLUMNS, SCHEMA_VERSION } from '../contract.ts';
 import { BULK_CSV_FILENAME, PATHS, marketCsvFilename } from '../paths.ts';
 import { PROBLEMS, type ProblemCode } from '../render/problem.ts';
-import { Facts, TableScroll } from './components.tsx';
+import { Facts, ReflowTable } from './components.tsx';
 import { displayName } from './format.ts';
 import { CSV_TYPE, ENDPOINTS, JSON_TYPE, type Site } from './site.ts';
 
@@ -76,7 +76,7 @@ function Endpoint({ site, doc }: { site: Site; doc: EndpointDoc }) {
 
 function MarketEndpoints({ site }: { site: Site }) {
   return (
-    <TableScroll label="Per-market endpoints">
+    <ReflowTable>
       <table>
         <caption>The {site.profiles.length} market ids and their endpoints</caption>
         <thead>
@@ -93,26 +93,26 @@ function MarketEndpoints({ site }: { site: Site }) {
               <th scope="row">
                 <a href={site.href(PATHS.marketPage(p.market.id))}>{displayName(p.market)}</a>
               </th>
-              <td>
+              <td data-label="Id">
                 <code>{p.market.id}</code>
               </td>
-              <td>
+              <td data-label="JSON">
                 <a href={site.href(PATHS.profile(p.market.id))}>{PATHS.profile(p.market.id)}</a>
               </td>
-              <td>
+              <td data-label="CSV">
                 <a href={site.href(PATHS.marketCsv(p.market.id))}>{PATHS.marketCsv(p.market.id)}</a>
               </td>
             </tr>
           ))}
         </tbody>
       </table>
-    </TableScroll>
+    </ReflowTable>
   );
 }
 
 function CsvColumns() {
   return (
-    <TableScroll label="CSV columns">
+    <ReflowTable>
       <table>
         <caption>The eleven CSV columns, in order</caption>
         <thead>
@@ -128,17 +128,17 @@ function CsvColumns() {
         <tbody>
           {CSV_COLUMNS.map((c, i) => (
             <tr key={c.name}>
-              <td class="num">{i + 1}</td>
+              <td data-label="Column" class="num">{i + 1}</td>
               <th scope="row">
                 <code>{c.name}</code>
               </th>
-              <td>{c.type}</td>
-              <td>{c.description}</td>
+              <td data-label="Type">{c.type}</td>
+              <td data-label="Notes">{c.description}</td>
             </tr>
           ))}
         </tbody>
       </table>
-    </TableScroll>
+    </ReflowTable>
   );
 }
 

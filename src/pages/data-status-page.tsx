@@ -1,13 +1,13 @@
 // /data-status: how current each source is at the snapshot, and what each market covers.
 import { EXPECTED_INTERVAL_DAYS, daysBetween, metricDefinition, sourceFreshness } from '../methodology.ts';
 import { PATHS } from '../paths.ts';
-import { DateText, FreshnessBadge, TableScroll } from './components.tsx';
+import { DateText, FreshnessBadge, ReflowTable, TableScroll } from './components.tsx';
 import { displayName, formatDate, formatDays, formatPercent, labelList, listWords } from './format.ts';
 import type { Site } from './site.ts';
 
 function SourcesTable({ site }: { site: Site }) {
   return (
-    <TableScroll label="Source status table">
+    <ReflowTable>
       <table>
         <caption>Each source at the snapshot of {formatDate(site.snapshotDate)}</caption>
         <thead>
@@ -33,20 +33,20 @@ function SourcesTable({ site }: { site: Site }) {
                 <th scope="row">
                   <a href={site.href(`${PATHS.dataSources}#${s.sourceId}`)}>{s.sourceName}</a>
                 </th>
-                <td>
+                <td data-label="Updated">
                   {s.updateFrequency} <span class="muted">(every {formatDays(EXPECTED_INTERVAL_DAYS[s.updateFrequency])})</span>
                 </td>
-                <td>
+                <td data-label="Latest release">
                   <DateText iso={s.latestReleaseDate} />
                 </td>
-                <td>
+                <td data-label="Retrieved">
                   <DateText iso={s.latestRetrievedAt} />
                 </td>
-                <td class="num">{s.latestReleaseDate === undefined ? 'unknown' : formatDays(daysBetween(s.latestReleaseDate, site.snapshotDate))}</td>
-                <td>
+                <td data-label="Release age" class="num">{s.latestReleaseDate === undefined ? 'unknown' : formatDays(daysBetween(s.latestReleaseDate, site.snapshotDate))}</td>
+                <td data-label="Freshness">
                   <FreshnessBadge value={sourceFreshness(s, site.snapshotDate)} />
                 </td>
-                <td class="num">
+                <td data-label="Markets" class="num">
                   {citing} of {site.profiles.length}
                 </td>
               </tr>
@@ -54,14 +54,14 @@ function SourcesTable({ site }: { site: Site }) {
           })}
         </tbody>
       </table>
-    </TableScroll>
+    </ReflowTable>
   );
 }
 
 function MarketsTable({ site }: { site: Site }) {
   return (
     <TableScroll label="Market status table">
-      <table>
+      <table class="status">
         <caption>Freshness and coverage of every market, and the freshness of each source it cites</caption>
         <thead>
           <tr>
@@ -73,7 +73,7 @@ function MarketsTable({ site }: { site: Site }) {
             </th>
             <th scope="col">Missing</th>
             {site.sources.map((s) => (
-              <th key={s.sourceId} scope="col">
+              <th key={s.sourceId} scope="col" class="source-col">
                 {s.sourceName}
               </th>
             ))}
@@ -96,7 +96,7 @@ function MarketsTable({ site }: { site: Site }) {
                 <td class="num">
                   {coverage.totalProvided} of {coverage.totalRequired} ({formatPercent(coverage.percent)})
                 </td>
-                <td>{coverage.missing.length === 0 ? <span class="muted">none</span> : <strong>{labelList(coverage.missing.map((m) => metricDefinition(m)?.label ?? m))}</strong>}</td>
+                <td class="missing-cell">{coverage.missing.length === 0 ? <span class="muted">none</span> : <strong>{labelList(coverage.missing.map((m) => metricDefinition(m)?.label ?? m))}</strong>}</td>
                 {site.sources.map((s) => {
                   const cited = p.sources.find((c) => c.sourceId === s.sourceId);
                   return <td key={s.sourceId}>{cited === undefined ? <span class="muted">not cited</span> : <FreshnessBadge value={sourceFreshness(cited, p.profile.updatedDate)} />}</td>;

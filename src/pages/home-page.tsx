@@ -7,11 +7,21 @@ import { formatDate, formatNumber, formatPercent } from './format.ts';
 import { SCORE_KEYS, scoreLabel, scoreOf } from './scores.ts';
 import { ENDPOINTS, PAGES, type Site } from './site.ts';
 
+/** A dash for the eye, words for a screen reader. */
+function NotComputed() {
+  return (
+    <>
+      <span aria-hidden="true">—</span>
+      <span class="visually-hidden">not computed</span>
+    </>
+  );
+}
+
 function ComparisonTable({ site }: { site: Site }) {
   return (
     <TableScroll label="Market comparison table">
       <table class="compare">
-        <caption>Scores (0 to 100, higher is better), coverage and freshness of every market</caption>
+        <caption>Scores (0 to 100, higher is better; — where a score's inputs are missing), coverage and freshness of every market</caption>
         <thead>
           <tr>
             <th scope="col">Market</th>
@@ -36,12 +46,12 @@ function ComparisonTable({ site }: { site: Site }) {
                   {m.name}, {m.stateCode}
                 </a>
               </th>
-              <td>{m.cbsaName ?? <span class="muted">not given</span>}</td>
+              <td class="metro">{m.cbsaName ?? <span class="muted">not given</span>}</td>
               {SCORE_KEYS.map((k) => {
                 const v = scoreOf(m.scores, k);
                 return (
                   <td key={k} class="num">
-                    {v === undefined ? <span class="muted">not computed</span> : v}
+                    {v === undefined ? <NotComputed /> : v}
                   </td>
                 );
               })}

@@ -3,7 +3,7 @@ import type { GeographyScope, MarketProfile, Metric } from '../contract.ts';
 import { METHODOLOGY_VERSION, METRICS, metricDefinition, sourceFreshness } from '../methodology.ts';
 import { PATHS } from '../paths.ts';
 import { MarketScoreChart } from './charts.tsx';
-import { Caveats, DateText, ExternalLink, Facts, FreshnessBadge, TableScroll } from './components.tsx';
+import { Caveats, DateText, ExternalLink, Facts, FreshnessBadge, ReflowTable, Td } from './components.tsx';
 import { displayName, formatDate, formatMetric, formatPercent, labelList } from './format.ts';
 import { SCORE_KEYS, scoreDependencies, scoreLabel, scoreMeaning, scoreOf } from './scores.ts';
 import type { Site } from './site.ts';
@@ -42,7 +42,7 @@ function Scores({ site, profile }: { site: Site; profile: MarketProfile }) {
         <a href={site.href(`${PATHS.methodology}#scores`)}>methodology page</a>.
       </p>
       <MarketScoreChart name={displayName(profile.market)} scores={scores} />
-      <TableScroll label="Scores table">
+      <ReflowTable>
         <table>
           <caption>Scores of {displayName(profile.market)} and what they mean</caption>
           <thead>
@@ -61,23 +61,24 @@ function Scores({ site, profile }: { site: Site; profile: MarketProfile }) {
               return (
                 <tr key={key}>
                   <th scope="row">{scoreLabel(key)}</th>
-                  <td class="num">{value === undefined ? 'Not computed' : `${value} / 100`}</td>
-                  <td>
+                  <Td label="Value" class="num">
+                    {value === undefined ? 'Not computed' : `${value} / 100`}
+                  </Td>
+                  <Td label="Meaning">
                     {scoreMeaning(key)}
                     {value === undefined ? (
-                      <strong class="missing-note">
-                        {' '}
-                        Not computed: {lacking.length > 0 ? `this market lacks ${labelList(lacking.map(metricLabel))}` : 'a score it combines is not computed'}. A missing
-                        score is left out, never shown as 0.
-                      </strong>
+                      <span class="missing-note">
+                        <strong>Not computed:</strong> {lacking.length > 0 ? `this market lacks ${labelList(lacking.map(metricLabel))}` : 'a score it combines is not computed'}.
+                        A missing score is left out, never shown as 0.
+                      </span>
                     ) : null}
-                  </td>
+                  </Td>
                 </tr>
               );
             })}
           </tbody>
         </table>
-      </TableScroll>
+      </ReflowTable>
     </section>
   );
 }
@@ -88,23 +89,22 @@ function MetricRow({ site, id, metric, sourceName }: { site: Site; id: string; m
     return (
       <tr class="missing-row">
         <th scope="row">{label}</th>
-        <td colSpan={3}>
+        <Td colSpan={3}>
           <strong>Not available.</strong> This snapshot has no value for this metric in this market.
-        </td>
+        </Td>
       </tr>
     );
   }
   return (
     <tr>
       <th scope="row">{label}</th>
-      <td class="num">
-        {formatMetric(metric)}
-        <span class="unit"> ({metric.unit})</span>
-      </td>
-      <td>{metric.asOf}</td>
-      <td>
+      <Td label="Value" class="num">
+        <span class="value">{formatMetric(metric)}</span>
+      </Td>
+      <Td label="Period">{metric.asOf}</Td>
+      <Td label="Source">
         <a href={site.href(`${PATHS.dataSources}#${metric.sourceId}`)}>{sourceName ?? metric.sourceId}</a>
-      </td>
+      </Td>
     </tr>
   );
 }
@@ -129,7 +129,7 @@ function Metrics({ site, profile }: { site: Site; profile: MarketProfile }) {
       ) : (
         <p>Every required metric is present.</p>
       )}
-      <TableScroll label="Metrics table">
+      <ReflowTable>
         <table>
           <caption>Metrics of {displayName(profile.market)}, with the period each value covers and its source</caption>
           <thead>
@@ -149,7 +149,7 @@ function Metrics({ site, profile }: { site: Site; profile: MarketProfile }) {
             })}
           </tbody>
         </table>
-      </TableScroll>
+      </ReflowTable>
     </section>
   );
 }
@@ -188,8 +188,7 @@ function Freshness({ site, profile }: { site: Site; profile: MarketProfile }) {
           ['Snapshot', <DateText key="s" iso={profile.profile.updatedDate} />],
         ]}
       />
-      <p class="muted">{f.note}</p>
-      <TableScroll label="Sources table">
+      <ReflowTable>
         <table>
           <caption>Sources of this profile; the freshness rule is on the <a href={site.href(`${PATHS.methodology}#freshness`)}>methodology page</a></caption>
           <thead>
@@ -210,21 +209,21 @@ function Freshness({ site, profile }: { site: Site; profile: MarketProfile }) {
                     {s.agency} · <ExternalLink href={s.sourceUrl}>landing page</ExternalLink>
                   </span>
                 </th>
-                <td>{s.updateFrequency}</td>
-                <td>
+                <Td label="Updated">{s.updateFrequency}</Td>
+                <Td label="Latest release">
                   <DateText iso={s.latestReleaseDate} />
-                </td>
-                <td>
+                </Td>
+                <Td label="Retrieved">
                   <DateText iso={s.latestRetrievedAt} />
-                </td>
-                <td>
+                </Td>
+                <Td label="Freshness">
                   <FreshnessBadge value={sourceFreshness(s, profile.profile.updatedDate)} />
-                </td>
+                </Td>
               </tr>
             ))}
           </tbody>
         </table>
-      </TableScroll>
+      </ReflowTable>
     </section>
   );
 }

@@ -1,7 +1,7 @@
 // /methodology: the metric definitions, score formulas, thresholds and freshness rule of the running version.
 import { METHODOLOGY_VERSION, METRICS, THRESHOLDS } from '../methodology.ts';
 import { PATHS } from '../paths.ts';
-import { Facts, TableScroll } from './components.tsx';
+import { Facts, ReflowTable } from './components.tsx';
 import { formatDays, formatNumber, formatPercent } from './format.ts';
 import { freshnessBounds, termsOf, type Term } from './formulas.ts';
 import { SCORE_KEYS, THRESHOLD_LABELS, scoreDependencies, scoreLabel, type ThresholdKey } from './scores.ts';
@@ -81,7 +81,7 @@ function ScoreFormulas() {
         </li>
       </ul>
       <h3 id="thresholds">Thresholds</h3>
-      <TableScroll label="Thresholds table">
+      <ReflowTable>
         <table>
           <caption>Fixed thresholds of methodology {METHODOLOGY_VERSION}</caption>
           <thead>
@@ -103,14 +103,14 @@ function ScoreFormulas() {
                   <code>{key}</code>
                   <span class="sub">{THRESHOLD_LABELS[key]}</span>
                 </th>
-                <td class="num">{formatNumber(THRESHOLDS[key].zeroAt)}</td>
-                <td class="num">{formatNumber(THRESHOLDS[key].fullAt)}</td>
-                <td>{usedBy(key)}</td>
+                <td data-label="Scores 0 at" class="num">{formatNumber(THRESHOLDS[key].zeroAt)}</td>
+                <td data-label="Scores 100 at" class="num">{formatNumber(THRESHOLDS[key].fullAt)}</td>
+                <td data-label="Used by">{usedBy(key)}</td>
               </tr>
             ))}
           </tbody>
         </table>
-      </TableScroll>
+      </ReflowTable>
       <h3 id="formulas">Formulas</h3>
       <dl class="formulas">
         {SCORE_KEYS.map((key) => (
@@ -140,7 +140,7 @@ function FreshnessRule({ site }: { site: Site }) {
         known. A profile is as fresh as its least fresh source. Provenance is <code>fixture</code> for static snapshots like these and <code>live</code> only for data read
         from the source at request time, which this service never does.
       </p>
-      <TableScroll label="Freshness rule table">
+      <ReflowTable>
         <table>
           <caption>Release age at the snapshot that each verdict allows</caption>
           <thead>
@@ -158,17 +158,17 @@ function FreshnessRule({ site }: { site: Site }) {
             {bounds.map((b) => (
               <tr key={b.frequency}>
                 <th scope="row">{b.frequency}</th>
-                <td class="num">{formatDays(b.interval)}</td>
-                <td>up to {formatDays(b.freshUpTo)}</td>
-                <td>
+                <td data-label="Interval" class="num">{formatDays(b.interval)}</td>
+                <td data-label="Fresh">up to {formatDays(b.freshUpTo)}</td>
+                <td data-label="Aging">
                   {formatNumber(b.freshUpTo + 1)} to {formatDays(b.agingUpTo)}
                 </td>
-                <td>over {formatDays(b.agingUpTo)}</td>
+                <td data-label="Stale">over {formatDays(b.agingUpTo)}</td>
               </tr>
             ))}
           </tbody>
         </table>
-      </TableScroll>
+      </ReflowTable>
     </section>
   );
 }

@@ -1,5 +1,5 @@
 // /privacy: what the service keeps about a visit (nothing personal) and what its optional access log records.
-import { TableScroll } from './components.tsx';
+import { ReflowTable } from './components.tsx';
 
 /** The fields of one access-log line, as the embedded server writes them when LOG=1. */
 const LOG_FIELDS: readonly (readonly [string, string])[] = [
@@ -41,7 +41,7 @@ export function PrivacyPage() {
           The access log is off by default. An operator can turn it on with <code>LOG=1</code> (or <code>--log</code>); then the server writes one line per request with
           these fields and nothing else:
         </p>
-        <TableScroll label="Access log fields">
+        <ReflowTable>
           <table>
             <caption>Fields of one access-log line</caption>
             <thead>
@@ -56,12 +56,12 @@ export function PrivacyPage() {
                   <th scope="row">
                     <code>{field}</code>
                   </th>
-                  <td>{content}</td>
+                  <td data-label="Content">{content}</td>
                 </tr>
               ))}
             </tbody>
           </table>
-        </TableScroll>
+        </ReflowTable>
         <p>
           The log holds <strong>no IP address, no user agent, no query string, no cookies and no other request headers</strong>. Where the log goes and how long it is kept
           is up to whoever runs the service. A static deployment behind a web server or CDN is subject to that server's own logging, which this project does not control.

@@ -24,7 +24,12 @@ body {
   font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Liberation Sans", "DejaVu Sans", sans-serif;
   font-size: 1rem;
   line-height: 1.55;
+  /* The footer sits at the bottom of the window even on a short page. */
+  display: flex;
+  flex-direction: column;
+  min-height: 100vh;
 }
+main { flex: 1 0 auto; width: 100%; }
 .wrap { max-width: 68rem; margin: 0 auto; padding: 0 1rem; }
 a { color: var(--accent); text-underline-offset: 0.15em; }
 a:hover { color: var(--accent-dark); }
@@ -36,8 +41,7 @@ h2 { font-size: 1.4rem; padding-top: 0.4em; border-top: 1px solid var(--line); }
 h3 { font-size: 1.1rem; }
 p, ul, ol, dl { margin: 0 0 1em; }
 .lead { font-size: 1.1rem; max-width: 48rem; }
-.muted, .unit { color: var(--muted); }
-.unit { font-size: 0.85em; }
+.muted { color: var(--muted); }
 .sub { display: block; font-weight: normal; color: var(--muted); font-size: 0.85em; }
 .nowrap { white-space: nowrap; }
 
@@ -66,17 +70,27 @@ p, ul, ol, dl { margin: 0 0 1em; }
 .caveats { background: var(--panel); padding: 0.2rem 1rem 0.4rem; margin: 2rem 0; border-radius: 4px; }
 .caveats h2 { border-top: 0; margin-top: 0.8em; }
 .missing-note { display: block; margin-top: 0.25rem; color: var(--missing-line); }
-.missing-row th, .missing-row td { background: var(--missing); }
+.missing-note strong { color: var(--missing-line); }
+.missing-row { background: var(--missing); }
 
-/* Tables: wide ones scroll inside their own region on a phone. */
-.table-scroll { overflow-x: auto; margin: 0 0 1.5rem; border: 1px solid var(--line); border-radius: 4px; }
+/* Tables: wide comparison tables scroll inside their own region on a phone; the others reflow into cards. */
+/* position: relative keeps visually hidden text inside the region, so it never widens the page. */
+.table-scroll, .table-reflow { position: relative; margin: 0 0 1.5rem; border: 1px solid var(--line); border-radius: 4px; }
+.table-scroll { overflow-x: auto; }
+.table-scroll table { min-width: 40rem; }
 table { border-collapse: collapse; width: 100%; font-size: 0.95rem; }
 caption { text-align: left; padding: 0.6rem 0.75rem; color: var(--muted); font-size: 0.9rem; caption-side: top; }
 th, td { text-align: left; vertical-align: top; padding: 0.45rem 0.75rem; border-top: 1px solid var(--line); }
 thead th { background: var(--panel); border-top: 0; font-weight: 600; white-space: nowrap; }
 tbody th { font-weight: 600; }
 .num { text-align: right; font-variant-numeric: tabular-nums; }
-table.compare td, table.compare th { white-space: nowrap; }
+table.compare .num, table.compare .nowrap, table.compare tbody th { white-space: nowrap; }
+table.compare .metro { min-width: 13rem; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+.value { white-space: nowrap; }
+table.status td, table.status tbody th { white-space: nowrap; }
+table.status th.source-col { white-space: normal; min-width: 6rem; }
+table.status td.missing-cell { white-space: normal; min-width: 9rem; }
 
 /* Fact lists. */
 .facts { display: grid; grid-template-columns: minmax(7rem, max-content) 1fr; gap: 0.25rem 1rem; margin: 0 0 1rem; }
@@ -106,12 +120,17 @@ pre.curl { background: var(--panel); border: 1px solid var(--line); border-radiu
 pre.curl code { font-size: 0.88rem; }
 
 /* Charts: static SVG; text sizes here, geometry in the markup. */
-.chart { display: block; margin: 0.5rem 0 1.5rem; overflow: visible; font-family: inherit; }
+.chart { display: block; max-width: 52rem; margin: 0.5rem 0 1.5rem; overflow: visible; font-family: inherit; }
+/* The label column: x = 0 of the plot is the end of this padding; labels are drawn to its left. */
+.chart-market { padding-left: 7.5rem; max-width: 44rem; }
+.chart-compare { padding-left: 9.5rem; }
 .chart text { font-size: 14px; }
-.chart .small, .chart .bar-value { font-size: 12px; }
+.chart .small { font-size: 13px; }
+.chart .bar-value { font-size: 12px; }
 .chart .tick { font-size: 11px; }
 .chart .row-label { font-weight: 600; }
 .chart .bar-missing { font-size: 12px; font-style: italic; }
+.chart-compare .bar-missing { font-size: 11px; }
 .legend { list-style: none; padding: 0; margin: 0.5rem 0; display: flex; flex-wrap: wrap; gap: 0.3rem 1.2rem; }
 .legend li { display: flex; align-items: center; gap: 0.4rem; }
 
@@ -120,9 +139,22 @@ pre.curl code { font-size: 0.88rem; }
 .footer-nav { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: 0 2rem; }
 .footer-nav h2 { font-size: 1rem; border-top: 0; padding-top: 0; margin: 0.8rem 0 0.4rem; }
 .footer-nav ul { list-style: none; padding: 0; margin: 0; }
-.footer-nav li { margin: 0.15rem 0; }
+.footer-nav li { padding: 0.1rem 0; break-inside: avoid; }
 .footer-nav .columns { columns: 2 9rem; }
 .footer-note { color: var(--muted); margin: 1.2rem 0 0; max-width: 52rem; }
+
+@media (max-width: 40rem) {
+  .table-reflow table, .table-reflow caption, .table-reflow tbody, .table-reflow tr, .table-reflow th, .table-reflow td { display: block; }
+  /* The column headers move into each cell's label, but stay in the table for screen readers. */
+  .table-reflow thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+  .table-reflow tr { border-top: 1px solid var(--line); padding: 0.5rem 0.75rem; }
+  .table-reflow th, .table-reflow td { border: 0; padding: 0.1rem 0; text-align: left; }
+  .table-reflow tbody th { font-size: 1.02rem; margin-bottom: 0.15rem; }
+  .table-reflow td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; color: var(--muted); }
+  .table-reflow .num { text-align: left; }
+  .facts { grid-template-columns: 1fr; gap: 0; }
+  .facts dd { margin-bottom: 0.4rem; }
+}
 
 @media (min-width: 48rem) {
   body { font-size: 1.0625rem; }
@@ -134,6 +166,7 @@ pre.curl code { font-size: 0.88rem; }
   :root { --ink: #000; --muted: #333; }
   body { font-size: 11pt; }
   .site-header, .skip-link, .breadcrumb, .toc, .footer-nav { display: none; }
+  body { display: block; min-height: 0; }
   .site-footer { background: none; border-top: 1px solid #999; margin-top: 1rem; }
   .wrap { max-width: none; padding: 0; }
   a { color: #000; }

@@ -2,11 +2,17 @@
 import type { MarketProfile } from '../contract.ts';
 import { THRESHOLDS, computeScores, metricDefinition, type Values } from '../methodology.ts';
 import { PATHS } from '../paths.ts';
-import { TableScroll } from './components.tsx';
+import { ReflowTable } from './components.tsx';
 import { displayName, formatMetric, formatNumber, labelList, listWords } from './format.ts';
 import { workScores, type WorkedScore } from './formulas.ts';
 import { SCORE_KEYS, scoreDependencies, scoreLabel, scoreOf, type ThresholdKey } from './scores.ts';
 import type { Site } from './site.ts';
+
+/** How each derived input is formed from metrics (the value itself comes from scoreInputs). */
+const DERIVATIONS: Record<string, (v: Values) => string> = {
+  rentToIncome: (v) => `12 × ${formatNumber(v['medianGrossRent'] ?? NaN)} ÷ ${formatNumber(v['medianHouseholdIncome'] ?? NaN)} × 100`,
+  permitsPerThousand: (v) => `${formatNumber(v['permits'] ?? NaN)} ÷ ${formatNumber(v['housingUnits'] ?? NaN)} × 1,000`,
+};
 
 const valuesOf = (p: MarketProfile): Values => Object.fromEntries(Object.values(p.profile.metrics).map((m) => [m.id, m.value]));
 const two = (n: number): string => formatNumber(n, 2);
@@ -31,7 +37,7 @@ function Step({ worked }: { worked: WorkedScore }) {
         )}
         <li>
           <code>
-            {worked.terms.map((t) => `${formatNumber(t.weight, 1)} × ${two(t.scaled)}`).join(' + ')} = {two(worked.sum)}
+            {worked.terms.map((t) => `${formatNumber(t.weight, 1)} × ${t.kind === 'score' ? formatNumber(t.scaled) : two(t.scaled)}`).join(' + ')} = {two(worked.sum)}
           </code>
           , rounded: <strong>{worked.score}</strong>
         </li>
@@ -58,7 +64,7 @@ export function WorkedExample({ site }: { site: Site }) {
       <p>
         The published numbers of <a href={site.href(PATHS.marketPage(example.market.id))}>{displayName(example.market)}</a>, run through the formulas above.
       </p>
-      <TableScroll label="Worked example inputs">
+      <ReflowTable>
         <table>
           <caption>Metrics of {displayName(example.market)} the scores read</caption>
           <thead>
@@ -77,13 +83,13 @@ export function WorkedExample({ site }: { site: Site }) {
                   <th scope="row">
                     <code>{id}</code> <span class="sub">{metricDefinition(id)?.label ?? id}</span>
                   </th>
-                  <td class="num">{m === undefined ? 'not available' : formatMetric(m)}</td>
+                  <td data-label="Value" class="num">{m === undefined ? 'not available' : formatMetric(m)}</td>
                 </tr>
               );
             })}
           </tbody>
         </table>
-      </TableScroll>
+      </ReflowTable>
       <ol class="steps">
         {inputs.length > 0 ? (
           <li>
@@ -91,7 +97,10 @@ export function WorkedExample({ site }: { site: Site }) {
             <ul>
               {inputs.map((t) => (
                 <li key={t.key}>
-                  <code>{t.key}</code> = <strong>{two(t.input)}</strong>
+                  <code>
+                    {t.key} = {DERIVATIONS[t.key]?.(values) ?? t.label}
+                  </code>{' '}
+                  = <strong>{two(t.input)}</strong>
                 </li>
               ))}
             </ul>
