@@ -7,7 +7,7 @@ import { buildRouteTable } from '../src/build.ts';
 import { SCHEMA_VERSION, type MarketIndex, type MarketProfile } from '../src/contract.ts';
 import { METHODOLOGY_VERSION, METRICS, THRESHOLDS, computeScores } from '../src/methodology.ts';
 import { formatDate, formatMetric, formatNumber, formatValue } from '../src/pages/format.ts';
-import { ENDPOINTS, PAGES } from '../src/pages/site.ts';
+import { ENDPOINTS, PAGES, makeSite } from '../src/pages/site.ts';
 import { PATHS } from '../src/paths.ts';
 import { PROBLEMS, problemType, type ProblemCode } from '../src/render/problem.ts';
 import { CONTENT_TYPES, type Kind, type RouteTable } from '../src/routes.ts';
@@ -147,6 +147,14 @@ describe('link checker over the route table', () => {
       for (const e of ENDPOINTS) assert.ok(hrefs.has(e.path), `${path} does not link ${e.path}`);
       for (const id of table.marketIds) assert.ok(hrefs.has(PATHS.marketPage(id)), `${path} does not link market ${id}`);
     }
+  });
+
+  it('keeps links under the base URL path when the service is mounted below a prefix', () => {
+    const site = makeSite({ baseUrl: 'https://example.org/housing', profiles, index });
+    assert.equal(site.href(PATHS.methodology), '/housing/methodology');
+    assert.equal(site.href(PATHS.home), '/housing/');
+    assert.equal(site.url(PATHS.index), 'https://example.org/housing/api/markets');
+    assert.equal(makeSite({ baseUrl: BASE_URL, profiles, index }).href(PATHS.home), '/');
   });
 
   it('lists each endpoint with the content type the route table serves', () => {

@@ -230,7 +230,9 @@ function Freshness({ site, profile }: { site: Site; profile: MarketProfile }) {
 
 export function MarketPage({ site, profile }: { site: Site; profile: MarketProfile }) {
   const m = profile.market;
-  const place = [`${m.name}, ${m.state}`, m.countyName].filter((x): x is string => x !== undefined).join(' · ');
+  // Washington's county-equivalent is the District itself; naming it twice says nothing.
+  const county = m.countyName === undefined || m.countyName === m.state ? undefined : m.countyName;
+  const place = [`${m.name}, ${m.state}`, county].filter((x): x is string => x !== undefined).join(' · ');
   return (
     <>
       <nav aria-label="Breadcrumb" class="breadcrumb">

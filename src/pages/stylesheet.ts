@@ -84,6 +84,7 @@ th, td { text-align: left; vertical-align: top; padding: 0.45rem 0.75rem; border
 thead th { background: var(--panel); border-top: 0; font-weight: 600; white-space: nowrap; }
 tbody th { font-weight: 600; }
 .num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num { white-space: nowrap; }
 table.compare .num, table.compare .nowrap, table.compare tbody th { white-space: nowrap; }
 table.compare .metro { min-width: 13rem; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
