@@ -269,17 +269,32 @@ export function createHandler(table: RouteTable, options: ServerOptions = {}): H
     return hit;
   };
 
-  const sendProblem = (req: IncomingMessage, res: ServerResponse, body: ProblemDetails, extra: Flat = []): void => {
+  /** A ready answer: status, every header (Content-Length included) and the body a GET gets. */
+  interface Answer {
+    status: number;
+    head: Flat;
+    body: Buffer;
+  }
+
+  const problemAnswer = (body: ProblemDetails, extra: Flat = []): Answer => {
     const bytes = Buffer.from(`${JSON.stringify(body, null, 2)}\n`);
-    res.writeHead(body.status, [...problemHead, ...extra, 'Content-Length', String(bytes.length)]);
+    return { status: body.status, head: [...problemHead, ...extra, 'Content-Length', String(bytes.length)], body: bytes };
+  };
+
+  const send = (req: IncomingMessage, res: ServerResponse, answer: Answer): void => {
+    res.writeHead(answer.status, answer.head);
     outcome.encoding = 'identity';
     if (req.method === 'HEAD') {
       outcome.bytes = 0;
       res.end();
     } else {
-      outcome.bytes = bytes.length;
-      res.end(bytes);
+      outcome.bytes = answer.body.length;
+      res.end(answer.body);
     }
+  };
+
+  const sendProblem = (req: IncomingMessage, res: ServerResponse, body: ProblemDetails, extra: Flat = []): void => {
+    send(req, res, problemAnswer(body, extra));
   };
 
   const badRequest = (req: IncomingMessage, res: ServerResponse, detail: string): void => {
@@ -288,33 +303,37 @@ export function createHandler(table: RouteTable, options: ServerOptions = {}): H
     sendProblem(req, res, problem(table.baseUrl, 'bad_request', detail));
   };
 
-  const notFoundPageHead = flat([
-    ['Content-Type', CONTENT_TYPES.html],
-    ['Cache-Control', CACHE_CONTROL.error],
-    ...COMMON_HEADERS,
-    ...PAGE_HEADERS,
-    ['Content-Length', String(table.notFoundPage.length)],
-  ]);
+  const notFoundPage: Answer = {
+    status: 404,
+    head: flat([
+      ['Content-Type', CONTENT_TYPES.html],
+      ['Cache-Control', CACHE_CONTROL.error],
+      ...COMMON_HEADERS,
+      ...PAGE_HEADERS,
+      ['Content-Length', String(table.notFoundPage.length)],
+    ]),
+    body: table.notFoundPage,
+  };
 
-  const notFound = (req: IncomingMessage, res: ServerResponse, path: string): void => {
-    if (!isApiPath(path)) {
-      res.writeHead(404, notFoundPageHead);
-      outcome.encoding = 'identity';
-      if (req.method === 'HEAD') {
-        outcome.bytes = 0;
-        res.end();
-      } else {
-        outcome.bytes = table.notFoundPage.length;
-        res.end(table.notFoundPage);
-      }
-      return;
-    }
+  const notFoundAnswer = (path: string): Answer => {
+    if (!isApiPath(path)) return notFoundPage;
     const market = MARKET_PATH.exec(path);
     if (market !== null && market[1] !== undefined && market[1] !== 'csv' && !knownIds.has(market[1])) {
-      sendProblem(req, res, marketNotFound(table.baseUrl, market[1], path, table.marketIds));
-      return;
+      return problemAnswer(marketNotFound(table.baseUrl, market[1], path, table.marketIds));
     }
-    sendProblem(req, res, problem(table.baseUrl, 'not_found', 'Nothing is published at this path. Paths are exact and lower case, without a trailing slash; the data catalog lists every endpoint.', path, { catalog: `${table.baseUrl}/data-catalog` }));
+    return problemAnswer(problem(table.baseUrl, 'not_found', 'Nothing is published at this path. Paths are exact and lower case, without a trailing slash; the data catalog lists every endpoint.', path, { catalog: `${table.baseUrl}/data-catalog` }));
+  };
+
+  /** Misses repeat (a mistyped id, a probe for /wp-admin): their answers are kept, in a bounded map. */
+  const notFoundCache = new Map<string, Answer>();
+  const notFound = (req: IncomingMessage, res: ServerResponse, path: string): void => {
+    let answer = notFoundCache.get(path);
+    if (answer === undefined) {
+      answer = notFoundAnswer(path);
+      if (notFoundCache.size >= 1024) notFoundCache.clear();
+      notFoundCache.set(path, answer);
+    }
+    send(req, res, answer);
   };
 
   const serve = (req: IncomingMessage, res: ServerResponse, route: PreparedRoute, facts: RequestFacts): void => {

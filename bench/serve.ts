@@ -1,0 +1,275 @@
+// Serving benchmark (npm run bench:serve): the embedded server against the bare node:http ceiling and static servers, side by side in one run.
+//
+// Every server runs in its own child process on a loopback port; the load generator is wrk (Debian's, when
+// installed: its C client costs the shared CPUs far less per request than a JavaScript one, so the servers are
+// what is measured) or else autocannon in this process. Ratios to the ceiling are the measure (design.md 4):
+// the ceiling and the embedded server are measured BENCH_ROUNDS times, interleaved, and each ratio is the median
+// of the per-round ratios, so drift in a shared machine's speed falls on both sides.
+// Environment: BENCH_SECONDS (per cell, default 2), BENCH_CONNECTIONS (default 50), BENCH_ROUNDS (default 7),
+// BENCH_LOADGEN (wrk | autocannon), BENCH_ONLY (comma-separated server keys, e.g. ceiling,embedded),
+// NGINX_CONF (an nginx config to use instead of the one the build wrote).
+import autocannon from 'autocannon';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { createServer } from 'node:net';
+import { cpus, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SITE_DIR, fileFor } from '../src/artifact.ts';
+import { ROWS, type Row } from './serve-rows.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const OUT = join(ROOT, '.dist-bench');
+const BASE_URL = 'http://127.0.0.1:8080';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const WARMUP_SECONDS = 1;
+
+function which(cmd: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(':').concat(['/usr/sbin', '/sbin'])) {
+    const path = join(dir, cmd);
+    if (dir !== '' && existsSync(path)) return path;
+  }
+  return undefined;
+}
+
+const WRK = process.env.BENCH_LOADGEN === 'autocannon' ? undefined : which('wrk');
+
+interface Target {
+  key: string;
+  label: string;
+  /** The request target this server is sent for a row (some static servers need the file's own path). */
+  pathFor: (row: Row) => string;
+  note?: string;
+  url?: string;
+  child?: ChildProcess;
+}
+
+const routeKind = (path: string): 'json' | 'csv' => (path.endsWith('/csv') ? 'csv' : 'json');
+/** The file behind a route in dist/site (src/artifact.ts decides the mapping). */
+const filePath = (row: Row): string => (row.kind === 'not-found' ? row.path : `/${fileFor({ path: row.path, kind: routeKind(row.path) })}`);
+
+function startChild(kind: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/serve-targets.ts'), kind, join(OUT, SITE_DIR), BASE_URL], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolveUrl, reject) => {
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /READY (\S+)/.exec(out);
+      if (m?.[1] !== undefined) resolveUrl({ url: m[1], child });
+    });
+    child.once('exit', (code) => reject(new Error(`${kind} exited with ${String(code)} before listening`)));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done, reject) => {
+    const probeServer = createServer();
+    probeServer.once('error', reject);
+    probeServer.listen(0, '127.0.0.1', () => {
+      const address = probeServer.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      probeServer.close(() => done(port));
+    });
+  });
+}
+
+/**
+ * nginx over the built output, when nginx is installed and the build wrote a config (NGINX_CONF overrides).
+ * The config is copied with its `listen` lines pointed at a free loopback port, run in the foreground.
+ */
+async function startNginx(target: Target): Promise<string | undefined> {
+  const bin = which('nginx');
+  if (bin === undefined) return 'skipped: nginx is not installed';
+  const candidates = [process.env.NGINX_CONF, join(OUT, 'nginx.conf'), join(OUT, 'nginx', 'nginx.conf')].filter((p): p is string => p !== undefined);
+  const conf = candidates.find((p) => existsSync(p));
+  if (conf === undefined) return `skipped: the build wrote no nginx config (looked for ${candidates.map((p) => p.replace(ROOT, '')).join(', ')})`;
+  const port = await freePort();
+  const prefix = mkdtempSync(join(tmpdir(), 'bench-nginx-'));
+  const text = readFileSync(conf, 'utf8')
+    .replace(/\blisten\s+[^;]+;/g, `listen 127.0.0.1:${port};`)
+    .replace(/^\s*(daemon|pid|error_log)\s[^;]*;\s*$/gm, '');
+  const copy = join(prefix, 'nginx.conf');
+  writeFileSync(copy, `daemon off;\npid ${join(prefix, 'nginx.pid')};\nerror_log stderr error;\n${text}`);
+  const child = spawn(bin, ['-p', `${resolve(OUT)}/`, '-c', copy], { cwd: OUT, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  target.child = child;
+  target.url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 50; i += 1) {
+    if (child.exitCode !== null) return `skipped: nginx exited: ${stderr.trim().split('\n').slice(-2).join(' ')}`;
+    try {
+      await probe(target.url, '/', {});
+      return undefined;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  child.kill();
+  return 'skipped: nginx did not answer';
+}
+
+interface Probe { status: number; etag: string | undefined; encoding: string | undefined }
+
+function probe(url: string, path: string, headers: Record<string, string>): Promise<Probe> {
+  return new Promise((done, reject) => {
+    const req = request(`${url}${path}`, { headers, agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => done({ status: res.statusCode ?? 0, etag: res.headers.etag, encoding: res.headers['content-encoding'] }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+interface Cell { rps: number; p99: number; errors: number; requests: number; cpuUs?: number }
+
+const MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000 };
+
+function wrk(url: string, headers: Record<string, string>, seconds: number): Cell {
+  const args = ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]), url];
+  const out = execFileSync(WRK as string, args, { encoding: 'utf8' });
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN);
+  const p99 = /\s99%\s+([\d.]+)(us|ms|s)/.exec(out);
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  const errors = socket === null ? 0 : socket.slice(1).reduce((s, n) => s + Number(n), 0);
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
+  return { rps, p99: p99 === null ? Number.NaN : Number(p99[1]) * (MS[p99[2] ?? 'ms'] ?? 1), errors, requests };
+}
+
+async function cannon(url: string, headers: Record<string, string>, seconds: number): Promise<Cell> {
+  const result = await autocannon({ url, connections: CONNECTIONS, pipelining: 1, headers, duration: seconds });
+  return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.timeouts, requests: result.requests.total };
+}
+
+/** CPU time (user + system, µs) a process has used so far, from /proc; undefined where there is no /proc. */
+function cpuUs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100; // clock ticks of 1/100 s (USER_HZ)
+  } catch {
+    return undefined;
+  }
+}
+
+async function measure(url: string, headers: Record<string, string>, pid: number | undefined, warm: boolean): Promise<Cell> {
+  if (warm && WRK !== undefined) wrk(url, headers, WARMUP_SECONDS);
+  else if (warm) await cannon(url, headers, WARMUP_SECONDS);
+  const before = cpuUs(pid);
+  const cell = WRK !== undefined ? wrk(url, headers, SECONDS) : await cannon(url, headers, SECONDS);
+  const after = cpuUs(pid);
+  if (before !== undefined && after !== undefined && cell.requests > 0) cell.cpuUs = (after - before) / cell.requests;
+  return cell;
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? (s[mid] ?? Number.NaN) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
+};
+
+async function main(): Promise<void> {
+  process.stdout.write(`bench:serve: building into ${OUT.replace(ROOT, '')}/ (base URL ${BASE_URL})\n`);
+  const built = spawnSync(process.execPath, [join(ROOT, 'bin/market-profiles.js'), 'build', '--out', OUT, '--base-url', BASE_URL], { cwd: ROOT, encoding: 'utf8' });
+  if (built.status !== 0) throw new Error(`build failed: ${built.stderr}`);
+
+  const targets: Target[] = [
+    { key: 'ceiling', label: 'node:http ceiling', pathFor: (r) => r.path },
+    { key: 'embedded', label: 'embedded server', pathFor: (r) => r.path },
+    { key: 'fastify-static', label: '@fastify/static', pathFor: filePath, note: 'file path' },
+    { key: 'sirv', label: 'sirv', pathFor: (r) => r.path },
+    { key: 'express-static', label: 'express.static', pathFor: filePath, note: 'file path; no precompressed files' },
+    { key: 'nginx', label: 'nginx', pathFor: (r) => r.path },
+  ];
+  const only = process.env.BENCH_ONLY?.split(',');
+  const notes: string[] = [];
+  const live: Target[] = [];
+  try {
+    for (const t of targets.filter((x) => only === undefined || only.includes(x.key))) {
+      if (t.key === 'nginx') {
+        const skipped = await startNginx(t);
+        if (skipped === undefined) live.push(t);
+        else notes.push(`nginx ${skipped}`);
+        continue;
+      }
+      const { url, child } = await startChild(t.key);
+      t.url = url;
+      t.child = child;
+      live.push(t);
+    }
+
+    const loadgen = WRK === undefined ? 'autocannon' : (spawnSync(WRK, ['--version'], { encoding: 'utf8' }).stdout.split(' [')[0] ?? 'wrk');
+    process.stdout.write(`bench:serve: ${cpus().length} CPUs, node ${process.version}, ${loadgen}, ${CONNECTIONS} keep-alive connections, ${WARMUP_SECONDS} s warm-up, then ${SECONDS} s per cell, ceiling and embedded x${ROUNDS} interleaved\n\n`);
+    const cells = new Map<string, Cell[]>();
+    const seen = new Map<string, string>();
+    for (const row of ROWS) {
+      const base: Record<string, string> = row.acceptEncoding === undefined ? {} : { 'Accept-Encoding': row.acceptEncoding };
+      const headersFor = new Map<string, Record<string, string>>();
+      for (const t of live) {
+        const path = t.pathFor(row);
+        const headers = { ...base };
+        if (row.kind === 'not-modified') {
+          const first = await probe(t.url ?? '', path, base);
+          if (first.etag !== undefined) headers['If-None-Match'] = first.etag;
+        }
+        const p = await probe(t.url ?? '', path, headers);
+        seen.set(`${row.name}|${t.key}`, `${p.status}${p.encoding === undefined ? '' : ` ${p.encoding}`}${p.status === row.status ? '' : ' (!)'}`);
+        headersFor.set(t.key, headers);
+      }
+      const run = async (t: Target): Promise<void> => {
+        // nginx's work happens in its worker processes, not the master we started: no CPU figure for it.
+        const key = `${row.name}|${t.key}`;
+        const cell = await measure(`${t.url ?? ''}${t.pathFor(row)}`, headersFor.get(t.key) ?? {}, t.key === 'nginx' ? undefined : t.child?.pid, !cells.has(key));
+        cells.set(key, [...(cells.get(key) ?? []), cell]);
+      };
+      const pair = live.filter((t) => t.key === 'ceiling' || t.key === 'embedded');
+      for (let round = 0; round < ROUNDS; round += 1) {
+        for (const t of round % 2 === 0 ? pair : [...pair].reverse()) await run(t);
+      }
+      for (const t of live.filter((x) => !pair.includes(x))) await run(t);
+    }
+
+    const header = ['row', 'server', 'req/s', 'p99 ms', 'x ceiling', 'cpu µs/req', 'answer', 'errors', 'note'];
+    const lines: string[][] = [];
+    const ratios = new Map<string, number>();
+    for (const row of ROWS) {
+      const ceiling = cells.get(`${row.name}|ceiling`) ?? [];
+      const ceilingRps = median(ceiling.map((c) => c.rps));
+      for (const t of live) {
+        const list = cells.get(`${row.name}|${t.key}`);
+        if (list === undefined) continue;
+        const rps = median(list.map((c) => c.rps));
+        // Round by round for the interleaved pair; against the median ceiling for servers measured once.
+        const ratio = t.key === 'embedded' ? median(list.map((c, i) => c.rps / (ceiling[i]?.rps ?? Number.NaN))) : rps / ceilingRps;
+        if (t.key === 'embedded') ratios.set(row.name, ratio);
+        lines.push([
+          row.name,
+          t.label,
+          Math.round(rps).toString(),
+          median(list.map((c) => c.p99)).toFixed(2),
+          ratio.toFixed(2),
+          list.every((c) => c.cpuUs !== undefined) ? median(list.map((c) => c.cpuUs ?? 0)).toFixed(1) : '-',
+          seen.get(`${row.name}|${t.key}`) ?? '?',
+          String(list.reduce((s, c) => s + c.errors, 0)),
+          t.note ?? '',
+        ]);
+      }
+    }
+    const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
+    const fmt = (row: string[]): string => `| ${row.map((c, i) => (i >= 2 && i <= 5 ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join(' | ')} |`;
+    process.stdout.write(`${fmt(header)}\n${fmt(widths.map((w) => '-'.repeat(w)))}\n${lines.map(fmt).join('\n')}\n`);
+    for (const n of notes) process.stdout.write(`\nnote: ${n}`);
+    const worst = Math.min(...ratios.values());
+    process.stdout.write(`\n\nembedded server, worst row: ${worst.toFixed(2)} of the ceiling (target 0.90): ${worst >= 0.9 ? 'met' : 'NOT met'}\n`);
+  } finally {
+    for (const t of live) t.child?.kill();
+    rmSync(OUT, { recursive: true, force: true });
+  }
+}
+
+await main();
