@@ -7,12 +7,15 @@ import { loadConfig, parseFlags, type Config } from './config.ts';
 import { ConfigError, DataError } from './errors.ts';
 import type { RouteTable } from './routes.ts';
 import { startServer } from './server.ts';
+import { verifyCommand } from './verify.ts';
 
 const USAGE = `usage: market-profiles <command> [options]
 
 commands:
   serve                 build the route table in memory and serve it (default)
   build                 write the deployable artifact to dist/ (or --out)
+  verify <base-url>     check a running deployment against the contract (--json for machines;
+                        --concurrency N, --timeout-ms N); exit code 0 only when everything holds
 
 options (flags win over environment variables):
   --base-url URL        BASE_URL      origin of every absolute link (default http://localhost:<port>)
@@ -66,6 +69,15 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
   if (flags.has('help') || command === 'help') {
     process.stdout.write(USAGE);
     return 0;
+  }
+  if (command === 'verify') {
+    try {
+      return await verifyCommand(positionals.slice(1), flags);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      process.stderr.write(`market-profiles: verify: ${error.message}\n`);
+      return 2;
+    }
   }
   try {
     const config = loadConfig(env, argv);

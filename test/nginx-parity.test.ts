@@ -1,14 +1,13 @@
 // nginx (generated config over dist/) and the embedded server side by side on the same bytes: same answers, case by case.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { writeBuild } from '../src/artifact.ts';
 import { buildRouteTable } from '../src/build.ts';
 import { fixtureReader } from '../src/cli.ts';
-import { startNginx, type NginxRun } from '../src/engines/nginx-run.ts';
+import { freePort, startNginx, type NginxRun } from '../src/engines/nginx-run.ts';
 import type { RouteTable } from '../src/routes.ts';
 import { startServer, type RunningServer } from '../src/server.ts';
 import { CASES, exchange, header, request, type RawResponse } from './support/http-suite.ts';
@@ -27,18 +26,6 @@ const KNOWN_DIFFERENCES: Record<string, string> = {
   CONNECT: 'nginx reads "host:port" as a target that is not a path: 400; node 405',
   'malformed chunk size': 'nginx reads the body before answering 405 and finds it broken: 400; node answers 405 first',
 };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** A fixed-seed generator (mulberry32), so every run sends the same headers. */
 function random(seed: number): () => number {

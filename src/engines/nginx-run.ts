@@ -1,8 +1,12 @@
 // Runs the real nginx over a built dist/ (tests, `npm run serve:nginx`, benchmarks): config check, start, readiness, stop.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { writeBuild } from '../artifact.ts';
+import { buildRouteTable } from '../build.ts';
+import { fixtureReader } from '../cli.ts';
 import { nginxMainConf, type MainConfOptions } from './nginx.ts';
 
 export const INSTALL_HINT = 'install it with: apt-get install nginx-light libnginx-mod-http-brotli-static';
@@ -90,4 +94,40 @@ export async function startNginx(options: RunOptions): Promise<NginxRun> {
         child.kill('SIGQUIT');
       }),
   };
+}
+
+/** A loopback port nobody listens on, so a build can name the URL it will be served at. */
+export function freePort(host = '127.0.0.1'): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, host, () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
+/** Builds dist/ into a temporary folder for a free loopback port and serves it with nginx (tests, benchmarks). */
+export async function nginxOverFreshBuild(fixturesDir: string): Promise<{ baseUrl: string; dir: string; run: NginxRun; stop: () => Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'mp-nginx-'));
+  try {
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    await writeBuild(buildRouteTable({ baseUrl, read: fixtureReader(fixturesDir) }), join(dir, 'dist'));
+    const run = await startNginx({ distDir: join(dir, 'dist'), runDir: join(dir, 'run'), host: '127.0.0.1', port });
+    return {
+      baseUrl,
+      dir,
+      run,
+      stop: async () => {
+        await run.stop();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
 }

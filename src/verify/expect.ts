@@ -1,0 +1,79 @@
+// What `verify` expects, restated from the spec and design.md rather than imported from the server, so it checks the contract and not our own code.
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { headerOf, type Fetched } from './http.ts';
+
+export const TYPES = {
+  json: 'application/json',
+  csv: 'text/csv; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+  problem: 'application/problem+json',
+} as const;
+
+/** Spec 2.6, in order. */
+export const CSV_COLUMNS = ['market_id', 'market_name', 'metric_id', 'metric_label', 'value', 'unit', 'source_id', 'updated_date', 'methodology_version', 'production_mode', 'live_data'] as const;
+/** Spec 2.1: the keys of a profile's `links`. */
+export const LINK_KEYS = ['html', 'dataStatus', 'methodology', 'dataSources', 'dataCatalog', 'privacy', 'changelog'] as const;
+export const marketCsvFilename = (id: string): string => `${id}-housing.csv`;
+export const BULK_CSV_FILENAME = 'housing-markets.csv';
+/** A market id no deployment serves (spec 2.2 form, a state code that does not exist). */
+export const UNKNOWN_MARKET = 'us-zz-verify-unknown';
+
+const STRONG_ETAG = /^"[\x21\x23-\x7e\x80-\xff]*"$/;
+
+/** Faults of one response, collected rather than thrown so one check reports everything wrong with it. */
+export class Faults {
+  readonly list: string[] = [];
+  add(fault: string): void {
+    this.list.push(fault);
+  }
+  /** Adds a fault when `ok` is false; returns `ok` for chaining. */
+  expect(ok: boolean, fault: string): boolean {
+    if (!ok) this.add(fault);
+    return ok;
+  }
+}
+
+const where = (res: Fetched): string => `${res.method} ${new URL(res.url).pathname}`;
+
+/** Status, exact Content-Type, identity bytes, and the headers design.md puts on every answer. */
+export function expectResponse(f: Faults, res: Fetched, status: number, type: string): boolean {
+  const ok = f.expect(res.status === status, `${where(res)} answered ${res.status}, expected ${status}`);
+  const got = headerOf(res, 'content-type');
+  f.expect(got === type, `${where(res)} has Content-Type ${JSON.stringify(got ?? null)}, expected exactly ${JSON.stringify(type)}`);
+  f.expect(headerOf(res, 'content-encoding') === undefined, `${where(res)} is ${headerOf(res, 'content-encoding') ?? ''}-encoded though the request accepted no encoding`);
+  f.expect(headerOf(res, 'access-control-allow-origin') === '*', `${where(res)} lacks Access-Control-Allow-Origin: *`);
+  f.expect(headerOf(res, 'x-content-type-options') === 'nosniff', `${where(res)} lacks X-Content-Type-Options: nosniff`);
+  f.expect((headerOf(res, 'cache-control') ?? '') !== '', `${where(res)} has no Cache-Control`);
+  return ok;
+}
+
+/** The headers of a 200 from the route table: a strong ETag and Vary: Accept-Encoding. */
+export function expectRepresentation(f: Faults, res: Fetched): void {
+  const etag = headerOf(res, 'etag');
+  f.expect(etag !== undefined && STRONG_ETAG.test(etag), `${where(res)} has ${etag === undefined ? 'no ETag' : `a weak or malformed ETag ${etag}`}, expected a strong one`);
+  f.expect(varies(res), `${where(res)} lacks Vary: Accept-Encoding`);
+}
+
+export const varies = (res: Fetched): boolean => (headerOf(res, 'vary') ?? '').split(',').some((t) => t.trim().toLowerCase() === 'accept-encoding' || t.trim() === '*');
+
+export function parseJson(f: Faults, res: Fetched): unknown {
+  try {
+    return JSON.parse(res.body.toString('utf8')) as unknown;
+  } catch (error) {
+    f.add(`${where(res)} is not JSON: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The identity bytes of a possibly compressed body, or an error saying why they cannot be had. */
+export function decoded(res: Fetched): Buffer {
+  const coding = (headerOf(res, 'content-encoding') ?? 'identity').toLowerCase();
+  if (coding === 'gzip' || coding === 'x-gzip') return gunzipSync(res.body);
+  if (coding === 'br') return brotliDecompressSync(res.body);
+  if (coding === 'identity') return res.body;
+  throw new Error(`unknown Content-Encoding ${coding}`);
+}
+
+export const describe = where;

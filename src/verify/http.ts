@@ -1,0 +1,83 @@
+// The HTTP client of `verify`: raw bytes (no automatic decompression), bounded concurrency, a timeout on every request.
+import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+
+export interface Fetched {
+  url: string;
+  method: string;
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** The bytes as sent, still compressed if the server compressed them. */
+  body: Buffer;
+}
+
+export interface Client {
+  readonly baseUrl: string;
+  /** `target` is a path below the base URL ("/api/markets") or an absolute URL. */
+  fetch(target: string, options?: { method?: string; headers?: Record<string, string> }): Promise<Fetched>;
+  close(): void;
+}
+
+export interface ClientOptions {
+  concurrency?: number;
+  timeoutMs?: number;
+}
+
+/** One header as a string (repeated headers joined the way HTTP allows), or undefined. */
+export const headerOf = (res: Fetched, name: string): string | undefined => {
+  const value = res.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value.join(', ') : value;
+};
+
+export function createClient(baseUrl: string, options: ClientOptions = {}): Client {
+  const concurrency = options.concurrency ?? 8;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const agents = { http: new HttpAgent({ keepAlive: true, maxSockets: concurrency }), https: new HttpsAgent({ keepAlive: true, maxSockets: concurrency }) };
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  const acquire = async (): Promise<void> => {
+    if (active < concurrency) {
+      active += 1;
+      return;
+    }
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  };
+  const release = (): void => {
+    const next = waiting.shift();
+    if (next === undefined) active -= 1;
+    else next();
+  };
+
+  const once = (url: URL, method: string, headers: Record<string, string>): Promise<Fetched> =>
+    new Promise((resolve, reject) => {
+      const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+      const req = send(url, { method, headers, agent: url.protocol === 'https:' ? agents.https : agents.http }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ url: url.href, method, status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      });
+      req.setTimeout(timeoutMs, () => req.destroy(new Error(`no complete answer within ${timeoutMs} ms`)));
+      req.on('error', reject);
+      req.end();
+    });
+
+  return {
+    baseUrl,
+    async fetch(target, { method = 'GET', headers = {} } = {}) {
+      const url = new URL(/^https?:\/\//.test(target) ? target : baseUrl + target);
+      await acquire();
+      try {
+        return await once(url, method, headers);
+      } catch (error) {
+        throw new Error(`${method} ${url.href}: ${(error as Error).message}`);
+      } finally {
+        release();
+      }
+    },
+    close() {
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  };
+}

@@ -1,0 +1,70 @@
+// Link resolution for `verify`: every link of the JSON bodies and the pages must reach a 200 on this deployment (and its #fragment must exist).
+import { Faults, TYPES, isObject } from './expect.ts';
+import { headerOf, type Client } from './http.ts';
+
+/** The URL strings under every `links` object of a JSON document, with where each was found. */
+export function jsonLinks(doc: unknown, where: string): [string, string][] {
+  const out: [string, string][] = [];
+  const walk = (value: unknown, pointer: string, inLinks: boolean): void => {
+    if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${pointer}/${i}`, false));
+    else if (isObject(value)) for (const [k, v] of Object.entries(value)) walk(v, `${pointer}/${k}`, k === 'links');
+    else if (inLinks && typeof value === 'string') out.push([value, `${where} ${pointer}`]);
+  };
+  walk(doc, '', false);
+  return out;
+}
+
+/** href and src attributes of an HTML page, resolved against its URL. */
+export function pageLinks(html: string, pageUrl: string): [string, string][] {
+  const out: [string, string][] = [];
+  for (const m of html.matchAll(/\s(?:href|src)\s*=\s*"([^"]*)"/gi)) {
+    const raw = (m[1] ?? '').replaceAll('&amp;', '&');
+    if (/^(?:mailto:|tel:|data:|javascript:)/i.test(raw)) continue;
+    try {
+      out.push([new URL(raw, pageUrl).href, `${new URL(pageUrl).pathname} href ${JSON.stringify(raw)}`]);
+    } catch {
+      out.push([raw, `${new URL(pageUrl).pathname} has an unparsable link ${JSON.stringify(raw)}`]);
+    }
+  }
+  return out;
+}
+
+const ids = (html: string): Set<string> => new Set([...html.matchAll(/\s(?:id|name)\s*=\s*"([^"]*)"/gi)].map((m) => m[1] ?? ''));
+
+/**
+ * Fetches every distinct in-deployment URL once; links into other sites are counted, not fetched. JSON links must
+ * point into this deployment (design.md: every absolute URL derives from BASE_URL). Returns a summary for a PASS.
+ */
+export async function checkLinks(client: Client, f: Faults, links: readonly [string, string][], fromJson: ReadonlySet<string>): Promise<string> {
+  const base = new URL(`${client.baseUrl}/`);
+  const inside = (url: URL): boolean => url.origin === base.origin && url.pathname.startsWith(base.pathname.replace(/\/$/, ''));
+  const targets = new Map<string, { where: string; fragments: Set<string> }>();
+  let external = 0;
+  for (const [href, where] of links) {
+    let url: URL;
+    try {
+      url = new URL(href);
+    } catch {
+      f.add(`${where}: ${JSON.stringify(href)} is not a URL`);
+      continue;
+    }
+    if (!inside(url)) {
+      if (fromJson.has(href)) f.add(`${where}: ${href} is not under ${client.baseUrl}; was the deployment built with another BASE_URL?`);
+      else external += 1;
+      continue;
+    }
+    const key = `${url.origin}${url.pathname}`;
+    const entry = targets.get(key) ?? { where, fragments: new Set<string>() };
+    if (url.hash.length > 1) entry.fragments.add(decodeURIComponent(url.hash.slice(1)));
+    targets.set(key, entry);
+  }
+  await Promise.all([...targets].map(async ([url, { where, fragments }]) => {
+    const res = await client.fetch(url);
+    if (!f.expect(res.status === 200, `${where}: ${url} answered ${res.status}`)) return;
+    if (fragments.size === 0) return;
+    const isPage = headerOf(res, 'content-type') === TYPES.html;
+    const present = isPage ? ids(res.body.toString('utf8')) : new Set<string>();
+    for (const fragment of fragments) f.expect(present.has(fragment), `${where}: ${url} has no element with id "${fragment}"`);
+  }));
+  return `${targets.size} distinct URLs of this deployment answer 200 (fragments present); ${external} links to other sites not fetched`;
+}
