@@ -48,8 +48,10 @@ async function serve(config: Config): Promise<void> {
   const stop = (signal: string): void => {
     if (stopping) return;
     stopping = true;
+    // The listener closes first, so once this line is out no new connection is accepted.
+    const closed = running.close();
     process.stdout.write(`market-profiles: ${signal}: draining requests in flight\n`);
-    void running.close().then(() => process.exit(0));
+    void closed.then(() => process.exit(0));
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

@@ -499,7 +499,7 @@ function clientErrorHandler(table: RouteTable, logLine: ((line: string) => void)
       problem(table.baseUrl, 'bad_request', 'The request could not be parsed as HTTP/1.1 (RFC 9112).');
     const status = p.status;
     const body = Buffer.from(`${JSON.stringify(p, null, 2)}\n`);
-    const head = [
+    const headLines = [
       `HTTP/1.1 ${status} ${p.title}`,
       `Content-Type: ${CONTENT_TYPES.problem}`,
       'Cache-Control: no-store',
@@ -508,8 +508,16 @@ function clientErrorHandler(table: RouteTable, logLine: ((line: string) => void)
       `Content-Length: ${body.length}`,
       'Connection: close',
     ].join('\r\n');
-    socket.end(Buffer.concat([Buffer.from(`${head}\r\n\r\n`), body]));
-    logLine?.(JSON.stringify({ time: new Date().toISOString(), method: unknownMethod ? raw.split(' ')[0] : '-', path: '-', status, bytes: body.length, encoding: 'identity', ms: 0, error: error.code ?? 'unknown' }));
+    // A HEAD that failed later in parsing still gets no body, so a client's framing stays right.
+    const head = `${headLines}\r\n\r\n`;
+    const isHead = raw.startsWith('HEAD ');
+    socket.end(isHead ? head : Buffer.concat([Buffer.from(head), body]));
+    if (logLine !== undefined) {
+      // The request never reached the handler, so this is its one access-log line; the parser's reason is added.
+      const method = TOKEN_METHOD.test(raw) ? raw.slice(0, raw.indexOf(' ')) : '-';
+      const entry: AccessLogEntry & { error: string } = { time: new Date().toISOString(), method, path: '-', status, bytes: isHead ? 0 : body.length, encoding: 'identity', ms: 0, error: error.code ?? 'unknown' };
+      logLine(JSON.stringify(entry));
+    }
   };
 }
 
