@@ -86,7 +86,7 @@ export function s3Objects(m: Manifest): { note: string; objects: S3Object[] } {
     ...[m.notFoundPage, ...m.problems].map((e) => s3Object(e.file, `site/${e.file}`, e.status, e.bytes, e.sha256, e.contentType, e.headers)),
   ];
   return {
-    note: 'Upload each file under its key with the metadata shown (s3-upload.sh does it with the AWS CLI). Serve the bucket through CloudFront with compression on, "/" mapped to index.html (default root object), and the responseHeaders added by a response headers policy per path pattern. Objects with status 404 are error bodies for CloudFront custom error responses.',
+    note: 'Upload each file under its key with the metadata shown (cdn/s3-upload.sh does it with the AWS CLI). Serve the bucket through CloudFront with compression on; attach cdn/cloudfront-viewer-request.js and cdn/cloudfront-viewer-response.js (CloudFront Functions), which send unknown paths to the status-404 objects here and add the responseHeaders S3 cannot store. docs/deploy.md has the recipe.',
     objects,
   };
 }
