@@ -6,17 +6,16 @@
 // the ceiling and the embedded server are measured BENCH_ROUNDS times, interleaved, and each ratio is the median
 // of the per-round ratios, so drift in a shared machine's speed falls on both sides.
 // Environment: BENCH_SECONDS (per cell, default 2), BENCH_CONNECTIONS (default 50), BENCH_ROUNDS (default 7),
-// BENCH_LOADGEN (wrk | autocannon), BENCH_ONLY (comma-separated server keys, e.g. ceiling,embedded),
-// NGINX_CONF (an nginx config to use instead of the one the build wrote).
+// BENCH_LOADGEN (wrk | autocannon), BENCH_ONLY (comma-separated server keys, e.g. ceiling,embedded), NGINX (binary).
 import autocannon from 'autocannon';
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SITE_DIR, fileFor } from '../src/artifact.ts';
+import { findNginx, freePort, startNginx as startNginxRun, type NginxRun } from '../src/engines/nginx-run.ts';
 import { ROWS, type Row } from './serve-rows.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -45,6 +44,7 @@ interface Target {
   note?: string;
   url?: string;
   child?: ChildProcess;
+  stop?: () => void;
 }
 
 const routeKind = (path: string): 'json' | 'csv' => (path.endsWith('/csv') ? 'csv' : 'json');
@@ -64,53 +64,24 @@ function startChild(kind: string): Promise<{ url: string; child: ChildProcess }>
   });
 }
 
-function freePort(): Promise<number> {
-  return new Promise((done, reject) => {
-    const probeServer = createServer();
-    probeServer.once('error', reject);
-    probeServer.listen(0, '127.0.0.1', () => {
-      const address = probeServer.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probeServer.close(() => done(port));
-    });
-  });
-}
-
-/**
- * nginx over the built output, when nginx is installed and the build wrote a config (NGINX_CONF overrides).
- * The config is copied with its `listen` lines pointed at a free loopback port, run in the foreground.
- */
+/** nginx over the same built output, through the generated config (src/engines/nginx-run.ts), when nginx is installed. */
 async function startNginx(target: Target): Promise<string | undefined> {
-  const bin = which('nginx');
-  if (bin === undefined) return 'skipped: nginx is not installed';
-  const candidates = [process.env.NGINX_CONF, join(OUT, 'nginx.conf'), join(OUT, 'nginx', 'nginx.conf')].filter((p): p is string => p !== undefined);
-  const conf = candidates.find((p) => existsSync(p));
-  if (conf === undefined) return `skipped: the build wrote no nginx config (looked for ${candidates.map((p) => p.replace(ROOT, '')).join(', ')})`;
-  const port = await freePort();
-  const prefix = mkdtempSync(join(tmpdir(), 'bench-nginx-'));
-  const text = readFileSync(conf, 'utf8')
-    .replace(/\blisten\s+[^;]+;/g, `listen 127.0.0.1:${port};`)
-    .replace(/^\s*(daemon|pid|error_log)\s[^;]*;\s*$/gm, '');
-  const copy = join(prefix, 'nginx.conf');
-  writeFileSync(copy, `daemon off;\npid ${join(prefix, 'nginx.pid')};\nerror_log stderr error;\n${text}`);
-  const child = spawn(bin, ['-p', `${resolve(OUT)}/`, '-c', copy], { cwd: OUT, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  target.child = child;
-  target.url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 50; i += 1) {
-    if (child.exitCode !== null) return `skipped: nginx exited: ${stderr.trim().split('\n').slice(-2).join(' ')}`;
-    try {
-      await probe(target.url, '/', {});
-      return undefined;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
+  let run: NginxRun;
+  try {
+    findNginx();
+  } catch (error) {
+    return `skipped: ${(error as Error).message}`;
   }
-  child.kill();
-  return 'skipped: nginx did not answer';
+  try {
+    // One worker, like each single-threaded node server here.
+    run = await startNginxRun({ distDir: OUT, runDir: mkdtempSync(join(tmpdir(), 'bench-nginx-')), host: '127.0.0.1', port: await freePort(), workerProcesses: 1 });
+  } catch (error) {
+    return `skipped: ${(error as Error).message.split('\n')[0] ?? ''}`;
+  }
+  target.url = run.url;
+  target.child = run.process;
+  target.stop = () => void run.stop();
+  return undefined;
 }
 
 interface Probe { status: number; etag: string | undefined; encoding: string | undefined }
@@ -146,12 +117,33 @@ async function cannon(url: string, headers: Record<string, string>, seconds: num
   return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.timeouts, requests: result.requests.total };
 }
 
-/** CPU time (user + system, µs) a process has used so far, from /proc; undefined where there is no /proc. */
+/**
+ * CPU time (user + system, µs) a process and its live children (nginx's workers) have used so far, from /proc;
+ * undefined where there is no /proc.
+ */
 function cpuUs(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
+  const ticks = (p: string): number => {
+    const fields = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return Number(fields[11]) + Number(fields[12]);
+  };
+  const childTicks = (p: string): number => {
+    try {
+      return ticks(p);
+    } catch {
+      return 0; // exited between the listing and the read
+    }
+  };
+  const parentOf = (p: string): string | undefined => {
+    try {
+      return readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]?.split(' ')[1];
+    } catch {
+      return undefined; // exited between the listing and the read
+    }
+  };
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100; // clock ticks of 1/100 s (USER_HZ)
+    const children = readdirSync('/proc').filter((p) => /^\d+$/.test(p) && parentOf(p) === String(pid));
+    return ((ticks(String(pid)) + children.reduce((sum, p) => sum + childTicks(p), 0)) * 1e6) / 100; // USER_HZ ticks of 1/100 s
   } catch {
     return undefined;
   }
@@ -267,7 +259,10 @@ async function main(): Promise<void> {
     const worst = Math.min(...ratios.values());
     process.stdout.write(`\n\nembedded server, worst row: ${worst.toFixed(2)} of the ceiling (target 0.90): ${worst >= 0.9 ? 'met' : 'NOT met'}\n`);
   } finally {
-    for (const t of live) t.child?.kill();
+    for (const t of live) {
+      if (t.stop !== undefined) t.stop();
+      else t.child?.kill();
+    }
     rmSync(OUT, { recursive: true, force: true });
   }
 }

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { RouteTable } from '../src/routes.ts';
-import { LIMITS, classifyPath, ifNoneMatchHits, parseAcceptEncoding, type RunningServer } from '../src/server.ts';
+import type { Socket } from 'node:net';
+import { LIMITS, classifyPath, ifNoneMatchHits, parseAcceptEncoding, sweepStalled, type RunningServer } from '../src/server.ts';
 import { startEmbedded } from './support/embedded.ts';
 import { checkProblem, exchange, header, request, type RawExchange, type RawResponse } from './support/http-suite.ts';
 
@@ -33,7 +34,9 @@ describe('limits and timeouts', () => {
     assert.equal(server.headersTimeout, LIMITS.headersTimeoutMs);
     assert.equal(server.requestTimeout, LIMITS.requestTimeoutMs);
     assert.equal(server.keepAliveTimeout, LIMITS.keepAliveTimeoutMs);
-    assert.equal(server.timeout, LIMITS.socketTimeoutMs);
+    // Stalled writes are cut by a periodic check instead of a per-socket timer (see sweepStalled below).
+    assert.equal(server.timeout, 0);
+    assert.ok(LIMITS.stalledWriteCheckMs > 0 && LIMITS.stalledWriteCheckMs <= 30_000);
     assert.equal((server as typeof server & { maxHeaderSize?: number }).maxHeaderSize, LIMITS.maxHeaderSize);
     // A slow client cannot hold a socket for long: headers within 10 s, the whole request within 15 s.
     assert.ok(LIMITS.headersTimeoutMs > 0 && LIMITS.headersTimeoutMs <= 10_000);
@@ -70,6 +73,29 @@ describe('limits and timeouts', () => {
     const res = await one(request(running.url, 'GET', `/api/markets/${'%41'.repeat(LIMITS.maxPathLength)}`));
     assert.equal(res.status, 404);
     assert.equal(problemOf(res).instance, undefined, 'an overlong path is not echoed');
+  });
+});
+
+describe('a client that stops reading', () => {
+  test('is cut after a whole check period with its pending output unchanged, and not before', () => {
+    const fake = (writableLength: number) => {
+      const socket = { writableLength, destroyed: false, destroy() { this.destroyed = true; } };
+      return socket as typeof socket & Socket;
+    };
+    const stuck = fake(4096);
+    const reading = fake(4096);
+    const idle = fake(0);
+    const sockets = [stuck, reading, idle];
+    const pending = new WeakMap<Socket, number>();
+    assert.equal(sweepStalled(sockets, pending), 0, 'the first check only records');
+    reading.writableLength = 1024; // progress
+    assert.equal(sweepStalled(sockets, pending), 1);
+    assert.ok(stuck.destroyed);
+    assert.ok(!reading.destroyed && !idle.destroyed);
+    reading.writableLength = 0; // drained: forgotten
+    assert.equal(sweepStalled([reading], pending), 0);
+    reading.writableLength = 1024;
+    assert.equal(sweepStalled([reading], pending), 0, 'a new backlog starts a new period');
   });
 });
 
@@ -182,6 +208,24 @@ describe('answers specific to this server', () => {
     assert.equal(res.status, 304);
     assert.equal(header(res, 'etag'), etag);
     assert.equal(header(res, 'last-modified'), undefined);
+  });
+
+  test('a persistent HTTP/1.1 connection is implied, not announced; a closing one says Connection: close', async () => {
+    const h = host();
+    const ex = await send(`GET ${PROFILE} HTTP/1.1\r\nHost: ${h}\r\n\r\nGET /healthz HTTP/1.1\r\nHost: ${h}\r\nConnection: close\r\n\r\n`);
+    assert.equal(ex.responses.length, 2);
+    const [kept, closing] = ex.responses as [RawResponse, RawResponse];
+    assert.equal(header(kept, 'connection'), undefined);
+    assert.equal(header(kept, 'keep-alive'), undefined);
+    assert.equal(header(closing, 'connection'), 'close');
+    assert.ok(ex.closed);
+  });
+
+  test('an HTTP/1.0 client asking for keep-alive is told so', async () => {
+    const ex = await send(`GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\nGET /healthz HTTP/1.0\r\n\r\n`);
+    assert.equal(ex.responses.length, 2);
+    assert.equal(header(ex.responses[0] as RawResponse, 'connection'), 'keep-alive');
+    assert.ok(ex.closed);
   });
 
   test('HTTP/1.1 without Host, or with two, is a 400 problem and the connection closes', async () => {
