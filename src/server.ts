@@ -212,7 +212,6 @@ interface RequestFacts {
   imsInvalid: boolean;
   hosts: number;
   transferEncoding: string | undefined;
-  contentLength: string | undefined;
 }
 
 /** Field names are case-insensitive; the usual spellings are compared first so most requests never lowercase. */
@@ -227,7 +226,6 @@ function readFacts(raw: readonly string[]): RequestFacts {
   let imsInvalid = false;
   let hosts = 0;
   let transferEncoding: string | undefined;
-  let contentLength: string | undefined;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i] as string;
     switch (name.length) {
@@ -236,9 +234,6 @@ function readFacts(raw: readonly string[]): RequestFacts {
         break;
       case 13:
         if (is(name, 'If-None-Match', 'if-none-match')) ifNoneMatch = join(ifNoneMatch, raw[i + 1] as string);
-        break;
-      case 14:
-        if (is(name, 'Content-Length', 'content-length')) contentLength = raw[i + 1];
         break;
       case 15:
         if (is(name, 'Accept-Encoding', 'accept-encoding')) acceptEncoding = join(acceptEncoding, raw[i + 1] as string);
@@ -253,7 +248,7 @@ function readFacts(raw: readonly string[]): RequestFacts {
         break;
     }
   }
-  return { acceptEncoding, ifNoneMatch, ifModifiedSince, imsInvalid, hosts, transferEncoding, contentLength };
+  return { acceptEncoding, ifNoneMatch, ifModifiedSince, imsInvalid, hosts, transferEncoding };
 }
 
 /** The request listener, plus the switch a shutdown flips so answers close their connections. */
