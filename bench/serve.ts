@@ -3,9 +3,10 @@
 // Every server runs in its own child process on a loopback port; the load generator is wrk (Debian's, when
 // installed: its C client costs the shared CPUs far less per request than a JavaScript one, so the servers are
 // what is measured) or else autocannon in this process. Ratios to the ceiling are the measure (design.md 4):
-// the ceiling and the embedded server are measured BENCH_ROUNDS times, interleaved, and each ratio is the median
-// of the per-round ratios, so drift in a shared machine's speed falls on both sides.
-// Environment: BENCH_SECONDS (per cell, default 2), BENCH_CONNECTIONS (default 50), BENCH_ROUNDS (default 7),
+// the ceiling, the embedded server and a second copy of the ceiling are measured BENCH_ROUNDS times, interleaved,
+// and each ratio is the median of the per-round ratios, so drift in a shared machine's speed falls on both sides;
+// the second ceiling's ratio (ideally 1.00) shows how much of any gap the machine's noise alone explains.
+// Environment: BENCH_SECONDS (per cell, default 1), BENCH_CONNECTIONS (default 50), BENCH_ROUNDS (default 11),
 // BENCH_LOADGEN (wrk | autocannon), BENCH_ONLY (comma-separated server keys, e.g. ceiling,embedded), NGINX (binary).
 import autocannon from 'autocannon';
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -21,10 +22,12 @@ import { ROWS, type Row } from './serve-rows.ts';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT = join(ROOT, '.dist-bench');
 const BASE_URL = 'http://127.0.0.1:8080';
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 1);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 11);
 const WARMUP_SECONDS = 1;
+/** Measured round by round, interleaved; every other server is measured once per row. */
+const INTERLEAVED = ['ceiling', 'embedded', 'ceiling-2'];
 
 function which(cmd: string): string | undefined {
   for (const dir of (process.env.PATH ?? '').split(':').concat(['/usr/sbin', '/sbin'])) {
@@ -159,11 +162,14 @@ async function measure(url: string, headers: Record<string, string>, pid: number
   return cell;
 }
 
-const median = (xs: number[]): number => {
+/** The q-quantile by linear interpolation (q = 0.5 is the median). */
+const quantile = (xs: number[], q: number): number => {
   const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? (s[mid] ?? Number.NaN) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
+  const at = (s.length - 1) * q;
+  const lo = Math.floor(at);
+  return (s[lo] ?? Number.NaN) + ((s[lo + 1] ?? s[lo] ?? 0) - (s[lo] ?? 0)) * (at - lo);
 };
+const median = (xs: number[]): number => quantile(xs, 0.5);
 
 async function main(): Promise<void> {
   process.stdout.write(`bench:serve: building into ${OUT.replace(ROOT, '')}/ (base URL ${BASE_URL})\n`);
@@ -173,6 +179,8 @@ async function main(): Promise<void> {
   const targets: Target[] = [
     { key: 'ceiling', label: 'node:http ceiling', pathFor: (r) => r.path },
     { key: 'embedded', label: 'embedded server', pathFor: (r) => r.path },
+    // The same ceiling again in its own process: its ratio to the first is this run's noise floor.
+    { key: 'ceiling-2', label: 'ceiling, 2nd process', pathFor: (r) => r.path, note: 'noise floor' },
     { key: 'fastify-static', label: '@fastify/static', pathFor: filePath, note: 'file path' },
     { key: 'sirv', label: 'sirv', pathFor: (r) => r.path },
     { key: 'express-static', label: 'express.static', pathFor: filePath, note: 'file path; no precompressed files' },
@@ -189,14 +197,14 @@ async function main(): Promise<void> {
         else notes.push(`nginx ${skipped}`);
         continue;
       }
-      const { url, child } = await startChild(t.key);
+      const { url, child } = await startChild(t.key === 'ceiling-2' ? 'ceiling' : t.key);
       t.url = url;
       t.child = child;
       live.push(t);
     }
 
     const loadgen = WRK === undefined ? 'autocannon' : (spawnSync(WRK, ['--version'], { encoding: 'utf8' }).stdout.split(' [')[0] ?? 'wrk');
-    process.stdout.write(`bench:serve: ${cpus().length} CPUs, node ${process.version}, ${loadgen}, ${CONNECTIONS} keep-alive connections, ${WARMUP_SECONDS} s warm-up, then ${SECONDS} s per cell, ceiling and embedded x${ROUNDS} interleaved\n\n`);
+    process.stdout.write(`bench:serve: ${cpus().length} CPUs, node ${process.version}, ${loadgen}, ${CONNECTIONS} keep-alive connections, ${WARMUP_SECONDS} s warm-up, then ${SECONDS} s per cell, ceiling, embedded and a 2nd ceiling x${ROUNDS} interleaved\n\n`);
     const cells = new Map<string, Cell[]>();
     const seen = new Map<string, string>();
     for (const row of ROWS) {
@@ -219,16 +227,20 @@ async function main(): Promise<void> {
         const cell = await measure(`${t.url ?? ''}${t.pathFor(row)}`, headersFor.get(t.key) ?? {}, t.key === 'nginx' ? undefined : t.child?.pid, !cells.has(key));
         cells.set(key, [...(cells.get(key) ?? []), cell]);
       };
-      const pair = live.filter((t) => t.key === 'ceiling' || t.key === 'embedded');
+      const pair = live.filter((t) => INTERLEAVED.includes(t.key));
       for (let round = 0; round < ROUNDS; round += 1) {
-        for (const t of round % 2 === 0 ? pair : [...pair].reverse()) await run(t);
+        // Each round starts with the next server in turn, so no server always follows the same one.
+        const order = [...pair.slice(round % pair.length), ...pair.slice(0, round % pair.length)];
+        for (const t of round % 2 === 0 ? order : order.reverse()) await run(t);
       }
       for (const t of live.filter((x) => !pair.includes(x))) await run(t);
     }
 
     const header = ['row', 'server', 'req/s', 'p99 ms', 'x ceiling', 'cpu µs/req', 'answer', 'errors', 'note'];
+    const spreads: string[] = [];
     const lines: string[][] = [];
     const ratios = new Map<string, number>();
+    const noise = new Map<string, number>();
     for (const row of ROWS) {
       const ceiling = cells.get(`${row.name}|ceiling`) ?? [];
       const ceilingRps = median(ceiling.map((c) => c.rps));
@@ -237,8 +249,14 @@ async function main(): Promise<void> {
         if (list === undefined) continue;
         const rps = median(list.map((c) => c.rps));
         // Round by round for the interleaved pair; against the median ceiling for servers measured once.
-        const ratio = t.key === 'embedded' ? median(list.map((c, i) => c.rps / (ceiling[i]?.rps ?? Number.NaN))) : rps / ceilingRps;
+        const perRound = list.map((c, i) => c.rps / (ceiling[i]?.rps ?? Number.NaN));
+        const interleaved = INTERLEAVED.includes(t.key) && t.key !== 'ceiling';
+        const ratio = interleaved ? median(perRound) : rps / ceilingRps;
         if (t.key === 'embedded') ratios.set(row.name, ratio);
+        if (t.key === 'ceiling-2') noise.set(row.name, ratio);
+        if (interleaved) {
+          spreads.push(`${row.name}, ${t.label}: ${perRound.length} rounds, ratio quartiles ${quantile(perRound, 0.25).toFixed(2)} / ${ratio.toFixed(2)} / ${quantile(perRound, 0.75).toFixed(2)}`);
+        }
         lines.push([
           row.name,
           t.label,
@@ -255,9 +273,14 @@ async function main(): Promise<void> {
     const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
     const fmt = (row: string[]): string => `| ${row.map((c, i) => (i >= 2 && i <= 5 ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join(' | ')} |`;
     process.stdout.write(`${fmt(header)}\n${fmt(widths.map((w) => '-'.repeat(w)))}\n${lines.map(fmt).join('\n')}\n`);
+    process.stdout.write(`\nratio to the ceiling, round by round (quartiles / median / quartiles):\n${spreads.map((x) => `  ${x}`).join('\n')}\n`);
     for (const n of notes) process.stdout.write(`\nnote: ${n}`);
     const worst = Math.min(...ratios.values());
+    const floor = ROWS.map((row) => noise.get(row.name)).filter((r): r is number => r !== undefined);
     process.stdout.write(`\n\nembedded server, worst row: ${worst.toFixed(2)} of the ceiling (target 0.90): ${worst >= 0.9 ? 'met' : 'NOT met'}\n`);
+    if (floor.length > 0) {
+      process.stdout.write(`noise floor: the 2nd ceiling process ranged ${Math.min(...floor).toFixed(2)}–${Math.max(...floor).toFixed(2)} of the 1st on the same rows (ideally 1.00)\n`);
+    }
   } finally {
     for (const t of live) {
       if (t.stop !== undefined) t.stop();

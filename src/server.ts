@@ -333,15 +333,24 @@ export function createHandler(table: RouteTable, options: ServerOptions = {}): H
     return problemAnswer(problem(table.baseUrl, 'not_found', 'Nothing is published at this path. Paths are exact and lower case, without a trailing slash; the data catalog lists every endpoint.', path, { catalog: `${table.baseUrl}/data-catalog` }));
   };
 
-  /** Misses repeat (a mistyped id, a probe for /wp-admin): their answers are kept, in a bounded map. */
+  /**
+   * Misses repeat (a mistyped id, a probe for /wp-admin), so their answers are kept in bounded maps: by decoded
+   * path, and by the raw target so a repeat is not even decoded again. Clearing when full keeps memory bounded
+   * whatever a client sends.
+   */
   const notFoundCache = new Map<string, Answer>();
-  const notFound = (req: IncomingMessage, res: ServerResponse, path: string): void => {
+  const missCache = new Map<string, Answer>();
+  const remember = (cache: Map<string, Answer>, key: string, answer: Answer): void => {
+    if (cache.size >= 1024) cache.clear();
+    cache.set(key, answer);
+  };
+  const notFound = (req: IncomingMessage, res: ServerResponse, path: string, raw: string): void => {
     let answer = notFoundCache.get(path);
     if (answer === undefined) {
       answer = notFoundAnswer(path);
-      if (notFoundCache.size >= 1024) notFoundCache.clear();
-      notFoundCache.set(path, answer);
+      remember(notFoundCache, path, answer);
     }
+    remember(missCache, raw, answer);
     send(req, res, answer);
   };
 
@@ -400,6 +409,14 @@ export function createHandler(table: RouteTable, options: ServerOptions = {}): H
     const raw = q === -1 ? target : target.slice(0, q);
     let route = prepared.get(raw);
     let path = raw;
+    if (route === undefined && (method === 'GET' || method === 'HEAD')) {
+      // A repeated miss skips decoding: only targets that were classified as not found are ever kept.
+      const known = missCache.get(raw);
+      if (known !== undefined) {
+        send(req, res, known);
+        return;
+      }
+    }
     if (route === undefined) {
       const verdict = classifyPath(raw);
       if (verdict.kind === 'bad_request') {
@@ -410,12 +427,12 @@ export function createHandler(table: RouteTable, options: ServerOptions = {}): H
       route = verdict.kind === 'route' ? prepared.get(path) : undefined;
     }
     if (method === 'GET' || method === 'HEAD') {
-      if (route === undefined) notFound(req, res, path);
+      if (route === undefined) notFound(req, res, path, raw);
       else serve(req, res, route, facts);
       return;
     }
     if (method === 'OPTIONS') {
-      if (route === undefined) notFound(req, res, path);
+      if (route === undefined) notFound(req, res, path, raw);
       else {
         outcome.bytes = 0;
         res.writeHead(204, route.preflight);
