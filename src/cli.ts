@@ -41,9 +41,11 @@ export function buildFromConfig(config: Config): RouteTable {
 }
 
 async function serve(config: Config): Promise<void> {
-  const table = buildFromConfig(config);
-  const running = await startServer(table, config, { log: config.log });
-  process.stdout.write(`market-profiles: serving ${table.routes.size} routes on ${running.url} (links use ${config.baseUrl})\n`);
+  // With port 0 the links can only follow the port once it is bound; otherwise a fixture error stops us before listening.
+  const late = config.port === 0 && config.baseUrlFollowsPort;
+  const tableFor = (port: number): RouteTable => buildFromConfig(late ? { ...config, baseUrl: `http://localhost:${port}` } : config);
+  const running = await startServer(late ? tableFor : tableFor(config.port), config, { log: config.log });
+  process.stdout.write(`market-profiles: serving ${running.table.routes.size} routes on ${running.url} (links use ${running.table.baseUrl})\n`);
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;

@@ -4,6 +4,8 @@ import { ConfigError } from './errors.ts';
 export interface Config {
   /** Origin every absolute URL in a body is built from; never taken from a request. */
   baseUrl: string;
+  /** No BASE_URL was given: links follow the port actually bound (which differs from `port` when that is 0). */
+  baseUrlFollowsPort: boolean;
   host: string;
   port: number;
   /** One JSON access-log line per request on stdout. */
@@ -66,9 +68,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, ar
   const pick = (flag: string, envName: string): string | undefined => flags.get(flag) ?? env[envName];
   const port = parsePort(pick('port', 'PORT') ?? String(DEFAULTS.port));
   const host = pick('host', 'HOST') ?? DEFAULTS.host;
-  const baseUrl = normalizeBaseUrl(pick('base-url', 'BASE_URL') ?? `http://localhost:${port}`);
+  const explicitBaseUrl = pick('base-url', 'BASE_URL');
+  const baseUrl = normalizeBaseUrl(explicitBaseUrl ?? `http://localhost:${port}`);
   return {
     baseUrl,
+    baseUrlFollowsPort: explicitBaseUrl === undefined,
     host,
     port,
     log: parseBool(pick('log', 'LOG') ?? String(DEFAULTS.log), 'LOG'),

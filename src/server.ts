@@ -176,6 +176,8 @@ export interface ServerOptions {
 export interface RunningServer {
   server: Server;
   url: string;
+  /** The table being served (built for the bound port when a function was given). */
+  table: RouteTable;
   /** Stops accepting, lets requests in flight finish (closing their connections after), then resolves. */
   close(): Promise<void>;
 }
@@ -567,8 +569,13 @@ export function sweepStalled(sockets: Iterable<Socket>, pending: WeakMap<Socket,
   return closed;
 }
 
-export function startServer(table: RouteTable, listen: { host: string; port: number }, options: ServerOptions = {}): Promise<RunningServer> {
-  const handler = createHandler(table, options);
+/**
+ * A route table, or a function that builds one for the port actually bound: with port 0 and no BASE_URL the links
+ * can only be made once the system has chosen the port.
+ */
+export type TableSource = RouteTable | ((boundPort: number) => RouteTable);
+
+export function startServer(source: TableSource, listen: { host: string; port: number }, options: ServerOptions = {}): Promise<RunningServer> {
   const server = createServer({
     maxHeaderSize: LIMITS.maxHeaderSize,
     headersTimeout: LIMITS.headersTimeoutMs,
@@ -578,7 +585,7 @@ export function startServer(table: RouteTable, listen: { host: string; port: num
     insecureHTTPParser: false,
     // Checked in the handler, so the 400 carries a problem document like every other error.
     requireHostHeader: false,
-  }, handler);
+  });
   // Not server.setTimeout: node re-arms that per-socket timer on every request, a measurable share of an answer.
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
@@ -590,26 +597,45 @@ export function startServer(table: RouteTable, listen: { host: string; port: num
   stalledCheck.unref();
   server.once('close', () => clearInterval(stalledCheck));
   const logLine = options.log ? (options.logLine ?? ((line: string) => process.stdout.write(`${line}\n`))) : undefined;
-  const reject = clientErrorHandler(table, logLine);
-  server.on('clientError', reject);
-  // An Expect other than 100-continue is ignored (RFC 9110 10.1.1 allows it): the answer is the same bytes.
-  server.on('checkExpectation', handler);
-  // CONNECT is not a method of this service; without a listener node would drop the socket silently.
-  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
-    const error = Object.assign(new Error('CONNECT'), { code: 'HPE_INVALID_METHOD', rawPacket: Buffer.from('CONNECT ') });
-    reject(error, socket);
-  });
+
+  /** Attaches every listener; runs before the event loop turns after listening, so no request arrives first. */
+  const attach = (table: RouteTable): { handler: Handler; table: RouteTable } => {
+    const handler = createHandler(table, options);
+    server.on('request', handler);
+    const reject = clientErrorHandler(table, logLine);
+    server.on('clientError', reject);
+    // An Expect other than 100-continue is ignored (RFC 9110 10.1.1 allows it): the answer is the same bytes.
+    server.on('checkExpectation', handler);
+    // CONNECT is not a method of this service; without a listener node would drop the socket silently.
+    server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+      const error = Object.assign(new Error('CONNECT'), { code: 'HPE_INVALID_METHOD', rawPacket: Buffer.from('CONNECT ') });
+      reject(error, socket);
+    });
+    return { handler, table };
+  };
+  const ready = typeof source === 'function' ? undefined : attach(source);
+
   return new Promise((resolve, rejectListen) => {
     server.once('error', rejectListen);
     server.listen(listen.port, listen.host, () => {
       server.off('error', rejectListen);
       const address = server.address();
       const port = typeof address === 'object' && address !== null ? address.port : listen.port;
+      let attached: { handler: Handler; table: RouteTable };
+      try {
+        attached = ready ?? attach((source as (boundPort: number) => RouteTable)(port));
+      } catch (error) {
+        server.close();
+        rejectListen(error);
+        return;
+      }
+      const { handler, table } = attached;
       const host = listen.host.includes(':') ? `[${listen.host}]` : listen.host;
       let closing: Promise<void> | undefined;
       resolve({
         server,
         url: `http://${host}:${port}`,
+        table,
         close: () => {
           closing ??= new Promise<void>((done) => {
             handler.setDraining();

@@ -6,7 +6,7 @@ import { ConfigError } from '../src/errors.ts';
 
 test('defaults: 127.0.0.1:3000, links on http://localhost:3000, no log', () => {
   const c = loadConfig({});
-  assert.deepEqual(c, { baseUrl: 'http://localhost:3000', host: '127.0.0.1', port: 3000, log: false, fixturesDir: DEFAULTS.fixturesDir, outDir: DEFAULTS.outDir });
+  assert.deepEqual(c, { baseUrl: 'http://localhost:3000', baseUrlFollowsPort: true, host: '127.0.0.1', port: 3000, log: false, fixturesDir: DEFAULTS.fixturesDir, outDir: DEFAULTS.outDir });
 });
 
 test('environment variables set every option; the base URL follows PORT unless given', () => {
@@ -15,6 +15,7 @@ test('environment variables set every option; the base URL follows PORT unless g
   assert.equal(c.host, '0.0.0.0');
   assert.equal(c.log, true);
   assert.equal(loadConfig({ BASE_URL: 'https://data.example.org/' }).baseUrl, 'https://data.example.org');
+  assert.equal(loadConfig({ BASE_URL: 'https://data.example.org/' }).baseUrlFollowsPort, false);
 });
 
 test('flags win over environment variables', () => {

@@ -1,4 +1,4 @@
-// Graceful shutdown of the real `serve` command: SIGTERM and SIGINT let a request in flight finish, then exit 0.
+// The real `serve` command: graceful shutdown on SIGTERM and SIGINT (a request in flight finishes, exit 0), and links on port 0.
 //
 // Nothing here waits on a clock. A request is held in flight by sending its headers in two parts; the first part
 // rides in the same write as a complete request, so the answer to that one proves the server has read the
@@ -145,5 +145,17 @@ test('after the signal the listener is closed: new connections are refused', asy
   socket.write('\r\n');
   const { responses } = await answers();
   assert.equal(responses[1]?.status, 200);
+  assert.deepEqual(await served.exit, { code: 0, signal: null });
+});
+
+test('serve --port 0 without BASE_URL: links follow the port the system chose, not port 0', async () => {
+  const served = await serve();
+  const port = new URL(served.url).port;
+  assert.notEqual(port, '0');
+  await served.waitFor(new RegExp(`links use http://localhost:${port}\\)`));
+  const body = await (await fetch(`${served.url}/api/markets/us-tx-austin`)).text();
+  assert.ok(body.includes(`"http://localhost:${port}/markets/us-tx-austin"`), 'the profile links to its page on the bound port');
+  assert.ok(!body.includes('localhost:0'), 'no link names port 0');
+  served.child.kill('SIGTERM');
   assert.deepEqual(await served.exit, { code: 0, signal: null });
 });
