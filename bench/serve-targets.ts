@@ -1,8 +1,8 @@
 // One benchmark target per child process, so no server shares an event loop with the load generator or another server.
 //
-// usage: node --import tsx bench/serve-targets.ts <embedded|ceiling|fastify-static|sirv|express-static> <site-dir> <base-url>
+// usage: node --import tsx bench/serve-targets.ts <embedded|ceiling|bare|fastify-static|sirv|express-static> <site-dir> <base-url>
 // Prints `READY <url>` once listening; the parent kills the process when done.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import { buildRouteTable } from '../src/build.ts';
 import { fixtureReader } from '../src/cli.ts';
 import { marketNotFound } from '../src/render/problem.ts';
@@ -25,33 +25,81 @@ function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): v
   });
 }
 
+interface Answer { status: number; headers: string[]; body: Buffer }
+
+/** Answers each row's request target from a Map, nothing parsed, negotiated or validated. */
+function answerFromMap(answers: Map<string, Answer>, quietKeepAlive: boolean): void {
+  const missing: Answer = { status: 404, headers: ['Content-Type', 'text/plain', 'Content-Length', '0'], body: Buffer.alloc(0) };
+  listen((req, res) => {
+    const answer = answers.get(req.url ?? '') ?? missing;
+    // The embedded server leaves node's Connection/Keep-Alive lines out of persistent HTTP/1.1 answers.
+    if (quietKeepAlive && res.shouldKeepAlive) res.removeHeader('connection');
+    res.writeHead(answer.status, answer.headers);
+    res.end(answer.body);
+  });
+}
+
+function fetchRaw(url: string, headers: Record<string, string>): Promise<Answer & { etag: string | undefined }> {
+  return new Promise((done, reject) => {
+    const req = request(url, { headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const raw: string[] = [];
+        for (let i = 0; i < res.rawHeaders.length; i += 2) {
+          const name = res.rawHeaders[i] ?? '';
+          // Node adds these itself on every answer.
+          if (!['date', 'connection', 'keep-alive'].includes(name.toLowerCase())) raw.push(name, res.rawHeaders[i + 1] ?? '');
+        }
+        done({ status: res.statusCode ?? 0, headers: raw, body: Buffer.concat(chunks), etag: res.headers.etag });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 /**
- * The Node ceiling: for each benchmark row, the exact bytes the embedded server answers, from a Map keyed by
- * the request target, with only Content-Type and Content-Length. Nothing is parsed, negotiated or validated.
+ * The Node ceiling: for each benchmark row, the very bytes the embedded server answers (status, every header line
+ * in its order, body; captured from it once at start-up), sent back from a Map keyed by the request target.
+ * What separates the embedded server from this is only its work per request: reading the request, routing,
+ * negotiation, conditionals and path safety.
  */
-function ceiling(): void {
+async function ceiling(): Promise<void> {
   const table = buildRouteTable({ baseUrl, read: fixtureReader(fixtures) });
-  interface Answer { status: number; headers: Record<string, string | number>; body: Buffer }
+  const source = await startServer(table, { host: HOST, port: 0 });
+  const answers = new Map<string, Answer>();
+  for (const row of ROWS) {
+    const headers: Record<string, string> = row.acceptEncoding === undefined ? {} : { 'Accept-Encoding': row.acceptEncoding };
+    let answer = await fetchRaw(`${source.url}${row.path}`, headers);
+    if (row.kind === 'not-modified') answer = await fetchRaw(`${source.url}${row.path}`, { ...headers, 'If-None-Match': answer.etag ?? '' });
+    answers.set(row.path, { status: answer.status, headers: answer.headers, body: answer.body });
+  }
+  await source.close();
+  answerFromMap(answers, true);
+}
+
+/**
+ * A bare node:http server: the same bodies and statuses with only Content-Type and Content-Length, and node's
+ * default Connection/Keep-Alive lines. Shows what the headers design.md requires cost on each row.
+ */
+function bare(): void {
+  const table = buildRouteTable({ baseUrl, read: fixtureReader(fixtures) });
   const answers = new Map<string, Answer>();
   for (const row of ROWS) {
     const route = table.routes.get(row.path);
     if (row.kind === 'not-modified') {
-      answers.set(row.path, { status: 304, headers: {}, body: Buffer.alloc(0) });
+      answers.set(row.path, { status: 304, headers: [], body: Buffer.alloc(0) });
     } else if (row.kind === 'not-found' || route === undefined) {
       const id = row.path.split('/')[3] ?? '';
       const body = Buffer.from(`${JSON.stringify(marketNotFound(baseUrl, id, row.path, table.marketIds), null, 2)}\n`);
-      answers.set(row.path, { status: 404, headers: { 'Content-Type': 'application/problem+json', 'Content-Length': body.length }, body });
+      answers.set(row.path, { status: 404, headers: ['Content-Type', 'application/problem+json', 'Content-Length', String(body.length)], body });
     } else {
       const variant = row.acceptEncoding === 'gzip' && route.gzip !== undefined ? route.gzip : route.identity;
-      answers.set(row.path, { status: 200, headers: { 'Content-Type': route.contentType, 'Content-Length': variant.body.length }, body: variant.body });
+      answers.set(row.path, { status: 200, headers: ['Content-Type', route.contentType, 'Content-Length', String(variant.body.length)], body: variant.body });
     }
   }
-  const missing: Answer = { status: 404, headers: { 'Content-Type': 'text/plain', 'Content-Length': 0 }, body: Buffer.alloc(0) };
-  listen((req, res) => {
-    const answer = answers.get(req.url ?? '') ?? missing;
-    res.writeHead(answer.status, answer.headers);
-    res.end(answer.body);
-  });
+  answerFromMap(answers, false);
 }
 
 async function main(): Promise<void> {
@@ -63,7 +111,10 @@ async function main(): Promise<void> {
       return;
     }
     case 'ceiling':
-      ceiling();
+      await ceiling();
+      return;
+    case 'bare':
+      bare();
       return;
     case 'sirv': {
       const { default: sirv } = await import('sirv');

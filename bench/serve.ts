@@ -1,13 +1,16 @@
-// Serving benchmark (npm run bench:serve): the embedded server against the bare node:http ceiling and static servers, side by side in one run.
+// Serving benchmark (npm run bench:serve): the embedded server against the node:http ceiling and static servers, side by side in one run.
 //
 // Every server runs in its own child process on a loopback port; the load generator is wrk (Debian's, when
 // installed: its C client costs the shared CPUs far less per request than a JavaScript one, so the servers are
 // what is measured) or else autocannon in this process. Ratios to the ceiling are the measure (design.md 4):
-// the ceiling, the embedded server and a second copy of the ceiling are measured BENCH_ROUNDS times, interleaved,
-// and each ratio is the median of the per-round ratios, so drift in a shared machine's speed falls on both sides;
-// the second ceiling's ratio (ideally 1.00) shows how much of any gap the machine's noise alone explains.
+// the ceiling (a bare node:http server sending the embedded server's exact answers from a Map), the embedded server,
+// a second copy of the ceiling and a bare server without the required headers are measured BENCH_ROUNDS times,
+// interleaved, and each ratio is the median of the per-round ratios, so drift in a shared machine's speed falls on
+// both sides; the second ceiling's ratio (ideally 1.00) shows how much of any gap the machine's noise alone explains.
 // Environment: BENCH_SECONDS (per cell, default 1), BENCH_CONNECTIONS (default 50), BENCH_ROUNDS (default 11),
-// BENCH_LOADGEN (wrk | autocannon), BENCH_ONLY (comma-separated server keys, e.g. ceiling,embedded), NGINX (binary).
+// BENCH_LOADGEN (wrk | autocannon), BENCH_ONLY (comma-separated server keys, e.g. ceiling,embedded), NGINX (binary),
+// BENCH_PIN (1 by default: with taskset and two or more CPUs, every server runs on CPU 0 and the load generator on
+// CPU 1, so neither is ever scheduled onto the other's core and a server's speed is not a matter of placement).
 import autocannon from 'autocannon';
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -27,7 +30,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 11);
 const WARMUP_SECONDS = 1;
 /** Measured round by round, interleaved; every other server is measured once per row. */
-const INTERLEAVED = ['ceiling', 'embedded', 'ceiling-2'];
+const INTERLEAVED = ['ceiling', 'embedded', 'ceiling-2', 'bare'];
 
 function which(cmd: string): string | undefined {
   for (const dir of (process.env.PATH ?? '').split(':').concat(['/usr/sbin', '/sbin'])) {
@@ -38,6 +41,27 @@ function which(cmd: string): string | undefined {
 }
 
 const WRK = process.env.BENCH_LOADGEN === 'autocannon' ? undefined : which('wrk');
+const TASKSET = process.env.BENCH_PIN === '0' || cpus().length < 2 ? undefined : which('taskset');
+const SERVER_CPU = '0';
+const LOADGEN_CPU = '1';
+
+/** The command line that runs `cmd` on one CPU, when pinning is on. */
+const pinned = (cpu: string, cmd: string, args: string[]): [string, string[]] => (TASKSET === undefined ? [cmd, args] : [TASKSET, ['-c', cpu, cmd, ...args]]);
+
+/** Moves a running process, every thread of it and its child processes (nginx's workers) onto one CPU. */
+function pinProcessTree(pid: number, cpu: string): void {
+  if (TASKSET === undefined) return;
+  const children = readdirSync('/proc').filter((p) => /^\d+$/.test(p) && parentOf(p) === String(pid));
+  for (const p of [String(pid), ...children]) spawnSync(TASKSET, ['-a', '-cp', cpu, p], { stdio: 'ignore' });
+}
+
+function parentOf(pid: string): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[1];
+  } catch {
+    return undefined; // exited between the listing and the read
+  }
+}
 
 interface Target {
   key: string;
@@ -55,7 +79,8 @@ const routeKind = (path: string): 'json' | 'csv' => (path.endsWith('/csv') ? 'cs
 const filePath = (row: Row): string => (row.kind === 'not-found' ? row.path : `/${fileFor({ path: row.path, kind: routeKind(row.path) })}`);
 
 function startChild(kind: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/serve-targets.ts'), kind, join(OUT, SITE_DIR), BASE_URL], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const [cmd, args] = pinned(SERVER_CPU, process.execPath, ['--import', 'tsx', join(ROOT, 'bench/serve-targets.ts'), kind, join(OUT, SITE_DIR), BASE_URL]);
+  const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolveUrl, reject) => {
     let out = '';
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -65,6 +90,12 @@ function startChild(kind: string): Promise<{ url: string; child: ChildProcess }>
     });
     child.once('exit', (code) => reject(new Error(`${kind} exited with ${String(code)} before listening`)));
   });
+}
+
+async function startNode(t: Target): Promise<void> {
+  const { url, child } = await startChild(t.key === 'ceiling-2' ? 'ceiling' : t.key);
+  t.url = url;
+  t.child = child;
 }
 
 /** nginx over the same built output, through the generated config (src/engines/nginx-run.ts), when nginx is installed. */
@@ -83,6 +114,7 @@ async function startNginx(target: Target): Promise<string | undefined> {
   }
   target.url = run.url;
   target.child = run.process;
+  if (run.process.pid !== undefined) pinProcessTree(run.process.pid, SERVER_CPU);
   target.stop = () => void run.stop();
   return undefined;
 }
@@ -106,7 +138,7 @@ const MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000 };
 
 function wrk(url: string, headers: Record<string, string>, seconds: number): Cell {
   const args = ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]), url];
-  const out = execFileSync(WRK as string, args, { encoding: 'utf8' });
+  const out = execFileSync(...pinned(LOADGEN_CPU, WRK as string, args), { encoding: 'utf8' });
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN);
   const p99 = /\s99%\s+([\d.]+)(us|ms|s)/.exec(out);
   const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
@@ -135,13 +167,6 @@ function cpuUs(pid: number | undefined): number | undefined {
       return ticks(p);
     } catch {
       return 0; // exited between the listing and the read
-    }
-  };
-  const parentOf = (p: string): string | undefined => {
-    try {
-      return readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]?.split(' ')[1];
-    } catch {
-      return undefined; // exited between the listing and the read
     }
   };
   try {
@@ -177,15 +202,18 @@ async function main(): Promise<void> {
   if (built.status !== 0) throw new Error(`build failed: ${built.stderr}`);
 
   const targets: Target[] = [
-    { key: 'ceiling', label: 'node:http ceiling', pathFor: (r) => r.path },
+    { key: 'ceiling', label: 'node:http ceiling', pathFor: (r) => r.path, note: "the embedded server's bytes from a Map" },
     { key: 'embedded', label: 'embedded server', pathFor: (r) => r.path },
     // The same ceiling again in its own process: its ratio to the first is this run's noise floor.
     { key: 'ceiling-2', label: 'ceiling, 2nd process', pathFor: (r) => r.path, note: 'noise floor' },
+    { key: 'bare', label: 'node:http, bare', pathFor: (r) => r.path, note: 'Content-Type and Content-Length only' },
     { key: 'fastify-static', label: '@fastify/static', pathFor: filePath, note: 'file path' },
     { key: 'sirv', label: 'sirv', pathFor: (r) => r.path },
     { key: 'express-static', label: 'express.static', pathFor: filePath, note: 'file path; no precompressed files' },
     { key: 'nginx', label: 'nginx', pathFor: (r) => r.path },
   ];
+  // autocannon runs in this process: it takes the load generator's CPU (the servers are started pinned to theirs).
+  if (WRK === undefined) pinProcessTree(process.pid, LOADGEN_CPU);
   const only = process.env.BENCH_ONLY?.split(',');
   const notes: string[] = [];
   const live: Target[] = [];
@@ -197,17 +225,23 @@ async function main(): Promise<void> {
         else notes.push(`nginx ${skipped}`);
         continue;
       }
-      const { url, child } = await startChild(t.key === 'ceiling-2' ? 'ceiling' : t.key);
-      t.url = url;
-      t.child = child;
+      await startNode(t);
       live.push(t);
     }
 
     const loadgen = WRK === undefined ? 'autocannon' : (spawnSync(WRK, ['--version'], { encoding: 'utf8' }).stdout.split(' [')[0] ?? 'wrk');
-    process.stdout.write(`bench:serve: ${cpus().length} CPUs, node ${process.version}, ${loadgen}, ${CONNECTIONS} keep-alive connections, ${WARMUP_SECONDS} s warm-up, then ${SECONDS} s per cell, ceiling, embedded and a 2nd ceiling x${ROUNDS} interleaved\n\n`);
+    const placement = TASKSET === undefined ? 'not pinned' : `servers on CPU ${SERVER_CPU}, ${WRK === undefined ? 'autocannon' : 'wrk'} on CPU ${LOADGEN_CPU}`;
+    process.stdout.write(`bench:serve: ${cpus().length} CPUs, node ${process.version}, ${loadgen}, ${placement}, ${CONNECTIONS} keep-alive connections, ${WARMUP_SECONDS} s warm-up, then ${SECONDS} s per cell, ceiling, embedded, a 2nd ceiling and bare x${ROUNDS} interleaved\n\n`);
     const cells = new Map<string, Cell[]>();
     const seen = new Map<string, string>();
-    for (const row of ROWS) {
+    for (const [rowIndex, row] of ROWS.entries()) {
+      // Fresh processes for every row: what one row left in a process's JIT state does not weigh on the next.
+      if (rowIndex > 0) {
+        for (const t of live.filter((x) => INTERLEAVED.includes(x.key))) {
+          t.child?.kill();
+          await startNode(t);
+        }
+      }
       const base: Record<string, string> = row.acceptEncoding === undefined ? {} : { 'Accept-Encoding': row.acceptEncoding };
       const headersFor = new Map<string, Record<string, string>>();
       for (const t of live) {
@@ -278,6 +312,13 @@ async function main(): Promise<void> {
     const worst = Math.min(...ratios.values());
     const floor = ROWS.map((row) => noise.get(row.name)).filter((r): r is number => r !== undefined);
     process.stdout.write(`\n\nembedded server, worst row: ${worst.toFixed(2)} of the ceiling (target 0.90): ${worst >= 0.9 ? 'met' : 'NOT met'}\n`);
+    const againstBare = ROWS.map((row) => {
+      const emb = cells.get(`${row.name}|embedded`);
+      const bareCells = cells.get(`${row.name}|bare`);
+      if (emb === undefined || bareCells === undefined) return undefined;
+      return `${row.name} ${median(emb.map((c, i) => c.rps / (bareCells[i]?.rps ?? Number.NaN))).toFixed(2)}`;
+    }).filter((x): x is string => x !== undefined);
+    if (againstBare.length > 0) process.stdout.write(`embedded server against the bare server (the required headers left out), round by round: ${againstBare.join(', ')}\n`);
     if (floor.length > 0) {
       process.stdout.write(`noise floor: the 2nd ceiling process ranged ${Math.min(...floor).toFixed(2)}–${Math.max(...floor).toFixed(2)} of the 1st on the same rows (ideally 1.00)\n`);
     }
