@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { marketProblem, notFoundProblem, NOT_FOUND_PAGE_HEADERS, PROBLEM_HEADERS, problemText } from './engines/answers.ts';
+import { marketProblem, notFoundProblem, NOT_FOUND_PAGE_HEADERS, PROBLEM_HEADERS, problemText } from './answers.ts';
 import { cdnFiles } from './engines/cdn.ts';
 import { nginxFiles } from './engines/nginx.ts';
 import { CONTENT_TYPES, type Route, type RouteTable } from './routes.ts';

@@ -1,8 +1,10 @@
 // The embedded server: answers from the in-memory route table with precomputed bytes and headers.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { marketNotFound, problem, type ProblemDetails } from './render/problem.ts';
-import { CACHE_CONTROL, COMMON_HEADERS, CONTENT_TYPES, PAGE_HEADERS, isApiPath, type Route, type RouteTable, type Variant } from './routes.ts';
+import { ALLOW, NOT_FOUND_PAGE_HEADERS, NOT_MODIFIED_KEEP, ORIGIN_FORM_REASON, PREFLIGHT_HEADERS, PROBLEM_HEADERS, UNPARSABLE_REASON, badRequestProblem, marketProblem, methodProblem, notFoundProblem } from './answers.ts';
+import type { ProblemDetails } from './render/problem.ts';
+import { MAX_PATH_LENGTH, classifyPath } from './request-target.ts';
+import { COMMON_HEADERS, CONTENT_TYPES, isApiPath, type Route, type RouteTable, type Variant } from './routes.ts';
 
 /** Limits that keep a slow or hostile client from holding a socket; documented in docs/serving.md. */
 export const LIMITS = {
@@ -22,7 +24,7 @@ export const LIMITS = {
   /** How long a shutdown waits for requests in flight before closing their sockets. */
   drainTimeoutMs: 10_000,
   /** Longer request paths are never a route; they answer 404 without being decoded. */
-  maxPathLength: 2048,
+  maxPathLength: MAX_PATH_LENGTH,
   /** How often the parser checks headersTimeout and requestTimeout. */
   timeoutCheckIntervalMs: 1_000,
 } as const;
@@ -47,17 +49,6 @@ interface PreparedRoute {
   preflight: Flat;
 }
 
-const NOT_MODIFIED_KEEP = new Set(['cache-control', 'vary', 'access-control-allow-origin', 'access-control-expose-headers', 'x-content-type-options']);
-
-const PREFLIGHT: readonly (readonly [string, string])[] = [
-  ['Allow', 'GET, HEAD'],
-  ['Access-Control-Allow-Methods', 'GET, HEAD'],
-  ['Access-Control-Allow-Headers', 'Accept, Accept-Encoding, If-None-Match, If-Modified-Since'],
-  ['Access-Control-Max-Age', '86400'],
-  ['Cache-Control', CACHE_CONTROL.ok],
-  ...COMMON_HEADERS,
-];
-
 function prepare(route: Route, lastModifiedMs: number): PreparedRoute {
   const one = (variant: Variant): PreparedVariant => {
     const encoding: [string, string][] = variant.encoding === 'identity' ? [] : [['Content-Encoding', variant.encoding]];
@@ -73,7 +64,7 @@ function prepare(route: Route, lastModifiedMs: number): PreparedRoute {
     gzip: route.gzip === undefined ? undefined : one(route.gzip),
     br: route.br === undefined ? undefined : one(route.br),
     lastModifiedMs,
-    preflight: flat(PREFLIGHT),
+    preflight: flat(PREFLIGHT_HEADERS),
   };
 }
 
@@ -136,35 +127,7 @@ export function ifNoneMatchHits(header: string, etag: string): boolean {
   return false;
 }
 
-// eslint-disable-next-line no-control-regex -- matching control bytes is the point
-const CONTROL = /[\u0000-\u001f\u007f]/;
-const BAD_ENCODING = /%(?![0-9A-Fa-f]{2})|%2f|%5c|%00/i;
 const MARKET_PATH = /^\/api\/markets\/([^/]+)(\/csv)?$/;
-
-export type PathVerdict = { kind: 'route'; path: string } | { kind: 'bad_request'; reason: string } | { kind: 'not_found'; path: string };
-
-/** Decodes a request path once and safely; only an exact canonical path can reach a route. */
-export function classifyPath(raw: string): PathVerdict {
-  if (raw.length > LIMITS.maxPathLength) return { kind: 'not_found', path: raw };
-  if (CONTROL.test(raw)) return { kind: 'bad_request', reason: 'The request target contains a control character.' };
-  if (raw.includes('\\')) return { kind: 'bad_request', reason: 'The request target contains a backslash.' };
-  if (BAD_ENCODING.test(raw)) return { kind: 'bad_request', reason: 'The request target has malformed percent-encoding, an encoded slash, backslash or NUL.' };
-  let path = raw;
-  if (raw.includes('%')) {
-    try {
-      path = decodeURIComponent(raw);
-    } catch {
-      return { kind: 'bad_request', reason: 'The request target is not valid percent-encoded UTF-8.' };
-    }
-    if (CONTROL.test(path)) return { kind: 'bad_request', reason: 'The request target contains an encoded control character.' };
-  }
-  if (path.split('/').some((segment) => segment === '.' || segment === '..')) {
-    return { kind: 'bad_request', reason: 'The request target contains a dot segment.' };
-  }
-  // A scheme-relative (`//host/...`) or doubled slash is never canonical; it must not reach a route.
-  if (path.includes('//')) return { kind: 'not_found', path };
-  return { kind: 'route', path };
-}
 
 export interface ServerOptions {
   /** One JSON access-log line per request. */
@@ -262,8 +225,8 @@ export function createHandler(table: RouteTable, options: ServerOptions = {}): H
   for (const [path, route] of table.routes) prepared.set(path, prepare(route, lastModifiedMs));
   const knownIds = new Set(table.marketIds);
   const acceptCache = new Map<string, Acceptable>();
-  const problemHead = flat([['Content-Type', CONTENT_TYPES.problem], ['Cache-Control', CACHE_CONTROL.error], ...COMMON_HEADERS]);
-  const globalPreflight = flat(PREFLIGHT);
+  const problemHead = flat([['Content-Type', CONTENT_TYPES.problem], ...PROBLEM_HEADERS]);
+  const globalPreflight = flat(PREFLIGHT_HEADERS);
   /** Set while shutting down: every answer then closes its connection, so draining ends. */
   let draining = false;
 
@@ -311,18 +274,12 @@ export function createHandler(table: RouteTable, options: ServerOptions = {}): H
   const badRequest = (req: IncomingMessage, res: ServerResponse, detail: string): void => {
     // The framing of what follows cannot be trusted: answer, then close.
     res.shouldKeepAlive = false;
-    sendProblem(req, res, problem(table.baseUrl, 'bad_request', detail));
+    sendProblem(req, res, badRequestProblem(table.baseUrl, detail));
   };
 
   const notFoundPage: Answer = {
     status: 404,
-    head: flat([
-      ['Content-Type', CONTENT_TYPES.html],
-      ['Cache-Control', CACHE_CONTROL.error],
-      ...COMMON_HEADERS,
-      ...PAGE_HEADERS,
-      ['Content-Length', String(table.notFoundPage.length)],
-    ]),
+    head: flat([['Content-Type', CONTENT_TYPES.html], ...NOT_FOUND_PAGE_HEADERS, ['Content-Length', String(table.notFoundPage.length)]]),
     body: table.notFoundPage,
   };
 
@@ -330,9 +287,9 @@ export function createHandler(table: RouteTable, options: ServerOptions = {}): H
     if (!isApiPath(path)) return notFoundPage;
     const market = MARKET_PATH.exec(path);
     if (market !== null && market[1] !== undefined && market[1] !== 'csv' && !knownIds.has(market[1])) {
-      return problemAnswer(marketNotFound(table.baseUrl, market[1], path, table.marketIds));
+      return problemAnswer(marketProblem(table.baseUrl, market[1], path, table.marketIds));
     }
-    return problemAnswer(problem(table.baseUrl, 'not_found', 'Nothing is published at this path. Paths are exact and lower case, without a trailing slash; the data catalog lists every endpoint.', path, { catalog: `${table.baseUrl}/data-catalog` }));
+    return problemAnswer(notFoundProblem(table.baseUrl, path));
   };
 
   /**
@@ -404,7 +361,7 @@ export function createHandler(table: RouteTable, options: ServerOptions = {}): H
         res.end();
         return;
       }
-      badRequest(req, res, 'The request target must be a path beginning with "/" (origin form).');
+      badRequest(req, res, ORIGIN_FORM_REASON);
       return;
     }
     const q = target.indexOf('?');
@@ -442,7 +399,7 @@ export function createHandler(table: RouteTable, options: ServerOptions = {}): H
       }
       return;
     }
-    sendProblem(req, res, problem(table.baseUrl, 'method_not_allowed', `The method ${/^[A-Z-]{1,20}$/.test(method) ? method : 'used'} is not allowed; every path is read-only and answers GET and HEAD.`, path), ['Allow', 'GET, HEAD']);
+    sendProblem(req, res, methodProblem(table.baseUrl, method, path), [...ALLOW]);
   };
 
   const plain = (req: IncomingMessage, res: ServerResponse): void => {
@@ -525,8 +482,8 @@ function clientErrorHandler(table: RouteTable, logLine: ((line: string) => void)
     const p: ProblemDetails | { type: string; title: string; status: number; detail: string; code: string } =
       error.code === 'HPE_HEADER_OVERFLOW' ? { type: 'about:blank', title: 'Request header fields too large', status: 431, detail: `The request line and headers exceed ${LIMITS.maxHeaderSize} bytes.`, code: 'headers_too_large' } :
       error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? { type: 'about:blank', title: 'Request timeout', status: 408, detail: `The request was not received within ${LIMITS.requestTimeoutMs / 1000} s.`, code: 'request_timeout' } :
-      unknownMethod ? problem(table.baseUrl, 'method_not_allowed', 'The method is not allowed; every path is read-only and answers GET and HEAD.') :
-      problem(table.baseUrl, 'bad_request', 'The request could not be parsed as HTTP/1.1 (RFC 9112).');
+      unknownMethod ? methodProblem(table.baseUrl, undefined) :
+      badRequestProblem(table.baseUrl, UNPARSABLE_REASON);
     const status = p.status;
     const body = Buffer.from(`${JSON.stringify(p, null, 2)}\n`);
     const headLines = [
@@ -534,7 +491,7 @@ function clientErrorHandler(table: RouteTable, logLine: ((line: string) => void)
       `Content-Type: ${CONTENT_TYPES.problem}`,
       'Cache-Control: no-store',
       ...COMMON_HEADERS.map(([k, v]) => `${k}: ${v}`),
-      ...(status === 405 ? ['Allow: GET, HEAD'] : []),
+      ...(status === 405 ? [`${ALLOW[0]}: ${ALLOW[1]}`] : []),
       `Content-Length: ${body.length}`,
       'Connection: close',
     ].join('\r\n');

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { RouteTable } from '../src/routes.ts';
 import type { Socket } from 'node:net';
-import { LIMITS, classifyPath, ifNoneMatchHits, parseAcceptEncoding, sweepStalled, type RunningServer } from '../src/server.ts';
+import { classifyPath } from '../src/request-target.ts';
+import { LIMITS, ifNoneMatchHits, parseAcceptEncoding, sweepStalled, type RunningServer } from '../src/server.ts';
 import { startEmbedded } from './support/embedded.ts';
 import { checkProblem, exchange, header, request, type RawExchange, type RawResponse } from './support/http-suite.ts';
 

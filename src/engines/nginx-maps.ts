@@ -1,6 +1,6 @@
 // The request rules of the embedded server (Accept-Encoding q-values, If-None-Match, path checks) as nginx maps, since nginx has no code to run.
 import { LIMITS } from '../server.ts';
-import { BAD_TARGET_RULES, type BadTargetRule } from './answers.ts';
+import { BAD_TARGET_RULES, type BadTargetRule } from '../answers.ts';
 import { mapBlock, quote, quoteWithVariables, regexKey } from './nginx-syntax.ts';
 
 const CODINGS = { br: 'br', gzip: '(?:x-)?gzip', identity: 'identity', star: '\\*' } as const;

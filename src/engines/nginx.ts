@@ -4,7 +4,7 @@ import { CONTENT_TYPES } from '../routes.ts';
 import {
   ALLOW, BAD_TARGET_RULES, ENGINE_STATUSES, NOT_FOUND_PAGE_HEADERS, NOT_MODIFIED_KEEP, ORIGIN_FORM_REASON, PREFLIGHT_HEADERS, PROBLEM_HEADERS, UNPARSABLE_REASON,
   badRequestProblem, badTargetReason, marketProblem, methodProblem, notFoundProblem, problemText, statusProblem, type Header,
-} from './answers.ts';
+} from '../answers.ts';
 import { conditionalMaps, negotiationMaps, targetMaps } from './nginx-maps.ts';
 import { mapBlock, quote, quoteWithVariables, regexKey, slug } from './nginx-syntax.ts';
 

@@ -1,7 +1,7 @@
-// The answers a static engine gives where the route table has none (errors, preflight, 304), as data engine configs are generated from.
-import { marketNotFound, problem, type ProblemDetails } from '../render/problem.ts';
-import { CACHE_CONTROL, COMMON_HEADERS, PAGE_HEADERS } from '../routes.ts';
-import { classifyPath } from '../server.ts';
+// The answers outside the route table (errors, preflight, 304 headers), defined once for the embedded server and the generated engine configs.
+import { marketNotFound, problem, type ProblemDetails } from './render/problem.ts';
+import { classifyPath } from './request-target.ts';
+import { CACHE_CONTROL, COMMON_HEADERS, PAGE_HEADERS } from './routes.ts';
 
 export type Header = readonly [string, string];
 
