@@ -1,4 +1,4 @@
-// The build stops on bad fixtures with the file, place and reason, leaves dist/ untouched, and is deterministic.
+// The build stops on bad fixtures with the file, place and reason, leaves dist/ untouched, is deterministic, and keeps pages from growing with the market count.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -7,8 +7,10 @@ import { join, relative } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { artifactFiles, writeArtifact } from '../src/artifact.ts';
 import { buildRouteTable } from '../src/build.ts';
+import { synthetic } from '../bench/synthetic-markets.ts';
 import { main } from '../src/cli.ts';
 import { ContractError, DataError } from '../src/errors.ts';
+import { FOOTER_MARKET_LIMIT } from '../src/pages/layout.tsx';
 import { ADAPTERS } from '../src/sources/index.ts';
 import type { SourceAdapter, SourceLoad } from '../src/sources/types.ts';
 import { FIXTURES_DIR, buildTable, fixtureReader } from './support/data.ts';
@@ -166,5 +168,28 @@ describe('a profile that breaks the published contract stops the build', () => {
       assert.match(error.message, /market us-\S+: source fhfa-hpi produced NaN/);
       return true;
     });
+  });
+});
+
+describe('scale: a page does not grow with the number of markets', () => {
+  // Past FOOTER_MARKET_LIMIT the footer links to the home page's table instead of listing every market, so each
+  // market page keeps its size and the build stays linear (npm run bench:build measures the time).
+  const marketPage = (n: number): { html: string; count: number } => {
+    const table = buildRouteTable({ baseUrl: 'http://localhost:3000', ...synthetic(n) });
+    const id = table.marketIds[0] ?? '';
+    return { html: table.routes.get(`/markets/${id}`)?.identity.body.toString('utf8') ?? '', count: table.marketIds.length };
+  };
+  const small = marketPage(FOOTER_MARKET_LIMIT + 8);
+  const large = marketPage(4 * FOOTER_MARKET_LIMIT);
+
+  test('the same market page is the same size with four times the markets', () => {
+    assert.equal(large.count, 4 * FOOTER_MARKET_LIMIT);
+    assert.ok(small.html.length > 0);
+    assert.ok(Math.abs(large.html.length - small.html.length) <= 16, `${small.html.length} vs ${large.html.length} bytes`);
+  });
+
+  test('past the limit the footer links to the comparison on the home page', () => {
+    assert.match(large.html, new RegExp(`<a href="/#compare">All ${large.count} markets</a>, compared on the home page`));
+    assert.equal((large.html.match(/href="\/markets\//g) ?? []).length, 0, 'no market is listed in the footer');
   });
 });

@@ -52,6 +52,12 @@ function Header({ site, path }: { site: Site; path: string | undefined }) {
   );
 }
 
+/**
+ * Every page's footer lists the markets up to this many; beyond it, one link to the home page's comparison table.
+ * A full list on every page would make each page grow with the market count and the build quadratic.
+ */
+export const FOOTER_MARKET_LIMIT = 32;
+
 function Footer({ site }: { site: Site }) {
   return (
     <footer class="site-footer">
@@ -69,13 +75,19 @@ function Footer({ site }: { site: Site }) {
           </div>
           <div>
             <h2>Markets</h2>
-            <ul class="columns">
-              {site.profiles.map((p) => (
-                <li key={p.market.id}>
-                  <a href={site.href(PATHS.marketPage(p.market.id))}>{displayName(p.market)}</a>
-                </li>
-              ))}
-            </ul>
+            {site.profiles.length <= FOOTER_MARKET_LIMIT ? (
+              <ul class="columns">
+                {site.profiles.map((p) => (
+                  <li key={p.market.id}>
+                    <a href={site.href(PATHS.marketPage(p.market.id))}>{displayName(p.market)}</a>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p>
+                <a href={site.href(`${PATHS.home}#compare`)}>All {site.profiles.length.toLocaleString('en-US')} markets</a>, compared on the home page
+              </p>
+            )}
           </div>
           <div>
             <h2>Endpoints</h2>
