@@ -74,12 +74,19 @@ describe('engine configuration is generated from the manifest', () => {
     for (const [file, textOf] of [...nginxFiles(manifest), ...cdnFiles(manifest)]) assert.equal(files.get(file)?.toString('utf8'), textOf, file);
   });
 
-  test('nginx has one exact location per route, serving its mapped file', () => {
+  test('nginx has one exact location per route, serving its mapped file, precompressed variants through gzip_static and brotli_static', () => {
     const conf = files.get(NGINX_SERVER_CONF)?.toString('utf8') ?? '';
     for (const r of manifest.routes) {
-      assert.equal(conf.split(`location = ${quote(r.path)} {`).length, 2, r.path);
-      assert.ok(conf.includes(`try_files "/${r.file}$mp_sfx" =500;`), r.file);
+      const location = conf.split(`location = ${quote(r.path)} {`);
+      assert.equal(location.length, 2, r.path);
+      const body = (location[1] ?? '').slice(0, (location[1] ?? '').indexOf('\n}'));
+      assert.ok(body.includes(`try_files "/${r.file}" =500;`), r.file);
+      for (const v of r.variants.filter((x) => x.encoding !== 'identity')) {
+        assert.ok(body.includes(`set $mp_file "/${r.file}";`) && body.includes(`if ($mp_enc = ${v.encoding}) {\n        rewrite ^ /__mp/${v.encoding} last;`), `${r.path} ${v.encoding}`);
+      }
     }
+    assert.match(conf, /location = \/__mp\/gzip \{\n {4}internal;[\s\S]*?gzip_static always;[\s\S]*?rewrite \^ \$mp_file break;\n\}/);
+    assert.match(conf, /location = \/__mp\/br \{\n {4}internal;[\s\S]*?brotli_static always;[\s\S]*?rewrite \^ \$mp_file break;\n\}/);
   });
 
   test('a value nginx would read as a variable stops the build instead of being written', () => {

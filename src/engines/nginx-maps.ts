@@ -60,9 +60,7 @@ export function negotiationMaps(): string {
     mapBlock(key, 'mp_enc_br_gzip', [[regexKey('^(?!0000)\\d{8}:11.$'), 'br'], [regexKey('^\\d{4}(?!0000)\\d{4}:..1$'), 'gzip'], ['default', 'identity']], 'the representation to send, per set of variants'),
     mapBlock(key, 'mp_enc_br', [[regexKey('^(?!0000)\\d{8}:1..$'), 'br'], ['default', 'identity']]),
     mapBlock(key, 'mp_enc_gzip', [[regexKey('^\\d{4}(?!0000)\\d{4}:..1$'), 'gzip'], ['default', 'identity']]),
-    mapBlock('$mp_enc', 'mp_sfx', [['br', '.br'], ['gzip', '.gz'], ['default', '""']]),
     mapBlock('$mp_enc', 'mp_tag', [['br', '$mp_tag_br'], ['gzip', '$mp_tag_gzip'], ['default', '$mp_tag_identity']], 'the strong ETag of the chosen representation, from the manifest'),
-    mapBlock('"$status|$mp_enc"', 'mp_ce', [['"200|br"', 'br'], ['"200|gzip"', 'gzip'], ['default', '""']], undefined, true),
   ].join('\n');
 }
 

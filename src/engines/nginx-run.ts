@@ -22,6 +22,19 @@ export function findNginx(): string {
   throw new Error(`nginx is not installed (or set NGINX=/path/to/nginx); ${INSTALL_HINT}`);
 }
 
+/**
+ * The brotli static module to load: the file in nginx's own modules folder (from `nginx -V`), nothing when nginx
+ * was built with it, or an error that says how to install it (the generated configuration uses brotli_static).
+ */
+export function brotliStaticModule(nginx: string): string | undefined {
+  const version = spawnSync(nginx, ['-V'], { encoding: 'utf8' });
+  const built = `${version.stdout}${version.stderr}`;
+  if (/--add-(?:dynamic-)?module=\S*brotli/.test(built) && !/--add-dynamic-module=\S*brotli/.test(built)) return undefined;
+  const path = join(/--modules-path=(\S+)/.exec(built)?.[1] ?? '/usr/lib/nginx/modules', 'ngx_http_brotli_static_module.so');
+  if (!existsSync(path)) throw new Error(`nginx's brotli static module is not installed (no ${path}); ${INSTALL_HINT}`);
+  return path;
+}
+
 export interface NginxRun {
   url: string;
   process: ChildProcess;
@@ -29,7 +42,7 @@ export interface NginxRun {
   stop(): Promise<void>;
 }
 
-export type RunOptions = Omit<MainConfOptions, 'distDir' | 'runDir' | 'user'> & {
+export type RunOptions = Omit<MainConfOptions, 'distDir' | 'runDir' | 'user' | 'modules'> & {
   distDir: string;
   runDir: string;
   /** Where nginx's stderr goes; collected for error messages when omitted. */
@@ -69,7 +82,8 @@ export async function startNginx(options: RunOptions): Promise<NginxRun> {
   // As root, nginx hands requests to unprivileged workers; keep them the invoking user so dist/ stays readable.
   const user = process.getuid?.() === 0 ? 'root' : undefined;
   const confPath = join(runDir, 'nginx.conf');
-  writeFileSync(confPath, nginxMainConf({ ...options, distDir, runDir, ...(user === undefined ? {} : { user }) }));
+  const brotli = brotliStaticModule(nginx);
+  writeFileSync(confPath, nginxMainConf({ ...options, distDir, runDir, ...(user === undefined ? {} : { user }), modules: brotli === undefined ? [] : [brotli] }));
   const args = ['-p', runDir, '-c', confPath, '-e', 'stderr'];
   const check = spawnSync(nginx, [...args, '-t', '-q'], { encoding: 'utf8' });
   if (check.status !== 0) throw new Error(`nginx rejected the generated configuration ${confPath}:\n${check.stderr}`);

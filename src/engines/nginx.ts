@@ -6,7 +6,7 @@ import {
   badRequestProblem, badTargetReason, marketProblem, methodProblem, notFoundProblem, problemText, statusProblem, type Header,
 } from '../answers.ts';
 import { conditionalMaps, negotiationMaps, targetMaps } from './nginx-maps.ts';
-import { mapBlock, quote, quoteWithVariables, regexKey, slug } from './nginx-syntax.ts';
+import { mapBlock, quote, regexKey, slug } from './nginx-syntax.ts';
 
 export const NGINX_DIR = 'nginx';
 /** http-context include: the maps. */
@@ -76,12 +76,25 @@ export function nginxHttpConf(m: Manifest): string {
   return [HEADER, targetMaps(), negotiationMaps(), conditionalMaps(), errorBodyMaps(m), '# headers a 304 must not carry, blanked unless the answer is a 200', ...statusMaps].join('\n');
 }
 
+/** The precompressed encodings, each served by its nginx module from the file beside the identity one. */
+const STATIC_MODULES = { gzip: 'gzip_static', br: 'brotli_static' } as const;
+type Compressed = keyof typeof STATIC_MODULES;
+const SUFFIX: Record<Compressed, string> = { gzip: '.gz', br: '.br' };
+
+/** The route headers a 200 carries, from variables the route location set (an empty value is not sent). */
+const variableHeaders = (keepNames: readonly string[], fullNames: readonly string[]): string[] => [
+  ...keepNames.map((k) => `add_header ${k} $mp_k_${slug(k)};`),
+  ...fullNames.map((k) => `add_header ${k} $${fullOnly(k)};`),
+  'add_header ETag $mp_tag;',
+];
+
 function routeLocation(r: ManifestEntry): string {
   const variants = new Set(r.variants.map((v) => v.encoding));
   const enc = variants.has('br') && variants.has('gzip') ? '$mp_enc_br_gzip' : variants.has('br') ? '$mp_enc_br' : variants.has('gzip') ? '$mp_enc_gzip' : 'identity';
   const headers = Object.entries(r.headers).filter(([k]) => k !== 'Content-Type');
   const keep = headers.filter(([k]) => NOT_MODIFIED_KEEP.has(k.toLowerCase()));
   const full = headers.filter(([k]) => !NOT_MODIFIED_KEEP.has(k.toLowerCase()));
+  const compressed = (Object.keys(STATIC_MODULES) as Compressed[]).filter((e) => variants.has(e));
   return `location = ${quote(r.path)} {\n${indent([
     `default_type ${quote(r.contentType)};`,
     'if ($request_method = OPTIONS) {',
@@ -94,17 +107,51 @@ function routeLocation(r: ManifestEntry): string {
     '    rewrite ^ /__mp/not-modified last;',
     '}',
     ...full.map(([k, v]) => `set $mp_v_${slug(k)} ${quote(v)};`),
+    ...(compressed.length === 0 ? [] : [`set $mp_file ${quote(`/${r.file}`)};`]),
+    ...compressed.flatMap((e) => [`if ($mp_enc = ${e}) {`, `    rewrite ^ /__mp/${e} last;`, '}']),
     ...addHeaders(keep, false),
     ...full.map(([k]) => `add_header ${k} $${fullOnly(k)};`),
     'add_header ETag $mp_tag;',
-    'add_header Content-Encoding $mp_ce;',
-    `try_files ${quoteWithVariables(`/${r.file}$mp_sfx`)} =500;`,
+    `try_files ${quote(`/${r.file}`)} =500;`,
   ])}\n}`;
+}
+
+/**
+ * One internal location per encoding: the maps have already chosen it (q-values, ties, refusals), so the module
+ * sends the `.gz` or `.br` file beside the route's file unconditionally (`always`), with its Content-Encoding and
+ * Content-Length; the content type comes from the file's extension, which the manifest ties to one type each.
+ */
+function variantLocations(m: Manifest, keepNames: readonly string[], fullNames: readonly string[]): string[] {
+  const types = new Map<string, string>();
+  for (const r of m.routes) {
+    const ext = r.file.slice(r.file.lastIndexOf('.') + 1);
+    const known = types.get(ext);
+    if (known !== undefined && known !== r.contentType) throw new Error(`files ending .${ext} have two content types (${known}, ${r.contentType}); the nginx variant locations need one`);
+    types.set(ext, r.contentType);
+  }
+  const typeLines = [...types].sort(([a], [b]) => a.localeCompare(b)).map(([ext, type]) => `        ${quote(type)} ${ext};`);
+  return (Object.entries(STATIC_MODULES) as [Compressed, string][]).map(([encoding, module]) =>
+    [
+      `location = /__mp/${encoding} {`,
+      '    internal;',
+      '    types {',
+      ...typeLines,
+      '    }',
+      `    ${module} always;`,
+      indent(variableHeaders(keepNames, fullNames)),
+      `    # Without its ${SUFFIX[encoding]} file the module would fall back to the identity bytes under this variant's ETag.`,
+      `    if (!-f $document_root$mp_file${SUFFIX[encoding]}) {`,
+      '        return 500;',
+      '    }',
+      '    rewrite ^ $mp_file break;',
+      '}',
+    ].join('\n'));
 }
 
 /** The server-context part: answers outside the route table first, then one exact location per route. */
 export function nginxServerConf(m: Manifest): string {
   const keepNames = [...new Set(m.routes.flatMap((r) => Object.keys(r.headers)).filter((k) => NOT_MODIFIED_KEEP.has(k.toLowerCase())))].sort();
+  const fullNames = [...new Set(m.routes.flatMap((r) => Object.keys(r.headers)))].filter((k) => k !== 'Content-Type' && !NOT_MODIFIED_KEEP.has(k.toLowerCase())).sort();
   const engineErrors = ENGINE_STATUSES.filter((s) => s !== 414 && s !== 431 && s !== 501);
   const lines = [
     HEADER,
@@ -179,6 +226,7 @@ export function nginxServerConf(m: Manifest): string {
     '    return 304;',
     '}',
     ...[...engineErrors, 431].map((s) => `location = /__mp/e/${s} {\n    internal;\n    keepalive_timeout 0;\n    return ${s} ${quote(problemText(statusProblem(m.baseUrl, s)))};\n}`),
+    ...variantLocations(m, keepNames, fullNames),
     '',
     ...m.routes.map(routeLocation),
   ];
@@ -201,6 +249,8 @@ export interface MainConfOptions {
   workerProcesses?: number | 'auto';
   /** Set when nginx starts as root, so workers can read the files. */
   user?: string;
+  /** Dynamic modules to load (the brotli static module, when nginx does not load it already). */
+  modules?: readonly string[];
 }
 
 /** A complete nginx.conf for running dist/ in the foreground, unprivileged, with everything under runDir. */
@@ -209,6 +259,7 @@ export function nginxMainConf(o: MainConfOptions): string {
   const at = (p: string): string => quote(`${o.distDir}/${p}`);
   return [
     '# Generated by market-profiles to run dist/ under nginx in the foreground.',
+    ...(o.modules ?? []).map((path) => `load_module ${quote(path)};`),
     'daemon off;',
     ...(o.user === undefined ? [] : [`user ${o.user};`]),
     `worker_processes ${o.workerProcesses ?? 1};`,
