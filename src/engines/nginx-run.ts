@@ -39,6 +39,8 @@ export interface NginxRun {
   url: string;
   process: ChildProcess;
   confPath: string;
+  /** What nginx has written to its error log (stderr) so far, when it is not inherited; the last 8,000 characters. */
+  errorLog(): string;
   stop(): Promise<void>;
 }
 
@@ -98,6 +100,7 @@ export async function startNginx(options: RunOptions): Promise<NginxRun> {
     url: `http://${host}:${options.port}`,
     process: child,
     confPath,
+    errorLog: () => errors,
     stop: () =>
       new Promise<void>((done) => {
         if (child.exitCode !== null || child.signalCode !== null) {

@@ -88,7 +88,11 @@ const variableHeaders = (keepNames: readonly string[], fullNames: readonly strin
   'add_header ETag $mp_tag;',
 ];
 
-function routeLocation(r: ManifestEntry): string {
+/**
+ * One exact location per route. Every header variable the 304 and variant locations read is set, empty when the
+ * route has no such header, so nginx never evaluates an uninitialized variable (a warning in its log per request).
+ */
+function routeLocation(r: ManifestEntry, keepNames: readonly string[], fullNames: readonly string[]): string {
   const variants = new Set(r.variants.map((v) => v.encoding));
   const enc = variants.has('br') && variants.has('gzip') ? '$mp_enc_br_gzip' : variants.has('br') ? '$mp_enc_br' : variants.has('gzip') ? '$mp_enc_gzip' : 'identity';
   const headers = Object.entries(r.headers).filter(([k]) => k !== 'Content-Type');
@@ -103,11 +107,14 @@ function routeLocation(r: ManifestEntry): string {
     `set $mp_enc ${enc};`,
     ...r.variants.map((v) => `set $mp_tag_${v.encoding} ${quote(v.etag)};`),
     ...keep.map(([k, v]) => `set $mp_k_${slug(k)} ${quote(v)};`),
+    ...keepNames.filter((k) => !keep.some(([name]) => name === k)).map((k) => `set $mp_k_${slug(k)} "";`),
     'if ($mp_inm_hit) {',
     '    rewrite ^ /__mp/not-modified last;',
     '}',
     ...full.map(([k, v]) => `set $mp_v_${slug(k)} ${quote(v)};`),
-    ...(compressed.length === 0 ? [] : [`set $mp_file ${quote(`/${r.file}`)};`]),
+    ...(compressed.length === 0
+      ? []
+      : [...fullNames.filter((k) => !full.some(([name]) => name === k)).map((k) => `set $mp_v_${slug(k)} "";`), `set $mp_file ${quote(`/${r.file}`)};`]),
     ...compressed.flatMap((e) => [`if ($mp_enc = ${e}) {`, `    rewrite ^ /__mp/${e} last;`, '}']),
     ...addHeaders(keep, false),
     ...full.map(([k]) => `add_header ${k} $${fullOnly(k)};`),
@@ -228,7 +235,7 @@ export function nginxServerConf(m: Manifest): string {
     ...[...engineErrors, 431].map((s) => `location = /__mp/e/${s} {\n    internal;\n    keepalive_timeout 0;\n    return ${s} ${quote(problemText(statusProblem(m.baseUrl, s)))};\n}`),
     ...variantLocations(m, keepNames, fullNames),
     '',
-    ...m.routes.map(routeLocation),
+    ...m.routes.map((r) => routeLocation(r, keepNames, fullNames)),
   ];
   return `${lines.join('\n')}\n`;
 }
