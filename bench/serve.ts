@@ -51,9 +51,11 @@ const pinned = (cpu: string, cmd: string, args: string[]): [string, string[]] =>
 /** Moves a running process, every thread of it and its child processes (nginx's workers) onto one CPU. */
 function pinProcessTree(pid: number, cpu: string): void {
   if (TASKSET === undefined) return;
-  const children = readdirSync('/proc').filter((p) => /^\d+$/.test(p) && parentOf(p) === String(pid));
-  for (const p of [String(pid), ...children]) spawnSync(TASKSET, ['-a', '-cp', cpu, p], { stdio: 'ignore' });
+  for (const p of [String(pid), ...childrenOf(pid)]) spawnSync(TASKSET, ['-a', '-cp', cpu, p], { stdio: 'ignore' });
 }
+
+/** The live child processes of a process, from /proc. */
+const childrenOf = (pid: number): string[] => readdirSync('/proc').filter((p) => /^\d+$/.test(p) && parentOf(p) === String(pid));
 
 function parentOf(pid: string): string | undefined {
   try {
@@ -170,8 +172,7 @@ function cpuUs(pid: number | undefined): number | undefined {
     }
   };
   try {
-    const children = readdirSync('/proc').filter((p) => /^\d+$/.test(p) && parentOf(p) === String(pid));
-    return ((ticks(String(pid)) + children.reduce((sum, p) => sum + childTicks(p), 0)) * 1e6) / 100; // USER_HZ ticks of 1/100 s
+    return ((ticks(String(pid)) + childrenOf(pid).reduce((sum, p) => sum + childTicks(p), 0)) * 1e6) / 100; // USER_HZ ticks of 1/100 s
   } catch {
     return undefined;
   }

@@ -29,7 +29,7 @@ export function findNginx(): string {
 export function brotliStaticModule(nginx: string): string | undefined {
   const version = spawnSync(nginx, ['-V'], { encoding: 'utf8' });
   const built = `${version.stdout}${version.stderr}`;
-  if (/--add-(?:dynamic-)?module=\S*brotli/.test(built) && !/--add-dynamic-module=\S*brotli/.test(built)) return undefined;
+  if (/--add-module=\S*brotli/.test(built)) return undefined;
   const path = join(/--modules-path=(\S+)/.exec(built)?.[1] ?? '/usr/lib/nginx/modules', 'ngx_http_brotli_static_module.so');
   if (!existsSync(path)) throw new Error(`nginx's brotli static module is not installed (no ${path}); ${INSTALL_HINT}`);
   return path;

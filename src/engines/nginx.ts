@@ -68,25 +68,22 @@ function errorBodyMaps(m: Manifest): string {
   ].join('\n');
 }
 
+/** Every route header name but Content-Type, split into those a 304 keeps and those only a 200 carries; sorted. */
+function headerNames(m: Manifest): { keepNames: string[]; fullNames: string[] } {
+  const names = [...new Set(m.routes.flatMap((r) => Object.keys(r.headers)))].filter((k) => k !== 'Content-Type').sort();
+  return { keepNames: names.filter((k) => NOT_MODIFIED_KEEP.has(k.toLowerCase())), fullNames: names.filter((k) => !NOT_MODIFIED_KEEP.has(k.toLowerCase())) };
+}
+
 /** The http-context part: every map the server part reads. */
 export function nginxHttpConf(m: Manifest): string {
-  const fullOnlyNames = [...new Set(m.routes.flatMap((r) => Object.keys(r.headers)))].filter((k) => k !== 'Content-Type' && !NOT_MODIFIED_KEEP.has(k.toLowerCase())).sort();
-  const statusMaps = fullOnlyNames.map((name) =>
+  const statusMaps = headerNames(m).fullNames.map((name) =>
     mapBlock(`"$status|$mp_v_${slug(name)}"`, fullOnly(name), [[regexKey(`^200\\|(?<mp_c_${slug(name)}>.*)$`), `$mp_c_${slug(name)}`], ['default', '""']], undefined, true));
   return [HEADER, targetMaps(), negotiationMaps(), conditionalMaps(), errorBodyMaps(m), '# headers a 304 must not carry, blanked unless the answer is a 200', ...statusMaps].join('\n');
 }
 
-/** The precompressed encodings, each served by its nginx module from the file beside the identity one. */
-const STATIC_MODULES = { gzip: 'gzip_static', br: 'brotli_static' } as const;
+/** The precompressed encodings: the nginx module that sends each, and the suffix of its file beside the identity one. */
+const STATIC_MODULES = { gzip: { module: 'gzip_static', suffix: '.gz' }, br: { module: 'brotli_static', suffix: '.br' } } as const;
 type Compressed = keyof typeof STATIC_MODULES;
-const SUFFIX: Record<Compressed, string> = { gzip: '.gz', br: '.br' };
-
-/** The route headers a 200 carries, from variables the route location set (an empty value is not sent). */
-const variableHeaders = (keepNames: readonly string[], fullNames: readonly string[]): string[] => [
-  ...keepNames.map((k) => `add_header ${k} $mp_k_${slug(k)};`),
-  ...fullNames.map((k) => `add_header ${k} $${fullOnly(k)};`),
-  'add_header ETag $mp_tag;',
-];
 
 /**
  * One exact location per route. Every header variable the 304 and variant locations read is set, empty when the
@@ -137,7 +134,7 @@ function variantLocations(m: Manifest, keepNames: readonly string[], fullNames: 
     types.set(ext, r.contentType);
   }
   const typeLines = [...types].sort(([a], [b]) => a.localeCompare(b)).map(([ext, type]) => `        ${quote(type)} ${ext};`);
-  return (Object.entries(STATIC_MODULES) as [Compressed, string][]).map(([encoding, module]) =>
+  return (Object.entries(STATIC_MODULES) as [Compressed, (typeof STATIC_MODULES)[Compressed]][]).map(([encoding, { module, suffix }]) =>
     [
       `location = /__mp/${encoding} {`,
       '    internal;',
@@ -145,9 +142,12 @@ function variantLocations(m: Manifest, keepNames: readonly string[], fullNames: 
       ...typeLines,
       '    }',
       `    ${module} always;`,
-      indent(variableHeaders(keepNames, fullNames)),
-      `    # Without its ${SUFFIX[encoding]} file the module would fall back to the identity bytes under this variant's ETag.`,
-      `    if (!-f $document_root$mp_file${SUFFIX[encoding]}) {`,
+      // The route's headers, from the variables its location set (an empty value is not sent).
+      ...keepNames.map((k) => `    add_header ${k} $mp_k_${slug(k)};`),
+      ...fullNames.map((k) => `    add_header ${k} $${fullOnly(k)};`),
+      '    add_header ETag $mp_tag;',
+      `    # Without its ${suffix} file the module would fall back to the identity bytes under this variant's ETag.`,
+      `    if (!-f $document_root$mp_file${suffix}) {`,
       '        return 500;',
       '    }',
       '    rewrite ^ $mp_file break;',
@@ -157,8 +157,7 @@ function variantLocations(m: Manifest, keepNames: readonly string[], fullNames: 
 
 /** The server-context part: answers outside the route table first, then one exact location per route. */
 export function nginxServerConf(m: Manifest): string {
-  const keepNames = [...new Set(m.routes.flatMap((r) => Object.keys(r.headers)).filter((k) => NOT_MODIFIED_KEEP.has(k.toLowerCase())))].sort();
-  const fullNames = [...new Set(m.routes.flatMap((r) => Object.keys(r.headers)))].filter((k) => k !== 'Content-Type' && !NOT_MODIFIED_KEEP.has(k.toLowerCase())).sort();
+  const { keepNames, fullNames } = headerNames(m);
   const engineErrors = ENGINE_STATUSES.filter((s) => s !== 414 && s !== 431 && s !== 501);
   const lines = [
     HEADER,
