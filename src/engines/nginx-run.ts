@@ -1,6 +1,6 @@
 // Runs the real nginx over a built dist/ (tests, `npm run serve:nginx`, benchmarks): config check, start, readiness, stop.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -39,7 +39,7 @@ export interface NginxRun {
   url: string;
   process: ChildProcess;
   confPath: string;
-  /** What nginx has written to its error log (stderr) so far, when it is not inherited; the last 8,000 characters. */
+  /** What nginx has written to its error log so far, when it is not inherited; the last 8,000 characters. */
   errorLog(): string;
   stop(): Promise<void>;
 }
@@ -47,8 +47,8 @@ export interface NginxRun {
 export type RunOptions = Omit<MainConfOptions, 'distDir' | 'runDir' | 'user' | 'modules'> & {
   distDir: string;
   runDir: string;
-  /** Where nginx's stderr goes; collected for error messages when omitted. */
-  stdio?: 'inherit' | 'pipe';
+  /** `inherit`: nginx's error log goes to this process's stderr; otherwise to error.log in runDir, read for messages. */
+  stdio?: 'inherit' | 'file';
 };
 
 const waitForPort = (host: string, port: number, child: ChildProcess, stderr: () => string): Promise<void> =>
@@ -75,6 +75,16 @@ const waitForPort = (host: string, port: number, child: ChildProcess, stderr: ()
     tryOnce();
   });
 
+/** The last 8,000 characters of a log file ('' for stderr or a file not written yet). */
+function readLog(path: string): string {
+  if (path === 'stderr') return '';
+  try {
+    return readFileSync(path, 'utf8').slice(-8000);
+  } catch {
+    return '';
+  }
+}
+
 /** Writes nginx.conf into runDir, checks it with `nginx -t`, starts nginx in the foreground and waits until it listens. */
 export async function startNginx(options: RunOptions): Promise<NginxRun> {
   const nginx = findNginx();
@@ -85,22 +95,22 @@ export async function startNginx(options: RunOptions): Promise<NginxRun> {
   const user = process.getuid?.() === 0 ? 'root' : undefined;
   const confPath = join(runDir, 'nginx.conf');
   const brotli = brotliStaticModule(nginx);
-  writeFileSync(confPath, nginxMainConf({ ...options, distDir, runDir, ...(user === undefined ? {} : { user }), modules: brotli === undefined ? [] : [brotli] }));
-  const args = ['-p', runDir, '-c', confPath, '-e', 'stderr'];
+  // Unless it is inherited, the log goes to a file: a pipe that this process stopped draining (a blocking call in a
+  // test or benchmark) would otherwise stall nginx once it filled.
+  const errorLog = options.stdio === 'inherit' ? 'stderr' : join(runDir, 'error.log');
+  writeFileSync(confPath, nginxMainConf({ ...options, distDir, runDir, ...(user === undefined ? {} : { user }), modules: brotli === undefined ? [] : [brotli], errorLog }));
+  const args = ['-p', runDir, '-c', confPath, '-e', errorLog];
   const check = spawnSync(nginx, [...args, '-t', '-q'], { encoding: 'utf8' });
-  if (check.status !== 0) throw new Error(`nginx rejected the generated configuration ${confPath}:\n${check.stderr}`);
-  let errors = '';
-  const child = spawn(nginx, args, { stdio: ['ignore', options.stdio === 'inherit' ? 'inherit' : 'ignore', options.stdio === 'inherit' ? 'inherit' : 'pipe'] });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    errors = (errors + chunk.toString()).slice(-8000);
-  });
-  await waitForPort(options.host, options.port, child, () => errors);
+  if (check.status !== 0) throw new Error(`nginx rejected the generated configuration ${confPath}:\n${check.stderr}${readLog(errorLog)}`);
+  const output = options.stdio === 'inherit' ? 'inherit' : 'ignore';
+  const child = spawn(nginx, args, { stdio: ['ignore', output, output] });
+  await waitForPort(options.host, options.port, child, () => readLog(errorLog));
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
     url: `http://${host}:${options.port}`,
     process: child,
     confPath,
-    errorLog: () => errors,
+    errorLog: () => readLog(errorLog),
     stop: () =>
       new Promise<void>((done) => {
         if (child.exitCode !== null || child.signalCode !== null) {

@@ -257,6 +257,8 @@ export interface MainConfOptions {
   user?: string;
   /** Dynamic modules to load (the brotli static module, when nginx does not load it already). */
   modules?: readonly string[];
+  /** Where the error log goes: `stderr` (the default) or a file path. */
+  errorLog?: string;
 }
 
 /** A complete nginx.conf for running dist/ in the foreground, unprivileged, with everything under runDir. */
@@ -270,7 +272,7 @@ export function nginxMainConf(o: MainConfOptions): string {
     ...(o.user === undefined ? [] : [`user ${o.user};`]),
     `worker_processes ${o.workerProcesses ?? 1};`,
     `pid ${quote(`${o.runDir}/nginx.pid`)};`,
-    'error_log stderr warn;',
+    `error_log ${o.errorLog === undefined || o.errorLog === 'stderr' ? 'stderr' : quote(o.errorLog)} warn;`,
     'pcre_jit on;',
     'events {',
     '    worker_connections 1024;',
