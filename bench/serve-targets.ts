@@ -4,9 +4,9 @@
 // Prints `READY <url>` once listening; the parent kills the process when done.
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import { buildRouteTable } from '../src/build.ts';
-import { fixtureReader } from '../src/cli.ts';
-import { marketNotFound } from '../src/render/problem.ts';
-import { startServer } from '../src/server.ts';
+import { fixtureReader } from '../src/sources/index.ts';
+import { marketProblem, problemText } from '../src/http/problems.ts';
+import { startServer } from '../src/server/listener.ts';
 import { ROWS } from './serve-rows.ts';
 
 const [kind = '', root = '', baseUrl = ''] = process.argv.slice(2);
@@ -92,7 +92,7 @@ function bare(): void {
       answers.set(row.path, { status: 304, headers: [], body: Buffer.alloc(0) });
     } else if (row.kind === 'not-found' || route === undefined) {
       const id = row.path.split('/')[3] ?? '';
-      const body = Buffer.from(`${JSON.stringify(marketNotFound(baseUrl, id, row.path, table.marketIds), null, 2)}\n`);
+      const body = Buffer.from(problemText(marketProblem(baseUrl, id, row.path, table.marketIds)));
       answers.set(row.path, { status: 404, headers: ['Content-Type', 'application/problem+json', 'Content-Length', String(body.length)], body });
     } else {
       const variant = row.acceptEncoding === 'gzip' && route.gzip !== undefined ? route.gzip : route.identity;

@@ -18,8 +18,8 @@ import { request } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SITE_DIR, fileFor } from '../src/artifact.ts';
-import { findNginx, freePort, startNginx as startNginxRun, type NginxRun } from '../src/engines/nginx-run.ts';
+import { SITE_DIR, fileFor } from '../src/manifest.ts';
+import { findNginx, freePort, startNginx as startNginxRun, type NginxRun } from '../scripts/nginx-run.ts';
 import { ROWS, type Row } from './serve-rows.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

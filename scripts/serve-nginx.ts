@@ -2,13 +2,14 @@
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { writeBuild } from '../src/artifact.ts';
-import { buildFromConfig } from '../src/cli.ts';
+import { buildRouteTable } from '../src/build.ts';
 import { loadConfig } from '../src/config.ts';
-import { startNginx } from '../src/engines/nginx-run.ts';
+import { fixtureReader } from '../src/sources/index.ts';
+import { startNginx } from './nginx-run.ts';
 
 const config = loadConfig(process.env, process.argv.slice(2));
 // Always rebuilt: the links inside dist/ must name the address nginx is about to serve.
-const table = buildFromConfig(config);
+const table = buildRouteTable({ baseUrl: config.baseUrl, read: fixtureReader(config.fixturesDir) });
 await writeBuild(table, config.outDir);
 const runDir = join(tmpdir(), `market-profiles-nginx-${config.port}`);
 const nginx = await startNginx({ distDir: resolve(config.outDir), runDir, host: config.host, port: config.port, accessLog: config.log, workerProcesses: 'auto', stdio: 'inherit' });

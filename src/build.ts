@@ -1,5 +1,4 @@
 // The build orchestrator: load sources → assemble profiles → validate → render routes → write.
-import { profileSchema, indexSchema } from './contract.ts';
 import { buildMarketIndex } from './market-index.ts';
 import { MARKETS, type MarketDefinition } from './markets.ts';
 import { PATHS } from './paths.ts';
@@ -8,7 +7,6 @@ import { buildRoutes, type RouteTable } from './routes.ts';
 import { loadSources } from './sources/index.ts';
 import type { ReadFixture, SourceAdapter } from './sources/types.ts';
 import { assertCsvTies, assertProfileRules, assertValid, compilePublished } from './validate.ts';
-import { renderJson } from './render/json.ts';
 
 export interface BuildOptions {
   baseUrl: string;
@@ -26,17 +24,19 @@ export function buildRouteTable(options: BuildOptions): RouteTable {
   const table = buildRoutes({ baseUrl: options.baseUrl, snapshotDate: data.snapshotDate, profiles, index });
 
   // Validate what will be served: the published schema bytes against the served profile bytes.
-  const schemaBytes = table.routes.get(PATHS.profileSchema)?.identity.body ?? Buffer.from(renderJson(profileSchema(options.baseUrl)));
-  const validateProfile = compilePublished(schemaBytes);
+  const served = (path: string): Buffer => {
+    const route = table.routes.get(path);
+    if (route === undefined) throw new Error(`the route table has no ${path}`);
+    return route.identity.body;
+  };
+  const validateProfile = compilePublished(served(PATHS.profileSchema));
   for (const p of profiles) {
     const route = PATHS.profile(p.market.id);
-    const served = JSON.parse(table.routes.get(route)?.identity.body.toString() ?? 'null') as unknown;
-    assertValid(validateProfile, served, p.market.id, route);
+    assertValid(validateProfile, JSON.parse(served(route).toString()) as unknown, p.market.id, route);
     assertProfileRules(p, route);
-    assertCsvTies(table.routes.get(PATHS.marketCsv(p.market.id))?.identity.body.toString() ?? '', [p], PATHS.marketCsv(p.market.id));
+    assertCsvTies(served(PATHS.marketCsv(p.market.id)).toString(), [p], PATHS.marketCsv(p.market.id));
   }
-  const indexBytes = table.routes.get(PATHS.indexSchema)?.identity.body ?? Buffer.from(renderJson(indexSchema(options.baseUrl)));
-  assertValid(compilePublished(indexBytes), JSON.parse(table.routes.get(PATHS.index)?.identity.body.toString() ?? 'null') as unknown, undefined, PATHS.index);
-  assertCsvTies(table.routes.get(PATHS.bulkCsv)?.identity.body.toString() ?? '', profiles, PATHS.bulkCsv);
+  assertValid(compilePublished(served(PATHS.indexSchema)), JSON.parse(served(PATHS.index).toString()) as unknown, undefined, PATHS.index);
+  assertCsvTies(served(PATHS.bulkCsv).toString(), profiles, PATHS.bulkCsv);
   return table;
 }

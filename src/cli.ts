@@ -1,12 +1,11 @@
 // The command line: `build` writes dist/, `serve` answers from memory; both read the same fixtures.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { writeBuild } from './artifact.ts';
 import { buildRouteTable } from './build.ts';
 import { loadConfig, parseFlags, type Config } from './config.ts';
 import { ConfigError, DataError } from './errors.ts';
 import type { RouteTable } from './routes.ts';
-import { startServer } from './server.ts';
+import { startServer } from './server/listener.ts';
+import { fixtureReader } from './sources/index.ts';
 import { verifyCommand } from './verify.ts';
 
 const USAGE = `usage: market-profiles <command> [options]
@@ -26,17 +25,7 @@ options (flags win over environment variables):
   --out DIR             OUT_DIR       output folder of build (default dist)
 `;
 
-export function fixtureReader(dir: string): (path: string) => string {
-  return (path) => {
-    try {
-      return readFileSync(join(dir, path), 'utf8');
-    } catch (error) {
-      throw new DataError('unreadable', { file: path }, `cannot read fixture: ${(error as Error).message}`);
-    }
-  };
-}
-
-export function buildFromConfig(config: Config): RouteTable {
+function buildFromConfig(config: Config): RouteTable {
   return buildRouteTable({ baseUrl: config.baseUrl, read: fixtureReader(config.fixturesDir) });
 }
 

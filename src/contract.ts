@@ -21,6 +21,9 @@ export const CSV_CAVEATS: readonly string[] = [
   'Upstream datasets keep their own licenses and terms.',
 ];
 
+/** The display name of a market, `<City>, <StateCode>`: the CSV's market_name (spec 2.6) and every page's. */
+export const displayName = (market: { name: string; stateCode: string }): string => `${market.name}, ${market.stateCode}`;
+
 export const LINK_KEYS = ['html', 'dataStatus', 'methodology', 'dataSources', 'dataCatalog', 'privacy', 'changelog'] as const;
 
 const IsoDate = Type.String({ format: 'date', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' });
@@ -149,6 +152,12 @@ export type MarketIndex = Static<typeof MarketIndex>;
 export type Metric = Static<typeof Metric>;
 export type Source = Static<typeof Source>;
 export type GeographyScope = Static<typeof GeographyScope>;
+export type Boundary = Static<typeof Boundary>;
+export type Scores = Static<typeof Scores>;
+type ProfileBody = Static<typeof Profile>;
+export type Freshness = ProfileBody['freshness']['freshness'];
+export type Coverage = ProfileBody['coverage'];
+export type UpdateFrequency = Source['updateFrequency'];
 export type IndexEntry = Static<typeof IndexEntry>;
 
 /** A TypeBox schema as the plain draft-07 JSON document we publish (TypeBox's symbol keys dropped). */

@@ -1,5 +1,5 @@
 // Methodology v1.0: the metric set, the score formulas and thresholds, and the freshness and coverage rules.
-import type { SourceRecord, UpdateFrequency } from './sources/types.ts';
+import type { Coverage, Freshness, Scores, Source, UpdateFrequency } from './contract.ts';
 
 export const METHODOLOGY_VERSION = 'v1.0';
 
@@ -82,12 +82,6 @@ export function scoreInputs(v: Values): ScoreInputs {
   return out;
 }
 
-export interface Scores {
-  affordability?: number;
-  supply?: number;
-  overall?: number;
-}
-
 /** Integer scores 0-100; a score whose inputs are missing is omitted, never 0. */
 export function computeScores(v: Values): Scores {
   const inputs = scoreInputs(v);
@@ -109,8 +103,6 @@ export function computeScores(v: Values): Scores {
   return scores;
 }
 
-export type Freshness = 'fresh' | 'aging' | 'stale';
-
 /** Days a source may go without a new release and still be current. */
 export const EXPECTED_INTERVAL_DAYS: Record<UpdateFrequency, number> = { monthly: 31, quarterly: 92, annually: 366 };
 
@@ -121,7 +113,7 @@ export const daysBetween = (from: string, to: string): number => Math.round((Dat
  * fresh: the latest release is at most one expected interval older than the snapshot;
  * aging: at most two intervals; stale: older, or no release date known.
  */
-export function sourceFreshness(source: SourceRecord, snapshotDate: string): Freshness {
+export function sourceFreshness(source: Source, snapshotDate: string): Freshness {
   if (source.latestReleaseDate === undefined) return 'stale';
   const age = daysBetween(source.latestReleaseDate, snapshotDate);
   const interval = EXPECTED_INTERVAL_DAYS[source.updateFrequency];
@@ -135,13 +127,6 @@ const RANK: Record<Freshness, number> = { fresh: 0, aging: 1, stale: 2 };
 /** A profile is as fresh as its least fresh source. */
 export function worstFreshness(values: readonly Freshness[]): Freshness {
   return values.reduce<Freshness>((worst, f) => (RANK[f] > RANK[worst] ? f : worst), 'fresh');
-}
-
-export interface Coverage {
-  totalRequired: number;
-  totalProvided: number;
-  percent: number;
-  missing: string[];
 }
 
 export function computeCoverage(provided: ReadonlySet<string>): Coverage {

@@ -7,12 +7,12 @@ import {
 } from './methodology.ts';
 import { profileLinks } from './paths.ts';
 import type { LoadedSources } from './sources/index.ts';
-import type { Boundary, Observation, SourceRecord } from './sources/types.ts';
+import type { Boundary, Observation } from './sources/types.ts';
 
 const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Copies a source record with its keys in contract order, optional dates omitted when unknown. */
-function sourceEntry(s: SourceRecord): Source {
+function sourceEntry(s: Source): Source {
   return {
     sourceId: s.sourceId,
     sourceName: s.sourceName,
@@ -27,7 +27,7 @@ function sourceEntry(s: SourceRecord): Source {
   };
 }
 
-function freshnessNote(sources: readonly SourceRecord[], snapshotDate: string): string {
+function freshnessNote(sources: readonly Source[], snapshotDate: string): string {
   const parts = sources.map((s) => {
     const release = s.latestReleaseDate === undefined ? 'release date unknown' : `released ${s.latestReleaseDate}, ${daysBetween(s.latestReleaseDate, snapshotDate)} days before the snapshot`;
     return `${s.sourceId} (${s.updateFrequency}) ${release}: ${sourceFreshness(s, snapshotDate)}`;

@@ -2,42 +2,13 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { csvDescriptor, indexSchema, profileSchema, type MarketIndex, type MarketProfile } from './contract.ts';
+import { CACHE_CONTROL, COMMON_HEADERS, CONTENT_TYPES, PAGE_HEADERS, type Header, type Kind } from './http/headers.ts';
+import type { Encoding } from './http/negotiation.ts';
+import { renderJson } from './json.ts';
 import { BULK_CSV_FILENAME, PATHS, marketCsvFilename } from './paths.ts';
 import { renderBulkCsv, renderMarketCsv } from './render/csv.ts';
-import { renderJson } from './render/json.ts';
-import { STYLESHEET, renderNotFoundPage, renderPages } from './render/pages.ts';
-
-export type Encoding = 'br' | 'gzip' | 'identity';
-
-export const CONTENT_TYPES = {
-  json: 'application/json',
-  csv: 'text/csv; charset=utf-8',
-  html: 'text/html; charset=utf-8',
-  css: 'text/css; charset=utf-8',
-  problem: 'application/problem+json',
-} as const;
-
-export type Kind = keyof typeof CONTENT_TYPES;
-
-/** Cache rules, the same on every engine. */
-export const CACHE_CONTROL = {
-  ok: 'public, max-age=300',
-  error: 'public, max-age=60',
-  health: 'no-store',
-} as const;
-
-/** Headers on every response, errors and 304s included. */
-export const COMMON_HEADERS: readonly (readonly [string, string])[] = [
-  ['Access-Control-Allow-Origin', '*'],
-  ['Access-Control-Expose-Headers', 'ETag, Link, Content-Disposition'],
-  ['X-Content-Type-Options', 'nosniff'],
-];
-
-/** Pages load only our own stylesheet and inline SVG; nothing else may run or load. */
-export const PAGE_HEADERS: readonly (readonly [string, string])[] = [
-  ['Content-Security-Policy', "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"],
-  ['Referrer-Policy', 'no-referrer'],
-];
+import { renderAllPages as renderPages, renderNotFound as renderNotFoundPage } from './render/pages/render.tsx';
+import { STYLESHEET } from './render/pages/stylesheet.ts';
 
 export interface Variant {
   encoding: Encoding;
@@ -51,7 +22,7 @@ export interface Route {
   kind: Kind;
   contentType: string;
   /** Every header of a 200 except Content-Length, ETag and Content-Encoding, which depend on the variant. */
-  headers: readonly (readonly [string, string])[];
+  headers: readonly Header[];
   identity: Variant;
   gzip?: Variant;
   br?: Variant;
@@ -67,9 +38,6 @@ export interface RouteTable {
   /** Body of the HTML 404 page, answered for unknown paths outside /api/. */
   notFoundPage: Buffer;
 }
-
-/** Unknown paths under these prefixes answer problem+json; any other unknown path gets the HTML 404 page. */
-export const isApiPath = (path: string): boolean => path.startsWith('/api/') || path === '/api' || path === '/healthz';
 
 export function etagOf(body: Buffer): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
@@ -108,7 +76,7 @@ export function buildRoutes(input: RouteInput): RouteTable {
   const { baseUrl, profiles, index } = input;
   const lastModified = new Date(`${input.snapshotDate}T00:00:00Z`).toUTCString();
   const routes = new Map<string, Route>();
-  const add = (path: string, kind: Kind, text: string, extra: readonly (readonly [string, string])[] = [], cacheControl: string = CACHE_CONTROL.ok): void => {
+  const add = (path: string, kind: Kind, text: string, extra: readonly Header[] = [], cacheControl: string = CACHE_CONTROL.ok): void => {
     if (routes.has(path)) throw new Error(`route ${path} is defined twice`);
     routes.set(path, {
       path,

@@ -1,10 +1,9 @@
 // Checks built output against the published contract with an independent validator (Ajv, draft-07).
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { CSV_COLUMNS, type MarketProfile } from './contract.ts';
+import { CSV_COLUMNS, displayName, type MarketProfile } from './contract.ts';
+import { CsvSyntaxError, parseCsv, plainDecimal } from './csv.ts';
 import { ContractError } from './errors.ts';
-import { splitCsvLine } from './sources/parse.ts';
-import { plainDecimal } from './render/csv.ts';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives as the module namespace.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -50,6 +49,16 @@ export function assertProfileRules(p: MarketProfile, route: string): void {
 }
 
 /** Reads a CSV we wrote back and ties every row to the profile (spec 4, "Ties"). */
+/** The fields of one CSV line, read with the strict RFC 4180 reader. */
+function readLine(text: string, route: string, line: number): string[] {
+  try {
+    return parseCsv(`${text}\r\n`)[0] ?? [];
+  } catch (error) {
+    if (!(error instanceof CsvSyntaxError)) throw error;
+    throw new ContractError('csv_tie', { route, line }, error.reason);
+  }
+}
+
 export function assertCsvTies(csv: string, profiles: readonly MarketProfile[], route: string): void {
   const lines = csv.split('\r\n');
   if (lines.at(-1) !== '') throw new ContractError('csv_tie', { route, line: lines.length }, 'the last line must end with CRLF');
@@ -61,7 +70,7 @@ export function assertCsvTies(csv: string, profiles: readonly MarketProfile[], r
   let previous = '';
   lines.slice(1, -1).forEach((text, i) => {
     const line = i + 2;
-    const fields = splitCsvLine(text, { route, line });
+    const fields = readLine(text, route, line);
     if (fields.length !== CSV_COLUMNS.length) throw new ContractError('csv_tie', { route, line }, `expected ${CSV_COLUMNS.length} columns, got ${fields.length}`);
     const row = Object.fromEntries(CSV_COLUMNS.map((c, k) => [c.name, fields[k] ?? ''])) as Record<string, string>;
     const p = byId.get(row['market_id'] ?? '');
@@ -72,7 +81,7 @@ export function assertCsvTies(csv: string, profiles: readonly MarketProfile[], r
     };
     if (metric === undefined) return fail('metric_id', `metric_id "${row['metric_id']}" is not in profile.metrics`);
     const want: Record<string, string> = {
-      market_name: `${p.market.name}, ${p.market.stateCode}`,
+      market_name: displayName(p.market),
       metric_label: metric.label,
       value: plainDecimal(metric.value),
       unit: metric.unit,

@@ -1,5 +1,6 @@
 // `market-profiles verify <base-url>`: checks any running deployment against the contract from what it serves, trusting nothing it was meant to serve.
 import { normalizeBaseUrl } from './config.ts';
+import { renderJson } from './json.ts';
 import { BULK_CSV_FILENAME, Faults, TYPES, expectRepresentation, expectResponse, isObject, marketCsvFilename } from './verify/expect.ts';
 import { createClient, type Client } from './verify/http.ts';
 import { checkLinks, jsonLinks, pageLinks } from './verify/links.ts';
@@ -186,6 +187,6 @@ export async function verifyCommand(args: readonly string[], flags: ReadonlyMap<
     return raw !== undefined && /^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : fallback;
   };
   const report = await verifyDeployment(target, { concurrency: number('concurrency', 8), timeoutMs: number('timeout-ms', 10_000) });
-  process.stdout.write(flags.has('json') ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
+  process.stdout.write(flags.has('json') ? renderJson(report) : formatReport(report));
   return report.ok ? 0 : 1;
 }

@@ -10,7 +10,7 @@ import { buildRouteTable } from '../src/build.ts';
 import { synthetic } from '../bench/synthetic-markets.ts';
 import { main } from '../src/cli.ts';
 import { ContractError, DataError } from '../src/errors.ts';
-import { FOOTER_MARKET_LIMIT } from '../src/pages/layout.tsx';
+import { FOOTER_MARKET_LIMIT } from '../src/render/pages/layout.tsx';
 import { ADAPTERS } from '../src/sources/index.ts';
 import type { SourceAdapter, SourceLoad } from '../src/sources/types.ts';
 import { FIXTURES_DIR, buildTable, fixtureReader } from './support/data.ts';

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { runInNewContext } from 'node:vm';
-import { artifactFiles, buildManifest, SITE_DIR, type Manifest } from '../src/artifact.ts';
+import { artifactFiles } from '../src/artifact.ts';
+import { buildManifest, SITE_DIR, type Manifest } from '../src/manifest.ts';
 import {
   CLOUDFRONT_FUNCTION_LIMIT, CLOUDFRONT_REQUEST_FILE, CLOUDFRONT_RESPONSE_FILE, HEADERS_FILE, REDIRECTS_FILE, S3_OBJECTS_FILE, S3_UPLOAD_FILE, type S3Object,
 } from '../src/engines/cdn.ts';

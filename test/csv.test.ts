@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { csvField, plainDecimal } from '../src/render/csv.ts';
+import { csvField, plainDecimal } from '../src/csv.ts';
 import { MARKET_IDS } from '../src/markets.ts';
 import { PATHS } from '../src/paths.ts';
 import { body, buildTable, servedProfiles } from './support/data.ts';

@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import {
   METRICS, THRESHOLDS, computeCoverage, computeScores, scale, sourceFreshness, worstFreshness,
 } from '../src/methodology.ts';
-import type { SourceRecord } from '../src/sources/types.ts';
+import type { Source as SourceRecord } from '../src/contract.ts';
 
 const complete = {
   medianGrossRent: 1500, medianHouseholdIncome: 90000, rentBurden: 50,

@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { writeBuild } from '../src/artifact.ts';
 import { buildRouteTable } from '../src/build.ts';
-import { fixtureReader } from '../src/cli.ts';
-import { freePort, startNginx, type NginxRun } from '../src/engines/nginx-run.ts';
+import { fixtureReader } from '../src/sources/index.ts';
+import { freePort, startNginx, type NginxRun } from '../scripts/nginx-run.ts';
 import type { RouteTable } from '../src/routes.ts';
-import { startServer, type RunningServer } from '../src/server.ts';
+import { startServer, type RunningServer } from '../src/server/listener.ts';
 import { CASES, exchange, header, request, type RawResponse } from './support/http-suite.ts';
 
 const FIXTURES = new URL('../fixtures/', import.meta.url).pathname;

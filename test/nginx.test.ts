@@ -1,7 +1,7 @@
 // The shared HTTP contract suite, unchanged, against the real nginx serving a built dist/ with the generated configuration.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { nginxOverFreshBuild } from '../src/engines/nginx-run.ts';
+import { nginxOverFreshBuild } from '../scripts/nginx-run.ts';
 import { defineHttpSuite } from './support/http-suite.ts';
 
 const FIXTURES = new URL('../fixtures/', import.meta.url).pathname;

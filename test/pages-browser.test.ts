@@ -7,7 +7,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { buildRouteTable } from '../src/build.ts';
 import { PATHS } from '../src/paths.ts';
-import { startServer, type RunningServer } from '../src/server.ts';
+import { startServer, type RunningServer } from '../src/server/listener.ts';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const FIXTURES = new URL('../fixtures/', import.meta.url).pathname;

@@ -6,11 +6,12 @@ import { describe, it } from 'node:test';
 import { buildRouteTable } from '../src/build.ts';
 import { SCHEMA_VERSION, type MarketIndex, type MarketProfile } from '../src/contract.ts';
 import { METHODOLOGY_VERSION, METRICS, THRESHOLDS, computeScores } from '../src/methodology.ts';
-import { formatDate, formatMetric, formatNumber, formatValue } from '../src/pages/format.ts';
-import { ENDPOINTS, PAGES, makeSite } from '../src/pages/site.ts';
+import { formatDate, formatMetric, formatNumber, formatValue } from '../src/render/pages/format.ts';
+import { ENDPOINTS, PAGES, makeSite } from '../src/render/pages/site.ts';
 import { PATHS } from '../src/paths.ts';
-import { PROBLEMS, problemType, type ProblemCode } from '../src/render/problem.ts';
-import { CONTENT_TYPES, type Kind, type RouteTable } from '../src/routes.ts';
+import { CONTENT_TYPES, type Kind } from '../src/http/headers.ts';
+import { CATALOG_CODES, problemType } from '../src/http/problems.ts';
+import type { RouteTable } from '../src/routes.ts';
 
 const BASE_URL = 'http://localhost:3000';
 const FIXTURES = new URL('../fixtures/', import.meta.url).pathname;
@@ -321,7 +322,7 @@ describe('site pages', () => {
     const html = text(PATHS.dataCatalog);
     const words = visible(html);
     for (const e of ENDPOINTS) assert.ok(words.includes(`curl -sS`) && words.includes(BASE_URL + e.path), e.path);
-    for (const code of Object.keys(PROBLEMS) as ProblemCode[]) {
+    for (const code of CATALOG_CODES) {
       const fragment = new URL(problemType(BASE_URL, code)).hash.slice(1);
       assert.ok(idsOf(html).has(fragment), `no anchor for ${code}`);
     }

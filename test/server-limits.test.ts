@@ -3,8 +3,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { RouteTable } from '../src/routes.ts';
 import type { Socket } from 'node:net';
-import { classifyPath } from '../src/request-target.ts';
-import { LIMITS, ifNoneMatchHits, parseAcceptEncoding, sweepStalled, type RunningServer } from '../src/server.ts';
+import { classifyPath } from '../src/http/request-target.ts';
+import { ifNoneMatchHits } from '../src/http/conditional.ts';
+import { parseAcceptEncoding } from '../src/http/negotiation.ts';
+import { LIMITS, sweepStalled, type RunningServer } from '../src/server/listener.ts';
 import { startEmbedded } from './support/embedded.ts';
 import { checkProblem, exchange, header, request, type RawExchange, type RawResponse } from './support/http-suite.ts';
 

@@ -1,7 +1,7 @@
 // Access log: off by default; when on, exactly one JSON line per request with the documented fields.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { AccessLogEntry } from '../src/server.ts';
+import type { AccessLogEntry } from '../src/server/listener.ts';
 import { startEmbedded } from './support/embedded.ts';
 import { exchange, request } from './support/http-suite.ts';
 

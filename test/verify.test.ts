@@ -4,11 +4,12 @@ import { execFile } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { buildRouteTable } from '../src/build.ts';
-import { fixtureReader, main } from '../src/cli.ts';
+import { main } from '../src/cli.ts';
+import { fixtureReader } from '../src/sources/index.ts';
 import { etagOf, type Route, type RouteTable } from '../src/routes.ts';
-import { startServer } from '../src/server.ts';
+import { startServer } from '../src/server/listener.ts';
 import { formatReport, verifyDeployment, type VerifyReport } from '../src/verify.ts';
-import { freePort, nginxOverFreshBuild } from '../src/engines/nginx-run.ts';
+import { freePort, nginxOverFreshBuild } from '../scripts/nginx-run.ts';
 
 const FIXTURES = new URL('../fixtures/', import.meta.url).pathname;
 const ID = 'us-tx-austin';

@@ -1,6 +1,5 @@
 // The request rules of the embedded server (Accept-Encoding q-values, If-None-Match, path checks) as nginx maps, since nginx has no code to run.
-import { LIMITS } from '../server.ts';
-import { BAD_TARGET_RULES, type BadTargetRule } from '../answers.ts';
+import { BAD_TARGET_RULES, MAX_PATH_LENGTH, type BadTargetRule } from '../http/request-target.ts';
 import { mapBlock, quote, quoteWithVariables, regexKey } from './nginx-syntax.ts';
 
 const CODINGS = { br: 'br', gzip: '(?:x-)?gzip', identity: 'identity', star: '\\*' } as const;
@@ -98,7 +97,7 @@ export function targetMaps(): string {
   return [
     mapBlock('$request', 'mp_absolute', [[regexKey('^[^ ]+ +[^/ ]'), '1'], ['default', '0']], 'absolute-form or asterisk-form request targets'),
     mapBlock('$request_uri', 'mp_raw', [[regexKey('^(?<mp_raw_c>[^?]*)'), '$mp_raw_c']], 'the path as sent, without the query'),
-    mapBlock('$mp_raw', 'mp_long', [[regexKey(`^[\\s\\S]{${LIMITS.maxPathLength + 1}}`), '1'], ['default', '0']], `paths over ${LIMITS.maxPathLength} bytes are never decoded: 404`),
+    mapBlock('$mp_raw', 'mp_long', [[regexKey(`^[\\s\\S]{${MAX_PATH_LENGTH + 1}}`), '1'], ['default', '0']], `paths over ${MAX_PATH_LENGTH} bytes are never decoded: 404`),
     mapBlock('$mp_raw', 'mp_fragment', [[regexKey('#'), '1'], ['default', '0']], 'nginx would cut the path at "#"; the embedded server keeps it, so no route matches'),
     mapBlock('$mp_raw', 'mp_rule', [
       // Node's HTTP parser refuses raw bytes above 0x7f in the target before the server sees it; nginx passes them on.

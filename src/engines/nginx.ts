@@ -1,10 +1,8 @@
 // Generates the nginx configuration that serves dist/site with the embedded server's bytes, headers and answers, from the manifest.
-import type { Manifest, ManifestEntry } from '../artifact.ts';
-import { CONTENT_TYPES } from '../routes.ts';
-import {
-  ALLOW, BAD_TARGET_RULES, ENGINE_STATUSES, NOT_FOUND_PAGE_HEADERS, NOT_MODIFIED_KEEP, ORIGIN_FORM_REASON, PREFLIGHT_HEADERS, PROBLEM_HEADERS, UNPARSABLE_REASON,
-  badRequestProblem, badTargetReason, marketProblem, methodProblem, notFoundProblem, problemText, statusProblem, type Header,
-} from '../answers.ts';
+import { ALLOW, CONTENT_TYPES, NOT_FOUND_PAGE_HEADERS, NOT_MODIFIED_KEEP, PREFLIGHT_HEADERS, PROBLEM_HEADERS, type Header } from '../http/headers.ts';
+import { ENGINE_STATUSES, UNPARSABLE_REASON, badRequestProblem, marketProblem, methodProblem, notFoundProblem, problemText, statusProblem } from '../http/problems.ts';
+import { BAD_TARGET_REASONS, BAD_TARGET_RULES, ORIGIN_FORM_REASON, SAFE_PATH_SOURCE, SAFE_SEGMENT_SOURCE, marketPathSource } from '../http/request-target.ts';
+import type { Manifest, ManifestEntry } from '../manifest.ts';
 import { conditionalMaps, negotiationMaps, targetMaps } from './nginx-maps.ts';
 import { mapBlock, quote, regexKey, slug } from './nginx-syntax.ts';
 
@@ -33,14 +31,14 @@ function errorBodyMaps(m: Manifest): string {
   const market = (id: string, path: string | undefined): string => withVariables(problemText(marketProblem(m.baseUrl, id, path, m.marketIds)));
   const api = (path: string | undefined): string => withVariables(problemText(notFoundProblem(m.baseUrl, path)));
   const method = (name: string | undefined, path: string | undefined): string => withVariables(problemText(methodProblem(m.baseUrl, name, path)));
-  const reasons = BAD_TARGET_RULES.map((rule): [string, string] => [rule, quote(problemText(badRequestProblem(m.baseUrl, badTargetReason(rule))))]);
+  const reasons = BAD_TARGET_RULES.map((rule): [string, string] => [rule, quote(problemText(badRequestProblem(m.baseUrl, BAD_TARGET_REASONS[rule])))]);
   return [
-    mapBlock('$mp_path', 'mp_seg', [[regexKey('^/api/markets/(?<mp_seg_c>[^/]+)(?:/csv)?$'), '$mp_seg_c'], ['default', '""']]),
-    mapBlock('$mp_path', 'mp_path_echo', [[regexKey('^/[A-Za-z0-9._~/-]{0,255}$'), '1'], ['default', '0']], 'only a path of unreserved characters is echoed as "instance"'),
+    mapBlock('$mp_path', 'mp_seg', [[regexKey(marketPathSource('(?<mp_seg_c>[^/]+)')), '$mp_seg_c'], ['default', '""']]),
+    mapBlock('$mp_path', 'mp_path_echo', [[regexKey(SAFE_PATH_SOURCE), '1'], ['default', '0']], 'only a path of unreserved characters is echoed as "instance"'),
     mapBlock('$mp_path', 'mp_nf_kind', [
-      [regexKey('^/api/markets/csv(?:/csv)?$'), 'api'],
-      [regexKey('^/api/markets/[A-Za-z0-9._~-]{1,128}(?:/csv)?$'), 'market_echo'],
-      [regexKey('^/api/markets/[^/]+(?:/csv)?$'), 'market'],
+      [regexKey(marketPathSource('csv')), 'api'],
+      [regexKey(marketPathSource(SAFE_SEGMENT_SOURCE)), 'market_echo'],
+      [regexKey(marketPathSource('[^/]+')), 'market'],
       [regexKey('^/api(?:/|$)'), 'api'],
       ['/healthz', 'api'],
       ['default', 'html'],

@@ -1,29 +1,8 @@
 // Renders profiles as CSV (spec 2.6): header line, RFC 4180 quoting, CRLF, UTF-8 without BOM, plain decimals.
-import { CSV_COLUMNS, type CsvRow, type MarketProfile } from '../contract.ts';
+import { CSV_COLUMNS, displayName, type CsvRow, type MarketProfile } from '../contract.ts';
+import { csvField, plainDecimal } from '../csv.ts';
 
 const CRLF = '\r\n';
-
-/** Quotes a field when RFC 4180 requires it: a comma, a double quote, CR or LF. */
-export function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-}
-
-/** Writes a finite number as a plain decimal: no exponent, no thousands separator, no negative zero. */
-export function plainDecimal(value: number): string {
-  if (!Number.isFinite(value)) throw new RangeError(`cannot write ${value} as a CSV decimal`);
-  if (Object.is(value, -0) || value === 0) return '0';
-  const text = String(value);
-  const match = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
-  if (match === null) return text;
-  const [, sign = '', lead = '', fraction = '', exp = '0'] = match;
-  const digits = lead + fraction;
-  const point = 1 + Number(exp);
-  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`;
-  if (point >= digits.length) return sign + digits + '0'.repeat(point - digits.length);
-  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
-}
-
-export const marketName = (p: MarketProfile): string => `${p.market.name}, ${p.market.stateCode}`;
 
 /** One row per metric of the profile, sorted by metric id. */
 export function csvRows(p: MarketProfile): CsvRow[] {
@@ -31,7 +10,7 @@ export function csvRows(p: MarketProfile): CsvRow[] {
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .map((m) => ({
       market_id: p.market.id,
-      market_name: marketName(p),
+      market_name: displayName(p.market),
       metric_id: m.id,
       metric_label: m.label,
       value: plainDecimal(m.value),

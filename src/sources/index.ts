@@ -1,10 +1,23 @@
 // The list of source adapters and the loading stage that runs them: raw fixtures in, observations out.
-import { FixtureError } from '../errors.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DataError, FixtureError } from '../errors.ts';
 import type { MarketDefinition } from '../markets.ts';
 import { censusAcs5yr } from './census-acs-5yr.ts';
 import { censusBps } from './census-bps.ts';
 import { fhfaHpi } from './fhfa-hpi.ts';
 import type { ReadFixture, SourceAdapter, SourceLoad } from './types.ts';
+
+/** Reads fixtures from a folder on disk: the one side effect of the data-loading run, injected so tests run in memory. */
+export function fixtureReader(dir: string): ReadFixture {
+  return (path) => {
+    try {
+      return readFileSync(join(dir, path), 'utf8');
+    } catch (error) {
+      throw new DataError('unreadable', { file: path }, `cannot read fixture: ${(error as Error).message}`);
+    }
+  };
+}
 
 export const ADAPTERS: readonly SourceAdapter[] = [censusAcs5yr, censusBps, fhfaHpi];
 

@@ -1,6 +1,7 @@
 // Shared checks for raw fixture fields, so every adapter rejects bad input the same way.
 import { FixtureError, type Place } from '../errors.ts';
-import type { ReadFixture, SourceRecord } from './types.ts';
+import type { Source } from '../contract.ts';
+import type { ReadFixture } from './types.ts';
 
 /** Text a spreadsheet would run as a formula when the value lands in a cell. */
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -154,7 +155,7 @@ export function arrayElementLines(source: string): number[] {
 }
 
 /** A source's attribution with the release and retrieval dates its fixture records, omitted when unknown. */
-export function withRetrieval(base: Omit<SourceRecord, 'latestReleaseDate' | 'latestRetrievedAt'>, retrieval: Retrieval): SourceRecord {
+export function withRetrieval(base: Omit<Source, 'latestReleaseDate' | 'latestRetrievedAt'>, retrieval: Retrieval): Source {
   return {
     ...base,
     ...(retrieval.latestReleaseDate === undefined ? {} : { latestReleaseDate: retrieval.latestReleaseDate }),

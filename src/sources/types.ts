@@ -1,30 +1,9 @@
 // What every source adapter produces: the source's attribution and typed observations with their origin.
+import type { Boundary as ScopeBoundary, Source } from '../contract.ts';
 import type { MarketDefinition } from '../markets.ts';
 
-export type Confidence = 'high' | 'medium' | 'low';
-export type UpdateFrequency = 'monthly' | 'quarterly' | 'annually';
-
-/** Attribution of one upstream dataset, as it appears in a profile's `sources` (spec 2.4). */
-export interface SourceRecord {
-  sourceId: string;
-  sourceName: string;
-  agency: string;
-  datasetName: string;
-  sourceUrl: string;
-  confidence: Confidence;
-  updateFrequency: UpdateFrequency;
-  provenance: 'fixture' | 'live';
-  latestReleaseDate?: string;
-  latestRetrievedAt?: string;
-}
-
-/** Which boundary a value describes, so a profile can say when its metrics mix boundaries. */
-export interface Boundary {
-  level: 'place' | 'county' | 'cbsa';
-  name: string;
-  codes: Record<string, string>;
-  states: string[];
-}
+/** Which boundary a value describes (the contract's geographyScope boundary, before the metrics are known). */
+export type Boundary = Omit<ScopeBoundary, 'metrics'>;
 
 /** One value for one market, already rounded to the upstream's published precision. */
 export interface Observation {
@@ -38,7 +17,7 @@ export interface Observation {
 }
 
 export interface SourceLoad {
-  source: SourceRecord;
+  source: Source;
   observations: Observation[];
 }
 

@@ -1,7 +1,7 @@
 // The resource checks of `verify`: index, schemas, each market's JSON, CSV and page, and the bulk CSV, read from what is served.
 import type { ValidateFunction } from 'ajv';
 import { compilePublished } from '../validate.ts';
-import { CsvSyntaxError, parseCsv } from './csv.ts';
+import { CsvSyntaxError, parseCsv } from '../csv.ts';
 import {
   BULK_CSV_FILENAME, CSV_COLUMNS, Faults, LINK_KEYS, TYPES, describe, expectRepresentation, expectResponse, isObject, marketCsvFilename, parseJson,
 } from './expect.ts';

@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { buildRouteTable } from '../../src/build.ts';
-import { fixtureReader } from '../../src/cli.ts';
+import { fixtureReader } from '../../src/sources/index.ts';
 import type { Route, RouteTable } from '../../src/routes.ts';
 
 export interface StartedEngine {

@@ -1,6 +1,6 @@
 // The score formulas and the freshness bounds as data for the pages, read off the methodology module itself.
-import type { SourceRecord, UpdateFrequency } from '../sources/types.ts';
-import { EXPECTED_INTERVAL_DAYS, THRESHOLDS, WEIGHTS, scale, scoreInputs, sourceFreshness, type Freshness, type Values } from '../methodology.ts';
+import type { Freshness, Source, UpdateFrequency } from '../../contract.ts';
+import { EXPECTED_INTERVAL_DAYS, THRESHOLDS, WEIGHTS, scale, scoreInputs, sourceFreshness, type Values } from '../../methodology.ts';
 import { SCORE_KEYS, THRESHOLD_LABELS, scoreLabel, type ScoreKey, type ThresholdKey } from './scores.ts';
 
 export interface Term {
@@ -80,7 +80,7 @@ export function freshnessBounds(snapshotDate: string): FreshnessBounds[] {
   return (Object.keys(EXPECTED_INTERVAL_DAYS) as UpdateFrequency[]).map((frequency) => {
     const verdict = (age: number): Freshness => {
       const release = new Date(snapshot - age * 86_400_000).toISOString().slice(0, 10);
-      const probe: SourceRecord = { sourceId: 'probe', sourceName: 'probe', agency: 'probe', datasetName: 'probe', sourceUrl: 'https://example.org/', confidence: 'high', updateFrequency: frequency, provenance: 'fixture', latestReleaseDate: release };
+      const probe: Source = { sourceId: 'probe', sourceName: 'probe', agency: 'probe', datasetName: 'probe', sourceUrl: 'https://example.org/', confidence: 'high', updateFrequency: frequency, provenance: 'fixture', latestReleaseDate: release };
       return sourceFreshness(probe, snapshotDate);
     };
     let age = 0;

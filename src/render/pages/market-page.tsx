@@ -1,7 +1,7 @@
 // /markets/<market-id>: one market's profile for people, every number with its unit, period and source.
-import type { GeographyScope, MarketProfile, Metric } from '../contract.ts';
-import { METHODOLOGY_VERSION, METRICS, metricDefinition, sourceFreshness } from '../methodology.ts';
-import { PATHS } from '../paths.ts';
+import type { GeographyScope, MarketProfile, Metric } from '../../contract.ts';
+import { METHODOLOGY_VERSION, METRICS, metricDefinition, sourceFreshness } from '../../methodology.ts';
+import { PATHS } from '../../paths.ts';
 import { MarketScoreChart } from './charts.tsx';
 import { Caveats, DateText, ExternalLink, Facts, FreshnessBadge, ReflowTable, Td } from './components.tsx';
 import { displayName, formatDate, formatMetric, formatPercent, labelList } from './format.ts';

@@ -1,7 +1,7 @@
 // /changelog: the schema, methodology and data versions in service, and the versioning policy (spec section 9).
-import { SCHEMA_VERSION } from '../contract.ts';
-import { METHODOLOGY_VERSION, METRICS } from '../methodology.ts';
-import { PATHS } from '../paths.ts';
+import { SCHEMA_VERSION } from '../../contract.ts';
+import { METHODOLOGY_VERSION, METRICS } from '../../methodology.ts';
+import { PATHS } from '../../paths.ts';
 import { DateText, ReflowTable } from './components.tsx';
 import { formatDate } from './format.ts';
 import { SCORE_KEYS } from './scores.ts';

@@ -1,6 +1,6 @@
 // Small building blocks several pages share, so a table region or a date reads the same everywhere.
 import type { ComponentChildren } from 'preact';
-import type { Freshness } from '../methodology.ts';
+import type { Freshness } from '../../contract.ts';
 import { formatDate } from './format.ts';
 
 /**

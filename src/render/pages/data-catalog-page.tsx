@@ -1,10 +1,11 @@
 // /data-catalog: every endpoint with its URL, format and a curl line; the CSV columns; the error codes.
-import { CSV_COLUMNS, SCHEMA_VERSION } from '../contract.ts';
-import { BULK_CSV_FILENAME, PATHS, marketCsvFilename } from '../paths.ts';
-import { PROBLEMS, type ProblemCode } from '../render/problem.ts';
+import { CSV_COLUMNS, SCHEMA_VERSION } from '../../contract.ts';
+import { BULK_CSV_FILENAME, PATHS, marketCsvFilename } from '../../paths.ts';
+import { CONTENT_TYPES } from '../../http/headers.ts';
+import { DOCUMENTED_CODES, PROBLEM_CATALOGUE } from '../../http/problems.ts';
 import { Facts, ReflowTable } from './components.tsx';
 import { displayName } from './format.ts';
-import { CSV_TYPE, ENDPOINTS, JSON_TYPE, type Site } from './site.ts';
+import { ENDPOINTS, type Site } from './site.ts';
 
 function Curl({ command }: { command: string }) {
   return (
@@ -30,22 +31,22 @@ function endpointDocs(site: Site): EndpointDoc[] {
   const docs = (path: string, example: string, extra = ''): Pick<EndpointDoc, 'path' | 'example' | 'curl'> => ({ path, example, curl: `curl -sS${extra} ${site.url(example)}` });
   const single = (path: string): EndpointDoc => {
     const e = ENDPOINTS.find((x) => x.path === path);
-    const csv = e?.contentType === CSV_TYPE;
-    return { id: `endpoint-${path.slice(1).replaceAll('/', '-')}`, title: e?.label ?? path, contentType: e?.contentType ?? JSON_TYPE, description: e?.description ?? '', ...docs(path, path, csv ? ' -OJ' : '') };
+    const csv = e?.contentType === CONTENT_TYPES.csv;
+    return { id: `endpoint-${path.slice(1).replaceAll('/', '-')}`, title: e?.label ?? path, contentType: e?.contentType ?? CONTENT_TYPES.json, description: e?.description ?? '', ...docs(path, path, csv ? ' -OJ' : '') };
   };
   return [
     single(PATHS.index),
     {
       id: 'endpoint-market-json',
       title: 'One market, JSON',
-      contentType: JSON_TYPE,
+      contentType: CONTENT_TYPES.json,
       description: 'The market profile: market, scores, metrics with sources, freshness, coverage, caveats and links. Schema: the market profile schema below.',
       ...docs(PATHS.profile('<market-id>'), PATHS.profile(sample)),
     },
     {
       id: 'endpoint-market-csv',
       title: 'One market, CSV',
-      contentType: CSV_TYPE,
+      contentType: CONTENT_TYPES.csv,
       description: `One row per metric of the market, as an attachment named ${marketCsvFilename('<market-id>')}; -OJ saves it under that name.`,
       ...docs(PATHS.marketCsv('<market-id>'), PATHS.marketCsv(sample), ' -OJ'),
     },
@@ -142,23 +143,6 @@ function CsvColumns() {
   );
 }
 
-/** When each problem code is answered; the status and title come from the problem renderer. */
-const PROBLEM_NOTES: Record<ProblemCode, string> = {
-  bad_request:
-    'The request target is not a usable path: it does not start with "/", or it has malformed percent-encoding, an encoded slash, a backslash, NUL or another control character.',
-  not_found:
-    'Nothing is published at the path under /api/. Paths are exact and lower case, without a trailing slash; the body links this catalog. Unknown page paths outside /api/ answer an HTML "page not found" page instead.',
-  market_not_found:
-    'The <market-id> in a JSON or CSV path is not a supported market. The body echoes the id as marketId (when it is safe to echo), lists knownMarketIds and links the index.',
-  method_not_allowed: 'Any method other than GET and HEAD (OPTIONS answers a CORS preflight on existing paths). The answer carries Allow: GET, HEAD.',
-};
-
-/** Answered by the HTTP layer before a request reaches a route; their type is about:blank. */
-const CONNECTION_PROBLEMS = [
-  { code: 'headers_too_large', status: 431, title: 'Request header fields too large', note: "The request line and headers are larger than the server accepts. The connection is closed after the answer." },
-  { code: 'request_timeout', status: 408, title: 'Request timeout', note: 'The complete request did not arrive in time. The connection is closed after the answer.' },
-] as const;
-
 function Problem({ code, status, title, note }: { code: string; status: number; title: string; note: string }) {
   const id = `problem-${code.replaceAll('_', '-')}`;
   return (
@@ -245,12 +229,10 @@ export function DataCatalogPage({ site }: { site: Site }) {
           <code>status</code>, <code>detail</code>, <code>instance</code> when the path is safe to echo, and a stable machine <code>code</code>. Never HTML, never a stack
           trace.
         </p>
-        {(Object.keys(PROBLEMS) as ProblemCode[]).map((code) => (
-          <Problem key={code} code={code} status={PROBLEMS[code].status} title={PROBLEMS[code].title} note={PROBLEM_NOTES[code]} />
-        ))}
-        {CONNECTION_PROBLEMS.map((p) => (
-          <Problem key={p.code} code={p.code} status={p.status} title={p.title} note={`${p.note} Its type is about:blank.`} />
-        ))}
+        {DOCUMENTED_CODES.map((code) => {
+          const { status, title, type, note } = PROBLEM_CATALOGUE[code] as (typeof PROBLEM_CATALOGUE)[typeof code] & { note: string };
+          return <Problem key={code} code={code} status={status} title={title} note={type === 'about:blank' ? `${note} Its type is about:blank.` : note} />;
+        })}
       </section>
     </>
   );

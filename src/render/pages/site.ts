@@ -1,6 +1,7 @@
 // What every page template reads: the data, the site's page and endpoint lists, and how to write a link.
-import type { MarketIndex, MarketProfile, Source } from '../contract.ts';
-import { PATHS } from '../paths.ts';
+import type { MarketIndex, MarketProfile, Source } from '../../contract.ts';
+import { CONTENT_TYPES } from '../../http/headers.ts';
+import { PATHS } from '../../paths.ts';
 
 export interface PageInput {
   baseUrl: string;
@@ -56,19 +57,16 @@ export const PAGES: readonly (PageLink & { summary: string })[] = [
 
 export interface Endpoint extends PageLink {
   format: string;
-  /** The Content-Type the route table serves it with; a test holds the two together. */
+  /** The Content-Type the route table serves it with. */
   contentType: string;
   description: string;
 }
 
-export const JSON_TYPE = 'application/json';
-export const CSV_TYPE = 'text/csv; charset=utf-8';
-
 /** The endpoints that are one path each; per-market endpoints are listed with the markets. */
 export const ENDPOINTS: readonly Endpoint[] = [
-  { path: PATHS.index, label: 'Market index', format: 'JSON', contentType: JSON_TYPE, description: 'Every market with its scores, coverage, freshness and links.' },
-  { path: PATHS.bulkCsv, label: 'All markets, CSV', format: 'CSV', contentType: CSV_TYPE, description: 'One row per metric of every market, sorted by market id, then metric id.' },
-  { path: PATHS.profileSchema, label: 'Market profile schema', format: 'JSON Schema', contentType: JSON_TYPE, description: 'Draft-07 schema of one market profile.' },
-  { path: PATHS.indexSchema, label: 'Market index schema', format: 'JSON Schema', contentType: JSON_TYPE, description: 'Draft-07 schema of the market index.' },
-  { path: PATHS.csvDescriptor, label: 'CSV column descriptor', format: 'JSON', contentType: JSON_TYPE, description: 'The eleven CSV columns, their types and constants.' },
+  { path: PATHS.index, label: 'Market index', format: 'JSON', contentType: CONTENT_TYPES.json, description: 'Every market with its scores, coverage, freshness and links.' },
+  { path: PATHS.bulkCsv, label: 'All markets, CSV', format: 'CSV', contentType: CONTENT_TYPES.csv, description: 'One row per metric of every market, sorted by market id, then metric id.' },
+  { path: PATHS.profileSchema, label: 'Market profile schema', format: 'JSON Schema', contentType: CONTENT_TYPES.json, description: 'Draft-07 schema of one market profile.' },
+  { path: PATHS.indexSchema, label: 'Market index schema', format: 'JSON Schema', contentType: CONTENT_TYPES.json, description: 'Draft-07 schema of the market index.' },
+  { path: PATHS.csvDescriptor, label: 'CSV column descriptor', format: 'JSON', contentType: CONTENT_TYPES.json, description: 'The eleven CSV columns, their types and constants.' },
 ];

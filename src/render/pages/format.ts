@@ -1,5 +1,5 @@
 // Formats numbers and dates for people (the API keeps raw values); every formatter is deterministic.
-import { metricDefinition } from '../methodology.ts';
+import { metricDefinition } from '../../methodology.ts';
 
 const numberFormats = new Map<string, Intl.NumberFormat>();
 
@@ -68,4 +68,4 @@ export function listWords(words: readonly string[]): string {
 export const labelList = (labels: readonly string[]): string => listWords(labels.map((l) => `\u201c${l}\u201d`));
 
 /** "Austin, TX": the display name the CSV uses too. */
-export const displayName = (market: { name: string; stateCode: string }): string => `${market.name}, ${market.stateCode}`;
+export { displayName } from '../../contract.ts';

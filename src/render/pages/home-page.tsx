@@ -1,9 +1,9 @@
 // The home page: what the service is, every market side by side, and the way to each page and endpoint.
-import { METHODOLOGY_VERSION, METRICS } from '../methodology.ts';
-import { PATHS } from '../paths.ts';
+import { METHODOLOGY_VERSION, METRICS } from '../../methodology.ts';
+import { PATHS } from '../../paths.ts';
 import { ComparisonChart, Legend } from './charts.tsx';
 import { Caveats, FreshnessBadge, TableScroll } from './components.tsx';
-import { formatDate, formatNumber, formatPercent } from './format.ts';
+import { displayName, formatDate, formatNumber, formatPercent } from './format.ts';
 import { SCORE_KEYS, scoreLabel, scoreOf } from './scores.ts';
 import { ENDPOINTS, PAGES, type Site } from './site.ts';
 
@@ -43,7 +43,7 @@ function ComparisonTable({ site }: { site: Site }) {
             <tr key={m.id}>
               <th scope="row">
                 <a href={site.href(PATHS.marketPage(m.id))}>
-                  {m.name}, {m.stateCode}
+                  {displayName(m)}
                 </a>
               </th>
               <td class="metro">{m.cbsaName ?? <span class="muted">not given</span>}</td>

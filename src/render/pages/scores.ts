@@ -1,5 +1,6 @@
 // Names, meanings and inputs of the scores, read from the methodology so the pages cannot drift from it.
-import { METRICS, THRESHOLDS, WEIGHTS, computeScores, metricDefinition, type Scores } from '../methodology.ts';
+import type { Scores } from '../../contract.ts';
+import { METRICS, THRESHOLDS, WEIGHTS, computeScores, metricDefinition } from '../../methodology.ts';
 import { formatPercent } from './format.ts';
 
 export type ScoreKey = keyof typeof WEIGHTS;

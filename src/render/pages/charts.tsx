@@ -2,7 +2,7 @@
 import { scaleBand, scaleLinear } from 'd3-scale';
 import { displayName } from './format.ts';
 import { SCORE_COLORS, SCORE_KEYS, scoreLabel, scoreOf, type ScoreKey } from './scores.ts';
-import type { IndexEntry } from '../contract.ts';
+import type { IndexEntry } from '../../contract.ts';
 
 /*
  * Horizontal positions are percentages of the chart's width and vertical ones are pixels, with no

@@ -1,7 +1,29 @@
-// A strict RFC 4180 reader for `verify`: it reads what a deployment served, so it must reject what the spec does not allow.
+// The CSV format of the contract (spec 2.6) in both directions: RFC 4180 quoting and plain decimals for the writer, a strict reader for the checks.
+
+/** Quotes a field when RFC 4180 requires it: a comma, a double quote, CR or LF. */
+export function csvField(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+/** Writes a finite number as a plain decimal: no exponent, no thousands separator, no negative zero. */
+export function plainDecimal(value: number): string {
+  if (!Number.isFinite(value)) throw new RangeError(`cannot write ${value} as a CSV decimal`);
+  if (Object.is(value, -0) || value === 0) return '0';
+  const text = String(value);
+  const match = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
+  if (match === null) return text;
+  const [, sign = '', lead = '', fraction = '', exp = '0'] = match;
+  const digits = lead + fraction;
+  const point = 1 + Number(exp);
+  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`;
+  if (point >= digits.length) return sign + digits + '0'.repeat(point - digits.length);
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
+}
+
+// A strict RFC 4180 reader: the build's CSV ties and `verify` read what was served with it, so it rejects what the spec does not allow.
 
 export class CsvSyntaxError extends Error {
-  constructor(readonly line: number, reason: string) {
+  constructor(readonly line: number, readonly reason: string) {
     super(`line ${line}: ${reason}`);
   }
 }

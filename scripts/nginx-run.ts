@@ -4,10 +4,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { writeBuild } from '../artifact.ts';
-import { buildRouteTable } from '../build.ts';
-import { fixtureReader } from '../cli.ts';
-import { nginxMainConf, type MainConfOptions } from './nginx.ts';
+import { writeBuild } from '../src/artifact.ts';
+import { buildRouteTable } from '../src/build.ts';
+import { nginxMainConf, type MainConfOptions } from '../src/engines/nginx.ts';
+import { fixtureReader } from '../src/sources/index.ts';
 
 export const INSTALL_HINT = 'install it with: apt-get install nginx-light libnginx-mod-http-brotli-static';
 

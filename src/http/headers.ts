@@ -1,0 +1,54 @@
+// Content types and the headers every engine sends, named once for the route table, the server and the engine generators.
+
+export type Header = readonly [string, string];
+
+export const CONTENT_TYPES = {
+  json: 'application/json',
+  csv: 'text/csv; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  problem: 'application/problem+json',
+} as const;
+
+export type Kind = keyof typeof CONTENT_TYPES;
+
+/** Cache rules, the same on every engine. */
+export const CACHE_CONTROL = {
+  ok: 'public, max-age=300',
+  error: 'public, max-age=60',
+  health: 'no-store',
+} as const;
+
+/** Headers on every response, errors and 304s included. */
+export const COMMON_HEADERS: readonly Header[] = [
+  ['Access-Control-Allow-Origin', '*'],
+  ['Access-Control-Expose-Headers', 'ETag, Link, Content-Disposition'],
+  ['X-Content-Type-Options', 'nosniff'],
+];
+
+/** Pages load only our own stylesheet and inline SVG; nothing else may run or load. */
+export const PAGE_HEADERS: readonly Header[] = [
+  ['Content-Security-Policy', "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"],
+  ['Referrer-Policy', 'no-referrer'],
+];
+
+/** Headers of every problem answer besides Content-Type and Content-Length (errors carry a short Cache-Control). */
+export const PROBLEM_HEADERS: readonly Header[] = [['Cache-Control', CACHE_CONTROL.error], ...COMMON_HEADERS];
+/** A problem answered before any route was read (a parser refusal, a bug): nothing about it may be cached. */
+export const UNCACHED_PROBLEM_HEADERS: readonly Header[] = [['Cache-Control', 'no-store'], ...COMMON_HEADERS];
+export const ALLOW: Header = ['Allow', 'GET, HEAD'];
+/** Headers of the HTML 404 page besides Content-Type and Content-Length. */
+export const NOT_FOUND_PAGE_HEADERS: readonly Header[] = [['Cache-Control', CACHE_CONTROL.error], ...COMMON_HEADERS, ...PAGE_HEADERS];
+
+/** The CORS preflight answer (204) on every route. */
+export const PREFLIGHT_HEADERS: readonly Header[] = [
+  ALLOW,
+  ['Access-Control-Allow-Methods', 'GET, HEAD'],
+  ['Access-Control-Allow-Headers', 'Accept, Accept-Encoding, If-None-Match, If-Modified-Since'],
+  ['Access-Control-Max-Age', '86400'],
+  ['Cache-Control', CACHE_CONTROL.ok],
+  ...COMMON_HEADERS,
+];
+
+/** Route headers a 304 keeps (RFC 9110 15.4.5 plus the common ones); the ETag is added per representation. */
+export const NOT_MODIFIED_KEEP: ReadonlySet<string> = new Set(['cache-control', 'vary', 'access-control-allow-origin', 'access-control-expose-headers', 'x-content-type-options']);

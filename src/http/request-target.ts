@@ -1,0 +1,73 @@
+// Decides, once and safely, what a raw request target is: a route path, a bad request, a market path or an API path. Every engine follows these rules.
+
+/** Longer request paths are never a route; they answer 404 without being decoded. */
+export const MAX_PATH_LENGTH = 2048;
+
+// eslint-disable-next-line no-control-regex -- matching control bytes is the point
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const BAD_ENCODING = /%(?![0-9A-Fa-f]{2})|%2f|%5c|%00/i;
+
+export type PathVerdict = { kind: 'route'; path: string } | { kind: 'bad_request'; reason: string } | { kind: 'not_found'; path: string };
+
+/** The rules of the path check, in the order they are applied; engines without code (nginx) restate each as a pattern. */
+export const BAD_TARGET_RULES = ['control', 'backslash', 'encoding', 'utf8', 'encodedControl', 'dot'] as const;
+export type BadTargetRule = (typeof BAD_TARGET_RULES)[number];
+
+export const BAD_TARGET_REASONS: Record<BadTargetRule, string> = {
+  control: 'The request target contains a control character.',
+  backslash: 'The request target contains a backslash.',
+  encoding: 'The request target has malformed percent-encoding, an encoded slash, backslash or NUL.',
+  utf8: 'The request target is not valid percent-encoded UTF-8.',
+  encodedControl: 'The request target contains an encoded control character.',
+  dot: 'The request target contains a dot segment.',
+};
+
+export const ORIGIN_FORM_REASON = 'The request target must be a path beginning with "/" (origin form).';
+
+const bad = (rule: BadTargetRule): PathVerdict => ({ kind: 'bad_request', reason: BAD_TARGET_REASONS[rule] });
+
+/** Decodes a request path once and safely; only an exact canonical path can reach a route. */
+export function classifyPath(raw: string): PathVerdict {
+  if (raw.length > MAX_PATH_LENGTH) return { kind: 'not_found', path: raw };
+  if (CONTROL.test(raw)) return bad('control');
+  if (raw.includes('\\')) return bad('backslash');
+  if (BAD_ENCODING.test(raw)) return bad('encoding');
+  let path = raw;
+  if (raw.includes('%')) {
+    try {
+      path = decodeURIComponent(raw);
+    } catch {
+      return bad('utf8');
+    }
+    if (CONTROL.test(path)) return bad('encodedControl');
+  }
+  if (path.split('/').some((segment) => segment === '.' || segment === '..')) return bad('dot');
+  // A scheme-relative (`//host/...`) or doubled slash is never canonical; it must not reach a route.
+  if (path.includes('//')) return { kind: 'not_found', path };
+  return { kind: 'route', path };
+}
+
+/** Unknown paths under these prefixes answer problem+json; any other unknown path gets the HTML 404 page. */
+export const isApiPath = (path: string): boolean => path.startsWith('/api/') || path === '/api' || path === '/healthz';
+
+/** The market paths, `/api/markets/<id>` and `/api/markets/<id>/csv`, as a regex source; `id` is the pattern of the id segment. */
+export const marketPathSource = (id: string): string => `^/api/markets/${id}(?:/csv)?$`;
+const MARKET_PATH = new RegExp(marketPathSource('([^/]+)'));
+
+/** The id segment of a market path (`csv` is the bulk CSV, not an id), or undefined. */
+export function marketIdOf(path: string): string | undefined {
+  const id = MARKET_PATH.exec(path)?.[1];
+  return id === undefined || id === 'csv' ? undefined : id;
+}
+
+/**
+ * Only a path made of unreserved characters and slashes is echoed back as a problem's `instance` (and only such a
+ * segment as `marketId`); anything else is left out rather than escaped, so an error body never carries request
+ * bytes that need escaping.
+ */
+export const SAFE_PATH_SOURCE = '^/[A-Za-z0-9._~/-]{0,255}$';
+export const SAFE_SEGMENT_SOURCE = '[A-Za-z0-9._~-]{1,128}';
+const SAFE_PATH = new RegExp(SAFE_PATH_SOURCE);
+const SAFE_SEGMENT = new RegExp(`^${SAFE_SEGMENT_SOURCE}$`);
+export const echoablePath = (path: string): boolean => SAFE_PATH.test(path);
+export const echoableSegment = (segment: string): boolean => SAFE_SEGMENT.test(segment);
