@@ -1,7 +1,7 @@
 // The command line: `build` writes dist/, `serve` answers from memory; both read the same fixtures.
 import { writeBuild } from './artifact.ts';
 import { buildRouteTable } from './build.ts';
-import { loadConfig, parseFlags, type Config } from './config.ts';
+import { loadConfig, loadVerifyConfig, parseCommandLine, usageLines, type Config } from './config.ts';
 import { ConfigError, DataError } from './errors.ts';
 import type { RouteTable } from './routes.ts';
 import { startServer } from './server/listener.ts';
@@ -13,16 +13,17 @@ const USAGE = `usage: market-profiles <command> [options]
 commands:
   serve                 build the route table in memory and serve it (default)
   build                 write the deployable artifact to dist/ (or --out)
-  verify <base-url>     check a running deployment against the contract (--json for machines;
-                        --concurrency N, --timeout-ms N); exit code 0 only when everything holds
+  verify <base-url>     check a running deployment against the contract; exit code 0 only when everything holds,
+                        1 when a check fails, 2 on a usage error
 
-options (flags win over environment variables):
-  --base-url URL        BASE_URL      origin of every absolute link (default http://localhost:<port>)
-  --host HOST           HOST          listen address (default 127.0.0.1)
-  --port N              PORT          listen port (default 3000; 0 picks a free one)
-  --log                 LOG=1         one JSON access-log line per request on stdout
-  --fixtures DIR        FIXTURES_DIR  raw source fixtures (default fixtures)
-  --out DIR             OUT_DIR       output folder of build (default dist)
+options of serve (flags win over environment variables):
+${usageLines('serve').join('\n')}
+
+options of build:
+${usageLines('build').join('\n')}
+
+options of verify:
+${usageLines('verify').join('\n')}
 `;
 
 function buildFromConfig(config: Config): RouteTable {
@@ -57,32 +58,30 @@ async function build(config: Config): Promise<void> {
 }
 
 export async function main(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Promise<number> {
-  const { positionals, flags } = parseFlags(argv);
-  const command = positionals[0] ?? 'serve';
-  if (flags.has('help') || command === 'help') {
-    process.stdout.write(USAGE);
-    return 0;
-  }
-  if (command === 'verify') {
-    try {
-      return await verifyCommand(positionals.slice(1), flags);
-    } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      process.stderr.write(`market-profiles: verify: ${error.message}\n`);
-      return 2;
-    }
-  }
+  let command = 'serve';
   try {
-    const config = loadConfig(env, argv);
-    if (command === 'serve') await serve(config);
-    else if (command === 'build') await build(config);
-    else {
+    const { positionals, flags, problem } = parseCommandLine(argv);
+    command = positionals[0] ?? 'serve';
+    if (problem !== undefined) throw new ConfigError(problem);
+    if (flags.has('help') || command === 'help') {
+      process.stdout.write(USAGE);
+      return 0;
+    }
+    if (command === 'verify') return await verifyCommand(positionals.slice(1), loadVerifyConfig(argv));
+    if (command !== 'serve' && command !== 'build') {
       process.stderr.write(`market-profiles: unknown command "${command}"\n\n${USAGE}`);
       return 2;
     }
+    const config = loadConfig(env, argv);
+    if (command === 'serve') await serve(config);
+    else await build(config);
     return 0;
   } catch (error) {
-    if (error instanceof DataError || error instanceof ConfigError) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`market-profiles: ${command}: ${error.message}\n`);
+      return 2;
+    }
+    if (error instanceof DataError) {
       process.stderr.write(`market-profiles: ${command} failed: ${error.message}\n`);
       if (command === 'build') process.stderr.write('market-profiles: the previous output was left as it was.\n');
       return 1;

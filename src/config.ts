@@ -1,48 +1,39 @@
-// Configuration, normalized once from environment and command-line flags into a typed object with defaults.
+// Every option of every command in one table (flag, environment variable, type, default, help), read with node:util parseArgs; the usage text and the README follow it.
+import { parseArgs } from 'node:util';
 import { ConfigError } from './errors.ts';
 
-export interface Config {
-  /** Origin every absolute URL in a body is built from; never taken from a request. */
-  baseUrl: string;
-  /** No BASE_URL was given: links follow the port actually bound (which differs from `port` when that is 0). */
-  baseUrlFollowsPort: boolean;
-  host: string;
-  port: number;
-  /** One JSON access-log line per request on stdout. */
-  log: boolean;
-  fixturesDir: string;
-  outDir: string;
+export type Command = 'serve' | 'build' | 'verify';
+
+interface OptionSpec<T> {
+  /** The environment variable that sets it; flags win over it. */
+  env?: string;
+  /** A flag that takes no value (`--log`), or one that does (`--port 8080`, `--port=8080`). */
+  boolean: boolean;
+  /** The type, as the README and the usage text say it. */
+  type: string;
+  default: T;
+  /** The default, as the README and the usage text say it. */
+  shown: string;
+  help: string;
+  commands: readonly Command[];
+  /** Reads a raw value (from a flag or the environment); a bad one is a ConfigError naming the option. */
+  parse(raw: string, name: string): T;
 }
 
-export const DEFAULTS = { host: '127.0.0.1', port: 3000, log: false, fixturesDir: 'fixtures', outDir: 'dist' } as const;
+const integer =
+  (min: number, max: number) =>
+  (raw: string, name: string): number => {
+    const n = Number(raw);
+    if (!/^\d+$/.test(raw) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+    return n;
+  };
 
-/** Reads `--name value` and `--name=value` flags; a bare `--flag` is "true". */
-export function parseFlags(argv: readonly string[]): { flags: Map<string, string>; positionals: string[] } {
-  const flags = new Map<string, string>();
-  const positionals: string[] = [];
-  for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i] ?? '';
-    if (!arg.startsWith('--')) {
-      positionals.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    if (eq !== -1) flags.set(arg.slice(2, eq), arg.slice(eq + 1));
-    else if (argv[i + 1] !== undefined && !(argv[i + 1] ?? '').startsWith('--') && !['log', 'json'].includes(arg.slice(2))) {
-      flags.set(arg.slice(2), argv[i + 1] ?? '');
-      i += 1;
-    } else flags.set(arg.slice(2), 'true');
-  }
-  return { flags, positionals };
-}
+const text = (raw: string, name: string): string => {
+  if (raw === '') throw new ConfigError(`${name} must not be empty`);
+  return raw;
+};
 
-function parsePort(raw: string): number {
-  const port = Number(raw);
-  if (!/^\d+$/.test(raw) || port > 65535) throw new ConfigError(`PORT must be an integer from 0 to 65535, got "${raw}"`);
-  return port;
-}
-
-function parseBool(raw: string, name: string): boolean {
+function boolean(raw: string, name: string): boolean {
   if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
   if (['0', 'false', 'no', 'off', ''].includes(raw.toLowerCase())) return false;
   throw new ConfigError(`${name} must be 1/0, true/false, yes/no or on/off, got "${raw}"`);
@@ -62,21 +53,148 @@ export function normalizeBaseUrl(raw: string): string {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
-/** Flags win over environment variables, which win over defaults. */
+const option = <T>(spec: OptionSpec<T>): OptionSpec<T> => spec;
+
+/** Every option, in the order the README and the usage text list them. */
+export const OPTIONS = {
+  port: option({ env: 'PORT', boolean: false, type: 'integer 0–65535', default: 3000, shown: '`3000`', help: 'Listen port (`0` picks a free one); without `BASE_URL`, also the port the links name.', commands: ['serve', 'build'], parse: integer(0, 65535) }),
+  host: option({ env: 'HOST', boolean: false, type: 'host or IP', default: '127.0.0.1', shown: '`127.0.0.1`', help: 'Listen address; `0.0.0.0` in a container.', commands: ['serve'], parse: text }),
+  'base-url': option<string | undefined>({
+    env: 'BASE_URL',
+    boolean: false,
+    type: 'absolute http(s) URL',
+    default: undefined,
+    shown: '`http://localhost:<PORT>`',
+    help: "Origin of every absolute URL in a body (links, schema `$id`, problem `type`). Never taken from a request's Host header.",
+    commands: ['serve', 'build'],
+    parse: (raw) => normalizeBaseUrl(raw),
+  }),
+  log: option({
+    env: 'LOG',
+    boolean: true,
+    type: 'boolean (`1`/`0`, `true`/`false`)',
+    default: false,
+    shown: 'off',
+    help: 'One JSON access-log line per request on stdout (time, method, path without query, status, bytes, encoding, duration; no IP, no user agent).',
+    commands: ['serve'],
+    parse: boolean,
+  }),
+  fixtures: option({ env: 'FIXTURES_DIR', boolean: false, type: 'path', default: 'fixtures', shown: '`fixtures`', help: 'Raw source fixtures the data-loading run reads.', commands: ['serve', 'build'], parse: text }),
+  out: option({ env: 'OUT_DIR', boolean: false, type: 'path', default: 'dist', shown: '`dist`', help: 'Where `npm run build` writes the deployable artifact.', commands: ['build'], parse: text }),
+  json: option({ boolean: true, type: 'boolean', default: false, shown: 'off', help: 'The report as JSON instead of text.', commands: ['verify'], parse: boolean }),
+  concurrency: option({ boolean: false, type: 'integer 1–256', default: 8, shown: '`8`', help: 'Requests in flight at once.', commands: ['verify'], parse: integer(1, 256) }),
+  'timeout-ms': option({ boolean: false, type: 'integer 1–600000', default: 10_000, shown: '`10000`', help: 'Time allowed for each request, in milliseconds.', commands: ['verify'], parse: integer(1, 600_000) }),
+} as const;
+
+type Name = keyof typeof OPTIONS;
+type ValueOf<N extends Name> = (typeof OPTIONS)[N] extends OptionSpec<infer T> ? T : never;
+const NAMES = Object.keys(OPTIONS) as Name[];
+
+/** The name an error message gives an option: its environment variable where it has one, else its flag. */
+const label = (name: Name): string => (OPTIONS[name] as OptionSpec<unknown>).env ?? `--${name}`;
+
+export interface ParsedArgs {
+  positionals: string[];
+  /** Flags as given, still raw; `help` when --help or -h was given. */
+  flags: Map<string, string | boolean>;
+  /** The first flag that is unknown or lacks (or has a stray) value; loading the options refuses it. */
+  problem: string | undefined;
+}
+
+const PARSE_OPTIONS = Object.fromEntries([
+  ...NAMES.map((name) => [name, { type: OPTIONS[name].boolean ? ('boolean' as const) : ('string' as const) }]),
+  ['help', { type: 'boolean' as const, short: 'h' }],
+]) as Record<string, { type: 'boolean' | 'string'; short?: string }>;
+
+/** Reads argv with parseArgs: the flags of the table and --help; the positionals are read even when a flag is bad, so an error can name the command. */
+export function parseCommandLine(argv: readonly string[]): ParsedArgs {
+  const { values, positionals, tokens } = parseArgs({ args: [...argv], options: PARSE_OPTIONS, allowPositionals: true, strict: false, tokens: true });
+  const problems = tokens.flatMap((t) => {
+    if (t.kind !== 'option') return [];
+    const type = PARSE_OPTIONS[t.name]?.type;
+    if (type === undefined) return [`unknown option ${t.rawName} (see --help)`];
+    if (type === 'string' && t.value === undefined) return [`${t.rawName} needs a value`];
+    if (type === 'boolean' && t.value !== undefined) return [`${t.rawName} takes no value`];
+    return [];
+  });
+  const flags = new Map(Object.entries(values).filter((entry): entry is [string, string | boolean] => entry[1] !== undefined));
+  return { positionals, flags, problem: problems[0] };
+}
+
+/** The flags of a command line, refusing the first bad one. */
+function flagsOf(argv: readonly string[]): ParsedArgs['flags'] {
+  const { flags, problem } = parseCommandLine(argv);
+  if (problem !== undefined) throw new ConfigError(problem);
+  return flags;
+}
+
+/** One option's value: the flag, else the environment variable, else the default; a bad value is refused. */
+function valueOf<N extends Name>(name: N, flags: ParsedArgs['flags'], env: Readonly<Record<string, string | undefined>>): ValueOf<N> {
+  const spec = OPTIONS[name] as OptionSpec<ValueOf<N>>;
+  const flag = flags.get(name);
+  if (flag !== undefined) return typeof flag === 'boolean' ? (flag as ValueOf<N>) : spec.parse(flag, label(name));
+  const fromEnv = spec.env === undefined ? undefined : env[spec.env];
+  return fromEnv === undefined ? spec.default : spec.parse(fromEnv, label(name));
+}
+
+export interface Config {
+  /** Origin every absolute URL in a body is built from; never taken from a request. */
+  baseUrl: string;
+  /** No BASE_URL was given: links follow the port actually bound (which differs from `port` when that is 0). */
+  baseUrlFollowsPort: boolean;
+  host: string;
+  port: number;
+  /** One JSON access-log line per request on stdout. */
+  log: boolean;
+  fixturesDir: string;
+  outDir: string;
+}
+
+export const DEFAULTS = { host: OPTIONS.host.default, port: OPTIONS.port.default, log: OPTIONS.log.default, fixturesDir: OPTIONS.fixtures.default, outDir: OPTIONS.out.default } as const;
+
+/** The options of `serve` and `build`; flags win over environment variables, which win over defaults. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>, argv: readonly string[] = []): Config {
-  const { flags } = parseFlags(argv);
-  const pick = (flag: string, envName: string): string | undefined => flags.get(flag) ?? env[envName];
-  const port = parsePort(pick('port', 'PORT') ?? String(DEFAULTS.port));
-  const host = pick('host', 'HOST') ?? DEFAULTS.host;
-  const explicitBaseUrl = pick('base-url', 'BASE_URL');
-  const baseUrl = normalizeBaseUrl(explicitBaseUrl ?? `http://localhost:${port}`);
+  const flags = flagsOf(argv);
+  const port = valueOf('port', flags, env);
+  const explicitBaseUrl = valueOf('base-url', flags, env);
   return {
-    baseUrl,
+    baseUrl: explicitBaseUrl ?? normalizeBaseUrl(`http://localhost:${port}`),
     baseUrlFollowsPort: explicitBaseUrl === undefined,
-    host,
+    host: valueOf('host', flags, env),
     port,
-    log: parseBool(pick('log', 'LOG') ?? String(DEFAULTS.log), 'LOG'),
-    fixturesDir: pick('fixtures', 'FIXTURES_DIR') ?? DEFAULTS.fixturesDir,
-    outDir: pick('out', 'OUT_DIR') ?? DEFAULTS.outDir,
+    log: valueOf('log', flags, env),
+    fixturesDir: valueOf('fixtures', flags, env),
+    outDir: valueOf('out', flags, env),
   };
+}
+
+export interface VerifyConfig {
+  json: boolean;
+  concurrency: number;
+  timeoutMs: number;
+}
+
+/** The options of `verify`, refused the same way as those of `serve` and `build`. */
+export function loadVerifyConfig(argv: readonly string[]): VerifyConfig {
+  const flags = flagsOf(argv);
+  return { json: valueOf('json', flags, {}), concurrency: valueOf('concurrency', flags, {}), timeoutMs: valueOf('timeout-ms', flags, {}) };
+}
+
+/** The options of one command, as lines of the usage text. */
+export function usageLines(command: Command): string[] {
+  return NAMES.filter((name) => (OPTIONS[name].commands as readonly Command[]).includes(command)).map((name) => {
+    const spec: OptionSpec<unknown> = OPTIONS[name];
+    const flag = `--${name}${spec.boolean ? '' : ' VALUE'}`;
+    const env = spec.env === undefined ? '' : spec.env;
+    return `  ${flag.padEnd(20)}${env.padEnd(14)}${spec.help.replaceAll('`', '')} (${spec.type.replaceAll('`', '')}; default ${spec.shown.replaceAll('`', '')})`;
+  });
+}
+
+/** The README's options table, generated from the table above (a test keeps the README equal to it). */
+export function optionsTable(): string {
+  const rows = NAMES.map((name) => {
+    const spec: OptionSpec<unknown> = OPTIONS[name];
+    return `| ${spec.env === undefined ? '' : `\`${spec.env}\``} | \`--${name}\` | ${spec.type} | ${spec.shown} | ${spec.commands.map((c) => `\`${c}\``).join(', ')} | ${spec.help} |`;
+  });
+  return ['| Environment | Flag | Type | Default | Commands | Meaning |', '|---|---|---|---|---|---|', ...rows].join('\n');
 }

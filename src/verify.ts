@@ -1,5 +1,5 @@
 // `market-profiles verify <base-url>`: checks any running deployment against the contract from what it serves, trusting nothing it was meant to serve.
-import { normalizeBaseUrl } from './config.ts';
+import { normalizeBaseUrl, type VerifyConfig } from './config.ts';
 import { renderJson } from './json.ts';
 import { BULK_CSV_FILENAME, Faults, TYPES, expectRepresentation, expectResponse, isObject, marketCsvFilename } from './verify/expect.ts';
 import { createClient, type Client } from './verify/http.ts';
@@ -176,17 +176,13 @@ export function formatReport(report: VerifyReport): string {
 }
 
 /** The `verify` subcommand: the report on stdout (text, or JSON with --json); exit code 0 only when every check passed. */
-export async function verifyCommand(args: readonly string[], flags: ReadonlyMap<string, string>): Promise<number> {
+export async function verifyCommand(args: readonly string[], options: VerifyConfig): Promise<number> {
   const target = args[0];
   if (target === undefined) {
     process.stderr.write('usage: market-profiles verify <base-url> [--json] [--concurrency N] [--timeout-ms N]\n');
     return 2;
   }
-  const number = (name: string, fallback: number): number => {
-    const raw = flags.get(name);
-    return raw !== undefined && /^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : fallback;
-  };
-  const report = await verifyDeployment(target, { concurrency: number('concurrency', 8), timeoutMs: number('timeout-ms', 10_000) });
-  process.stdout.write(flags.has('json') ? renderJson(report) : formatReport(report));
+  const report = await verifyDeployment(target, { concurrency: options.concurrency, timeoutMs: options.timeoutMs });
+  process.stdout.write(options.json ? renderJson(report) : formatReport(report));
   return report.ok ? 0 : 1;
 }
