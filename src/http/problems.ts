@@ -140,9 +140,9 @@ export const badRequestProblem = (baseUrl: string, reason: string): ProblemDetai
 
 /** The code an engine answers with for a status it decided on its own. */
 export function codeOfStatus(status: number): ProblemCode {
-  const code = PROBLEM_CODES.find((c) => PROBLEM_CATALOGUE[c].status === status && PROBLEM_CATALOGUE[c].type === 'about:blank');
   if (status === 400) return 'bad_request';
   if (status === 405) return 'method_not_allowed';
+  const code = PROBLEM_CODES.find((c) => PROBLEM_CATALOGUE[c].status === status && PROBLEM_CATALOGUE[c].type === 'about:blank');
   if (code === undefined) throw new Error(`no problem in the catalogue for status ${status}`);
   return code;
 }
