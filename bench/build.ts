@@ -19,7 +19,16 @@ for (const n of sizes) {
   let bytes = 0;
   for (const route of table.routes.values()) bytes += route.identity.body.length + (route.gzip?.body.length ?? 0) + (route.br?.body.length ?? 0);
   const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
-  rows.push([String(n), String(table.routes.size), ms.toFixed(0), perMarket.toFixed(2), (perMarket / baseline).toFixed(2), (bytes / 2 ** 20).toFixed(1), heapMb.toFixed(0), (process.memoryUsage().rss / 2 ** 20).toFixed(0)]);
+  rows.push([
+    String(n),
+    String(table.routes.size),
+    ms.toFixed(0),
+    perMarket.toFixed(2),
+    (perMarket / baseline).toFixed(2),
+    (bytes / 2 ** 20).toFixed(1),
+    heapMb.toFixed(0),
+    (process.memoryUsage().rss / 2 ** 20).toFixed(0),
+  ]);
 }
 const header = ['markets', 'routes', 'build ms', 'ms/market', 'ratio to first', 'output MiB', 'heap Δ MiB', 'rss MiB'];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));

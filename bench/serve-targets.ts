@@ -25,7 +25,11 @@ function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): v
   });
 }
 
-interface Answer { status: number; headers: string[]; body: Buffer }
+interface Answer {
+  status: number;
+  headers: string[];
+  body: Buffer;
+}
 
 /** Answers each row's request target from a Map, nothing parsed, negotiated or validated. */
 function answerFromMap(answers: Map<string, Answer>, quietKeepAlive: boolean): void {
@@ -120,10 +124,12 @@ async function main(): Promise<void> {
       const { default: sirv } = await import('sirv');
       // extensions let sirv find <path>/index.json and <path>/index.csv for the extensionless routes.
       const serve = sirv(root, { dev: false, etag: true, gzip: true, brotli: true, extensions: ['json', 'csv', 'html'] });
-      listen((req, res) => serve(req, res, () => {
-        res.writeHead(404, { 'Content-Type': 'text/plain', 'Content-Length': 9 });
-        res.end('not found');
-      }));
+      listen((req, res) =>
+        serve(req, res, () => {
+          res.writeHead(404, { 'Content-Type': 'text/plain', 'Content-Length': 9 });
+          res.end('not found');
+        }),
+      );
       return;
     }
     case 'express-static': {

@@ -110,7 +110,13 @@ async function startNginx(target: Target): Promise<string | undefined> {
   }
   try {
     // One worker, like each single-threaded node server here.
-    run = await startNginxRun({ distDir: OUT, runDir: mkdtempSync(join(tmpdir(), 'bench-nginx-')), host: '127.0.0.1', port: await freePort(), workerProcesses: 1 });
+    run = await startNginxRun({
+      distDir: OUT,
+      runDir: mkdtempSync(join(tmpdir(), 'bench-nginx-')),
+      host: '127.0.0.1',
+      port: await freePort(),
+      workerProcesses: 1,
+    });
   } catch (error) {
     return `skipped: ${(error as Error).message.split('\n')[0] ?? ''}`;
   }
@@ -121,7 +127,11 @@ async function startNginx(target: Target): Promise<string | undefined> {
   return undefined;
 }
 
-interface Probe { status: number; etag: string | undefined; encoding: string | undefined }
+interface Probe {
+  status: number;
+  etag: string | undefined;
+  encoding: string | undefined;
+}
 
 function probe(url: string, path: string, headers: Record<string, string>): Promise<Probe> {
   return new Promise((done, reject) => {
@@ -134,7 +144,13 @@ function probe(url: string, path: string, headers: Record<string, string>): Prom
   });
 }
 
-interface Cell { rps: number; p99: number; errors: number; requests: number; cpuUs?: number }
+interface Cell {
+  rps: number;
+  p99: number;
+  errors: number;
+  requests: number;
+  cpuUs?: number;
+}
 
 const MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000 };
 
@@ -199,7 +215,10 @@ const median = (xs: number[]): number => quantile(xs, 0.5);
 
 async function main(): Promise<void> {
   process.stdout.write(`bench:serve: building into ${OUT.replace(ROOT, '')}/ (base URL ${BASE_URL})\n`);
-  const built = spawnSync(process.execPath, [join(ROOT, 'bin/market-profiles.js'), 'build', '--out', OUT, '--base-url', BASE_URL], { cwd: ROOT, encoding: 'utf8' });
+  const built = spawnSync(process.execPath, [join(ROOT, 'bin/market-profiles.js'), 'build', '--out', OUT, '--base-url', BASE_URL], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   if (built.status !== 0) throw new Error(`build failed: ${built.stderr}`);
 
   const targets: Target[] = [
@@ -232,7 +251,9 @@ async function main(): Promise<void> {
 
     const loadgen = WRK === undefined ? 'autocannon' : (spawnSync(WRK, ['--version'], { encoding: 'utf8' }).stdout.split(' [')[0] ?? 'wrk');
     const placement = TASKSET === undefined ? 'not pinned' : `servers on CPU ${SERVER_CPU}, ${WRK === undefined ? 'autocannon' : 'wrk'} on CPU ${LOADGEN_CPU}`;
-    process.stdout.write(`bench:serve: ${cpus().length} CPUs, node ${process.version}, ${loadgen}, ${placement}, ${CONNECTIONS} keep-alive connections, ${WARMUP_SECONDS} s warm-up, then ${SECONDS} s per cell, ceiling, embedded, a 2nd ceiling and bare x${ROUNDS} interleaved\n\n`);
+    process.stdout.write(
+      `bench:serve: ${cpus().length} CPUs, node ${process.version}, ${loadgen}, ${placement}, ${CONNECTIONS} keep-alive connections, ${WARMUP_SECONDS} s warm-up, then ${SECONDS} s per cell, ceiling, embedded, a 2nd ceiling and bare x${ROUNDS} interleaved\n\n`,
+    );
     const cells = new Map<string, Cell[]>();
     const seen = new Map<string, string>();
     for (const [rowIndex, row] of ROWS.entries()) {
@@ -259,7 +280,12 @@ async function main(): Promise<void> {
       const run = async (t: Target): Promise<void> => {
         // nginx's work happens in its worker processes, not the master we started: no CPU figure for it.
         const key = `${row.name}|${t.key}`;
-        const cell = await measure(`${t.url ?? ''}${t.pathFor(row)}`, headersFor.get(t.key) ?? {}, t.key === 'nginx' ? undefined : t.child?.pid, !cells.has(key));
+        const cell = await measure(
+          `${t.url ?? ''}${t.pathFor(row)}`,
+          headersFor.get(t.key) ?? {},
+          t.key === 'nginx' ? undefined : t.child?.pid,
+          !cells.has(key),
+        );
         cells.set(key, [...(cells.get(key) ?? []), cell]);
       };
       const pair = live.filter((t) => INTERLEAVED.includes(t.key));
@@ -290,7 +316,9 @@ async function main(): Promise<void> {
         if (t.key === 'embedded') ratios.set(row.name, ratio);
         if (t.key === 'ceiling-2') noise.set(row.name, ratio);
         if (interleaved) {
-          spreads.push(`${row.name}, ${t.label}: ${perRound.length} rounds, ratio quartiles ${quantile(perRound, 0.25).toFixed(2)} / ${ratio.toFixed(2)} / ${quantile(perRound, 0.75).toFixed(2)}`);
+          spreads.push(
+            `${row.name}, ${t.label}: ${perRound.length} rounds, ratio quartiles ${quantile(perRound, 0.25).toFixed(2)} / ${ratio.toFixed(2)} / ${quantile(perRound, 0.75).toFixed(2)}`,
+          );
         }
         lines.push([
           row.name,
@@ -319,9 +347,12 @@ async function main(): Promise<void> {
       if (emb === undefined || bareCells === undefined) return undefined;
       return `${row.name} ${median(emb.map((c, i) => c.rps / (bareCells[i]?.rps ?? Number.NaN))).toFixed(2)}`;
     }).filter((x): x is string => x !== undefined);
-    if (againstBare.length > 0) process.stdout.write(`embedded server against the bare server (the required headers left out), round by round: ${againstBare.join(', ')}\n`);
+    if (againstBare.length > 0)
+      process.stdout.write(`embedded server against the bare server (the required headers left out), round by round: ${againstBare.join(', ')}\n`);
     if (floor.length > 0) {
-      process.stdout.write(`noise floor: the 2nd ceiling process ranged ${Math.min(...floor).toFixed(2)}–${Math.max(...floor).toFixed(2)} of the 1st on the same rows (ideally 1.00)\n`);
+      process.stdout.write(
+        `noise floor: the 2nd ceiling process ranged ${Math.min(...floor).toFixed(2)}–${Math.max(...floor).toFixed(2)} of the 1st on the same rows (ideally 1.00)\n`,
+      );
     }
   } finally {
     for (const t of live) {

@@ -25,12 +25,17 @@ function etagOf(url: string, headers: Record<string, string>): Promise<string> {
     request(url, { headers, agent: false }, (res) => {
       res.resume();
       res.on('end', () => done(String(res.headers.etag)));
-    }).on('error', reject).end();
+    })
+      .on('error', reject)
+      .end();
   });
 }
 
 async function main(): Promise<void> {
-  const child = spawn(process.execPath, [fileURLToPath(new URL('../bin/market-profiles.js', import.meta.url)), 'serve', '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [fileURLToPath(new URL('../bin/market-profiles.js', import.meta.url)), 'serve', '--port', '0'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise<string>((done, reject) => {
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -72,17 +77,19 @@ async function main(): Promise<void> {
     const errors = result.errors + result.timeouts + warm.errors + warm.timeouts;
     const unexpected = result['1xx'] + result['4xx'] + result['5xx'] + warm['1xx'] + warm['4xx'] + warm['5xx'];
     const flat = end - start <= FLAT_MB;
-    process.stdout.write([
-      `requests:             ${result.requests.total} in ${SECONDS} s (${Math.round(result.requests.average)}/s), p99 ${result.latency.p99} ms`,
-      `answers:              2xx ${result['2xx']}, 3xx (304) ${result['3xx']}`,
-      `errors:               ${errors}`,
-      `non-2xx/304 answers:  ${unexpected}`,
-      `RSS after warm-up:    ${start.toFixed(1)} MB`,
-      `RSS every 10 s:       ${samples.join(', ')} MB`,
-      `RSS at end:           ${end.toFixed(1)} MB (${end - start >= 0 ? '+' : ''}${(end - start).toFixed(1)} MB; flat means within ${FLAT_MB} MB)`,
-      `verdict:              ${errors === 0 && unexpected === 0 && flat ? 'pass' : 'FAIL'}`,
-      '',
-    ].join('\n'));
+    process.stdout.write(
+      [
+        `requests:             ${result.requests.total} in ${SECONDS} s (${Math.round(result.requests.average)}/s), p99 ${result.latency.p99} ms`,
+        `answers:              2xx ${result['2xx']}, 3xx (304) ${result['3xx']}`,
+        `errors:               ${errors}`,
+        `non-2xx/304 answers:  ${unexpected}`,
+        `RSS after warm-up:    ${start.toFixed(1)} MB`,
+        `RSS every 10 s:       ${samples.join(', ')} MB`,
+        `RSS at end:           ${end.toFixed(1)} MB (${end - start >= 0 ? '+' : ''}${(end - start).toFixed(1)} MB; flat means within ${FLAT_MB} MB)`,
+        `verdict:              ${errors === 0 && unexpected === 0 && flat ? 'pass' : 'FAIL'}`,
+        '',
+      ].join('\n'),
+    );
     if (errors !== 0 || unexpected !== 0 || !flat) process.exitCode = 1;
   } finally {
     child.kill('SIGTERM');

@@ -98,7 +98,10 @@ export async function startNginx(options: RunOptions): Promise<NginxRun> {
   // Unless it is inherited, the log goes to a file: a pipe that this process stopped draining (a blocking call in a
   // test or benchmark) would otherwise stall nginx once it filled.
   const errorLog = options.stdio === 'inherit' ? 'stderr' : join(runDir, 'error.log');
-  writeFileSync(confPath, nginxMainConf({ ...options, distDir, runDir, ...(user === undefined ? {} : { user }), modules: brotli === undefined ? [] : [brotli], errorLog }));
+  writeFileSync(
+    confPath,
+    nginxMainConf({ ...options, distDir, runDir, ...(user === undefined ? {} : { user }), modules: brotli === undefined ? [] : [brotli], errorLog }),
+  );
   const args = ['-p', runDir, '-c', confPath, '-e', errorLog];
   const check = spawnSync(nginx, [...args, '-t', '-q'], { encoding: 'utf8' });
   if (check.status !== 0) throw new Error(`nginx rejected the generated configuration ${confPath}:\n${check.stderr}${readLog(errorLog)}`);

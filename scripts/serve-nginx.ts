@@ -12,8 +12,18 @@ const config = loadConfig(process.env, process.argv.slice(2));
 const table = buildRouteTable({ baseUrl: config.baseUrl, read: fixtureReader(config.fixturesDir) });
 await writeBuild(table, config.outDir);
 const runDir = join(tmpdir(), `market-profiles-nginx-${config.port}`);
-const nginx = await startNginx({ distDir: resolve(config.outDir), runDir, host: config.host, port: config.port, accessLog: config.log, workerProcesses: 'auto', stdio: 'inherit' });
-process.stdout.write(`market-profiles: nginx (pid ${nginx.process.pid ?? '?'}) serving ${config.outDir}/ on ${nginx.url} (links use ${config.baseUrl}); config ${nginx.confPath}\n`);
+const nginx = await startNginx({
+  distDir: resolve(config.outDir),
+  runDir,
+  host: config.host,
+  port: config.port,
+  accessLog: config.log,
+  workerProcesses: 'auto',
+  stdio: 'inherit',
+});
+process.stdout.write(
+  `market-profiles: nginx (pid ${nginx.process.pid ?? '?'}) serving ${config.outDir}/ on ${nginx.url} (links use ${config.baseUrl}); config ${nginx.confPath}\n`,
+);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     void nginx.stop().then(() => process.exit(0));

@@ -57,8 +57,26 @@ const option = <T>(spec: OptionSpec<T>): OptionSpec<T> => spec;
 
 /** Every option, in the order the README and the usage text list them. */
 export const OPTIONS = {
-  port: option({ env: 'PORT', boolean: false, type: 'integer 0–65535', default: 3000, shown: '`3000`', help: 'Listen port (`0` picks a free one); without `BASE_URL`, also the port the links name.', commands: ['serve', 'build'], parse: integer(0, 65535) }),
-  host: option({ env: 'HOST', boolean: false, type: 'host or IP', default: '127.0.0.1', shown: '`127.0.0.1`', help: 'Listen address; `0.0.0.0` in a container.', commands: ['serve'], parse: text }),
+  port: option({
+    env: 'PORT',
+    boolean: false,
+    type: 'integer 0–65535',
+    default: 3000,
+    shown: '`3000`',
+    help: 'Listen port (`0` picks a free one); without `BASE_URL`, also the port the links name.',
+    commands: ['serve', 'build'],
+    parse: integer(0, 65535),
+  }),
+  host: option({
+    env: 'HOST',
+    boolean: false,
+    type: 'host or IP',
+    default: '127.0.0.1',
+    shown: '`127.0.0.1`',
+    help: 'Listen address; `0.0.0.0` in a container.',
+    commands: ['serve'],
+    parse: text,
+  }),
   'base-url': option<string | undefined>({
     env: 'BASE_URL',
     boolean: false,
@@ -79,11 +97,53 @@ export const OPTIONS = {
     commands: ['serve'],
     parse: boolean,
   }),
-  fixtures: option({ env: 'FIXTURES_DIR', boolean: false, type: 'path', default: 'fixtures', shown: '`fixtures`', help: 'Raw source fixtures the data-loading run reads.', commands: ['serve', 'build'], parse: text }),
-  out: option({ env: 'OUT_DIR', boolean: false, type: 'path', default: 'dist', shown: '`dist`', help: 'Where `npm run build` writes the deployable artifact.', commands: ['build'], parse: text }),
-  json: option({ boolean: true, type: 'boolean', default: false, shown: 'off', help: 'The report as JSON instead of text.', commands: ['verify'], parse: boolean }),
-  concurrency: option({ boolean: false, type: 'integer 1–256', default: 8, shown: '`8`', help: 'Requests in flight at once.', commands: ['verify'], parse: integer(1, 256) }),
-  'timeout-ms': option({ boolean: false, type: 'integer 1–600000', default: 10_000, shown: '`10000`', help: 'Time allowed for each request, in milliseconds.', commands: ['verify'], parse: integer(1, 600_000) }),
+  fixtures: option({
+    env: 'FIXTURES_DIR',
+    boolean: false,
+    type: 'path',
+    default: 'fixtures',
+    shown: '`fixtures`',
+    help: 'Raw source fixtures the data-loading run reads.',
+    commands: ['serve', 'build'],
+    parse: text,
+  }),
+  out: option({
+    env: 'OUT_DIR',
+    boolean: false,
+    type: 'path',
+    default: 'dist',
+    shown: '`dist`',
+    help: 'Where `npm run build` writes the deployable artifact.',
+    commands: ['build'],
+    parse: text,
+  }),
+  json: option({
+    boolean: true,
+    type: 'boolean',
+    default: false,
+    shown: 'off',
+    help: 'The report as JSON instead of text.',
+    commands: ['verify'],
+    parse: boolean,
+  }),
+  concurrency: option({
+    boolean: false,
+    type: 'integer 1–256',
+    default: 8,
+    shown: '`8`',
+    help: 'Requests in flight at once.',
+    commands: ['verify'],
+    parse: integer(1, 256),
+  }),
+  'timeout-ms': option({
+    boolean: false,
+    type: 'integer 1–600000',
+    default: 10_000,
+    shown: '`10000`',
+    help: 'Time allowed for each request, in milliseconds.',
+    commands: ['verify'],
+    parse: integer(1, 600_000),
+  }),
 } as const;
 
 type Name = keyof typeof OPTIONS;
@@ -150,7 +210,13 @@ export interface Config {
   outDir: string;
 }
 
-export const DEFAULTS = { host: OPTIONS.host.default, port: OPTIONS.port.default, log: OPTIONS.log.default, fixturesDir: OPTIONS.fixtures.default, outDir: OPTIONS.out.default } as const;
+export const DEFAULTS = {
+  host: OPTIONS.host.default,
+  port: OPTIONS.port.default,
+  log: OPTIONS.log.default,
+  fixturesDir: OPTIONS.fixtures.default,
+  outDir: OPTIONS.out.default,
+} as const;
 
 /** The options of `serve` and `build`; flags win over environment variables, which win over defaults. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>, argv: readonly string[] = []): Config {

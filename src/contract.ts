@@ -10,7 +10,7 @@ export const PROFILE_CAVEATS: readonly string[] = [
   'Production JSON is source-attributed static fixture data: every value names the upstream source it was loaded from.',
   'This endpoint provides no live data: values are not live, not real-time and not forecasts.',
   'This content is not investment, legal, financial or property-level advice.',
-  'Upstream public datasets keep their own licenses and terms; see each source\'s landing page.',
+  "Upstream public datasets keep their own licenses and terms; see each source's landing page.",
 ];
 
 /** Fixed caveats of the CSV descriptor (spec 2.7). */
@@ -206,7 +206,8 @@ export function csvDescriptor(): Record<string, unknown> {
   return {
     schemaVersion: SCHEMA_VERSION,
     format: 'text/csv',
-    description: 'Columns of the per-market CSV (/api/markets/<market-id>/csv) and of the bulk CSV (/api/markets/csv): one row per metric of a market, after a header line of the column names.',
+    description:
+      'Columns of the per-market CSV (/api/markets/<market-id>/csv) and of the bulk CSV (/api/markets/csv): one row per metric of a market, after a header line of the column names.',
     encoding: 'utf-8',
     lineTerminator: 'CRLF',
     quoting: 'RFC 4180',

@@ -23,7 +23,10 @@ export function plainDecimal(value: number): string {
 // A strict RFC 4180 reader: the build's CSV ties and `verify` read what was served with it, so it rejects what the spec does not allow.
 
 export class CsvSyntaxError extends Error {
-  constructor(readonly line: number, readonly reason: string) {
+  constructor(
+    readonly line: number,
+    readonly reason: string,
+  ) {
     super(`line ${line}: ${reason}`);
   }
 }

@@ -37,7 +37,11 @@ export class DataError extends Error {
 
 /** A raw fixture file that cannot be read as its upstream's shape. */
 export class FixtureError extends DataError {
-  constructor(code: 'missing_field' | 'not_numeric' | 'unknown_market_code' | 'duplicate_row' | 'formula_text' | 'bad_shape' | 'unreadable', place: Place, reason: string) {
+  constructor(
+    code: 'missing_field' | 'not_numeric' | 'unknown_market_code' | 'duplicate_row' | 'formula_text' | 'bad_shape' | 'unreadable',
+    place: Place,
+    reason: string,
+  ) {
     super(code, place, reason);
     this.name = 'FixtureError';
   }

@@ -13,7 +13,8 @@ export const PROBLEMS_DIR = '_problems';
 
 const EXTENSIONS: Record<Route['kind'], string> = { json: 'json', csv: 'csv', html: 'html', css: 'css', problem: 'json' };
 
-export const MAPPING = 'A path whose last segment has a dot is its own file; any other path is a folder holding index.<ext> (json, csv, html, css), so /api/markets/<id> (api/markets/<id>/index.json) and /api/markets/<id>/csv (api/markets/<id>/csv/index.csv) never clash. Precompressed variants sit beside each file as .gz and .br.';
+export const MAPPING =
+  'A path whose last segment has a dot is its own file; any other path is a folder holding index.<ext> (json, csv, html, css), so /api/markets/<id> (api/markets/<id>/index.json) and /api/markets/<id>/csv (api/markets/<id>/csv/index.csv) never clash. Precompressed variants sit beside each file as .gz and .br.';
 
 /**
  * Path → file. A path whose last segment has an extension is its own file; any other path is a folder
@@ -79,10 +80,20 @@ export function errorFiles(table: RouteTable): { entry: Omit<ManifestErrorFile, 
   });
   return [
     {
-      entry: { file: NOT_FOUND_FILE, status: 404, answers: 'any unknown path outside /api/', contentType: CONTENT_TYPES.html, headers: Object.fromEntries(NOT_FOUND_PAGE_HEADERS) },
+      entry: {
+        file: NOT_FOUND_FILE,
+        status: 404,
+        answers: 'any unknown path outside /api/',
+        contentType: CONTENT_TYPES.html,
+        headers: Object.fromEntries(NOT_FOUND_PAGE_HEADERS),
+      },
       body: table.notFoundPage,
     },
-    problemFile('market-not-found.json', 'an unknown market id on /api/markets/<id> or /api/markets/<id>/csv, without echoing the id', problemText(marketProblem(table.baseUrl, '', undefined, table.marketIds))),
+    problemFile(
+      'market-not-found.json',
+      'an unknown market id on /api/markets/<id> or /api/markets/<id>/csv, without echoing the id',
+      problemText(marketProblem(table.baseUrl, '', undefined, table.marketIds)),
+    ),
     problemFile('not-found.json', 'any other unknown path under /api/', problemText(notFoundProblem(table.baseUrl))),
   ];
 }
@@ -114,4 +125,3 @@ export function buildManifest(table: RouteTable): Manifest {
     problems,
   };
 }
-

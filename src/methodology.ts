@@ -15,14 +15,72 @@ export interface MetricDefinition {
 
 /** Every metric methodology v1.0 requires, in the order pages list them. */
 export const METRICS: readonly MetricDefinition[] = [
-  { id: 'medianGrossRent', label: 'Median gross rent', unit: 'USD/mo', decimals: 0, sourceId: 'census-acs-5yr', definition: 'Median monthly contract rent plus utilities paid by renter households (ACS table B25064).' },
-  { id: 'medianHouseholdIncome', label: 'Median household income', unit: 'USD/yr', decimals: 0, sourceId: 'census-acs-5yr', definition: 'Median household income in the past 12 months, in inflation-adjusted dollars of the last survey year (ACS table B19013).' },
-  { id: 'rentBurden', label: 'Rent-burdened renter households, 30% or more of income', unit: '%', decimals: 1, sourceId: 'census-acs-5yr', definition: 'Share of renter households for which gross rent is 30% or more of household income, among those for which it is computed (ACS table B25070: rows 7 to 10 over row 1 less row 11).' },
-  { id: 'rentalVacancyRate', label: 'Rental vacancy rate', unit: '%', decimals: 1, sourceId: 'census-acs-5yr', definition: 'Vacant units for rent as a share of the rental inventory (ACS data profile DP04, item 5).' },
-  { id: 'housingUnits', label: 'Housing units, total', unit: 'units', decimals: 0, sourceId: 'census-acs-5yr', definition: 'All housing units, occupied and vacant (ACS table B25001).' },
-  { id: 'homePriceIndex', label: 'House Price Index, all transactions ("1995 Q1 = 100")', unit: 'index', decimals: 2, sourceId: 'fhfa-hpi', definition: 'FHFA all-transactions house price index for the metro area, latest quarter, not seasonally adjusted, 1995 Q1 = 100.' },
-  { id: 'homePriceChange', label: 'House price change, year over year', unit: '%', decimals: 1, sourceId: 'fhfa-hpi', definition: 'Change of the metro house price index from the same quarter a year earlier.' },
-  { id: 'permits', label: 'Building permits, new housing units authorized', unit: 'units', decimals: 0, sourceId: 'census-bps', definition: 'New privately-owned housing units authorized by building permits in the place over the survey year, all structure sizes (BPS annual place file).' },
+  {
+    id: 'medianGrossRent',
+    label: 'Median gross rent',
+    unit: 'USD/mo',
+    decimals: 0,
+    sourceId: 'census-acs-5yr',
+    definition: 'Median monthly contract rent plus utilities paid by renter households (ACS table B25064).',
+  },
+  {
+    id: 'medianHouseholdIncome',
+    label: 'Median household income',
+    unit: 'USD/yr',
+    decimals: 0,
+    sourceId: 'census-acs-5yr',
+    definition: 'Median household income in the past 12 months, in inflation-adjusted dollars of the last survey year (ACS table B19013).',
+  },
+  {
+    id: 'rentBurden',
+    label: 'Rent-burdened renter households, 30% or more of income',
+    unit: '%',
+    decimals: 1,
+    sourceId: 'census-acs-5yr',
+    definition:
+      'Share of renter households for which gross rent is 30% or more of household income, among those for which it is computed (ACS table B25070: rows 7 to 10 over row 1 less row 11).',
+  },
+  {
+    id: 'rentalVacancyRate',
+    label: 'Rental vacancy rate',
+    unit: '%',
+    decimals: 1,
+    sourceId: 'census-acs-5yr',
+    definition: 'Vacant units for rent as a share of the rental inventory (ACS data profile DP04, item 5).',
+  },
+  {
+    id: 'housingUnits',
+    label: 'Housing units, total',
+    unit: 'units',
+    decimals: 0,
+    sourceId: 'census-acs-5yr',
+    definition: 'All housing units, occupied and vacant (ACS table B25001).',
+  },
+  {
+    id: 'homePriceIndex',
+    label: 'House Price Index, all transactions ("1995 Q1 = 100")',
+    unit: 'index',
+    decimals: 2,
+    sourceId: 'fhfa-hpi',
+    definition: 'FHFA all-transactions house price index for the metro area, latest quarter, not seasonally adjusted, 1995 Q1 = 100.',
+  },
+  {
+    id: 'homePriceChange',
+    label: 'House price change, year over year',
+    unit: '%',
+    decimals: 1,
+    sourceId: 'fhfa-hpi',
+    definition: 'Change of the metro house price index from the same quarter a year earlier.',
+  },
+  {
+    id: 'permits',
+    label: 'Building permits, new housing units authorized',
+    unit: 'units',
+    decimals: 0,
+    sourceId: 'census-bps',
+    definition:
+      'New privately-owned housing units authorized by building permits in the place over the survey year, all structure sizes (BPS annual place file).',
+  },
 ];
 
 export const METRIC_IDS: readonly string[] = METRICS.map((m) => m.id);
@@ -94,7 +152,10 @@ export function computeScores(v: Values): Scores {
   const vacancy = v['rentalVacancyRate'];
   if (inputs.permitsPerThousand !== undefined && vacancy !== undefined) {
     const w = WEIGHTS.supply;
-    scores.supply = toScore(w.permitsPerThousand * scale(inputs.permitsPerThousand, THRESHOLDS.permitsPerThousand) + w.rentalVacancyRate * scale(vacancy, THRESHOLDS.rentalVacancyRate));
+    scores.supply = toScore(
+      w.permitsPerThousand * scale(inputs.permitsPerThousand, THRESHOLDS.permitsPerThousand) +
+        w.rentalVacancyRate * scale(vacancy, THRESHOLDS.rentalVacancyRate),
+    );
   }
   if (scores.affordability !== undefined && scores.supply !== undefined) {
     const w = WEIGHTS.overall;

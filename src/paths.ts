@@ -21,7 +21,10 @@ export const PATHS = {
 } as const;
 
 /** The pages every profile's `links` names, keyed as in spec 2.1. */
-export function profileLinks(baseUrl: string, marketId: string): Record<'html' | 'dataStatus' | 'methodology' | 'dataSources' | 'dataCatalog' | 'privacy' | 'changelog', string> {
+export function profileLinks(
+  baseUrl: string,
+  marketId: string,
+): Record<'html' | 'dataStatus' | 'methodology' | 'dataSources' | 'dataCatalog' | 'privacy' | 'changelog', string> {
   return {
     html: baseUrl + PATHS.marketPage(marketId),
     dataStatus: baseUrl + PATHS.dataStatus,

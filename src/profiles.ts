@@ -3,7 +3,14 @@ import { PRODUCTION_MODE, PROFILE_CAVEATS, SCHEMA_VERSION, type GeographyScope, 
 import { DataError } from './errors.ts';
 import type { MarketDefinition } from './markets.ts';
 import {
-  METHODOLOGY_VERSION, computeCoverage, computeScores, daysBetween, metricDefinition, sourceFreshness, worstFreshness, type Values,
+  METHODOLOGY_VERSION,
+  computeCoverage,
+  computeScores,
+  daysBetween,
+  metricDefinition,
+  sourceFreshness,
+  worstFreshness,
+  type Values,
 } from './methodology.ts';
 import { profileLinks } from './paths.ts';
 import type { LoadedSources } from './sources/index.ts';
@@ -29,7 +36,10 @@ function sourceEntry(s: Source): Source {
 
 function freshnessNote(sources: readonly Source[], snapshotDate: string): string {
   const parts = sources.map((s) => {
-    const release = s.latestReleaseDate === undefined ? 'release date unknown' : `released ${s.latestReleaseDate}, ${daysBetween(s.latestReleaseDate, snapshotDate)} days before the snapshot`;
+    const release =
+      s.latestReleaseDate === undefined
+        ? 'release date unknown'
+        : `released ${s.latestReleaseDate}, ${daysBetween(s.latestReleaseDate, snapshotDate)} days before the snapshot`;
     return `${s.sourceId} (${s.updateFrequency}) ${release}: ${sourceFreshness(s, snapshotDate)}`;
   });
   return `Static fixtures, snapshot ${snapshotDate}. Each source is judged against its update frequency: ${parts.join('; ')}.`;
@@ -78,13 +88,25 @@ export function assembleProfile(market: MarketDefinition, data: LoadedSources, b
   for (const o of [...observations].sort((a, b) => byString(a.metricId, b.metricId))) {
     const definition = metricDefinition(o.metricId);
     if (definition === undefined) {
-      throw new DataError('unknown_metric', { ...o.origin, marketId: market.id }, `source ${o.sourceId} produced metric "${o.metricId}", which methodology ${METHODOLOGY_VERSION} does not define`);
+      throw new DataError(
+        'unknown_metric',
+        { ...o.origin, marketId: market.id },
+        `source ${o.sourceId} produced metric "${o.metricId}", which methodology ${METHODOLOGY_VERSION} does not define`,
+      );
     }
     if (!Number.isFinite(o.value)) {
-      throw new DataError('not_numeric', { ...o.origin, marketId: market.id }, `source ${o.sourceId} produced ${o.value} for "${o.metricId}"; values must be finite numbers`);
+      throw new DataError(
+        'not_numeric',
+        { ...o.origin, marketId: market.id },
+        `source ${o.sourceId} produced ${o.value} for "${o.metricId}"; values must be finite numbers`,
+      );
     }
     if (metrics[o.metricId] !== undefined) {
-      throw new DataError('duplicate_metric', { ...o.origin, marketId: market.id }, `metric "${o.metricId}" is provided twice (by ${metrics[o.metricId]?.sourceId} and ${o.sourceId})`);
+      throw new DataError(
+        'duplicate_metric',
+        { ...o.origin, marketId: market.id },
+        `metric "${o.metricId}" is provided twice (by ${metrics[o.metricId]?.sourceId} and ${o.sourceId})`,
+      );
     }
     metrics[o.metricId] = { id: o.metricId, label: definition.label, unit: definition.unit, value: o.value, asOf: o.asOf, sourceId: o.sourceId };
     values[o.metricId] = o.value;
@@ -94,7 +116,10 @@ export function assembleProfile(market: MarketDefinition, data: LoadedSources, b
     .map((l) => l.source)
     .filter((s) => cited.has(s.sourceId))
     .sort((a, b) => byString(a.sourceId, b.sourceId));
-  const retrievals = sources.map((s) => s.latestRetrievedAt).filter((d): d is string => d !== undefined).sort();
+  const retrievals = sources
+    .map((s) => s.latestRetrievedAt)
+    .filter((d): d is string => d !== undefined)
+    .sort();
   const scope = geographyScope(observations);
   return {
     schemaVersion: SCHEMA_VERSION,

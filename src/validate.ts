@@ -71,7 +71,8 @@ export function assertCsvTies(csv: string, profiles: readonly MarketProfile[], r
   lines.slice(1, -1).forEach((text, i) => {
     const line = i + 2;
     const fields = readLine(text, route, line);
-    if (fields.length !== CSV_COLUMNS.length) throw new ContractError('csv_tie', { route, line }, `expected ${CSV_COLUMNS.length} columns, got ${fields.length}`);
+    if (fields.length !== CSV_COLUMNS.length)
+      throw new ContractError('csv_tie', { route, line }, `expected ${CSV_COLUMNS.length} columns, got ${fields.length}`);
     const row = Object.fromEntries(CSV_COLUMNS.map((c, k) => [c.name, fields[k] ?? ''])) as Record<string, string>;
     const p = byId.get(row['market_id'] ?? '');
     if (p === undefined) throw new ContractError('csv_tie', { route, line, column: 'market_id' }, `market_id "${row['market_id']}" has no profile`);
@@ -103,7 +104,8 @@ export function assertCsvTies(csv: string, profiles: readonly MarketProfile[], r
   });
   for (const p of profiles) {
     for (const id of Object.keys(p.profile.metrics)) {
-      if (!seen.has(`${p.market.id}\u0000${id}`)) throw new ContractError('csv_tie', { route, marketId: p.market.id }, `metric ${id} of the JSON has no CSV row`);
+      if (!seen.has(`${p.market.id}\u0000${id}`))
+        throw new ContractError('csv_tie', { route, marketId: p.market.id }, `metric ${id} of the JSON has no CSV row`);
     }
   }
 }

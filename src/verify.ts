@@ -33,7 +33,10 @@ const SHOWN_FAULTS = 3;
 const result = (name: string, faults: readonly string[], detail: string): CheckResult => ({
   name,
   ok: faults.length === 0,
-  detail: faults.length === 0 ? detail : `${faults.slice(0, SHOWN_FAULTS).join('; ')}${faults.length > SHOWN_FAULTS ? ` (+${faults.length - SHOWN_FAULTS} more)` : ''}`,
+  detail:
+    faults.length === 0
+      ? detail
+      : `${faults.slice(0, SHOWN_FAULTS).join('; ')}${faults.length > SHOWN_FAULTS ? ` (+${faults.length - SHOWN_FAULTS} more)` : ''}`,
   faults: [...faults],
 });
 
@@ -67,43 +70,55 @@ async function verifyWith(client: Client): Promise<CheckResult[]> {
   checks.push(result('descriptor /api/schema/market-csv', fDescriptor.list, 'eleven columns in spec order, types and constants'));
 
   // Every market of the index: JSON, CSV tied to it, page.
-  const perMarket = await Promise.all(facts.ids.map(async (id) => {
-    const fJson = new Faults();
-    const fCsv = new Faults();
-    const fPage = new Faults();
-    const entry = facts.entries.get(id) ?? {};
-    const links = isObject(entry.links) ? entry.links : {};
-    fJson.expect(links.json === `${client.baseUrl}/api/markets/${id}`, `index links.json of ${id} is ${JSON.stringify(links.json)}`);
-    fCsv.expect(links.csv === `${client.baseUrl}/api/markets/${id}/csv`, `index links.csv of ${id} is ${JSON.stringify(links.csv)}`);
-    const profile = await run(fJson, async () => checkProfile(fJson, await client.fetch(`/api/markets/${id}`), id, validateProfile, client.baseUrl));
-    if (profile !== undefined) {
-      const p = isObject(profile.doc.profile) ? profile.doc.profile : {};
-      fJson.expect(entry.updatedDate === p.updatedDate, `the index says ${id} was updated ${String(entry.updatedDate)}, the profile ${String(p.updatedDate)}`);
-      fJson.expect(JSON.stringify(entry.scores) === JSON.stringify(p.scores), `the index scores of ${id} differ from the profile's`);
-    }
-    const rows = await run(fCsv, async () => {
-      const res = await client.fetch(`/api/markets/${id}/csv`);
-      if (!expectResponse(fCsv, res, 200, TYPES.csv)) return undefined;
-      expectRepresentation(fCsv, res);
-      expectAttachment(fCsv, res, marketCsvFilename(id));
-      const read = readCsv(fCsv, res, `/api/markets/${id}/csv`);
-      if (read !== undefined && profile !== undefined) tieCsv(fCsv, read, profile, `/api/markets/${id}/csv`);
-      if (profile === undefined) fCsv.add(`cannot tie the CSV of ${id} to its JSON, which could not be read`);
-      return read;
-    });
-    const pageUrl = profile !== undefined && isObject(profile.doc.links) ? String(profile.doc.links.html) : `${client.baseUrl}/markets/${id}`;
-    const html = await run(fPage, async () => {
-      const res = await client.fetch(pageUrl);
-      if (!expectResponse(fPage, res, 200, TYPES.html)) return undefined;
-      expectRepresentation(fPage, res);
-      return res.body.toString('utf8');
-    });
-    return { id, profile, rows, pageUrl, html, results: [
-      result(`market ${id} JSON`, fJson.list, `application/json, valid against the served schema, ${Object.keys(profile?.metrics ?? {}).length} metrics`),
-      result(`market ${id} CSV`, fCsv.list, `text/csv; charset=utf-8, ${marketCsvFilename(id)}, RFC 4180, ${rows?.length ?? 0} rows tied to the JSON`),
-      result(`market ${id} page`, fPage.list, 'text/html; charset=utf-8'),
-    ] };
-  }));
+  const perMarket = await Promise.all(
+    facts.ids.map(async (id) => {
+      const fJson = new Faults();
+      const fCsv = new Faults();
+      const fPage = new Faults();
+      const entry = facts.entries.get(id) ?? {};
+      const links = isObject(entry.links) ? entry.links : {};
+      fJson.expect(links.json === `${client.baseUrl}/api/markets/${id}`, `index links.json of ${id} is ${JSON.stringify(links.json)}`);
+      fCsv.expect(links.csv === `${client.baseUrl}/api/markets/${id}/csv`, `index links.csv of ${id} is ${JSON.stringify(links.csv)}`);
+      const profile = await run(fJson, async () => checkProfile(fJson, await client.fetch(`/api/markets/${id}`), id, validateProfile, client.baseUrl));
+      if (profile !== undefined) {
+        const p = isObject(profile.doc.profile) ? profile.doc.profile : {};
+        fJson.expect(
+          entry.updatedDate === p.updatedDate,
+          `the index says ${id} was updated ${String(entry.updatedDate)}, the profile ${String(p.updatedDate)}`,
+        );
+        fJson.expect(JSON.stringify(entry.scores) === JSON.stringify(p.scores), `the index scores of ${id} differ from the profile's`);
+      }
+      const rows = await run(fCsv, async () => {
+        const res = await client.fetch(`/api/markets/${id}/csv`);
+        if (!expectResponse(fCsv, res, 200, TYPES.csv)) return undefined;
+        expectRepresentation(fCsv, res);
+        expectAttachment(fCsv, res, marketCsvFilename(id));
+        const read = readCsv(fCsv, res, `/api/markets/${id}/csv`);
+        if (read !== undefined && profile !== undefined) tieCsv(fCsv, read, profile, `/api/markets/${id}/csv`);
+        if (profile === undefined) fCsv.add(`cannot tie the CSV of ${id} to its JSON, which could not be read`);
+        return read;
+      });
+      const pageUrl = profile !== undefined && isObject(profile.doc.links) ? String(profile.doc.links.html) : `${client.baseUrl}/markets/${id}`;
+      const html = await run(fPage, async () => {
+        const res = await client.fetch(pageUrl);
+        if (!expectResponse(fPage, res, 200, TYPES.html)) return undefined;
+        expectRepresentation(fPage, res);
+        return res.body.toString('utf8');
+      });
+      return {
+        id,
+        profile,
+        rows,
+        pageUrl,
+        html,
+        results: [
+          result(`market ${id} JSON`, fJson.list, `application/json, valid against the served schema, ${Object.keys(profile?.metrics ?? {}).length} metrics`),
+          result(`market ${id} CSV`, fCsv.list, `text/csv; charset=utf-8, ${marketCsvFilename(id)}, RFC 4180, ${rows?.length ?? 0} rows tied to the JSON`),
+          result(`market ${id} page`, fPage.list, 'text/html; charset=utf-8'),
+        ],
+      };
+    }),
+  );
   for (const m of perMarket) checks.push(...m.results);
 
   const fBulk = new Faults();
@@ -114,13 +129,18 @@ async function verifyWith(client: Client): Promise<CheckResult[]> {
     expectAttachment(fBulk, res, BULK_CSV_FILENAME);
     const rows = readCsv(fBulk, res, '/api/markets/csv');
     if (rows === undefined) return;
-    const union = perMarket.flatMap((m) => m.rows ?? []).sort((a, b) => {
-      const [x, y] = [`${a[0] ?? ''}\u0000${a[2] ?? ''}`, `${b[0] ?? ''}\u0000${b[2] ?? ''}`];
-      return x < y ? -1 : x > y ? 1 : 0;
-    });
+    const union = perMarket
+      .flatMap((m) => m.rows ?? [])
+      .sort((a, b) => {
+        const [x, y] = [`${a[0] ?? ''}\u0000${a[2] ?? ''}`, `${b[0] ?? ''}\u0000${b[2] ?? ''}`];
+        return x < y ? -1 : x > y ? 1 : 0;
+      });
     const line = (r: readonly string[]): string => JSON.stringify(r);
     const first = rows.findIndex((r, i) => line(r) !== line(union[i] ?? []));
-    fBulk.expect(rows.length === union.length && first === -1, `the bulk CSV differs from the sorted union of the market CSVs (${rows.length} vs ${union.length} rows${first === -1 ? '' : `; first difference at line ${first + 2}: ${rows[first]?.join(',') ?? '(missing)'}`})`);
+    fBulk.expect(
+      rows.length === union.length && first === -1,
+      `the bulk CSV differs from the sorted union of the market CSVs (${rows.length} vs ${union.length} rows${first === -1 ? '' : `; first difference at line ${first + 2}: ${rows[first]?.join(',') ?? '(missing)'}`})`,
+    );
   });
   checks.push(result('bulk CSV /api/markets/csv', fBulk.list, `text/csv; charset=utf-8, ${BULK_CSV_FILENAME}, equals the sorted union of the market CSVs`));
 
@@ -129,20 +149,38 @@ async function verifyWith(client: Client): Promise<CheckResult[]> {
   for (const e of errors?.checks ?? []) checks.push(result(e.name, e.faults.list, e.detail));
   if (errors === undefined) checks.push(result('errors', fErrors.list, ''));
 
-  const representations = ['/api/markets', '/api/markets/csv', '/api/schema/market-profile', ...facts.ids.flatMap((id) => [`/api/markets/${id}`, `/api/markets/${id}/csv`])];
+  const representations = [
+    '/api/markets',
+    '/api/markets/csv',
+    '/api/schema/market-profile',
+    ...facts.ids.flatMap((id) => [`/api/markets/${id}`, `/api/markets/${id}/csv`]),
+  ];
   const fConditional = new Faults();
   await run(fConditional, () => checkConditional(client, fConditional, representations));
-  checks.push(result('ETag and If-None-Match', fConditional.list, `${representations.length} resources, identity and gzip: a 304 without a body for the current ETag, distinct ETags per encoding`));
+  checks.push(
+    result(
+      'ETag and If-None-Match',
+      fConditional.list,
+      `${representations.length} resources, identity and gzip: a 304 without a body for the current ETag, distinct ETags per encoding`,
+    ),
+  );
   const fCompression = new Faults();
   await run(fCompression, () => checkCompression(client, fCompression, representations));
-  checks.push(result('compression and Vary', fCompression.list, `${representations.length} resources: gzip and br offered and equal to the identity bytes, q=0 refused, Vary: Accept-Encoding`));
+  checks.push(
+    result(
+      'compression and Vary',
+      fCompression.list,
+      `${representations.length} resources: gzip and br offered and equal to the identity bytes, q=0 refused, Vary: Accept-Encoding`,
+    ),
+  );
 
   const fLinks = new Faults();
   const summary = await run(fLinks, async () => {
     const links: [string, string][] = [...jsonLinks(index?.doc, '/api/markets')];
     for (const m of perMarket) if (m.profile !== undefined) links.push(...jsonLinks(m.profile.doc, `/api/markets/${m.id}`));
     // A problem's type names where the error is documented, and a market_not_found points at the index.
-    for (const p of errors?.problems ?? []) for (const key of ['type', 'index']) if (typeof p[key] === 'string') links.push([p[key] as string, `problem ${String(p.code)} ${key}`]);
+    for (const p of errors?.problems ?? [])
+      for (const key of ['type', 'index']) if (typeof p[key] === 'string') links.push([p[key] as string, `problem ${String(p.code)} ${key}`]);
     const fromJson = new Set(links.map(([href]) => href));
     // The pages the JSON names are read too, and their own links followed.
     const pages = new Map(perMarket.filter((m) => m.html !== undefined).map((m) => [m.pageUrl, m.html as string]));

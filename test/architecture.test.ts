@@ -32,7 +32,9 @@ function layerOf(file: string): number {
 }
 
 function walk(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : [],
+  );
 }
 
 /** Relative module specifiers of a source file: static imports and re-exports (type-only ones too: they are dependencies) and dynamic imports. */
@@ -98,16 +100,33 @@ describe('architecture', () => {
   });
 
   it('the cycle check finds a cycle and the layer check an upward import when there is one', () => {
-    assert.deepEqual(findCycle(new Map([['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', ['a.ts']]])), ['a.ts', 'b.ts', 'c.ts', 'a.ts']);
+    assert.deepEqual(
+      findCycle(
+        new Map([
+          ['a.ts', ['b.ts']],
+          ['b.ts', ['c.ts']],
+          ['c.ts', ['a.ts']],
+        ]),
+      ),
+      ['a.ts', 'b.ts', 'c.ts', 'a.ts'],
+    );
     assert.ok(layerOf('routes.ts') > layerOf('render/csv.ts') && layerOf('http/headers.ts') < layerOf('server/handler.ts'));
-    assert.deepEqual(importsOf("import type { A } from './a.ts';\nexport { b } from '../b.ts';\nimport {\n  c,\n} from './c.tsx';\nconst d = await import('./d.ts');\nimport 'node:fs';"), ['./a.ts', '../b.ts', './c.tsx', './d.ts']);
+    assert.deepEqual(
+      importsOf(
+        "import type { A } from './a.ts';\nexport { b } from '../b.ts';\nimport {\n  c,\n} from './c.tsx';\nconst d = await import('./d.ts');\nimport 'node:fs';",
+      ),
+      ['./a.ts', '../b.ts', './c.tsx', './d.ts'],
+    );
   });
 
   it('only the entry point runs the CLI: nothing in src/, bench/ or scripts/ imports src/cli.ts', () => {
     const importers = [...walk(SRC), ...walk(join(ROOT, 'bench')), ...walk(join(ROOT, 'scripts'))].filter((abs) =>
       importsOf(readFileSync(abs, 'utf8')).some((s) => resolve(dirname(abs), s) === join(SRC, 'cli.ts')),
     );
-    assert.deepEqual(importers.map((abs) => relative(ROOT, abs)), []);
+    assert.deepEqual(
+      importers.map((abs) => relative(ROOT, abs)),
+      [],
+    );
     assert.match(readFileSync(join(ROOT, 'bin/market-profiles.js'), 'utf8'), /\.\.\/lib\/cli\.js/);
   });
 });

@@ -35,14 +35,20 @@ describe('the path → file mapping', () => {
 
 describe('the manifest', () => {
   test('lists every route with its exact headers, and every variant with the bytes, hash and ETag of its file', () => {
-    assert.deepEqual(manifest.routes.map((r) => r.path), [...table.routes.keys()].sort());
+    assert.deepEqual(
+      manifest.routes.map((r) => r.path),
+      [...table.routes.keys()].sort(),
+    );
     for (const entry of manifest.routes) {
       const route = table.routes.get(entry.path);
       assert.ok(route, entry.path);
       assert.deepEqual(entry.headers, Object.fromEntries(route.headers));
       assert.equal(entry.contentType, route.contentType);
       const variants = [route.identity, route.gzip, route.br].filter((v) => v !== undefined);
-      assert.deepEqual(entry.variants.map((v) => v.encoding), variants.map((v) => v.encoding));
+      assert.deepEqual(
+        entry.variants.map((v) => v.encoding),
+        variants.map((v) => v.encoding),
+      );
       for (const v of entry.variants) {
         const body = files.get(join(SITE_DIR, v.file));
         assert.ok(body, v.file);
@@ -83,7 +89,10 @@ describe('engine configuration is generated from the manifest', () => {
       const body = (location[1] ?? '').slice(0, (location[1] ?? '').indexOf('\n}'));
       assert.ok(body.includes(`try_files "/${r.file}" =500;`), r.file);
       for (const v of r.variants.filter((x) => x.encoding !== 'identity')) {
-        assert.ok(body.includes(`set $mp_file "/${r.file}";`) && body.includes(`if ($mp_enc = ${v.encoding}) {\n        rewrite ^ /__mp/${v.encoding} last;`), `${r.path} ${v.encoding}`);
+        assert.ok(
+          body.includes(`set $mp_file "/${r.file}";`) && body.includes(`if ($mp_enc = ${v.encoding}) {\n        rewrite ^ /__mp/${v.encoding} last;`),
+          `${r.path} ${v.encoding}`,
+        );
       }
     }
     assert.match(conf, /location = \/__mp\/gzip \{\n {4}internal;[\s\S]*?gzip_static always;[\s\S]*?rewrite \^ \$mp_file break;\n\}/);

@@ -21,11 +21,13 @@ const FHFA = 'fhfa-hpi/HPI_AT_metro.csv';
 const BPS = 'census-bps/place-annual-2025.txt';
 
 /** Replaces the first occurrence, failing loudly if the fixture no longer has the text the case relies on. */
-const replace = (from: string | RegExp, to: string) => (text: string): string => {
-  const out = text.replace(from, to);
-  assert.notEqual(out, text, `fixture edit found nothing to replace: ${String(from)}`);
-  return out;
-};
+const replace =
+  (from: string | RegExp, to: string) =>
+  (text: string): string => {
+    const out = text.replace(from, to);
+    assert.notEqual(out, text, `fixture edit found nothing to replace: ${String(from)}`);
+    return out;
+  };
 
 interface Case {
   name: string;
@@ -37,20 +39,98 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { name: 'a missing field (ACS header lacks a variable)', file: ACS, edit: replace('"B25064_001E",', ''), code: 'missing_field', message: [/census-acs-5yr\/acs5-2024-detailed-place\.json:2/, /B25064_001E/] },
-  { name: 'a missing field (empty BPS place name)', file: BPS, edit: replace(',12,Phoenix,', ',12,,'), code: 'missing_field', message: [/census-bps\/place-annual-2025\.txt:3/, /Place Name/] },
-  { name: 'a non-numeric value (ACS rent)', file: ACS, edit: replace('"1712"', '"1,712"'), code: 'not_numeric', message: [/acs5-2024-detailed-place\.json:3/, /pointer|at \/1/, /B25064_001E/, /"1,712"/] },
-  { name: 'a non-numeric value (FHFA index)', file: FHFA, edit: replace(',2024,1,346.92,', ',2024,1,n/a,'), code: 'not_numeric', message: [/HPI_AT_metro\.csv:1/, /index/, /"n\/a"/] },
-  { name: 'an unknown market code (FHFA CBSA)', file: FHFA, edit: replace(',12060,2024,1,', ',99999,2024,1,'), code: 'unknown_market_code', message: [/HPI_AT_metro\.csv:1/, /CBSA 99999/] },
-  { name: 'an unknown market code (ACS place)', file: ACS_PROFILE, edit: replace('"05000"', '"05001"'), code: 'unknown_market_code', message: [/acs5-2024-profile-place\.json:3/, /place 05001/] },
-  { name: 'a duplicate row (FHFA quarter)', file: FHFA, edit: (t) => t + t.split('\n')[0] + '\n', code: 'duplicate_row', message: [/HPI_AT_metro\.csv:161/, /first is on line 1/] },
-  { name: 'a duplicate row (BPS place)', file: BPS, edit: (t) => t + t.split('\r\n')[2] + '\r\n', code: 'duplicate_row', message: [/place-annual-2025\.txt:23/, /first is on line 3/] },
-  { name: 'a formula in a text field: leading =', file: ACS, edit: replace('"Austin city, Texas"', '"=HYPERLINK(\\"http://x\\")"'), code: 'formula_text', message: [/acs5-2024-detailed-place\.json:3/, /NAME/, /formula/] },
-  { name: 'a formula in a text field: leading +', file: FHFA, edit: replace('"Atlanta-Sandy Springs-Roswell, GA",12060,2024,1,', '"+Atlanta",12060,2024,1,'), code: 'formula_text', message: [/HPI_AT_metro\.csv:1/, /metro name/] },
-  { name: 'a formula in a text field: leading -', file: BPS, edit: replace(',12,Phoenix,', ',12,-Phoenix,'), code: 'formula_text', message: [/place-annual-2025\.txt:3/, /Place Name/] },
-  { name: 'a formula in a text field: leading @', file: ACS_PROFILE, edit: replace(/"Austin city, Texas"/, '"@SUM(A1)"'), code: 'formula_text', message: [/acs5-2024-profile-place\.json:3/, /NAME/] },
+  {
+    name: 'a missing field (ACS header lacks a variable)',
+    file: ACS,
+    edit: replace('"B25064_001E",', ''),
+    code: 'missing_field',
+    message: [/census-acs-5yr\/acs5-2024-detailed-place\.json:2/, /B25064_001E/],
+  },
+  {
+    name: 'a missing field (empty BPS place name)',
+    file: BPS,
+    edit: replace(',12,Phoenix,', ',12,,'),
+    code: 'missing_field',
+    message: [/census-bps\/place-annual-2025\.txt:3/, /Place Name/],
+  },
+  {
+    name: 'a non-numeric value (ACS rent)',
+    file: ACS,
+    edit: replace('"1712"', '"1,712"'),
+    code: 'not_numeric',
+    message: [/acs5-2024-detailed-place\.json:3/, /pointer|at \/1/, /B25064_001E/, /"1,712"/],
+  },
+  {
+    name: 'a non-numeric value (FHFA index)',
+    file: FHFA,
+    edit: replace(',2024,1,346.92,', ',2024,1,n/a,'),
+    code: 'not_numeric',
+    message: [/HPI_AT_metro\.csv:1/, /index/, /"n\/a"/],
+  },
+  {
+    name: 'an unknown market code (FHFA CBSA)',
+    file: FHFA,
+    edit: replace(',12060,2024,1,', ',99999,2024,1,'),
+    code: 'unknown_market_code',
+    message: [/HPI_AT_metro\.csv:1/, /CBSA 99999/],
+  },
+  {
+    name: 'an unknown market code (ACS place)',
+    file: ACS_PROFILE,
+    edit: replace('"05000"', '"05001"'),
+    code: 'unknown_market_code',
+    message: [/acs5-2024-profile-place\.json:3/, /place 05001/],
+  },
+  {
+    name: 'a duplicate row (FHFA quarter)',
+    file: FHFA,
+    edit: (t) => t + t.split('\n')[0] + '\n',
+    code: 'duplicate_row',
+    message: [/HPI_AT_metro\.csv:161/, /first is on line 1/],
+  },
+  {
+    name: 'a duplicate row (BPS place)',
+    file: BPS,
+    edit: (t) => t + t.split('\r\n')[2] + '\r\n',
+    code: 'duplicate_row',
+    message: [/place-annual-2025\.txt:23/, /first is on line 3/],
+  },
+  {
+    name: 'a formula in a text field: leading =',
+    file: ACS,
+    edit: replace('"Austin city, Texas"', '"=HYPERLINK(\\"http://x\\")"'),
+    code: 'formula_text',
+    message: [/acs5-2024-detailed-place\.json:3/, /NAME/, /formula/],
+  },
+  {
+    name: 'a formula in a text field: leading +',
+    file: FHFA,
+    edit: replace('"Atlanta-Sandy Springs-Roswell, GA",12060,2024,1,', '"+Atlanta",12060,2024,1,'),
+    code: 'formula_text',
+    message: [/HPI_AT_metro\.csv:1/, /metro name/],
+  },
+  {
+    name: 'a formula in a text field: leading -',
+    file: BPS,
+    edit: replace(',12,Phoenix,', ',12,-Phoenix,'),
+    code: 'formula_text',
+    message: [/place-annual-2025\.txt:3/, /Place Name/],
+  },
+  {
+    name: 'a formula in a text field: leading @',
+    file: ACS_PROFILE,
+    edit: replace(/"Austin city, Texas"/, '"@SUM(A1)"'),
+    code: 'formula_text',
+    message: [/acs5-2024-profile-place\.json:3/, /NAME/],
+  },
   { name: 'malformed JSON', file: ACS, edit: (t) => t.slice(0, -5), code: 'bad_shape', message: [/acs5-2024-detailed-place\.json/, /not valid JSON/] },
-  { name: 'a row with the wrong number of columns', file: BPS, edit: replace(',12,Phoenix,', ',12,Phoenix,extra,'), code: 'bad_shape', message: [/place-annual-2025\.txt:3/, /expected 41 fields, got 42/] },
+  {
+    name: 'a row with the wrong number of columns',
+    file: BPS,
+    edit: replace(',12,Phoenix,', ',12,Phoenix,extra,'),
+    code: 'bad_shape',
+    message: [/place-annual-2025\.txt:3/, /expected 41 fields, got 42/],
+  },
 ];
 
 describe('bad fixtures stop the build with file, place and reason', () => {
@@ -141,33 +221,53 @@ test('determinism: two builds give identical bytes for every file', () => {
 
 describe('a profile that breaks the published contract stops the build', () => {
   const broken = (change: (load: SourceLoad) => void): SourceAdapter[] =>
-    ADAPTERS.map((adapter) => adapter.sourceId !== 'fhfa-hpi' ? adapter : {
-      ...adapter,
-      load: (read, markets) => {
-        const load = adapter.load(read, markets);
-        change(load);
-        return load;
-      },
-    });
+    ADAPTERS.map((adapter) =>
+      adapter.sourceId !== 'fhfa-hpi'
+        ? adapter
+        : {
+            ...adapter,
+            load: (read, markets) => {
+              const load = adapter.load(read, markets);
+              change(load);
+              return load;
+            },
+          },
+    );
   const build = (adapters: SourceAdapter[]): unknown => buildRouteTable({ baseUrl: 'http://localhost:3000', read: fixtureReader(), adapters });
 
   test('a source URL that is not absolute: market id, JSON pointer and reason', () => {
-    assert.throws(() => build(broken((l) => { l.source.sourceUrl = 'fhfa.gov/hpi'; })), (error: unknown) => {
-      assert.ok(error instanceof ContractError);
-      assert.equal(error.place.marketId, 'us-az-phoenix');
-      assert.equal(error.place.pointer, '/sources/2/sourceUrl');
-      assert.match(error.message, /market us-az-phoenix/);
-      assert.match(error.message, /must match format "uri"|must match pattern/);
-      return true;
-    });
+    assert.throws(
+      () =>
+        build(
+          broken((l) => {
+            l.source.sourceUrl = 'fhfa.gov/hpi';
+          }),
+        ),
+      (error: unknown) => {
+        assert.ok(error instanceof ContractError);
+        assert.equal(error.place.marketId, 'us-az-phoenix');
+        assert.equal(error.place.pointer, '/sources/2/sourceUrl');
+        assert.match(error.message, /market us-az-phoenix/);
+        assert.match(error.message, /must match format "uri"|must match pattern/);
+        return true;
+      },
+    );
   });
   test('a value that is not a finite number is refused at assembly, naming the market and the fixture line', () => {
-    assert.throws(() => build(broken((l) => { l.observations[0]!.value = Number.NaN; })), (error: unknown) => {
-      assert.ok(error instanceof DataError);
-      assert.equal(error.place.file, 'fhfa-hpi/HPI_AT_metro.csv');
-      assert.match(error.message, /market us-\S+: source fhfa-hpi produced NaN/);
-      return true;
-    });
+    assert.throws(
+      () =>
+        build(
+          broken((l) => {
+            l.observations[0]!.value = Number.NaN;
+          }),
+        ),
+      (error: unknown) => {
+        assert.ok(error instanceof DataError);
+        assert.equal(error.place.file, 'fhfa-hpi/HPI_AT_metro.csv');
+        assert.match(error.message, /market us-\S+: source fhfa-hpi produced NaN/);
+        return true;
+      },
+    );
   });
 });
 

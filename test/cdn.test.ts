@@ -10,7 +10,14 @@ import { runInNewContext } from 'node:vm';
 import { artifactFiles } from '../src/artifact.ts';
 import { buildManifest, SITE_DIR, type Manifest } from '../src/manifest.ts';
 import {
-  CLOUDFRONT_FUNCTION_LIMIT, CLOUDFRONT_REQUEST_FILE, CLOUDFRONT_RESPONSE_FILE, HEADERS_FILE, REDIRECTS_FILE, S3_OBJECTS_FILE, S3_UPLOAD_FILE, type S3Object,
+  CLOUDFRONT_FUNCTION_LIMIT,
+  CLOUDFRONT_REQUEST_FILE,
+  CLOUDFRONT_RESPONSE_FILE,
+  HEADERS_FILE,
+  REDIRECTS_FILE,
+  S3_OBJECTS_FILE,
+  S3_UPLOAD_FILE,
+  type S3Object,
 } from '../src/engines/cdn.ts';
 import { buildTable } from './support/data.ts';
 
@@ -46,12 +53,20 @@ function parseHeaders(source: string): Map<string, [string, string][]> {
 
 /** Reads `_redirects` and answers a path the way Netlify does: the first matching rule wins, `:name` is one segment, `*` the rest. */
 function redirects(source: string): { rules: [string, string, number][]; resolve: (path: string) => [string, number] | undefined } {
-  const rules = source.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#')).map((l): [string, string, number] => {
-    const [from = '', to = '', status = ''] = l.trim().split(/\s+/);
-    return [from, to, Number(status)];
-  });
+  const rules = source
+    .split('\n')
+    .filter((l) => l.trim() !== '' && !l.startsWith('#'))
+    .map((l): [string, string, number] => {
+      const [from = '', to = '', status = ''] = l.trim().split(/\s+/);
+      return [from, to, Number(status)];
+    });
   const matches = (pattern: string, path: string): boolean =>
-    new RegExp(`^${pattern.split('/').map((seg) => (seg === '*' ? '.*' : seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}$`).test(path);
+    new RegExp(
+      `^${pattern
+        .split('/')
+        .map((seg) => (seg === '*' ? '.*' : seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+        .join('/')}$`,
+    ).test(path);
   return { rules, resolve: (path) => rules.find(([from]) => matches(from, path))?.slice(1) as [string, number] | undefined };
 }
 
@@ -120,7 +135,12 @@ describe('S3 behind CloudFront', () => {
       assert.ok(body, o.file);
       assert.equal(o.sha256, sha(body));
       assert.ok(body.equals(table.routes.get(route.path)?.identity.body ?? Buffer.alloc(0)), `${key}: identity bytes`);
-      const served = { 'Content-Type': o.metadata.ContentType, 'Cache-Control': o.metadata.CacheControl, ...(o.metadata.ContentDisposition === undefined ? {} : { 'Content-Disposition': o.metadata.ContentDisposition }), ...o.responseHeaders };
+      const served = {
+        'Content-Type': o.metadata.ContentType,
+        'Cache-Control': o.metadata.CacheControl,
+        ...(o.metadata.ContentDisposition === undefined ? {} : { 'Content-Disposition': o.metadata.ContentDisposition }),
+        ...o.responseHeaders,
+      };
       const want = Object.fromEntries(Object.entries(route.headers).filter(([k]) => !CDN_OWNED.has(k.toLowerCase())));
       assert.deepEqual(Object.fromEntries(Object.entries(served).sort()), Object.fromEntries(Object.entries(want).sort()), key);
     }
@@ -142,7 +162,10 @@ describe('S3 behind CloudFront', () => {
 
   test('the CloudFront functions route, mark 404s and add the headers S3 cannot store', () => {
     const request = runInNewContext(`${text(CLOUDFRONT_REQUEST_FILE)}; handler`) as (e: unknown) => { uri: string };
-    const response = runInNewContext(`${text(CLOUDFRONT_RESPONSE_FILE)}; handler`) as (e: unknown) => { statusCode: number; headers: Record<string, { value: string }> };
+    const response = runInNewContext(`${text(CLOUDFRONT_RESPONSE_FILE)}; handler`) as (e: unknown) => {
+      statusCode: number;
+      headers: Record<string, { value: string }>;
+    };
     const answer = (path: string): { statusCode: number; headers: Record<string, { value: string }> } => {
       const uri = request({ request: { uri: path, method: 'GET', headers: {} } }).uri;
       return response({ request: { uri }, response: { statusCode: 200, headers: { etag: { value: '"s3"' } } } });

@@ -8,7 +8,15 @@ import { ConfigError } from '../src/errors.ts';
 
 test('defaults: 127.0.0.1:3000, links on http://localhost:3000, no log', () => {
   const c = loadConfig({});
-  assert.deepEqual(c, { baseUrl: 'http://localhost:3000', baseUrlFollowsPort: true, host: '127.0.0.1', port: 3000, log: false, fixturesDir: DEFAULTS.fixturesDir, outDir: DEFAULTS.outDir });
+  assert.deepEqual(c, {
+    baseUrl: 'http://localhost:3000',
+    baseUrlFollowsPort: true,
+    host: '127.0.0.1',
+    port: 3000,
+    log: false,
+    fixturesDir: DEFAULTS.fixturesDir,
+    outDir: DEFAULTS.outDir,
+  });
 });
 
 test('environment variables set every option; the base URL follows PORT unless given', () => {
@@ -28,7 +36,10 @@ test('flags win over environment variables', () => {
 });
 
 test('bad values are refused with a message naming the option', () => {
-  assert.throws(() => loadConfig({ PORT: 'eighty' }), (e: unknown) => e instanceof ConfigError && /PORT/.test(e.message));
+  assert.throws(
+    () => loadConfig({ PORT: 'eighty' }),
+    (e: unknown) => e instanceof ConfigError && /PORT/.test(e.message),
+  );
   assert.throws(() => loadConfig({ PORT: '70000' }), ConfigError);
   assert.throws(() => loadConfig({ BASE_URL: 'localhost:3000' }), /BASE_URL/);
   assert.throws(() => loadConfig({ BASE_URL: 'ftp://x.example' }), /BASE_URL/);
@@ -38,15 +49,31 @@ test('bad values are refused with a message naming the option', () => {
 
 test('verify reads its options from the same table: defaults, and bad values refused like the others', () => {
   assert.deepEqual(loadVerifyConfig(['verify', 'http://x.example']), { json: false, concurrency: 8, timeoutMs: 10_000 });
-  assert.deepEqual(loadVerifyConfig(['verify', 'http://x.example', '--json', '--concurrency=3', '--timeout-ms', '500']), { json: true, concurrency: 3, timeoutMs: 500 });
-  assert.throws(() => loadVerifyConfig(['--concurrency', 'many']), (e: unknown) => e instanceof ConfigError && /--concurrency/.test(e.message));
-  assert.throws(() => loadVerifyConfig(['--concurrency', '0']), (e: unknown) => e instanceof ConfigError && /--concurrency/.test(e.message));
+  assert.deepEqual(loadVerifyConfig(['verify', 'http://x.example', '--json', '--concurrency=3', '--timeout-ms', '500']), {
+    json: true,
+    concurrency: 3,
+    timeoutMs: 500,
+  });
+  assert.throws(
+    () => loadVerifyConfig(['--concurrency', 'many']),
+    (e: unknown) => e instanceof ConfigError && /--concurrency/.test(e.message),
+  );
+  assert.throws(
+    () => loadVerifyConfig(['--concurrency', '0']),
+    (e: unknown) => e instanceof ConfigError && /--concurrency/.test(e.message),
+  );
   assert.throws(() => loadVerifyConfig(['--timeout-ms', '-5']), ConfigError);
 });
 
 test('an unknown flag is refused, not ignored', () => {
-  assert.throws(() => loadConfig({}, ['serve', '--prot', '8080']), (e: unknown) => e instanceof ConfigError && /--prot/.test(e.message));
-  assert.throws(() => loadVerifyConfig(['verify', '--conccurency', '2']), (e: unknown) => e instanceof ConfigError && /--conccurency/.test(e.message));
+  assert.throws(
+    () => loadConfig({}, ['serve', '--prot', '8080']),
+    (e: unknown) => e instanceof ConfigError && /--prot/.test(e.message),
+  );
+  assert.throws(
+    () => loadVerifyConfig(['verify', '--conccurency', '2']),
+    (e: unknown) => e instanceof ConfigError && /--conccurency/.test(e.message),
+  );
 });
 
 test('every command refuses a bad value with exit code 2 and a message naming the option', async () => {

@@ -7,8 +7,22 @@ import { PATHS } from '../src/paths.ts';
 import { BASE_URL, body, buildTable, servedProfiles } from './support/data.ts';
 
 const SPEC_MARKETS = [
-  'us-tx-austin', 'us-fl-miami', 'us-az-phoenix', 'us-wa-seattle', 'us-co-denver', 'us-tn-nashville', 'us-tx-dallas', 'us-fl-tampa',
-  'us-ca-los-angeles', 'us-ca-san-diego', 'us-ca-san-francisco', 'us-ny-new-york', 'us-ma-boston', 'us-il-chicago', 'us-ga-atlanta', 'us-dc-washington',
+  'us-tx-austin',
+  'us-fl-miami',
+  'us-az-phoenix',
+  'us-wa-seattle',
+  'us-co-denver',
+  'us-tn-nashville',
+  'us-tx-dallas',
+  'us-fl-tampa',
+  'us-ca-los-angeles',
+  'us-ca-san-diego',
+  'us-ca-san-francisco',
+  'us-ny-new-york',
+  'us-ma-boston',
+  'us-il-chicago',
+  'us-ga-atlanta',
+  'us-dc-washington',
 ];
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -112,7 +126,7 @@ for (const p of profiles) {
       assert.ok(!body(table, PATHS.profile(p.market.id)).includes('null'));
     });
 
-    test('the spec\'s seen metrics and scores are present where the data allow', () => {
+    test("the spec's seen metrics and scores are present where the data allow", () => {
       for (const id of ['medianGrossRent', 'homePriceIndex']) assert.ok(p.profile.metrics[id], id);
       assert.equal(p.profile.metrics['medianGrossRent']?.unit, 'USD/mo');
       assert.equal(p.profile.metrics['homePriceIndex']?.unit, 'index');
@@ -145,7 +159,10 @@ describe('geographyScope', () => {
     for (const id of ['us-ny-new-york', 'us-dc-washington']) {
       const scope = profiles.find((p) => p.market.id === id)?.geographyScope;
       assert.ok(scope, id);
-      assert.deepEqual(scope.boundaries.map((b) => b.level), ['place', 'cbsa']);
+      assert.deepEqual(
+        scope.boundaries.map((b) => b.level),
+        ['place', 'cbsa'],
+      );
       const cbsa = scope.boundaries[1];
       assert.ok(cbsa && cbsa.states.length > 1);
       assert.ok(cbsa.metrics.includes('homePriceIndex'));
@@ -160,7 +177,13 @@ describe('geographyScope', () => {
 });
 
 describe('index /api/markets', () => {
-  const index = JSON.parse(body(table, PATHS.index)) as { count: number; markets: { id: string; links: Record<string, string> }[]; liveData: boolean; productionMode: string; schemaVersion: string };
+  const index = JSON.parse(body(table, PATHS.index)) as {
+    count: number;
+    markets: { id: string; links: Record<string, string> }[];
+    liveData: boolean;
+    productionMode: string;
+    schemaVersion: string;
+  };
   test('lists every market once, sorted by id, with absolute links to its JSON, CSV and page', () => {
     assert.equal(index.count, 16);
     const ids = index.markets.map((m) => m.id);

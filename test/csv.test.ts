@@ -7,7 +7,19 @@ import { MARKET_IDS } from '../src/markets.ts';
 import { PATHS } from '../src/paths.ts';
 import { body, buildTable, servedProfiles } from './support/data.ts';
 
-const HEADER = ['market_id', 'market_name', 'metric_id', 'metric_label', 'value', 'unit', 'source_id', 'updated_date', 'methodology_version', 'production_mode', 'live_data'];
+const HEADER = [
+  'market_id',
+  'market_name',
+  'metric_id',
+  'metric_label',
+  'value',
+  'unit',
+  'source_id',
+  'updated_date',
+  'methodology_version',
+  'production_mode',
+  'live_data',
+];
 const table = buildTable();
 const profiles = servedProfiles(table);
 
@@ -28,14 +40,27 @@ describe('per-market CSV', () => {
       assert.deepEqual(header, HEADER);
       const metrics = Object.values(p.profile.metrics);
       assert.equal(rows.length, metrics.length, 'one row per metric');
-      assert.deepEqual(rows.map((r) => r[2]), metrics.map((m) => m.id).sort(), 'rows sorted by metric_id');
+      assert.deepEqual(
+        rows.map((r) => r[2]),
+        metrics.map((m) => m.id).sort(),
+        'rows sorted by metric_id',
+      );
       for (const row of rows) {
         assert.equal(row.length, 11);
         const m = p.profile.metrics[row[2] ?? ''];
         assert.ok(m, `metric ${row[2]}`);
         assert.deepEqual(row, [
-          p.market.id, `${p.market.name}, ${p.market.stateCode}`, m.id, m.label, row[4], m.unit, m.sourceId,
-          p.profile.updatedDate, p.methodologyVersion, 'static-fixture', 'false',
+          p.market.id,
+          `${p.market.name}, ${p.market.stateCode}`,
+          m.id,
+          m.label,
+          row[4],
+          m.unit,
+          m.sourceId,
+          p.profile.updatedDate,
+          p.methodologyVersion,
+          'static-fixture',
+          'false',
         ]);
         assert.match(row[4] ?? '', /^-?\d+(\.\d+)?$/, 'plain decimal');
         assert.equal(Number(row[4]), m.value);

@@ -1,14 +1,16 @@
 // Methodology v1.0: fixed thresholds, omitted scores, the freshness rule and coverage.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  METRICS, THRESHOLDS, computeCoverage, computeScores, scale, sourceFreshness, worstFreshness,
-} from '../src/methodology.ts';
+import { METRICS, THRESHOLDS, computeCoverage, computeScores, scale, sourceFreshness, worstFreshness } from '../src/methodology.ts';
 import type { Source as SourceRecord } from '../src/contract.ts';
 
 const complete = {
-  medianGrossRent: 1500, medianHouseholdIncome: 90000, rentBurden: 50,
-  permits: 5000, housingUnits: 500000, rentalVacancyRate: 5,
+  medianGrossRent: 1500,
+  medianHouseholdIncome: 90000,
+  rentBurden: 50,
+  permits: 5000,
+  housingUnits: 500000,
+  rentalVacancyRate: 5,
 };
 
 describe('scale', () => {
@@ -48,7 +50,14 @@ describe('scores', () => {
 
 describe('freshness', () => {
   const source = (updateFrequency: SourceRecord['updateFrequency'], latestReleaseDate?: string): SourceRecord => ({
-    sourceId: 's', sourceName: 's', agency: 'a', datasetName: 'd', sourceUrl: 'https://x', confidence: 'high', updateFrequency, provenance: 'fixture',
+    sourceId: 's',
+    sourceName: 's',
+    agency: 'a',
+    datasetName: 'd',
+    sourceUrl: 'https://x',
+    confidence: 'high',
+    updateFrequency,
+    provenance: 'fixture',
     ...(latestReleaseDate === undefined ? {} : { latestReleaseDate }),
   });
   test('fresh within one expected interval, aging within two, stale beyond or when unknown', () => {
@@ -76,10 +85,14 @@ test('coverage counts the required metrics and lists the missing ones', () => {
   assert.equal(one.percent, 12.5);
 });
 
-test('the metric set covers the spec\'s metrics and units, and some labels need CSV quoting', () => {
+test("the metric set covers the spec's metrics and units, and some labels need CSV quoting", () => {
   const ids = METRICS.map((m) => m.id);
   for (const id of ['medianGrossRent', 'homePriceIndex', 'permits']) assert.ok(ids.includes(id));
-  for (const unit of ['USD/mo', '%', 'index', 'units']) assert.ok(METRICS.some((m) => m.unit === unit), unit);
+  for (const unit of ['USD/mo', '%', 'index', 'units'])
+    assert.ok(
+      METRICS.some((m) => m.unit === unit),
+      unit,
+    );
   assert.ok(METRICS.some((m) => m.label.includes(',')));
   assert.ok(METRICS.some((m) => m.label.includes('"')));
 });

@@ -21,8 +21,8 @@ const PROFILE = '/api/markets/us-tx-austin';
  */
 const KNOWN_DIFFERENCES: Record<string, string> = {
   'TRACE (never echoes the request)': 'nginx refuses TRACE itself; its 405 cannot name the method or the path',
-  'unknown method token': 'node\'s parser refuses unknown methods before the path is read; nginx reaches the config and echoes the path',
-  'lower-case method (methods are case-sensitive)': 'nginx\'s parser answers 400, node 405',
+  'unknown method token': "node's parser refuses unknown methods before the path is read; nginx reaches the config and echoes the path",
+  'lower-case method (methods are case-sensitive)': "nginx's parser answers 400, node 405",
   CONNECT: 'nginx reads "host:port" as a target that is not a path: 400; node 405',
   'malformed chunk size': 'nginx reads the body before answering 405 and finds it broken: 400; node answers 405 first',
 };
@@ -96,8 +96,20 @@ describe('nginx answers like the embedded server', () => {
   });
 
   test('the same problem bodies, byte for byte, for unknown paths and refused methods', async () => {
-    const targets = ['/api/markets/us-xx-nowhere', '/api/markets/us-xx-nowhere/csv', `/api/markets/${'a'.repeat(140)}`, '/api/markets/%20x',
-      '/api/nope', '/api/', '/api', `/api/${'b'.repeat(300)}`, '/no-such-page', '//api/markets', '/api//markets/x', `/${'c'.repeat(3000)}`];
+    const targets = [
+      '/api/markets/us-xx-nowhere',
+      '/api/markets/us-xx-nowhere/csv',
+      `/api/markets/${'a'.repeat(140)}`,
+      '/api/markets/%20x',
+      '/api/nope',
+      '/api/',
+      '/api',
+      `/api/${'b'.repeat(300)}`,
+      '/no-such-page',
+      '//api/markets',
+      '/api//markets/x',
+      `/${'c'.repeat(3000)}`,
+    ];
     for (const target of targets) {
       for (const method of ['GET', 'HEAD', 'OPTIONS', 'POST', 'DELETE']) {
         const [n, e] = await both(request(origins.nginx, method, target), method === 'HEAD');
@@ -114,8 +126,34 @@ describe('nginx answers like the embedded server', () => {
 
   test('path rules on the raw target: the same verdict for generated paths', async () => {
     const next = random(7);
-    const parts = ['api', 'markets', 'us-tx-austin', 'csv', '.', '..', '%2e', '%2E%2e', '%2f', '%5c', '%41', '%zz', '%', '%c3%bc', '%c0%af', '%ed%a0%80', '%f4%90%80%80',
-      '%01', '%7f', '%25', 'a;b', '~x', '', 'x.json', 'US-TX-AUSTIN', 'healthz'];
+    const parts = [
+      'api',
+      'markets',
+      'us-tx-austin',
+      'csv',
+      '.',
+      '..',
+      '%2e',
+      '%2E%2e',
+      '%2f',
+      '%5c',
+      '%41',
+      '%zz',
+      '%',
+      '%c3%bc',
+      '%c0%af',
+      '%ed%a0%80',
+      '%f4%90%80%80',
+      '%01',
+      '%7f',
+      '%25',
+      'a;b',
+      '~x',
+      '',
+      'x.json',
+      'US-TX-AUSTIN',
+      'healthz',
+    ];
     for (let i = 0; i < 300; i += 1) {
       const length = 1 + Math.floor(next() * 4);
       const target = `/${Array.from({ length }, () => pick(next, parts)).join('/')}${next() < 0.2 ? '?q=%zz' : ''}`;
@@ -127,7 +165,23 @@ describe('nginx answers like the embedded server', () => {
   test('Accept-Encoding: generated headers choose the same representation on both engines', async () => {
     const next = random(42);
     const codings = ['gzip', 'br', 'identity', '*', 'deflate', 'x-gzip', 'GZIP', 'Br', 'compress'];
-    const qs = ['', ';q=0', ';q=0.0', ';q=0.5', ';q=1', ';q=1.0', ';q=0.001', ';q=0.999', ';q=2', ';q=abc', ';q=', ';q=0.', ' ;q=0.5', ';level=1;q=0.3', ';q=0.8;q=0.2'];
+    const qs = [
+      '',
+      ';q=0',
+      ';q=0.0',
+      ';q=0.5',
+      ';q=1',
+      ';q=1.0',
+      ';q=0.001',
+      ';q=0.999',
+      ';q=2',
+      ';q=abc',
+      ';q=',
+      ';q=0.',
+      ' ;q=0.5',
+      ';level=1;q=0.3',
+      ';q=0.8;q=0.2',
+    ];
     for (let i = 0; i < 300; i += 1) {
       // One element per coding: the embedded server keeps the highest q of repeated codings, nginx the first (documented).
       const same = (c: string): string => c.toLowerCase().replace('x-gzip', 'gzip');

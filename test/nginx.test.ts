@@ -19,7 +19,15 @@ describe('nginx error log', () => {
   // A warning per request (an uninitialized variable, say) fills the log and, on a pipe nobody drains, stalls nginx.
   test('every route in every encoding, and its 304, leaves no warning or error in the log', async () => {
     const index = (await (await fetch(`${served.baseUrl}/api/markets`)).json()) as { markets: { id: string }[] };
-    const paths = ['/', '/api/markets', '/api/markets/csv', '/healthz', '/api/schema/market-profile', '/data-status', ...index.markets.flatMap((m) => [`/api/markets/${m.id}`, `/api/markets/${m.id}/csv`, `/markets/${m.id}`])];
+    const paths = [
+      '/',
+      '/api/markets',
+      '/api/markets/csv',
+      '/healthz',
+      '/api/schema/market-profile',
+      '/data-status',
+      ...index.markets.flatMap((m) => [`/api/markets/${m.id}`, `/api/markets/${m.id}/csv`, `/markets/${m.id}`]),
+    ];
     for (const path of paths) {
       for (const encoding of ['identity', 'gzip', 'br']) {
         const res = await fetch(`${served.baseUrl}${path}`, { headers: { 'Accept-Encoding': encoding } });
@@ -31,6 +39,13 @@ describe('nginx error log', () => {
         assert.equal(again.status, 304, `${path} ${encoding} 304`);
       }
     }
-    assert.equal(served.run.errorLog().split('\n').filter((l) => /\[(?:warn|error|crit|alert|emerg)\]/.test(l)).join('\n'), '');
+    assert.equal(
+      served.run
+        .errorLog()
+        .split('\n')
+        .filter((l) => /\[(?:warn|error|crit|alert|emerg)\]/.test(l))
+        .join('\n'),
+      '',
+    );
   });
 });

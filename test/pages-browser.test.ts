@@ -61,8 +61,15 @@ async function tab(context: BrowserContext, origin: string): Promise<(path: stri
       return header !== null && getComputedStyle(header).backgroundColor !== 'rgba(0, 0, 0, 0)';
     });
     // Legacy mode runs axe in the page itself (the pages have no frames), without a helper tab per run.
-    const axe = await new AxeBuilder({ page }).setLegacyMode(true).options({ resultTypes: ['violations'] }).analyze();
-    const describeViolation = (v: (typeof axe.violations)[number]): string => `${v.impact ?? 'unknown'} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')})`;
+    const axe = await new AxeBuilder({ page })
+      .setLegacyMode(true)
+      .options({ resultTypes: ['violations'] })
+      .analyze();
+    const describeViolation = (v: (typeof axe.violations)[number]): string =>
+      `${v.impact ?? 'unknown'} ${v.id}: ${v.help} (${v.nodes
+        .map((n) => n.target.join(' '))
+        .slice(0, 3)
+        .join('; ')})`;
     return {
       path,
       status: response?.status(),
@@ -101,7 +108,16 @@ describe('pages in headless Chromium', { timeout: 60_000 }, () => {
     server = await startServer(table, { host: '127.0.0.1', port: 0 });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     const phone = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 1 });
     visits = await visitAll(phone, server.url, pagePaths, 2);
@@ -134,17 +150,28 @@ describe('pages in headless Chromium', { timeout: 60_000 }, () => {
 
   it('has no serious or critical axe-core violation', (t) => {
     const minor = [...new Set(visits.flatMap((v) => v.minor))];
-    t.diagnostic(`axe-core: ${visits.length} pages scanned, ${visits.reduce((n, v) => n + v.serious.length, 0)} serious or critical, ${minor.length} distinct minor or moderate${minor.length > 0 ? `: ${minor.join(' | ')}` : ''}`);
-    assert.deepEqual(visits.flatMap((v) => v.serious.map((s) => `${v.path}: ${s}`)), []);
+    t.diagnostic(
+      `axe-core: ${visits.length} pages scanned, ${visits.reduce((n, v) => n + v.serious.length, 0)} serious or critical, ${minor.length} distinct minor or moderate${minor.length > 0 ? `: ${minor.join(' | ')}` : ''}`,
+    );
+    assert.deepEqual(
+      visits.flatMap((v) => v.serious.map((s) => `${v.path}: ${s}`)),
+      [],
+    );
   });
 
   it('writes screenshots of the home page and one market page at 1280 px and 375 px', async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
     const shots: string[] = [];
-    for (const [name, viewport] of [['1280', DESKTOP], ['375', PHONE]] as const) {
+    for (const [name, viewport] of [
+      ['1280', DESKTOP],
+      ['375', PHONE],
+    ] as const) {
       const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
       const page = await context.newPage();
-      for (const [label, path] of [['home', PATHS.home], [`market-${SCREENSHOT_MARKET}`, PATHS.marketPage(SCREENSHOT_MARKET)]] as const) {
+      for (const [label, path] of [
+        ['home', PATHS.home],
+        [`market-${SCREENSHOT_MARKET}`, PATHS.marketPage(SCREENSHOT_MARKET)],
+      ] as const) {
         await page.goto(server.url + path, { waitUntil: 'load' });
         const file = join(SCREENSHOTS, `${label}-${name}.png`);
         await page.screenshot({ path: file, fullPage: true });

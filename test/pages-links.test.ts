@@ -23,14 +23,19 @@ const text = (path: string): string => {
   return route.identity.body.toString('utf8');
 };
 const htmlRoutes = [...table.routes.values()].filter((r) => r.kind === 'html');
-const pages: [string, string][] = [...htmlRoutes.map((r): [string, string] => [r.path, r.identity.body.toString('utf8')]), ['(404 page)', table.notFoundPage.toString('utf8')]];
+const pages: [string, string][] = [
+  ...htmlRoutes.map((r): [string, string] => [r.path, r.identity.body.toString('utf8')]),
+  ['(404 page)', table.notFoundPage.toString('utf8')],
+];
 const profiles = table.marketIds.map((id) => JSON.parse(text(PATHS.profile(id))) as MarketProfile);
 const index = JSON.parse(text(PATHS.index)) as MarketIndex;
 const externalUrls = new Set(profiles.flatMap((p) => p.sources.map((s) => s.sourceUrl)));
 
 const decode = (s: string): string =>
   s.replace(/&(#\d+|#x[0-9a-f]+|amp|lt|gt|quot|apos);/gi, (_, e: string) =>
-    e[0] === '#' ? String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1))) : ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" } as Record<string, string>)[e.toLowerCase()] ?? '',
+    e[0] === '#'
+      ? String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1)))
+      : (({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" } as Record<string, string>)[e.toLowerCase()] ?? ''),
   );
 
 /** The visible text of some HTML: tags dropped, entities decoded, whitespace collapsed. */
@@ -240,7 +245,11 @@ describe('market pages', () => {
       assert.ok(html.includes(`<link rel="alternate" type="application/json" href="${PATHS.profile(id)}"`), 'alternate JSON');
       assert.ok(html.includes(`<link rel="alternate" type="text/csv" href="${PATHS.marketCsv(id)}"`), 'alternate CSV');
       assert.match(html, /<svg class="chart chart-market"[^>]*role="img"/, 'score chart');
-      for (const [key, value] of Object.entries(p.profile.scores)) assert.ok(rows.some((r) => visible(r).includes(`${key.charAt(0).toUpperCase()}${key.slice(1)} ${value} / 100`)), `${id}: score ${key}`);
+      for (const [key, value] of Object.entries(p.profile.scores))
+        assert.ok(
+          rows.some((r) => visible(r).includes(`${key.charAt(0).toUpperCase()}${key.slice(1)} ${value} / 100`)),
+          `${id}: score ${key}`,
+        );
       assert.equal(html.includes('id="geography"'), p.geographyScope !== undefined, `${id}: geography note iff geographyScope`);
       for (const b of p.geographyScope?.boundaries ?? []) assert.ok(words.includes(b.name), `${id}: boundary ${b.name}`);
     });
@@ -297,7 +306,11 @@ describe('site pages', () => {
     assert.match(html, /<table class="compare">/);
     for (const m of index.markets) assert.ok(html.includes(`href="${PATHS.marketPage(m.id)}"`), m.id);
     assert.match(html, /<svg class="chart chart-compare"[^>]*aria-labelledby="comparison-chart-title comparison-chart-desc"/);
-    assert.equal((html.match(/<rect [^>]*fill="#/g) ?? []).length - 3, index.markets.reduce((n, m) => n + Object.keys(m.scores).length, 0), 'one bar per published score, plus 3 legend swatches');
+    assert.equal(
+      (html.match(/<rect [^>]*fill="#/g) ?? []).length - 3,
+      index.markets.reduce((n, m) => n + Object.keys(m.scores).length, 0),
+      'one bar per published score, plus 3 legend swatches',
+    );
   });
 
   it('methodology: version, every metric definition, thresholds, freshness rule and a worked example from real numbers', () => {
@@ -314,7 +327,9 @@ describe('site pages', () => {
     assert.ok(example, 'worked example names a market');
     const values = Object.fromEntries(Object.values(example.profile.metrics).map((m) => [m.id, m.value]));
     assert.deepEqual(computeScores(values), example.profile.scores);
-    const published = Object.entries(example.profile.scores).map(([k, v]) => `${k} ${v}`).join(', ');
+    const published = Object.entries(example.profile.scores)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ');
     assert.ok(words.includes(`These are the scores the profile publishes: ${published}.`), words);
   });
 
@@ -326,7 +341,14 @@ describe('site pages', () => {
       const fragment = new URL(problemType(BASE_URL, code)).hash.slice(1);
       assert.ok(idsOf(html).has(fragment), `no anchor for ${code}`);
     }
-    for (const id of ['problem-bad-request', 'problem-not-found', 'problem-market-not-found', 'problem-method-not-allowed', 'problem-headers-too-large', 'problem-request-timeout']) {
+    for (const id of [
+      'problem-bad-request',
+      'problem-not-found',
+      'problem-market-not-found',
+      'problem-method-not-allowed',
+      'problem-headers-too-large',
+      'problem-request-timeout',
+    ]) {
       assert.ok(idsOf(html).has(id), id);
     }
     assert.ok(words.includes('431') && words.includes('headers_too_large') && words.includes('408') && words.includes('request_timeout'));
@@ -359,7 +381,8 @@ describe('site pages', () => {
   it('data status: every market and every source with freshness, dates and coverage', () => {
     const html = text(PATHS.dataStatus);
     const words = visible(html);
-    for (const p of profiles) assert.ok(words.includes(`${p.profile.coverage.totalProvided} of ${p.profile.coverage.totalRequired}`) && html.includes(PATHS.marketPage(p.market.id)));
+    for (const p of profiles)
+      assert.ok(words.includes(`${p.profile.coverage.totalProvided} of ${p.profile.coverage.totalRequired}`) && html.includes(PATHS.marketPage(p.market.id)));
     for (const s of profiles.flatMap((p) => p.sources)) assert.ok(html.includes(`datetime="${s.latestReleaseDate ?? ''}"`), s.sourceId);
   });
 

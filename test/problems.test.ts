@@ -101,7 +101,14 @@ describe('the embedded server answers from the catalogue', () => {
   it('internal_server_error: a bug in the handler answers 500 with the catalogue body, not an empty one', () => {
     const broken = createHandler(table);
     const written: { status?: number; head?: string[]; body?: Buffer } = {};
-    const req = { url: '/api/markets', method: 'GET', httpVersionMinor: 1, get rawHeaders(): string[] { throw new Error('a deliberate bug'); } } as unknown as IncomingMessage;
+    const req = {
+      url: '/api/markets',
+      method: 'GET',
+      httpVersionMinor: 1,
+      get rawHeaders(): string[] {
+        throw new Error('a deliberate bug');
+      },
+    } as unknown as IncomingMessage;
     const res = {
       headersSent: false,
       shouldKeepAlive: true,
@@ -139,7 +146,10 @@ describe('the generated engine files answer from the catalogue', () => {
   it("nginx: every status it can produce on its own returns the catalogue's body", () => {
     const conf = String(files.get(NGINX_SERVER_CONF));
     const bodies = [...conf.matchAll(/location = \/__mp\/e\/(\d+) \{[^}]*?return \1 "((?:[^"\\]|\\.)*)";/g)];
-    assert.deepEqual(bodies.map((m) => Number(m[1])).sort((a, b) => a - b), ENGINE_STATUSES.filter((s) => s !== 414 && s !== 501));
+    assert.deepEqual(
+      bodies.map((m) => Number(m[1])).sort((a, b) => a - b),
+      ENGINE_STATUSES.filter((s) => s !== 414 && s !== 501),
+    );
     for (const [, status, quoted] of bodies) {
       const body = JSON.parse((quoted as string).replace(/\\(.)/g, (_, c: string) => ({ n: '\n', r: '\r', t: '\t' })[c] ?? c)) as Record<string, unknown>;
       assert.equal(body.status, Number(status));
@@ -149,9 +159,15 @@ describe('the generated engine files answer from the catalogue', () => {
 
   it('CDN: every problem file is a catalogued 404', () => {
     const problems = [...files].filter(([name]) => name.startsWith(`${SITE_DIR}/${PROBLEMS_DIR}/`));
-    assert.deepEqual(problems.map(([name]) => name).sort(), [`${SITE_DIR}/${PROBLEMS_DIR}/market-not-found.json`, `${SITE_DIR}/${PROBLEMS_DIR}/not-found.json`]);
+    assert.deepEqual(problems.map(([name]) => name).sort(), [
+      `${SITE_DIR}/${PROBLEMS_DIR}/market-not-found.json`,
+      `${SITE_DIR}/${PROBLEMS_DIR}/not-found.json`,
+    ]);
     for (const [name, body] of problems) {
-      assert.equal(assertCatalogued(JSON.parse(body.toString()) as Record<string, unknown>, table.baseUrl, name).replaceAll('_', '-'), name.split('/').pop()?.replace('.json', ''));
+      assert.equal(
+        assertCatalogued(JSON.parse(body.toString()) as Record<string, unknown>, table.baseUrl, name).replaceAll('_', '-'),
+        name.split('/').pop()?.replace('.json', ''),
+      );
     }
   });
 });

@@ -26,25 +26,120 @@ test('every served profile validates against the served schema', () => {
 
 describe('broken profiles are rejected', () => {
   const cases: [string, (doc: Json) => void][] = [
-    ['liveData true', (d) => { d['liveData'] = true; }],
-    ['productionMode other than static-fixture', (d) => { d['productionMode'] = 'live'; }],
-    ['schemaVersion "2"', (d) => { d['schemaVersion'] = '2'; }],
-    ['a score of 101', (d) => { at(d, 'profile', 'scores')['overall'] = 101; }],
-    ['a negative score', (d) => { at(d, 'profile', 'scores')['supply'] = -1; }],
-    ['a fractional score', (d) => { at(d, 'profile', 'scores')['affordability'] = 50.5; }],
-    ['a null optional field (countyName)', (d) => { at(d, 'market')['countyName'] = null; }],
-    ['a null optional source date', (d) => { (d['sources'] as Json[])[0]!['latestReleaseDate'] = null; }],
-    ['a null geographyScope', (d) => { d['geographyScope'] = null; }],
-    ['a missing required field (market.id)', (d) => { delete at(d, 'market')['id']; }],
-    ['a missing required field (links.privacy)', (d) => { delete at(d, 'links')['privacy']; }],
-    ['a missing required field (profile.coverage)', (d) => { delete at(d, 'profile')['coverage']; }],
-    ['a string metric value', (d) => { at(d, 'profile', 'metrics', 'permits')['value'] = '14243'; }],
-    ['a non-ISO generatedAt', (d) => { d['generatedAt'] = '09/28/2026'; }],
-    ['a relative link', (d) => { at(d, 'links')['html'] = '/markets/us-tx-austin'; }],
-    ['a bad market id form', (d) => { at(d, 'market')['id'] = 'US-TX-Austin'; }],
-    ['coverage percent above 100', (d) => { at(d, 'profile', 'coverage')['percent'] = 100.1; }],
-    ['an unknown freshness value', (d) => { at(d, 'profile', 'freshness')['freshness'] = 'live'; }],
-    ['an empty sources array', (d) => { d['sources'] = []; }],
+    [
+      'liveData true',
+      (d) => {
+        d['liveData'] = true;
+      },
+    ],
+    [
+      'productionMode other than static-fixture',
+      (d) => {
+        d['productionMode'] = 'live';
+      },
+    ],
+    [
+      'schemaVersion "2"',
+      (d) => {
+        d['schemaVersion'] = '2';
+      },
+    ],
+    [
+      'a score of 101',
+      (d) => {
+        at(d, 'profile', 'scores')['overall'] = 101;
+      },
+    ],
+    [
+      'a negative score',
+      (d) => {
+        at(d, 'profile', 'scores')['supply'] = -1;
+      },
+    ],
+    [
+      'a fractional score',
+      (d) => {
+        at(d, 'profile', 'scores')['affordability'] = 50.5;
+      },
+    ],
+    [
+      'a null optional field (countyName)',
+      (d) => {
+        at(d, 'market')['countyName'] = null;
+      },
+    ],
+    [
+      'a null optional source date',
+      (d) => {
+        (d['sources'] as Json[])[0]!['latestReleaseDate'] = null;
+      },
+    ],
+    [
+      'a null geographyScope',
+      (d) => {
+        d['geographyScope'] = null;
+      },
+    ],
+    [
+      'a missing required field (market.id)',
+      (d) => {
+        delete at(d, 'market')['id'];
+      },
+    ],
+    [
+      'a missing required field (links.privacy)',
+      (d) => {
+        delete at(d, 'links')['privacy'];
+      },
+    ],
+    [
+      'a missing required field (profile.coverage)',
+      (d) => {
+        delete at(d, 'profile')['coverage'];
+      },
+    ],
+    [
+      'a string metric value',
+      (d) => {
+        at(d, 'profile', 'metrics', 'permits')['value'] = '14243';
+      },
+    ],
+    [
+      'a non-ISO generatedAt',
+      (d) => {
+        d['generatedAt'] = '09/28/2026';
+      },
+    ],
+    [
+      'a relative link',
+      (d) => {
+        at(d, 'links')['html'] = '/markets/us-tx-austin';
+      },
+    ],
+    [
+      'a bad market id form',
+      (d) => {
+        at(d, 'market')['id'] = 'US-TX-Austin';
+      },
+    ],
+    [
+      'coverage percent above 100',
+      (d) => {
+        at(d, 'profile', 'coverage')['percent'] = 100.1;
+      },
+    ],
+    [
+      'an unknown freshness value',
+      (d) => {
+        at(d, 'profile', 'freshness')['freshness'] = 'live';
+      },
+    ],
+    [
+      'an empty sources array',
+      (d) => {
+        d['sources'] = [];
+      },
+    ],
   ];
   for (const [name, breakIt] of cases) {
     test(name, () => {
@@ -85,7 +180,16 @@ test('the index validates against its own published schema', () => {
 });
 
 describe('the CSV descriptor (spec 2.7)', () => {
-  const d = JSON.parse(body(table, PATHS.csvDescriptor)) as { schemaVersion: string; format: string; encoding: string; lineTerminator: string; quoting: string; description: string; caveats: string[]; columns: { name: string; type: string; required: boolean; const?: string }[] };
+  const d = JSON.parse(body(table, PATHS.csvDescriptor)) as {
+    schemaVersion: string;
+    format: string;
+    encoding: string;
+    lineTerminator: string;
+    quoting: string;
+    description: string;
+    caveats: string[];
+    columns: { name: string; type: string; required: boolean; const?: string }[];
+  };
   test('has the fixed keys and values', () => {
     assert.deepEqual(Object.keys(d).sort(), ['caveats', 'columns', 'description', 'encoding', 'format', 'lineTerminator', 'quoting', 'schemaVersion']);
     assert.equal(d.schemaVersion, '1');
@@ -95,7 +199,22 @@ describe('the CSV descriptor (spec 2.7)', () => {
     assert.equal(d.quoting, 'RFC 4180');
   });
   test('lists the eleven columns in order; value is a number, the rest strings; all required; two constants', () => {
-    assert.deepEqual(d.columns.map((c) => c.name), ['market_id', 'market_name', 'metric_id', 'metric_label', 'value', 'unit', 'source_id', 'updated_date', 'methodology_version', 'production_mode', 'live_data']);
+    assert.deepEqual(
+      d.columns.map((c) => c.name),
+      [
+        'market_id',
+        'market_name',
+        'metric_id',
+        'metric_label',
+        'value',
+        'unit',
+        'source_id',
+        'updated_date',
+        'methodology_version',
+        'production_mode',
+        'live_data',
+      ],
+    );
     for (const c of d.columns) {
       assert.equal(c.type, c.name === 'value' ? 'number' : 'string', c.name);
       assert.equal(c.required, true);

@@ -36,12 +36,89 @@ function generator(table: RouteTable, host: string, seed: number): () => Generat
   const chance = (p: number): boolean => rnd() < p;
   const paths = [...table.routes.keys()];
   const etags = [...table.routes.values()].flatMap((r) => [r.identity, r.gzip, r.br].filter((v) => v !== undefined).map((v) => v.etag));
-  const fragments = ['', '/', '//', '/.', '/..', '/./', '/../', '%2e', '%2E%2e', '%2f', '%2F', '%5c', '\\', '%00', '%', '%g1', '%zz', '%c0%af', '%e2%82%ac', '%ff', '~', ';x=1', '.json', '.gz', '.br', 'index.json', '?', '?a=1', '?%zz', '#f', '*', '@', ':', 'é', '\u00ff', '\x01', '\x7f', '\t', 'A', 'csv', 'us-xx-nowhere', '-', '_', '.env', '.git/config', '..%2f', '%252e'];
-  const methods = ['GET', 'GET', 'GET', 'GET', 'GET', 'GET', 'GET', 'GET', 'GET', 'GET', 'GET', 'GET', 'HEAD', 'HEAD', 'HEAD', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE', 'PROPFIND', 'PURGE', 'FROB', 'get', 'X-Y'];
+  const fragments = [
+    '',
+    '/',
+    '//',
+    '/.',
+    '/..',
+    '/./',
+    '/../',
+    '%2e',
+    '%2E%2e',
+    '%2f',
+    '%2F',
+    '%5c',
+    '\\',
+    '%00',
+    '%',
+    '%g1',
+    '%zz',
+    '%c0%af',
+    '%e2%82%ac',
+    '%ff',
+    '~',
+    ';x=1',
+    '.json',
+    '.gz',
+    '.br',
+    'index.json',
+    '?',
+    '?a=1',
+    '?%zz',
+    '#f',
+    '*',
+    '@',
+    ':',
+    'é',
+    '\u00ff',
+    '\x01',
+    '\x7f',
+    '\t',
+    'A',
+    'csv',
+    'us-xx-nowhere',
+    '-',
+    '_',
+    '.env',
+    '.git/config',
+    '..%2f',
+    '%252e',
+  ];
+  const methods = [
+    'GET',
+    'GET',
+    'GET',
+    'GET',
+    'GET',
+    'GET',
+    'GET',
+    'GET',
+    'GET',
+    'GET',
+    'GET',
+    'GET',
+    'HEAD',
+    'HEAD',
+    'HEAD',
+    'HEAD',
+    'POST',
+    'PUT',
+    'DELETE',
+    'PATCH',
+    'OPTIONS',
+    'TRACE',
+    'PROPFIND',
+    'PURGE',
+    'FROB',
+    'get',
+    'X-Y',
+  ];
   const codings = ['gzip', 'br', 'identity', '*', 'deflate', 'x-gzip', 'GZIP', 'compress', '', 'zstd', 'br;q=', ';', ',,'];
-  const qvalue = (): string => pick(['', ';q=0', ';q=1', ';q=0.5', ';q=0.001', ';q=1.000', ';q=2', ';q=-1', ';q=abc', ';Q=0.3', ' ; q=0.9', ';q=0.', ';level=1']);
+  const qvalue = (): string =>
+    pick(['', ';q=0', ';q=1', ';q=0.5', ';q=0.001', ';q=1.000', ';q=2', ';q=-1', ';q=abc', ';Q=0.3', ' ; q=0.9', ';q=0.', ';level=1']);
   const randomText = (n: number, alphabet: string): string => Array.from({ length: n }, () => alphabet[int(alphabet.length)]).join('');
-  const TOKEN = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.!#$%&\'*+^`|~';
+  const TOKEN = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.!#$%&'*+^`|~";
   const VALUE = `${TOKEN} ,;="()/:<>?@[]{}\\\t\x80\xa0\xff`;
 
   const mutatePath = (base: string): string => {
@@ -70,12 +147,17 @@ function generator(table: RouteTable, host: string, seed: number): () => Generat
     const hosts = chance(0.95) ? 1 : pick([0, 2]);
     for (let i = 0; i < hosts; i += 1) lines.push(`Host: ${i === 0 ? host : 'evil.example'}`);
     if (chance(0.6)) lines.push(`Accept-Encoding: ${Array.from({ length: 1 + int(4) }, () => pick(codings) + qvalue()).join(pick([', ', ',', ' , ']))}`);
-    if (chance(0.25)) lines.push(`If-None-Match: ${pick([pick(etags), `W/${pick(etags)}`, '*', `"x", ${pick(etags)}`, 'garbage', '""', 'W/', pick(etags).slice(1)])}`);
-    if (chance(0.15)) lines.push(`If-Modified-Since: ${pick([table.lastModified, 'Thu, 01 Jan 1970 00:00:00 GMT', 'Fri, 31 Dec 9999 23:59:59 GMT', 'yesterday', '', table.lastModified.toLowerCase()])}`);
+    if (chance(0.25))
+      lines.push(`If-None-Match: ${pick([pick(etags), `W/${pick(etags)}`, '*', `"x", ${pick(etags)}`, 'garbage', '""', 'W/', pick(etags).slice(1)])}`);
+    if (chance(0.15))
+      lines.push(
+        `If-Modified-Since: ${pick([table.lastModified, 'Thu, 01 Jan 1970 00:00:00 GMT', 'Fri, 31 Dec 9999 23:59:59 GMT', 'yesterday', '', table.lastModified.toLowerCase()])}`,
+      );
     if (chance(0.05)) lines.push(`Range: ${pick(['bytes=0-9', 'bytes=-5', 'bytes=9-0', 'items=1-2', 'bytes=0-0,1-1'])}`);
     if (chance(0.05)) lines.push(`Expect: ${pick(['100-continue', 'teapot', ''])}`);
     if (chance(0.1)) lines.push(`Origin: https://${randomText(1 + int(10), 'abcdefghij')}.example`);
-    for (let i = int(4); i > 0; i -= 1) lines.push(`${chance(0.95) ? `X-${randomText(1 + int(12), TOKEN)}` : randomText(1 + int(6), `${TOKEN} :`)}: ${randomText(int(40), VALUE)}`);
+    for (let i = int(4); i > 0; i -= 1)
+      lines.push(`${chance(0.95) ? `X-${randomText(1 + int(12), TOKEN)}` : randomText(1 + int(6), `${TOKEN} :`)}: ${randomText(int(40), VALUE)}`);
     if (chance(0.02)) lines.push(`X-Big: ${'b'.repeat(17 * 1024)}`);
     let body = Buffer.alloc(0);
     const framing = int(20);
@@ -86,7 +168,15 @@ function generator(table: RouteTable, host: string, seed: number): () => Generat
       lines.push('Transfer-Encoding: chunked');
       body = Buffer.from(chance(0.7) ? '5\r\nhello\r\n0\r\n\r\n' : 'zz\r\nbad\r\n0\r\n\r\n');
     } else if (framing === 2) {
-      lines.push(pick(['Transfer-Encoding: gzip', 'Transfer-Encoding: chunked, identity', 'Content-Length: 1\r\nContent-Length: 2', 'Content-Length: -1', 'Content-Length: 0\r\nTransfer-Encoding: chunked']));
+      lines.push(
+        pick([
+          'Transfer-Encoding: gzip',
+          'Transfer-Encoding: chunked, identity',
+          'Content-Length: 1\r\nContent-Length: 2',
+          'Content-Length: -1',
+          'Content-Length: 0\r\nTransfer-Encoding: chunked',
+        ]),
+      );
       body = Buffer.from('0\r\n\r\n');
     }
     lines.push('Connection: close');
@@ -179,7 +269,10 @@ test(`${REQUESTS} generated requests (seed ${SEED.toString(16)}): no 5xx, every 
     }
   };
   await Promise.all(Array.from({ length: PARALLEL }, worker));
-  const summary = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ');
+  const summary = [...statuses]
+    .sort(([a], [b]) => a - b)
+    .map(([s, n]) => `${s}×${n}`)
+    .join(' ');
   t.diagnostic(`statuses: ${summary}`);
   assert.deepEqual(failures.slice(0, 10), [], `${failures.length} bad answers (statuses ${summary})`);
   assert.equal(unanswered, 0);

@@ -82,7 +82,13 @@ describe('limits and timeouts', () => {
 describe('a client that stops reading', () => {
   test('is cut after a whole check period with its pending output unchanged, and not before', () => {
     const fake = (writableLength: number) => {
-      const socket = { writableLength, destroyed: false, destroy() { this.destroyed = true; } };
+      const socket = {
+        writableLength,
+        destroyed: false,
+        destroy() {
+          this.destroyed = true;
+        },
+      };
       return socket as typeof socket & Socket;
     };
     const stuck = fake(4096);
@@ -107,10 +113,19 @@ describe('request smuggling shapes are rejected by the parser: 400, one answer, 
   const shapes: [string, (h: string) => string][] = [
     ['two Content-Lengths', (h) => `POST ${PROFILE} HTTP/1.1\r\nHost: ${h}\r\nContent-Length: 0\r\nContent-Length: 44\r\n\r\n${smuggled(h)}`],
     ['two equal Content-Lengths in one field', (h) => `POST ${PROFILE} HTTP/1.1\r\nHost: ${h}\r\nContent-Length: 5, 5\r\n\r\nhello${smuggled(h)}`],
-    ['Transfer-Encoding with Content-Length', (h) => `POST ${PROFILE} HTTP/1.1\r\nHost: ${h}\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n${smuggled(h)}`],
-    ['Content-Length with Transfer-Encoding (reversed)', (h) => `GET ${PROFILE} HTTP/1.1\r\nHost: ${h}\r\nTransfer-Encoding: chunked\r\nContent-Length: 4\r\n\r\n0\r\n\r\n${smuggled(h)}`],
+    [
+      'Transfer-Encoding with Content-Length',
+      (h) => `POST ${PROFILE} HTTP/1.1\r\nHost: ${h}\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n${smuggled(h)}`,
+    ],
+    [
+      'Content-Length with Transfer-Encoding (reversed)',
+      (h) => `GET ${PROFILE} HTTP/1.1\r\nHost: ${h}\r\nTransfer-Encoding: chunked\r\nContent-Length: 4\r\n\r\n0\r\n\r\n${smuggled(h)}`,
+    ],
     ['unknown Transfer-Encoding', (h) => `POST ${PROFILE} HTTP/1.1\r\nHost: ${h}\r\nTransfer-Encoding: xchunked\r\n\r\n0\r\n\r\n${smuggled(h)}`],
-    ['Transfer-Encoding not ending in chunked', (h) => `GET ${PROFILE} HTTP/1.1\r\nHost: ${h}\r\nTransfer-Encoding: chunked, gzip\r\n\r\n0\r\n\r\n${smuggled(h)}`],
+    [
+      'Transfer-Encoding not ending in chunked',
+      (h) => `GET ${PROFILE} HTTP/1.1\r\nHost: ${h}\r\nTransfer-Encoding: chunked, gzip\r\n\r\n0\r\n\r\n${smuggled(h)}`,
+    ],
     ['obfuscated Transfer-Encoding name', (h) => `GET ${PROFILE} HTTP/1.1\r\nHost: ${h}\r\nTransfer-Encoding : chunked\r\n\r\n0\r\n\r\n${smuggled(h)}`],
     ['negative Content-Length', (h) => `GET ${PROFILE} HTTP/1.1\r\nHost: ${h}\r\nContent-Length: -1\r\n\r\n${smuggled(h)}`],
     ['bare LF inside a header line', (h) => `GET ${PROFILE} HTTP/1.1\r\nHost: ${h}\r\nX-A: 1\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n${smuggled(h)}`],
@@ -144,7 +159,13 @@ describe('methods', () => {
   });
 
   test('OPTIONS answers a CORS preflight with the allowed methods and headers', async () => {
-    const res = await one(request(running.url, 'OPTIONS', PROFILE, { Origin: 'https://example.org', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'If-None-Match' }));
+    const res = await one(
+      request(running.url, 'OPTIONS', PROFILE, {
+        Origin: 'https://example.org',
+        'Access-Control-Request-Method': 'GET',
+        'Access-Control-Request-Headers': 'If-None-Match',
+      }),
+    );
     assert.equal(res.status, 204);
     assert.equal(header(res, 'allow'), 'GET, HEAD');
     assert.equal(header(res, 'access-control-allow-origin'), '*');
@@ -190,7 +211,8 @@ describe('answers specific to this server', () => {
   });
 
   test('the highest q-value wins; on a tie, brotli before gzip before identity', async () => {
-    const coding = async (ae: string): Promise<string> => header(await one(request(running.url, 'GET', PROFILE, { 'Accept-Encoding': ae })), 'content-encoding') ?? 'identity';
+    const coding = async (ae: string): Promise<string> =>
+      header(await one(request(running.url, 'GET', PROFILE, { 'Accept-Encoding': ae })), 'content-encoding') ?? 'identity';
     assert.equal(await coding('gzip, br'), 'br');
     assert.equal(await coding('br;q=0.5, gzip'), 'gzip');
     assert.equal(await coding('br;q=0.5, gzip;q=0.5, identity;q=0.5'), 'br');

@@ -6,7 +6,11 @@ import { CsvSyntaxError, parseCsv } from '../src/csv.ts';
 
 test('reads quoted fields with commas, doubled quotes and line breaks; every record ends with CRLF', () => {
   const text = 'a,b,c\r\n"Austin, TX","say ""hi""","two\r\nlines"\r\n,,\r\n';
-  assert.deepEqual(parseCsv(text), [['a', 'b', 'c'], ['Austin, TX', 'say "hi"', 'two\r\nlines'], ['', '', '']]);
+  assert.deepEqual(parseCsv(text), [
+    ['a', 'b', 'c'],
+    ['Austin, TX', 'say "hi"', 'two\r\nlines'],
+    ['', '', ''],
+  ]);
   // The same reading as an independent parser.
   assert.deepEqual(parseCsv(text), parse(text, { relaxQuotes: false, recordDelimiter: '\r\n' }) as string[][]);
 });
@@ -24,6 +28,9 @@ for (const [name, text, line, reason] of [
   ['a quote inside an unquoted field', 'a"b,c\r\n', 1, /quote inside an unquoted field/],
 ] as const) {
   test(`refuses ${name}, naming the line`, () => {
-    assert.throws(() => parseCsv(text), (error: unknown) => error instanceof CsvSyntaxError && error.line === line && reason.test(error.message));
+    assert.throws(
+      () => parseCsv(text),
+      (error: unknown) => error instanceof CsvSyntaxError && error.line === line && reason.test(error.message),
+    );
   });
 }

@@ -121,7 +121,10 @@ describe('verify against broken deployments names the fault', () => {
       name: 'a wrong attachment name',
       alter: (t) => {
         const route = routeOf(t, `/api/markets/${ID}/csv`);
-        t.routes.set(route.path, { ...route, headers: route.headers.map(([k, v]) => [k, k === 'Content-Disposition' ? 'attachment; filename="data.csv"' : v] as const) });
+        t.routes.set(route.path, {
+          ...route,
+          headers: route.headers.map(([k, v]) => [k, k === 'Content-Disposition' ? 'attachment; filename="data.csv"' : v] as const),
+        });
       },
       check: `market ${ID} CSV`,
       fault: /Content-Disposition "attachment; filename=\\"data.csv\\""/,

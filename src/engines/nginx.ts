@@ -1,6 +1,15 @@
 // Generates the nginx configuration that serves dist/site with the embedded server's bytes, headers and answers, from the manifest.
 import { ALLOW, CONTENT_TYPES, NOT_FOUND_PAGE_HEADERS, NOT_MODIFIED_KEEP, PREFLIGHT_HEADERS, PROBLEM_HEADERS, type Header } from '../http/headers.ts';
-import { ENGINE_STATUSES, UNPARSABLE_REASON, badRequestProblem, marketProblem, methodProblem, notFoundProblem, problemText, statusProblem } from '../http/problems.ts';
+import {
+  ENGINE_STATUSES,
+  UNPARSABLE_REASON,
+  badRequestProblem,
+  marketProblem,
+  methodProblem,
+  notFoundProblem,
+  problemText,
+  statusProblem,
+} from '../http/problems.ts';
 import { BAD_TARGET_REASONS, BAD_TARGET_RULES, ORIGIN_FORM_REASON, SAFE_PATH_SOURCE, SAFE_SEGMENT_SOURCE, marketPathSource } from '../http/request-target.ts';
 import type { Manifest, ManifestEntry } from '../manifest.ts';
 import { conditionalMaps, negotiationMaps, targetMaps } from './nginx-maps.ts';
@@ -33,16 +42,32 @@ function errorBodyMaps(m: Manifest): string {
   const method = (name: string | undefined, path: string | undefined): string => withVariables(problemText(methodProblem(m.baseUrl, name, path)));
   const reasons = BAD_TARGET_RULES.map((rule): [string, string] => [rule, quote(problemText(badRequestProblem(m.baseUrl, BAD_TARGET_REASONS[rule])))]);
   return [
-    mapBlock('$mp_path', 'mp_seg', [[regexKey(marketPathSource('(?<mp_seg_c>[^/]+)')), '$mp_seg_c'], ['default', '""']]),
-    mapBlock('$mp_path', 'mp_path_echo', [[regexKey(SAFE_PATH_SOURCE), '1'], ['default', '0']], 'only a path of unreserved characters is echoed as "instance"'),
-    mapBlock('$mp_path', 'mp_nf_kind', [
-      [regexKey(marketPathSource('csv')), 'api'],
-      [regexKey(marketPathSource(SAFE_SEGMENT_SOURCE)), 'market_echo'],
-      [regexKey(marketPathSource('[^/]+')), 'market'],
-      [regexKey('^/api(?:/|$)'), 'api'],
-      ['/healthz', 'api'],
-      ['default', 'html'],
-    ], 'what an unknown path answers: market_not_found, not_found, or the HTML 404 page'),
+    mapBlock('$mp_path', 'mp_seg', [
+      [regexKey(marketPathSource('(?<mp_seg_c>[^/]+)')), '$mp_seg_c'],
+      ['default', '""'],
+    ]),
+    mapBlock(
+      '$mp_path',
+      'mp_path_echo',
+      [
+        [regexKey(SAFE_PATH_SOURCE), '1'],
+        ['default', '0'],
+      ],
+      'only a path of unreserved characters is echoed as "instance"',
+    ),
+    mapBlock(
+      '$mp_path',
+      'mp_nf_kind',
+      [
+        [regexKey(marketPathSource('csv')), 'api'],
+        [regexKey(marketPathSource(SAFE_SEGMENT_SOURCE)), 'market_echo'],
+        [regexKey(marketPathSource('[^/]+')), 'market'],
+        [regexKey('^/api(?:/|$)'), 'api'],
+        ['/healthz', 'api'],
+        ['default', 'html'],
+      ],
+      'what an unknown path answers: market_not_found, not_found, or the HTML 404 page',
+    ),
     mapBlock('"$mp_nf_kind:$mp_path_echo"', 'mp_nf_body', [
       ['"market_echo:1"', market(PH.seg, PH.path)],
       ['"market:1"', market('', PH.path)],
@@ -75,8 +100,26 @@ function headerNames(m: Manifest): { keepNames: string[]; fullNames: string[] } 
 /** The http-context part: every map the server part reads. */
 export function nginxHttpConf(m: Manifest): string {
   const statusMaps = headerNames(m).fullNames.map((name) =>
-    mapBlock(`"$status|$mp_v_${slug(name)}"`, fullOnly(name), [[regexKey(`^200\\|(?<mp_c_${slug(name)}>.*)$`), `$mp_c_${slug(name)}`], ['default', '""']], undefined, true));
-  return [HEADER, targetMaps(), negotiationMaps(), conditionalMaps(), errorBodyMaps(m), '# headers a 304 must not carry, blanked unless the answer is a 200', ...statusMaps].join('\n');
+    mapBlock(
+      `"$status|$mp_v_${slug(name)}"`,
+      fullOnly(name),
+      [
+        [regexKey(`^200\\|(?<mp_c_${slug(name)}>.*)$`), `$mp_c_${slug(name)}`],
+        ['default', '""'],
+      ],
+      undefined,
+      true,
+    ),
+  );
+  return [
+    HEADER,
+    targetMaps(),
+    negotiationMaps(),
+    conditionalMaps(),
+    errorBodyMaps(m),
+    '# headers a 304 must not carry, blanked unless the answer is a 200',
+    ...statusMaps,
+  ].join('\n');
 }
 
 /** The precompressed encodings: the nginx module that sends each, and the suffix of its file beside the identity one. */
@@ -89,7 +132,8 @@ type Compressed = keyof typeof STATIC_MODULES;
  */
 function routeLocation(r: ManifestEntry, keepNames: readonly string[], fullNames: readonly string[]): string {
   const variants = new Set(r.variants.map((v) => v.encoding));
-  const enc = variants.has('br') && variants.has('gzip') ? '$mp_enc_br_gzip' : variants.has('br') ? '$mp_enc_br' : variants.has('gzip') ? '$mp_enc_gzip' : 'identity';
+  const enc =
+    variants.has('br') && variants.has('gzip') ? '$mp_enc_br_gzip' : variants.has('br') ? '$mp_enc_br' : variants.has('gzip') ? '$mp_enc_gzip' : 'identity';
   const headers = Object.entries(r.headers).filter(([k]) => k !== 'Content-Type');
   const keep = headers.filter(([k]) => NOT_MODIFIED_KEEP.has(k.toLowerCase()));
   const full = headers.filter(([k]) => !NOT_MODIFIED_KEEP.has(k.toLowerCase()));
@@ -128,7 +172,8 @@ function variantLocations(m: Manifest, keepNames: readonly string[], fullNames: 
   for (const r of m.routes) {
     const ext = r.file.slice(r.file.lastIndexOf('.') + 1);
     const known = types.get(ext);
-    if (known !== undefined && known !== r.contentType) throw new Error(`files ending .${ext} have two content types (${known}, ${r.contentType}); the nginx variant locations need one`);
+    if (known !== undefined && known !== r.contentType)
+      throw new Error(`files ending .${ext} have two content types (${known}, ${r.contentType}); the nginx variant locations need one`);
     types.set(ext, r.contentType);
   }
   const typeLines = [...types].sort(([a], [b]) => a.localeCompare(b)).map(([ext, type]) => `        ${quote(type)} ${ext};`);
@@ -150,7 +195,8 @@ function variantLocations(m: Manifest, keepNames: readonly string[], fullNames: 
       '    }',
       '    rewrite ^ $mp_file break;',
       '}',
-    ].join('\n'));
+    ].join('\n'),
+  );
 }
 
 /** The server-context part: answers outside the route table first, then one exact location per route. */
@@ -176,7 +222,7 @@ export function nginxServerConf(m: Manifest): string {
     'absolute_redirect off;',
     'log_not_found off;',
     'keepalive_timeout 5s;',
-    '# Roughly the embedded server\'s 16 KiB for the request line and headers together.',
+    "# Roughly the embedded server's 16 KiB for the request line and headers together.",
     'large_client_header_buffers 2 8k;',
     '',
     ...engineErrors.map((s) => `error_page ${s} /__mp/e/${s};`),
@@ -229,7 +275,9 @@ export function nginxServerConf(m: Manifest): string {
     '    add_header ETag $mp_tag;',
     '    return 304;',
     '}',
-    ...[...engineErrors, 431].map((s) => `location = /__mp/e/${s} {\n    internal;\n    keepalive_timeout 0;\n    return ${s} ${quote(problemText(statusProblem(m.baseUrl, s)))};\n}`),
+    ...[...engineErrors, 431].map(
+      (s) => `location = /__mp/e/${s} {\n    internal;\n    keepalive_timeout 0;\n    return ${s} ${quote(problemText(statusProblem(m.baseUrl, s)))};\n}`,
+    ),
     ...variantLocations(m, keepNames, fullNames),
     '',
     ...m.routes.map((r) => routeLocation(r, keepNames, fullNames)),
@@ -238,7 +286,10 @@ export function nginxServerConf(m: Manifest): string {
 }
 
 export function nginxFiles(m: Manifest): Map<string, string> {
-  return new Map([[NGINX_HTTP_CONF, nginxHttpConf(m)], [NGINX_SERVER_CONF, nginxServerConf(m)]]);
+  return new Map([
+    [NGINX_HTTP_CONF, nginxHttpConf(m)],
+    [NGINX_SERVER_CONF, nginxServerConf(m)],
+  ]);
 }
 
 export interface MainConfOptions {

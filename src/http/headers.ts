@@ -51,4 +51,10 @@ export const PREFLIGHT_HEADERS: readonly Header[] = [
 ];
 
 /** Route headers a 304 keeps (RFC 9110 15.4.5 plus the common ones); the ETag is added per representation. */
-export const NOT_MODIFIED_KEEP: ReadonlySet<string> = new Set(['cache-control', 'vary', 'access-control-allow-origin', 'access-control-expose-headers', 'x-content-type-options']);
+export const NOT_MODIFIED_KEEP: ReadonlySet<string> = new Set([
+  'cache-control',
+  'vary',
+  'access-control-allow-origin',
+  'access-control-expose-headers',
+  'x-content-type-options',
+]);

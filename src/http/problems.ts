@@ -117,7 +117,8 @@ export function problem(baseUrl: string, code: ProblemCode, detail?: string, pat
 /** The problem body as served: the one JSON serialiser. */
 export const problemText = (p: ProblemDetails): string => renderJson(p);
 
-export const notFoundProblem = (baseUrl: string, path?: string): ProblemDetails => problem(baseUrl, 'not_found', undefined, path, { catalog: `${baseUrl}${PATHS.dataCatalog}` });
+export const notFoundProblem = (baseUrl: string, path?: string): ProblemDetails =>
+  problem(baseUrl, 'not_found', undefined, path, { catalog: `${baseUrl}${PATHS.dataCatalog}` });
 
 /** The answer to an unknown market id on the JSON or CSV path: echo the id (when it is a safe token), list the known ones. */
 export function marketProblem(baseUrl: string, id: string, path: string | undefined, knownIds: readonly string[]): ProblemDetails {
@@ -125,7 +126,9 @@ export function marketProblem(baseUrl: string, id: string, path: string | undefi
   return problem(
     baseUrl,
     'market_not_found',
-    echo ? `There is no market with id "${id}". Market ids are lower case, of the form us-<state code>-<city slug>.` : 'There is no market with that id. Market ids are lower case, of the form us-<state code>-<city slug>.',
+    echo
+      ? `There is no market with id "${id}". Market ids are lower case, of the form us-<state code>-<city slug>.`
+      : 'There is no market with that id. Market ids are lower case, of the form us-<state code>-<city slug>.',
     path ?? '',
     { ...(echo ? { marketId: id } : {}), knownMarketIds: knownIds, index: baseUrl + PATHS.index },
   );
@@ -134,7 +137,8 @@ export function marketProblem(baseUrl: string, id: string, path: string | undefi
 export const methodDetail = (method: string | undefined): string =>
   `The method ${method !== undefined && /^[A-Z-]{1,20}$/.test(method) ? method : 'used'} is not allowed; every path is read-only and answers GET and HEAD.`;
 
-export const methodProblem = (baseUrl: string, method: string | undefined, path?: string): ProblemDetails => problem(baseUrl, 'method_not_allowed', methodDetail(method), path);
+export const methodProblem = (baseUrl: string, method: string | undefined, path?: string): ProblemDetails =>
+  problem(baseUrl, 'method_not_allowed', methodDetail(method), path);
 
 export const badRequestProblem = (baseUrl: string, reason: string): ProblemDetails => problem(baseUrl, 'bad_request', reason);
 
@@ -148,7 +152,11 @@ export function codeOfStatus(status: number): ProblemCode {
 }
 
 /** Statuses an engine can produce on its own (parser limits, timeouts); each gets a problem body too. */
-export const ENGINE_STATUSES: readonly number[] = [400, 405, ...PROBLEM_CODES.filter((c) => PROBLEM_CATALOGUE[c].type === 'about:blank').map((c) => PROBLEM_CATALOGUE[c].status)].sort((a, b) => a - b);
+export const ENGINE_STATUSES: readonly number[] = [
+  400,
+  405,
+  ...PROBLEM_CODES.filter((c) => PROBLEM_CATALOGUE[c].type === 'about:blank').map((c) => PROBLEM_CATALOGUE[c].status),
+].sort((a, b) => a - b);
 
 /** A problem for a status the engine itself decided, shaped like the embedded server's parser-level refusals. */
 export function statusProblem(baseUrl: string, status: number): ProblemDetails {

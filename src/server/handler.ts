@@ -76,7 +76,8 @@ export function createHandler(table: RouteTable, options: HandlerOptions = {}): 
     const target = req.url as string;
     const method = req.method as string;
     const facts = readFacts(req.rawHeaders);
-    if (facts.hosts > 1 || (facts.hosts === 0 && req.httpVersionMinor === 1)) return badRequest(req, res, 'An HTTP/1.1 request carries exactly one Host header.');
+    if (facts.hosts > 1 || (facts.hosts === 0 && req.httpVersionMinor === 1))
+      return badRequest(req, res, 'An HTTP/1.1 request carries exactly one Host header.');
     if (facts.transferEncoding !== undefined && !CHUNKED_LAST.test(facts.transferEncoding)) {
       return badRequest(req, res, 'The request has a Transfer-Encoding whose last coding is not chunked.');
     }
@@ -123,7 +124,8 @@ export function createHandler(table: RouteTable, options: HandlerOptions = {}): 
   const setDraining = (): void => {
     draining = true;
   };
-  const listener = options.logLine === undefined ? (req: IncomingMessage, res: ServerResponse): void => void guarded(req, res) : logged(guarded, options.logLine);
+  const listener =
+    options.logLine === undefined ? (req: IncomingMessage, res: ServerResponse): void => void guarded(req, res) : logged(guarded, options.logLine);
   return Object.assign(listener, { setDraining });
 }
 

@@ -26,7 +26,6 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-
 /** Limits that keep a slow or hostile client from holding a socket; documented in docs/serving.md. */
 export const LIMITS = {
   /** Request line plus headers, in bytes; larger requests get 431. */
@@ -72,10 +71,13 @@ function clientErrorHandler(table: RouteTable, logLine: LogLine | undefined) {
     const unknownMethod = error.code === 'HPE_INVALID_METHOD' && TOKEN_METHOD.test(raw);
     // 431 and 408 are connection-level answers with no route of their own: type about:blank, as the catalogue says.
     const p: ProblemDetails =
-      error.code === 'HPE_HEADER_OVERFLOW' ? problem(table.baseUrl, 'headers_too_large') :
-      error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? problem(table.baseUrl, 'request_timeout') :
-      unknownMethod ? methodProblem(table.baseUrl, undefined) :
-      badRequestProblem(table.baseUrl, UNPARSABLE_REASON);
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? problem(table.baseUrl, 'headers_too_large')
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? problem(table.baseUrl, 'request_timeout')
+          : unknownMethod
+            ? methodProblem(table.baseUrl, undefined)
+            : badRequestProblem(table.baseUrl, UNPARSABLE_REASON);
     const status = p.status;
     const body = Buffer.from(problemText(p));
     const headLines = [
@@ -91,7 +93,8 @@ function clientErrorHandler(table: RouteTable, logLine: LogLine | undefined) {
     const isHead = raw.startsWith('HEAD ');
     socket.end(isHead ? head : Buffer.concat([Buffer.from(head), body]));
     // The request never reached the handler, so this is its one access-log line.
-    if (logLine !== undefined) logRefused(logLine, TOKEN_METHOD.test(raw) ? raw.slice(0, raw.indexOf(' ')) : '-', status, isHead ? 0 : body.length, error.code ?? 'unknown');
+    if (logLine !== undefined)
+      logRefused(logLine, TOKEN_METHOD.test(raw) ? raw.slice(0, raw.indexOf(' ')) : '-', status, isHead ? 0 : body.length, error.code ?? 'unknown');
   };
 }
 

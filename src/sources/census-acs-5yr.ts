@@ -56,7 +56,11 @@ function readApiRows(read: ReadFixture, file: string, fields: readonly string[],
     const geoid = `${state}${placeCode}`;
     const market = byGeoid.get(geoid);
     if (market === undefined) {
-      throw new FixtureError('unknown_market_code', { ...place, column: 'state+place' }, `state ${state} place ${placeCode} (${name}) is not a supported market`);
+      throw new FixtureError(
+        'unknown_market_code',
+        { ...place, column: 'state+place' },
+        `state ${state} place ${placeCode} (${name}) is not a supported market`,
+      );
     }
     const previous = seen.get(geoid);
     if (previous !== undefined) {
@@ -79,8 +83,15 @@ function readApiRows(read: ReadFixture, file: string, fields: readonly string[],
 }
 
 const DETAILED_FIELDS = [
-  'B25064_001E', 'B19013_001E', 'B25001_001E',
-  'B25070_001E', 'B25070_007E', 'B25070_008E', 'B25070_009E', 'B25070_010E', 'B25070_011E',
+  'B25064_001E',
+  'B19013_001E',
+  'B25001_001E',
+  'B25070_001E',
+  'B25070_007E',
+  'B25070_008E',
+  'B25070_009E',
+  'B25070_010E',
+  'B25070_011E',
 ] as const;
 
 export const censusAcs5yr: SourceAdapter = {
@@ -123,16 +134,19 @@ export const censusAcs5yr: SourceAdapter = {
       emit(row, 'rentalVacancyRate', rate === undefined ? undefined : roundTo(rate, 1));
     }
     return {
-      source: withRetrieval({
-        sourceId: 'census-acs-5yr',
-        sourceName: 'American Community Survey 5-year estimates',
-        agency: 'U.S. Census Bureau',
-        datasetName: `ACS 5-year estimates ${retrieval.vintage}: tables B25064, B19013, B25001, B25070 and profile DP04`,
-        sourceUrl: 'https://www.census.gov/programs-surveys/acs',
-        confidence: 'high',
-        updateFrequency: 'annually',
-        provenance: 'fixture',
-      }, retrieval),
+      source: withRetrieval(
+        {
+          sourceId: 'census-acs-5yr',
+          sourceName: 'American Community Survey 5-year estimates',
+          agency: 'U.S. Census Bureau',
+          datasetName: `ACS 5-year estimates ${retrieval.vintage}: tables B25064, B19013, B25001, B25070 and profile DP04`,
+          sourceUrl: 'https://www.census.gov/programs-surveys/acs',
+          confidence: 'high',
+          updateFrequency: 'annually',
+          provenance: 'fixture',
+        },
+        retrieval,
+      ),
       observations,
     };
   },

@@ -20,7 +20,11 @@ export const censusBps: SourceAdapter = {
     const rows = lines(read(FILE));
     const [first, second] = rows;
     if (first === undefined || second === undefined || !first.text.startsWith('Survey,') || !second.text.startsWith('Date,')) {
-      throw new FixtureError('bad_shape', { file: FILE, line: first?.line ?? 1 }, 'expected the two BPS header lines ("Survey,State,..." then "Date,Code,...")');
+      throw new FixtureError(
+        'bad_shape',
+        { file: FILE, line: first?.line ?? 1 },
+        'expected the two BPS header lines ("Survey,State,..." then "Date,Code,...")',
+      );
     }
     const seen = new Map<string, number>();
     const observations: Observation[] = [];
@@ -42,7 +46,11 @@ export const censusBps: SourceAdapter = {
       const geoid = `${state}${fipsPlace}`;
       const market = byGeoid.get(geoid);
       if (market === undefined) {
-        throw new FixtureError('unknown_market_code', { ...place, column: 'State Code+FIPS Place' }, `state ${state} place ${fipsPlace} (${name}) is not a supported market`);
+        throw new FixtureError(
+          'unknown_market_code',
+          { ...place, column: 'State Code+FIPS Place' },
+          `state ${state} place ${fipsPlace} (${name}) is not a supported market`,
+        );
       }
       const previous = seen.get(geoid);
       if (previous !== undefined) {
@@ -65,16 +73,19 @@ export const censusBps: SourceAdapter = {
       });
     }
     return {
-      source: withRetrieval({
-        sourceId: 'census-bps',
-        sourceName: 'Building Permits Survey',
-        agency: 'U.S. Census Bureau',
-        datasetName: `Building Permits Survey, annual place-level new housing units authorized (${retrieval.vintage})`,
-        sourceUrl: 'https://www.census.gov/construction/bps/',
-        confidence: 'high',
-        updateFrequency: 'annually',
-        provenance: 'fixture',
-      }, retrieval),
+      source: withRetrieval(
+        {
+          sourceId: 'census-bps',
+          sourceName: 'Building Permits Survey',
+          agency: 'U.S. Census Bureau',
+          datasetName: `Building Permits Survey, annual place-level new housing units authorized (${retrieval.vintage})`,
+          sourceUrl: 'https://www.census.gov/construction/bps/',
+          confidence: 'high',
+          updateFrequency: 'annually',
+          provenance: 'fixture',
+        },
+        retrieval,
+      ),
       observations,
     };
   },

@@ -77,16 +77,19 @@ export const fhfaHpi: SourceAdapter = {
       }
     }
     return {
-      source: withRetrieval({
-        sourceId: 'fhfa-hpi',
-        sourceName: 'FHFA House Price Index',
-        agency: 'Federal Housing Finance Agency',
-        datasetName: `House Price Index, all-transactions, metropolitan areas, quarterly (through ${retrieval.vintage})`,
-        sourceUrl: 'https://www.fhfa.gov/data/hpi',
-        confidence: 'high',
-        updateFrequency: 'quarterly',
-        provenance: 'fixture',
-      }, retrieval),
+      source: withRetrieval(
+        {
+          sourceId: 'fhfa-hpi',
+          sourceName: 'FHFA House Price Index',
+          agency: 'Federal Housing Finance Agency',
+          datasetName: `House Price Index, all-transactions, metropolitan areas, quarterly (through ${retrieval.vintage})`,
+          sourceUrl: 'https://www.fhfa.gov/data/hpi',
+          confidence: 'high',
+          updateFrequency: 'quarterly',
+          provenance: 'fixture',
+        },
+        retrieval,
+      ),
       observations,
     };
   },

@@ -29,10 +29,17 @@ export interface LoadedSources {
 
 export function loadSources(read: ReadFixture, markets: readonly MarketDefinition[], adapters: readonly SourceAdapter[] = ADAPTERS): LoadedSources {
   const loads = adapters.map((adapter) => adapter.load(read, markets));
-  const retrieved = loads.map((l) => l.source.latestRetrievedAt).filter((d): d is string => d !== undefined).sort();
+  const retrieved = loads
+    .map((l) => l.source.latestRetrievedAt)
+    .filter((d): d is string => d !== undefined)
+    .sort();
   const snapshotDate = retrieved.at(-1);
   if (snapshotDate === undefined) {
-    throw new FixtureError('missing_field', { file: `${adapters[0]?.sourceId ?? 'fixtures'}/retrieval.json` }, 'no source records "latestRetrievedAt", so the snapshot date is unknown');
+    throw new FixtureError(
+      'missing_field',
+      { file: `${adapters[0]?.sourceId ?? 'fixtures'}/retrieval.json` },
+      'no source records "latestRetrievedAt", so the snapshot date is unknown',
+    );
   }
   return { loads, snapshotDate };
 }

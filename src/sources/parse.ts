@@ -11,7 +11,11 @@ export function text(raw: string | undefined, place: Place, field: string): stri
     throw new FixtureError('missing_field', { ...place, column: field }, `required field "${field}" is missing or empty`);
   }
   if (FORMULA_START.test(raw)) {
-    throw new FixtureError('formula_text', { ...place, column: field }, `text field "${field}" starts with "${raw[0]}", which a spreadsheet would execute as a formula: ${JSON.stringify(raw)}`);
+    throw new FixtureError(
+      'formula_text',
+      { ...place, column: field },
+      `text field "${field}" starts with "${raw[0]}", which a spreadsheet would execute as a formula: ${JSON.stringify(raw)}`,
+    );
   }
   return raw;
 }

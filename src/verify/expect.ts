@@ -10,7 +10,19 @@ export const TYPES = {
 } as const;
 
 /** Spec 2.6, in order. */
-export const CSV_COLUMNS = ['market_id', 'market_name', 'metric_id', 'metric_label', 'value', 'unit', 'source_id', 'updated_date', 'methodology_version', 'production_mode', 'live_data'] as const;
+export const CSV_COLUMNS = [
+  'market_id',
+  'market_name',
+  'metric_id',
+  'metric_label',
+  'value',
+  'unit',
+  'source_id',
+  'updated_date',
+  'methodology_version',
+  'production_mode',
+  'live_data',
+] as const;
 /** Spec 2.1: the keys of a profile's `links`. */
 export const LINK_KEYS = ['html', 'dataStatus', 'methodology', 'dataSources', 'dataCatalog', 'privacy', 'changelog'] as const;
 export const marketCsvFilename = (id: string): string => `${id}-housing.csv`;
@@ -40,7 +52,10 @@ export function expectResponse(f: Faults, res: Fetched, status: number, type: st
   const ok = f.expect(res.status === status, `${where(res)} answered ${res.status}, expected ${status}`);
   const got = headerOf(res, 'content-type');
   f.expect(got === type, `${where(res)} has Content-Type ${JSON.stringify(got ?? null)}, expected exactly ${JSON.stringify(type)}`);
-  f.expect(headerOf(res, 'content-encoding') === undefined, `${where(res)} is ${headerOf(res, 'content-encoding') ?? ''}-encoded though the request accepted no encoding`);
+  f.expect(
+    headerOf(res, 'content-encoding') === undefined,
+    `${where(res)} is ${headerOf(res, 'content-encoding') ?? ''}-encoded though the request accepted no encoding`,
+  );
   f.expect(headerOf(res, 'access-control-allow-origin') === '*', `${where(res)} lacks Access-Control-Allow-Origin: *`);
   f.expect(headerOf(res, 'x-content-type-options') === 'nosniff', `${where(res)} lacks X-Content-Type-Options: nosniff`);
   f.expect((headerOf(res, 'cache-control') ?? '') !== '', `${where(res)} has no Cache-Control`);
@@ -50,11 +65,15 @@ export function expectResponse(f: Faults, res: Fetched, status: number, type: st
 /** The headers of a 200 from the route table: a strong ETag and Vary: Accept-Encoding. */
 export function expectRepresentation(f: Faults, res: Fetched): void {
   const etag = headerOf(res, 'etag');
-  f.expect(etag !== undefined && STRONG_ETAG.test(etag), `${where(res)} has ${etag === undefined ? 'no ETag' : `a weak or malformed ETag ${etag}`}, expected a strong one`);
+  f.expect(
+    etag !== undefined && STRONG_ETAG.test(etag),
+    `${where(res)} has ${etag === undefined ? 'no ETag' : `a weak or malformed ETag ${etag}`}, expected a strong one`,
+  );
   f.expect(varies(res), `${where(res)} lacks Vary: Accept-Encoding`);
 }
 
-export const varies = (res: Fetched): boolean => (headerOf(res, 'vary') ?? '').split(',').some((t) => t.trim().toLowerCase() === 'accept-encoding' || t.trim() === '*');
+export const varies = (res: Fetched): boolean =>
+  (headerOf(res, 'vary') ?? '').split(',').some((t) => t.trim().toLowerCase() === 'accept-encoding' || t.trim() === '*');
 
 export function parseJson(f: Faults, res: Fetched): unknown {
   try {

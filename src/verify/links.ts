@@ -58,13 +58,15 @@ export async function checkLinks(client: Client, f: Faults, links: readonly [str
     if (url.hash.length > 1) entry.fragments.add(decodeURIComponent(url.hash.slice(1)));
     targets.set(key, entry);
   }
-  await Promise.all([...targets].map(async ([url, { where, fragments }]) => {
-    const res = await client.fetch(url);
-    if (!f.expect(res.status === 200, `${where}: ${url} answered ${res.status}`)) return;
-    if (fragments.size === 0) return;
-    const isPage = headerOf(res, 'content-type') === TYPES.html;
-    const present = isPage ? ids(res.body.toString('utf8')) : new Set<string>();
-    for (const fragment of fragments) f.expect(present.has(fragment), `${where}: ${url} has no element with id "${fragment}"`);
-  }));
+  await Promise.all(
+    [...targets].map(async ([url, { where, fragments }]) => {
+      const res = await client.fetch(url);
+      if (!f.expect(res.status === 200, `${where}: ${url} answered ${res.status}`)) return;
+      if (fragments.size === 0) return;
+      const isPage = headerOf(res, 'content-type') === TYPES.html;
+      const present = isPage ? ids(res.body.toString('utf8')) : new Set<string>();
+      for (const fragment of fragments) f.expect(present.has(fragment), `${where}: ${url} has no element with id "${fragment}"`);
+    }),
+  );
   return `${targets.size} distinct URLs of this deployment answer 200 (fragments present); ${external} links to other sites not fetched`;
 }

@@ -13,7 +13,10 @@ function expectProblem(f: Faults, res: Fetched, status: number, code: string): R
 }
 
 /** design.md: unknown market → 404 market_not_found listing the known ids; unknown path → 404; other methods → 405 with Allow. */
-export async function checkErrors(client: Client, knownIds: readonly string[]): Promise<{ checks: { name: string; faults: Faults; detail: string }[]; problems: Record<string, unknown>[] }> {
+export async function checkErrors(
+  client: Client,
+  knownIds: readonly string[],
+): Promise<{ checks: { name: string; faults: Faults; detail: string }[]; problems: Record<string, unknown>[] }> {
   const problems: Record<string, unknown>[] = [];
   const market = new Faults();
   for (const path of [`/api/markets/${UNKNOWN_MARKET}`, `/api/markets/${UNKNOWN_MARKET}/csv`]) {
@@ -35,49 +38,75 @@ export async function checkErrors(client: Client, knownIds: readonly string[]): 
     const doc = expectProblem(method, res, 405, 'method_not_allowed');
     if (doc !== undefined) problems.push(doc);
     const allow = (headerOf(res, 'allow') ?? '').split(',').map((t) => t.trim().toUpperCase());
-    method.expect(allow.includes('GET') && allow.includes('HEAD'), `POST ${target}: Allow is ${JSON.stringify(headerOf(res, 'allow') ?? null)}, expected GET, HEAD`);
+    method.expect(
+      allow.includes('GET') && allow.includes('HEAD'),
+      `POST ${target}: Allow is ${JSON.stringify(headerOf(res, 'allow') ?? null)}, expected GET, HEAD`,
+    );
   }
-  return { problems, checks: [
-    { name: 'errors: unknown market', faults: market, detail: '404 application/problem+json, code market_not_found, id echoed, known ids listed (JSON and CSV paths)' },
-    { name: 'errors: unknown path', faults: path, detail: '404 problem+json not_found under /api/, 404 elsewhere' },
-    { name: 'errors: method not allowed', faults: method, detail: 'POST answers 405 problem+json with Allow: GET, HEAD' },
-  ] };
+  return {
+    problems,
+    checks: [
+      {
+        name: 'errors: unknown market',
+        faults: market,
+        detail: '404 application/problem+json, code market_not_found, id echoed, known ids listed (JSON and CSV paths)',
+      },
+      { name: 'errors: unknown path', faults: path, detail: '404 problem+json not_found under /api/, 404 elsewhere' },
+      { name: 'errors: method not allowed', faults: method, detail: 'POST answers 405 problem+json with Allow: GET, HEAD' },
+    ],
+  };
 }
 
 /** Each representation's ETag revalidates to a 304 without a body; gzip and identity carry different ETags. */
 export async function checkConditional(client: Client, f: Faults, paths: readonly string[]): Promise<void> {
-  await Promise.all(paths.map(async (path) => {
-    for (const encoding of ['identity', 'gzip']) {
-      const first = await client.fetch(path, { headers: { 'Accept-Encoding': encoding } });
-      const etag = headerOf(first, 'etag');
-      if (!f.expect(first.status === 200 && etag !== undefined, `GET ${path} (${encoding}): ${first.status} without an ETag to revalidate`) || etag === undefined) continue;
-      const again = await client.fetch(path, { headers: { 'Accept-Encoding': encoding, 'If-None-Match': etag } });
-      f.expect(again.status === 304, `GET ${path} with If-None-Match ${etag} answered ${again.status}, expected 304`);
-      f.expect(again.body.length === 0, `GET ${path} 304 carries a body`);
-      f.expect(headerOf(again, 'etag') === etag, `GET ${path} 304 has ETag ${headerOf(again, 'etag') ?? 'none'}, expected ${etag}`);
-    }
-    const [plain, gzip] = await Promise.all([client.fetch(path), client.fetch(path, { headers: { 'Accept-Encoding': 'gzip' } })]);
-    if (headerOf(gzip, 'content-encoding') === 'gzip') {
-      f.expect(headerOf(plain, 'etag') !== headerOf(gzip, 'etag'), `GET ${path}: the gzip and identity representations share the ETag ${headerOf(plain, 'etag') ?? ''}`);
-    }
-  }));
+  await Promise.all(
+    paths.map(async (path) => {
+      for (const encoding of ['identity', 'gzip']) {
+        const first = await client.fetch(path, { headers: { 'Accept-Encoding': encoding } });
+        const etag = headerOf(first, 'etag');
+        if (
+          !f.expect(first.status === 200 && etag !== undefined, `GET ${path} (${encoding}): ${first.status} without an ETag to revalidate`) ||
+          etag === undefined
+        )
+          continue;
+        const again = await client.fetch(path, { headers: { 'Accept-Encoding': encoding, 'If-None-Match': etag } });
+        f.expect(again.status === 304, `GET ${path} with If-None-Match ${etag} answered ${again.status}, expected 304`);
+        f.expect(again.body.length === 0, `GET ${path} 304 carries a body`);
+        f.expect(headerOf(again, 'etag') === etag, `GET ${path} 304 has ETag ${headerOf(again, 'etag') ?? 'none'}, expected ${etag}`);
+      }
+      const [plain, gzip] = await Promise.all([client.fetch(path), client.fetch(path, { headers: { 'Accept-Encoding': 'gzip' } })]);
+      if (headerOf(gzip, 'content-encoding') === 'gzip') {
+        f.expect(
+          headerOf(plain, 'etag') !== headerOf(gzip, 'etag'),
+          `GET ${path}: the gzip and identity representations share the ETag ${headerOf(plain, 'etag') ?? ''}`,
+        );
+      }
+    }),
+  );
 }
 
 /** gzip and br are offered, decompress to the identity bytes, q=0 refuses, and Vary: Accept-Encoding is always there. */
 export async function checkCompression(client: Client, f: Faults, paths: readonly string[]): Promise<void> {
-  await Promise.all(paths.map(async (path) => {
-    const identity = await client.fetch(path);
-    if (!f.expect(identity.status === 200, `GET ${path} answered ${identity.status}`)) return;
-    for (const [accept, want] of [['gzip', 'gzip'], ['br', 'br'], ['gzip;q=0, br;q=0', 'identity'], ['identity', 'identity']] as const) {
-      const res = await client.fetch(path, { headers: { 'Accept-Encoding': accept } });
-      const got = (headerOf(res, 'content-encoding') ?? 'identity').toLowerCase();
-      f.expect(got === want, `GET ${path} with Accept-Encoding: ${accept} answered ${got}, expected ${want}`);
-      f.expect(varies(res), `GET ${path} with Accept-Encoding: ${accept} lacks Vary: Accept-Encoding`);
-      try {
-        f.expect(decoded(res).equals(identity.body), `GET ${path} ${got}: the decompressed bytes differ from the identity bytes`);
-      } catch (error) {
-        f.add(`GET ${path} ${got}: cannot decompress: ${(error as Error).message}`);
+  await Promise.all(
+    paths.map(async (path) => {
+      const identity = await client.fetch(path);
+      if (!f.expect(identity.status === 200, `GET ${path} answered ${identity.status}`)) return;
+      for (const [accept, want] of [
+        ['gzip', 'gzip'],
+        ['br', 'br'],
+        ['gzip;q=0, br;q=0', 'identity'],
+        ['identity', 'identity'],
+      ] as const) {
+        const res = await client.fetch(path, { headers: { 'Accept-Encoding': accept } });
+        const got = (headerOf(res, 'content-encoding') ?? 'identity').toLowerCase();
+        f.expect(got === want, `GET ${path} with Accept-Encoding: ${accept} answered ${got}, expected ${want}`);
+        f.expect(varies(res), `GET ${path} with Accept-Encoding: ${accept} lacks Vary: Accept-Encoding`);
+        try {
+          f.expect(decoded(res).equals(identity.body), `GET ${path} ${got}: the decompressed bytes differ from the identity bytes`);
+        } catch (error) {
+          f.add(`GET ${path} ${got}: cannot decompress: ${(error as Error).message}`);
+        }
       }
-    }
-  }));
+    }),
+  );
 }

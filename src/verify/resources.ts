@@ -3,7 +3,17 @@ import type { ValidateFunction } from 'ajv';
 import { compilePublished } from '../validate.ts';
 import { CsvSyntaxError, parseCsv } from '../csv.ts';
 import {
-  BULK_CSV_FILENAME, CSV_COLUMNS, Faults, LINK_KEYS, TYPES, describe, expectRepresentation, expectResponse, isObject, marketCsvFilename, parseJson,
+  BULK_CSV_FILENAME,
+  CSV_COLUMNS,
+  Faults,
+  LINK_KEYS,
+  TYPES,
+  describe,
+  expectRepresentation,
+  expectResponse,
+  isObject,
+  marketCsvFilename,
+  parseJson,
 } from './expect.ts';
 import { headerOf, type Client, type Fetched } from './http.ts';
 
@@ -34,9 +44,15 @@ export async function checkIndex(client: Client, f: Faults): Promise<{ res: Fetc
   f.expect(Array.isArray(doc.markets) && markets.length === doc.markets.length && markets.length > 0, '/api/markets has no "markets" array of objects');
   f.expect(doc.count === markets.length, `/api/markets count is ${JSON.stringify(doc.count)} but lists ${markets.length} markets`);
   const ids = markets.map((m) => String(m.id));
-  f.expect(ids.every((id) => /^us-[a-z]{2}-[a-z0-9]+(-[a-z0-9]+)*$/.test(id)), `/api/markets lists ids not of the form us-<state>-<slug>: ${ids.filter((id) => !/^us-[a-z]{2}-[a-z0-9-]+$/.test(id)).join(', ')}`);
+  f.expect(
+    ids.every((id) => /^us-[a-z]{2}-[a-z0-9]+(-[a-z0-9]+)*$/.test(id)),
+    `/api/markets lists ids not of the form us-<state>-<slug>: ${ids.filter((id) => !/^us-[a-z]{2}-[a-z0-9-]+$/.test(id)).join(', ')}`,
+  );
   f.expect(new Set(ids).size === ids.length, '/api/markets lists a market twice');
-  f.expect(ids.every((id, i) => i === 0 || (ids[i - 1] ?? '') < id), '/api/markets is not sorted by id');
+  f.expect(
+    ids.every((id, i) => i === 0 || (ids[i - 1] ?? '') < id),
+    '/api/markets is not sorted by id',
+  );
   for (const m of markets) {
     const links = isObject(m.links) ? m.links : {};
     for (const key of ['json', 'csv', 'html']) f.expect(typeof links[key] === 'string', `/api/markets: market ${String(m.id)} has no links.${key}`);
@@ -52,7 +68,10 @@ export async function servedSchema(client: Client, f: Faults, path: string): Pro
   expectRepresentation(f, res);
   const doc = parseJson(f, res);
   if (!isObject(doc)) return undefined;
-  f.expect(String(doc.$schema).startsWith('http://json-schema.org/draft-07/schema'), `${path} does not declare JSON Schema draft-07 ($schema is ${JSON.stringify(doc.$schema)})`);
+  f.expect(
+    String(doc.$schema).startsWith('http://json-schema.org/draft-07/schema'),
+    `${path} does not declare JSON Schema draft-07 ($schema is ${JSON.stringify(doc.$schema)})`,
+  );
   try {
     return compilePublished(res.body);
   } catch (error) {
@@ -62,7 +81,14 @@ export async function servedSchema(client: Client, f: Faults, path: string): Pro
 }
 
 export const schemaFaults = (validate: ValidateFunction, doc: unknown, what: string): string[] =>
-  validate(doc) ? [] : (validate.errors ?? []).slice(0, 5).map((e) => `${what} fails the served schema at ${e.instancePath === '' ? '/' : e.instancePath}: ${e.message ?? e.keyword}${e.keyword === 'const' || e.keyword === 'enum' ? ` ${JSON.stringify(e.params)}` : ''}`);
+  validate(doc)
+    ? []
+    : (validate.errors ?? [])
+        .slice(0, 5)
+        .map(
+          (e) =>
+            `${what} fails the served schema at ${e.instancePath === '' ? '/' : e.instancePath}: ${e.message ?? e.keyword}${e.keyword === 'const' || e.keyword === 'enum' ? ` ${JSON.stringify(e.params)}` : ''}`,
+        );
 
 /** Spec 2.7: the descriptor lists the eleven columns in order, with their types and constants. */
 export async function checkDescriptor(client: Client, f: Faults): Promise<void> {
@@ -71,14 +97,26 @@ export async function checkDescriptor(client: Client, f: Faults): Promise<void> 
   expectRepresentation(f, res);
   const doc = parseJson(f, res);
   if (!isObject(doc)) return;
-  f.expect(doc.schemaVersion === '1' && doc.format === 'text/csv' && doc.encoding === 'utf-8' && doc.lineTerminator === 'CRLF' && doc.quoting === 'RFC 4180', '/api/schema/market-csv: schemaVersion, format, encoding, lineTerminator or quoting differs from spec 2.7');
+  f.expect(
+    doc.schemaVersion === '1' && doc.format === 'text/csv' && doc.encoding === 'utf-8' && doc.lineTerminator === 'CRLF' && doc.quoting === 'RFC 4180',
+    '/api/schema/market-csv: schemaVersion, format, encoding, lineTerminator or quoting differs from spec 2.7',
+  );
   const columns = Array.isArray(doc.columns) ? doc.columns.filter(isObject) : [];
-  f.expect(columns.map((c) => c.name).join(',') === CSV_COLUMNS.join(','), `/api/schema/market-csv columns are ${columns.map((c) => String(c.name)).join(',')}, expected ${CSV_COLUMNS.join(',')}`);
+  f.expect(
+    columns.map((c) => c.name).join(',') === CSV_COLUMNS.join(','),
+    `/api/schema/market-csv columns are ${columns.map((c) => String(c.name)).join(',')}, expected ${CSV_COLUMNS.join(',')}`,
+  );
   for (const c of columns) {
-    f.expect(c.type === (c.name === 'value' ? 'number' : 'string') && c.required === true, `/api/schema/market-csv column ${String(c.name)}: type ${String(c.type)}, required ${String(c.required)}`);
+    f.expect(
+      c.type === (c.name === 'value' ? 'number' : 'string') && c.required === true,
+      `/api/schema/market-csv column ${String(c.name)}: type ${String(c.type)}, required ${String(c.required)}`,
+    );
   }
   const byName = new Map(columns.map((c) => [c.name, c]));
-  f.expect(byName.get('production_mode')?.const === 'static-fixture' && byName.get('live_data')?.const === 'false', '/api/schema/market-csv: production_mode / live_data constants are not "static-fixture" / "false"');
+  f.expect(
+    byName.get('production_mode')?.const === 'static-fixture' && byName.get('live_data')?.const === 'false',
+    '/api/schema/market-csv: production_mode / live_data constants are not "static-fixture" / "false"',
+  );
 }
 
 export interface Profile {
@@ -98,11 +136,19 @@ export function checkProfile(f: Faults, res: Fetched, id: string, validate: Vali
   CONSTANTS(f, doc, id);
   const market = isObject(doc.market) ? doc.market : {};
   const profile = isObject(doc.profile) ? doc.profile : {};
-  const metrics = isObject(profile.metrics) ? (Object.fromEntries(Object.entries(profile.metrics).filter((e): e is [string, Record<string, unknown>] => isObject(e[1])))) : {};
+  const metrics = isObject(profile.metrics)
+    ? Object.fromEntries(Object.entries(profile.metrics).filter((e): e is [string, Record<string, unknown>] => isObject(e[1])))
+    : {};
   f.expect(market.id === id, `${id}: market.id is ${JSON.stringify(market.id)}`);
-  f.expect(doc.generatedAt === profile.updatedDate, `${id}: generatedAt ${String(doc.generatedAt)} differs from profile.updatedDate ${String(profile.updatedDate)}`);
+  f.expect(
+    doc.generatedAt === profile.updatedDate,
+    `${id}: generatedAt ${String(doc.generatedAt)} differs from profile.updatedDate ${String(profile.updatedDate)}`,
+  );
   const sources = Array.isArray(doc.sources) ? doc.sources.filter(isObject).map((s) => String(s.sourceId)) : [];
-  f.expect(sources.every((s, i) => i === 0 || (sources[i - 1] ?? '') < s), `${id}: sources are not sorted by sourceId`);
+  f.expect(
+    sources.every((s, i) => i === 0 || (sources[i - 1] ?? '') < s),
+    `${id}: sources are not sorted by sourceId`,
+  );
   for (const [key, metric] of Object.entries(metrics)) {
     f.expect(metric.id === key, `${id}: metric "${key}" has id ${JSON.stringify(metric.id)}`);
     f.expect(sources.includes(String(metric.sourceId)), `${id}: metric "${key}" names source ${JSON.stringify(metric.sourceId)}, which is not in sources`);
@@ -110,7 +156,10 @@ export function checkProfile(f: Faults, res: Fetched, id: string, validate: Vali
   const links = isObject(doc.links) ? doc.links : {};
   for (const key of LINK_KEYS) {
     const url = links[key];
-    f.expect(typeof url === 'string' && url.startsWith(`${baseUrl}/`), `${id}: links.${key} is ${JSON.stringify(url)}, not a URL of this deployment (${baseUrl}); was it built with another BASE_URL?`);
+    f.expect(
+      typeof url === 'string' && url.startsWith(`${baseUrl}/`),
+      `${id}: links.${key} is ${JSON.stringify(url)}, not a URL of this deployment (${baseUrl}); was it built with another BASE_URL?`,
+    );
   }
   return { id, doc, metrics };
 }
@@ -127,14 +176,23 @@ export function readCsv(f: Faults, res: Fetched, what: string): string[][] | und
     return undefined;
   }
   const [header, ...rows] = records;
-  if (!f.expect(header !== undefined && header.join(',') === CSV_COLUMNS.join(','), `${what} header is ${JSON.stringify(header?.join(',') ?? '')}, expected ${CSV_COLUMNS.join(',')}`)) return undefined;
+  if (
+    !f.expect(
+      header !== undefined && header.join(',') === CSV_COLUMNS.join(','),
+      `${what} header is ${JSON.stringify(header?.join(',') ?? '')}, expected ${CSV_COLUMNS.join(',')}`,
+    )
+  )
+    return undefined;
   rows.forEach((row, i) => f.expect(row.length === CSV_COLUMNS.length, `${what} line ${i + 2} has ${row.length} fields, expected ${CSV_COLUMNS.length}`));
   return rows.filter((row) => row.length === CSV_COLUMNS.length);
 }
 
 export function expectAttachment(f: Faults, res: Fetched, filename: string): void {
   const got = headerOf(res, 'content-disposition');
-  f.expect(got === `attachment; filename="${filename}"`, `${describe(res)} has Content-Disposition ${JSON.stringify(got ?? null)}, expected attachment; filename="${filename}"`);
+  f.expect(
+    got === `attachment; filename="${filename}"`,
+    `${describe(res)} has Content-Disposition ${JSON.stringify(got ?? null)}, expected attachment; filename="${filename}"`,
+  );
 }
 
 /** Spec 4 "Ties": every CSV row matches the JSON, one row per metric, sorted by metric id. */
@@ -159,7 +217,10 @@ export function tieCsv(f: Faults, rows: readonly string[][], p: Profile, what: s
       ...(metric === undefined ? {} : { metric_label: String(metric.label), unit: String(metric.unit), source_id: String(metric.sourceId) }),
     };
     for (const [name, value] of Object.entries(want)) {
-      f.expect(col(row, name as (typeof CSV_COLUMNS)[number]) === value, `${at}: ${name} is ${JSON.stringify(col(row, name as (typeof CSV_COLUMNS)[number]))}, the JSON says ${JSON.stringify(value)}`);
+      f.expect(
+        col(row, name as (typeof CSV_COLUMNS)[number]) === value,
+        `${at}: ${name} is ${JSON.stringify(col(row, name as (typeof CSV_COLUMNS)[number]))}, the JSON says ${JSON.stringify(value)}`,
+      );
     }
     if (metric === undefined) {
       f.add(`${at}: metric_id ${JSON.stringify(metricId)} is not in the JSON's profile.metrics`);
@@ -170,7 +231,10 @@ export function tieCsv(f: Faults, rows: readonly string[][], p: Profile, what: s
     f.expect(Number(value) === metric.value, `${at}: value ${value} differs from the JSON's ${JSON.stringify(metric.value)}`);
   });
   const ids = Object.keys(p.metrics).sort();
-  f.expect(seen.join(',') === ids.join(','), `${what} has metric rows ${seen.join(',') || '(none)'}, the JSON has ${ids.join(',')} (one row each, sorted by metric_id)`);
+  f.expect(
+    seen.join(',') === ids.join(','),
+    `${what} has metric rows ${seen.join(',') || '(none)'}, the JSON has ${ids.join(',')} (one row each, sorted by metric_id)`,
+  );
 }
 
 export { BULK_CSV_FILENAME, marketCsvFilename };

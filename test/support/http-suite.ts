@@ -199,7 +199,11 @@ const routeOf = (x: Expected, path: string): Route => {
 };
 
 const STRONG_ETAG = /^"[\x21\x23-\x7e\x80-\xff]*"$/;
-const tokens = (value: string | undefined): string[] => (value ?? '').split(',').map((t) => t.trim().toLowerCase()).filter((t) => t !== '');
+const tokens = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((t) => t.trim().toLowerCase())
+    .filter((t) => t !== '');
 
 export function decode(res: RawResponse): Buffer {
   const encoding = (header(res, 'content-encoding') ?? 'identity').toLowerCase();
@@ -244,7 +248,10 @@ export function checkResponse(x: Expected, res: RawResponse, label: string): 'ro
     assert.ok(tokens(header(res, 'vary')).includes('accept-encoding'), `${at}: Vary: Accept-Encoding`);
     if (res.head || res.status === 206) return res.head ? 'empty' : 'route';
     const from = x.known.get(sha(res.body));
-    assert.ok(from, `${at}: the body is a route's exact bytes (${res.body.length} bytes, starts ${JSON.stringify(res.body.subarray(0, 60).toString('latin1'))})`);
+    assert.ok(
+      from,
+      `${at}: the body is a route's exact bytes (${res.body.length} bytes, starts ${JSON.stringify(res.body.subarray(0, 60).toString('latin1'))})`,
+    );
     assert.equal((header(res, 'content-encoding') ?? 'identity').toLowerCase(), from.encoding, `${at}: Content-Encoding matches the variant sent`);
     assert.equal(header(res, 'content-type'), routeOf(x, from.path).contentType, `${at}: Content-Type of ${from.path}`);
     return 'route';
@@ -307,7 +314,10 @@ interface Case {
 }
 
 const H = (o: string): string => new URL(o).host;
-const line = (method: string, target: string, extra = ''): ((o: string) => string) => (o) => `${method} ${target} HTTP/1.1\r\nHost: ${H(o)}\r\n${extra}Connection: close\r\n\r\n`;
+const line =
+  (method: string, target: string, extra = ''): ((o: string) => string) =>
+  (o) =>
+    `${method} ${target} HTTP/1.1\r\nHost: ${H(o)}\r\n${extra}Connection: close\r\n\r\n`;
 const get = (target: string, extra = ''): ((o: string) => string) => line('GET', target, extra);
 const BAD_OR_MISSING = [400, 404] as const;
 const NOT_FOUND_CODES = ['not_found', 'market_not_found'] as const;
@@ -316,8 +326,20 @@ export const CASES: readonly Case[] = [
   // The routes themselves, as the baseline every tricky variant is compared with.
   { name: 'profile JSON', send: get(PROFILE), status: [200], route: PROFILE, headers: { 'content-type': 'application/json' } },
   { name: 'market index', send: get('/api/markets'), status: [200], route: '/api/markets' },
-  { name: 'bulk CSV with its attachment name', send: get('/api/markets/csv'), status: [200], route: '/api/markets/csv', headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="housing-markets.csv"' } },
-  { name: 'market CSV with its attachment name', send: get(CSV), status: [200], route: CSV, headers: { 'content-disposition': `attachment; filename="${ID}-housing.csv"` } },
+  {
+    name: 'bulk CSV with its attachment name',
+    send: get('/api/markets/csv'),
+    status: [200],
+    route: '/api/markets/csv',
+    headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="housing-markets.csv"' },
+  },
+  {
+    name: 'market CSV with its attachment name',
+    send: get(CSV),
+    status: [200],
+    route: CSV,
+    headers: { 'content-disposition': `attachment; filename="${ID}-housing.csv"` },
+  },
   { name: 'profile schema', send: get('/api/schema/market-profile'), status: [200], route: '/api/schema/market-profile' },
   { name: 'CSV descriptor', send: get('/api/schema/market-csv'), status: [200], route: '/api/schema/market-csv' },
   { name: 'health probe', send: get('/healthz'), status: [200], route: '/healthz' },
@@ -348,7 +370,13 @@ export const CASES: readonly Case[] = [
   { name: 'the build manifest', send: get('/manifest.json'), status: [404], body: 'page' },
   { name: 'path parameter (;jsessionid)', send: get(`${PROFILE};jsessionid=1`), status: [404], body: 'problem' },
   { name: 'encoded space after the id', send: get(`${PROFILE}%20`), status: BAD_OR_MISSING, body: 'error' },
-  { name: 'encoded unreserved characters (equivalent per RFC 3986)', send: get('/api/markets/us%2Dtx%2Daustin'), status: [200, 404], route: PROFILE, body: 'error' },
+  {
+    name: 'encoded unreserved characters (equivalent per RFC 3986)',
+    send: get('/api/markets/us%2Dtx%2Daustin'),
+    status: [200, 404],
+    route: PROFILE,
+    body: 'error',
+  },
   { name: 'double-encoded dots stay literal', send: get('/api/markets/%252e%252e/csv'), status: BAD_OR_MISSING, body: 'error' },
 
   // Traversal and path confusion: 400 or 404, never another file.
@@ -369,8 +397,18 @@ export const CASES: readonly Case[] = [
   { name: 'dotfile under /api', send: get('/api/markets/.hidden'), status: BAD_OR_MISSING, body: 'error' },
   { name: 'overlong path', send: get(`/${'a'.repeat(4000)}`), status: BAD_OR_MISSING, body: 'error' },
   { name: 'overlong market id', send: get(`/api/markets/${'x'.repeat(3000)}`), status: BAD_OR_MISSING, body: 'error' },
-  { name: 'absolute-form target', send: (o) => `GET ${o}${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nConnection: close\r\n\r\n`, status: BAD_OR_MISSING, body: 'error' },
-  { name: 'absolute-form target naming another host', send: (o) => `GET http://evil.example${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nConnection: close\r\n\r\n`, status: BAD_OR_MISSING, body: 'error' },
+  {
+    name: 'absolute-form target',
+    send: (o) => `GET ${o}${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nConnection: close\r\n\r\n`,
+    status: BAD_OR_MISSING,
+    body: 'error',
+  },
+  {
+    name: 'absolute-form target naming another host',
+    send: (o) => `GET http://evil.example${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nConnection: close\r\n\r\n`,
+    status: BAD_OR_MISSING,
+    body: 'error',
+  },
   { name: 'asterisk-form target with GET', send: get('*'), status: BAD_OR_MISSING, body: 'error' },
   { name: 'fragment sent in the target', send: get(`${PROFILE}#x`), status: BAD_OR_MISSING, body: 'error' },
 
@@ -381,14 +419,51 @@ export const CASES: readonly Case[] = [
   { name: 'encoded NUL mid-path', send: get(`/api/markets%00/${ID}`), status: [400], body: 'problem', code: ['bad_request'] },
   { name: 'raw control byte in the target', send: get(`/api/markets/us-tx\x01austin`), status: [400], body: 'problem' },
   { name: 'overlong UTF-8 slash (%C0%AF)', send: get('/api/markets/%C0%AF..%C0%AFetc'), status: BAD_OR_MISSING, body: 'error' },
-  { name: 'raw non-ASCII bytes in the target', send: (o) => Buffer.concat([Buffer.from('GET /api/markets/'), Buffer.from([0xc3, 0xbc, 0xff]), Buffer.from(` HTTP/1.1\r\nHost: ${H(o)}\r\nConnection: close\r\n\r\n`)]), status: BAD_OR_MISSING, body: 'error' },
+  {
+    name: 'raw non-ASCII bytes in the target',
+    send: (o) =>
+      Buffer.concat([
+        Buffer.from('GET /api/markets/'),
+        Buffer.from([0xc3, 0xbc, 0xff]),
+        Buffer.from(` HTTP/1.1\r\nHost: ${H(o)}\r\nConnection: close\r\n\r\n`),
+      ]),
+    status: BAD_OR_MISSING,
+    body: 'error',
+  },
 
   // Methods.
-  { name: 'POST', send: line('POST', PROFILE, 'Content-Length: 0\r\n'), status: [405], body: 'problem', code: ['method_not_allowed'], headers: { allow: 'GET, HEAD' } },
-  { name: 'POST with a body', send: (o) => `${line('POST', '/api/markets', 'Content-Type: application/json\r\nContent-Length: 2\r\n')(o)}{}`, status: [405], body: 'problem', code: ['method_not_allowed'] },
-  { name: 'PUT', send: line('PUT', PROFILE, 'Content-Length: 0\r\n'), status: [405], body: 'problem', code: ['method_not_allowed'], headers: { allow: 'GET, HEAD' } },
+  {
+    name: 'POST',
+    send: line('POST', PROFILE, 'Content-Length: 0\r\n'),
+    status: [405],
+    body: 'problem',
+    code: ['method_not_allowed'],
+    headers: { allow: 'GET, HEAD' },
+  },
+  {
+    name: 'POST with a body',
+    send: (o) => `${line('POST', '/api/markets', 'Content-Type: application/json\r\nContent-Length: 2\r\n')(o)}{}`,
+    status: [405],
+    body: 'problem',
+    code: ['method_not_allowed'],
+  },
+  {
+    name: 'PUT',
+    send: line('PUT', PROFILE, 'Content-Length: 0\r\n'),
+    status: [405],
+    body: 'problem',
+    code: ['method_not_allowed'],
+    headers: { allow: 'GET, HEAD' },
+  },
   { name: 'DELETE', send: line('DELETE', PROFILE), status: [405], body: 'problem', code: ['method_not_allowed'], headers: { allow: 'GET, HEAD' } },
-  { name: 'PATCH', send: line('PATCH', CSV, 'Content-Length: 0\r\n'), status: [405], body: 'problem', code: ['method_not_allowed'], headers: { allow: 'GET, HEAD' } },
+  {
+    name: 'PATCH',
+    send: line('PATCH', CSV, 'Content-Length: 0\r\n'),
+    status: [405],
+    body: 'problem',
+    code: ['method_not_allowed'],
+    headers: { allow: 'GET, HEAD' },
+  },
   { name: 'PROPFIND', send: line('PROPFIND', '/'), status: [405], body: 'problem', code: ['method_not_allowed'] },
   { name: 'TRACE (never echoes the request)', send: line('TRACE', PROFILE, 'X-Secret: do-not-echo\r\n'), status: [405], body: 'problem' },
   { name: 'unknown method token', send: line('FROB', PROFILE), status: [405], body: 'problem', code: ['method_not_allowed'] },
@@ -396,20 +471,47 @@ export const CASES: readonly Case[] = [
   { name: 'CONNECT', send: (o) => `CONNECT ${H(o)} HTTP/1.1\r\nHost: ${H(o)}\r\n\r\n`, status: [400, 405], body: 'problem', closes: true },
   { name: 'POST to an unknown path', send: line('POST', '/api/nope', 'Content-Length: 0\r\n'), status: [404, 405], body: 'error' },
   { name: 'method override header is ignored', send: get(PROFILE, 'X-HTTP-Method-Override: DELETE\r\n'), status: [200], route: PROFILE },
-  { name: 'OPTIONS preflight', send: line('OPTIONS', PROFILE, 'Origin: https://example.org\r\nAccess-Control-Request-Method: GET\r\n'), status: [204], headers: { 'access-control-allow-origin': '*' } },
+  {
+    name: 'OPTIONS preflight',
+    send: line('OPTIONS', PROFILE, 'Origin: https://example.org\r\nAccess-Control-Request-Method: GET\r\n'),
+    status: [204],
+    headers: { 'access-control-allow-origin': '*' },
+  },
 
   // Headers and framing.
   { name: 'HTTP/1.0 without Host', send: `GET ${PROFILE} HTTP/1.0\r\n\r\n`, status: [200], route: PROFILE },
   { name: 'HTTP/1.1 without Host', send: `GET ${PROFILE} HTTP/1.1\r\nConnection: close\r\n\r\n`, status: [400], body: 'problem' },
-  { name: 'two Host headers', send: (o) => `GET ${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nHost: evil.example\r\nConnection: close\r\n\r\n`, status: [400], body: 'problem' },
-  { name: 'foreign Host does not change the links', send: `GET ${PROFILE} HTTP/1.1\r\nHost: evil.example\r\nX-Forwarded-Host: evil.example\r\nConnection: close\r\n\r\n`, status: [200, 400], route: PROFILE, body: 'problem' },
+  {
+    name: 'two Host headers',
+    send: (o) => `GET ${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nHost: evil.example\r\nConnection: close\r\n\r\n`,
+    status: [400],
+    body: 'problem',
+  },
+  {
+    name: 'foreign Host does not change the links',
+    send: `GET ${PROFILE} HTTP/1.1\r\nHost: evil.example\r\nX-Forwarded-Host: evil.example\r\nConnection: close\r\n\r\n`,
+    status: [200, 400],
+    route: PROFILE,
+    body: 'problem',
+  },
   { name: 'space before the colon', send: (o) => `GET ${PROFILE} HTTP/1.1\r\nHost : ${H(o)}\r\nConnection: close\r\n\r\n`, status: [400], body: 'problem' },
   { name: 'NUL in a header value', send: get(PROFILE, 'X-Test: a\x00b\r\n'), status: [200, 400], route: PROFILE, body: 'problem' },
   { name: 'obsolete line folding', send: get(PROFILE, 'X-Test: a\r\n folded\r\n'), status: [200, 400], route: PROFILE, body: 'problem' },
   { name: 'oversized header', send: get(PROFILE, `X-Big: ${'a'.repeat(40 * 1024)}\r\n`), status: [400, 431], body: 'problem' },
-  { name: 'too many headers in total', send: get(PROFILE, Array.from({ length: 400 }, (_, i) => `X-H${i}: ${'b'.repeat(100)}\r\n`).join('')), status: [400, 431], body: 'problem' },
+  {
+    name: 'too many headers in total',
+    send: get(PROFILE, Array.from({ length: 400 }, (_, i) => `X-H${i}: ${'b'.repeat(100)}\r\n`).join('')),
+    status: [400, 431],
+    body: 'problem',
+  },
   { name: 'a GET with a body is answered, the body ignored', send: (o) => `${get(PROFILE, 'Content-Length: 5\r\n')(o)}hello`, status: [200], route: PROFILE },
-  { name: 'WebSocket upgrade request is answered as a plain GET or refused', send: get(PROFILE, 'Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n'), status: [200, 400], route: PROFILE, body: 'problem' },
+  {
+    name: 'WebSocket upgrade request is answered as a plain GET or refused',
+    send: get(PROFILE, 'Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n'),
+    status: [200, 400],
+    route: PROFILE,
+    body: 'problem',
+  },
   { name: 'HEAD on an unknown API path: 404 without a body', send: line('HEAD', '/api/nope'), status: [404], body: 'problem' },
   { name: 'Expect: 100-continue', send: get(PROFILE, 'Expect: 100-continue\r\n'), status: [200], route: PROFILE },
   { name: 'unknown expectation', send: get(PROFILE, 'Expect: teapot\r\n'), status: [200, 417], route: PROFILE, body: 'problem' },
@@ -422,40 +524,61 @@ export const CASES: readonly Case[] = [
   // Smuggling shapes: rejected by the parser, one answer, connection closed (the trailing request is never answered).
   {
     name: 'two different Content-Lengths',
-    send: (o) => `POST ${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nContent-Length: 0\r\nContent-Length: 44\r\n\r\nGET /api/markets HTTP/1.1\r\nHost: ${H(o)}\r\n\r\n`,
-    status: [400], body: 'problem', closes: true,
+    send: (o) =>
+      `POST ${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nContent-Length: 0\r\nContent-Length: 44\r\n\r\nGET /api/markets HTTP/1.1\r\nHost: ${H(o)}\r\n\r\n`,
+    status: [400],
+    body: 'problem',
+    closes: true,
   },
   {
     name: 'Transfer-Encoding and Content-Length',
-    send: (o) => `POST ${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /api/markets HTTP/1.1\r\nHost: ${H(o)}\r\n\r\n`,
-    status: [400], body: 'problem', closes: true,
+    send: (o) =>
+      `POST ${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /api/markets HTTP/1.1\r\nHost: ${H(o)}\r\n\r\n`,
+    status: [400],
+    body: 'problem',
+    closes: true,
   },
   {
     name: 'unknown Transfer-Encoding',
     send: (o) => `POST ${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nTransfer-Encoding: xchunked\r\n\r\n0\r\n\r\nGET /api/markets HTTP/1.1\r\nHost: ${H(o)}\r\n\r\n`,
-    status: [400, 501], body: 'problem', closes: true,
+    status: [400, 501],
+    body: 'problem',
+    closes: true,
   },
   {
     name: 'Transfer-Encoding not ending in chunked',
-    send: (o) => `GET ${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nTransfer-Encoding: chunked, identity\r\n\r\n0\r\n\r\nGET /api/markets HTTP/1.1\r\nHost: ${H(o)}\r\n\r\n`,
-    status: [400, 501], body: 'problem', closes: true,
+    send: (o) =>
+      `GET ${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nTransfer-Encoding: chunked, identity\r\n\r\n0\r\n\r\nGET /api/markets HTTP/1.1\r\nHost: ${H(o)}\r\n\r\n`,
+    status: [400, 501],
+    body: 'problem',
+    closes: true,
   },
   {
     name: 'malformed chunk size',
     send: (o) => `POST ${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n`,
-    status: [400, 405], body: 'problem', closes: true,
+    status: [400, 405],
+    body: 'problem',
+    closes: true,
   },
 
   // Keep-alive: pipelined requests are answered in order; a HEAD's answer carries no body.
   {
     name: 'pipelined GET, HEAD and GET on one connection',
-    send: (o) => [`GET ${CSV} HTTP/1.1\r\nHost: ${H(o)}\r\n\r\nHEAD ${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\n\r\n`, `GET ${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nConnection: close\r\n\r\n`],
-    status: [200], route: CSV, answers: 3, heads: [false, true, false],
+    send: (o) => [
+      `GET ${CSV} HTTP/1.1\r\nHost: ${H(o)}\r\n\r\nHEAD ${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\n\r\n`,
+      `GET ${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nConnection: close\r\n\r\n`,
+    ],
+    status: [200],
+    route: CSV,
+    answers: 3,
+    heads: [false, true, false],
   },
   {
     name: 'an error does not break the connection for the next request',
     send: (o) => `GET /api/nope HTTP/1.1\r\nHost: ${H(o)}\r\n\r\nGET ${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nConnection: close\r\n\r\n`,
-    status: [404], body: 'problem', answers: 2,
+    status: [404],
+    body: 'problem',
+    answers: 2,
   },
 ];
 
@@ -497,8 +620,24 @@ export function defineHttpSuite(name: string, start: () => Promise<StartedEngine
         }
       });
 
-      test('HEAD answers GET\'s status and headers without a body', async () => {
-        const compared = ['content-type', 'content-length', 'content-encoding', 'etag', 'cache-control', 'last-modified', 'vary', 'content-disposition', 'link', 'access-control-allow-origin', 'access-control-expose-headers', 'x-content-type-options', 'content-security-policy', 'referrer-policy', 'allow'];
+      test("HEAD answers GET's status and headers without a body", async () => {
+        const compared = [
+          'content-type',
+          'content-length',
+          'content-encoding',
+          'etag',
+          'cache-control',
+          'last-modified',
+          'vary',
+          'content-disposition',
+          'link',
+          'access-control-allow-origin',
+          'access-control-expose-headers',
+          'x-content-type-options',
+          'content-security-policy',
+          'referrer-policy',
+          'allow',
+        ];
         const paths = [...x.table.routes.keys(), '/api/nope', '/api/markets/us-xx-nowhere', '/no-such-page'];
         for (const path of paths) {
           for (const ae of [undefined, 'gzip', 'br']) {
@@ -597,7 +736,11 @@ export function defineHttpSuite(name: string, start: () => Promise<StartedEngine
 
       test('OPTIONS answers a CORS preflight', async () => {
         for (const path of [PROFILE, CSV, '/api/markets']) {
-          const res = await fetchRaw('OPTIONS', path, { Origin: 'https://example.org', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'if-none-match' });
+          const res = await fetchRaw('OPTIONS', path, {
+            Origin: 'https://example.org',
+            'Access-Control-Request-Method': 'GET',
+            'Access-Control-Request-Headers': 'if-none-match',
+          });
           assert.equal(res.status, 204, path);
           assert.equal(header(res, 'access-control-allow-origin'), '*');
           const methods = tokens(header(res, 'access-control-allow-methods'));

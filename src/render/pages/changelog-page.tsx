@@ -48,7 +48,8 @@ export function ChangelogPage({ site }: { site: Site }) {
                   <DateText iso={snapshot} />
                 </td>
                 <td data-label="Where to read it">
-                  <code>methodologyVersion</code> in JSON, <code>methodology_version</code> in CSV; the <a href={site.href(PATHS.methodology)}>methodology page</a>
+                  <code>methodologyVersion</code> in JSON, <code>methodology_version</code> in CSV; the{' '}
+                  <a href={site.href(PATHS.methodology)}>methodology page</a>
                 </td>
               </tr>
               <tr>
@@ -89,7 +90,8 @@ export function ChangelogPage({ site }: { site: Site }) {
         </h3>
         <ul>
           <li>
-            Schema version <code>"{SCHEMA_VERSION}"</code>: the market profile, the market index and the CSV column descriptor, each with a published draft-07 schema.
+            Schema version <code>"{SCHEMA_VERSION}"</code>: the market profile, the market index and the CSV column descriptor, each with a published draft-07
+            schema.
           </li>
           <li>
             Methodology {METHODOLOGY_VERSION}: {METRICS.length} required metrics and {SCORE_KEYS.length} scores ({SCORE_KEYS.join(', ')}).
@@ -104,19 +106,20 @@ export function ChangelogPage({ site }: { site: Site }) {
         <h2 id="policy">Versioning policy</h2>
         <ol>
           <li>
-            <code>schemaVersion</code> is the constant <code>"{SCHEMA_VERSION}"</code> in both the JSON profile and the CSV descriptor. Pin to <code>"{SCHEMA_VERSION}"</code>.
+            <code>schemaVersion</code> is the constant <code>"{SCHEMA_VERSION}"</code> in both the JSON profile and the CSV descriptor. Pin to{' '}
+            <code>"{SCHEMA_VERSION}"</code>.
           </li>
           <li>
-            Additive changes may happen inside the same <code>schemaVersion</code>: new optional fields may appear, and consumers ignore fields they do not know. The current
-            additive optional field is <code>geographyScope</code>.
+            Additive changes may happen inside the same <code>schemaVersion</code>: new optional fields may appear, and consumers ignore fields they do not
+            know. The current additive optional field is <code>geographyScope</code>.
           </li>
           <li>
-            Breaking changes (removing a field, renaming a field, tightening a type constraint) increase <code>schemaVersion</code>. The CSV descriptor's version changes in
-            step with the JSON profile's.
+            Breaking changes (removing a field, renaming a field, tightening a type constraint) increase <code>schemaVersion</code>. The CSV descriptor's
+            version changes in step with the JSON profile's.
           </li>
           <li>
-            <code>methodologyVersion</code> (form <code>v&lt;major&gt;.&lt;minor&gt;</code>) is independent of <code>schemaVersion</code> and names the methodology used for
-            the computed signals: scores, freshness and coverage.
+            <code>methodologyVersion</code> (form <code>v&lt;major&gt;.&lt;minor&gt;</code>) is independent of <code>schemaVersion</code> and names the
+            methodology used for the computed signals: scores, freshness and coverage.
           </li>
           <li>
             <code>liveData: false</code> is a guarded constant: no response is a live feed, whatever the <code>schemaVersion</code>.

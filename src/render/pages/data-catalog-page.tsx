@@ -28,11 +28,21 @@ interface EndpointDoc {
 
 function endpointDocs(site: Site): EndpointDoc[] {
   const sample = site.profiles[0]?.market.id ?? 'us-tx-austin';
-  const docs = (path: string, example: string, extra = ''): Pick<EndpointDoc, 'path' | 'example' | 'curl'> => ({ path, example, curl: `curl -sS${extra} ${site.url(example)}` });
+  const docs = (path: string, example: string, extra = ''): Pick<EndpointDoc, 'path' | 'example' | 'curl'> => ({
+    path,
+    example,
+    curl: `curl -sS${extra} ${site.url(example)}`,
+  });
   const single = (path: string): EndpointDoc => {
     const e = ENDPOINTS.find((x) => x.path === path);
     const csv = e?.contentType === CONTENT_TYPES.csv;
-    return { id: `endpoint-${path.slice(1).replaceAll('/', '-')}`, title: e?.label ?? path, contentType: e?.contentType ?? CONTENT_TYPES.json, description: e?.description ?? '', ...docs(path, path, csv ? ' -OJ' : '') };
+    return {
+      id: `endpoint-${path.slice(1).replaceAll('/', '-')}`,
+      title: e?.label ?? path,
+      contentType: e?.contentType ?? CONTENT_TYPES.json,
+      description: e?.description ?? '',
+      ...docs(path, path, csv ? ' -OJ' : ''),
+    };
   };
   return [
     single(PATHS.index),
@@ -66,7 +76,12 @@ function Endpoint({ site, doc }: { site: Site; doc: EndpointDoc }) {
       <p>{doc.description}</p>
       <Facts
         items={[
-          ['URL', <a key="u" href={site.href(doc.example)}>{site.url(doc.example)}</a>],
+          [
+            'URL',
+            <a key="u" href={site.href(doc.example)}>
+              {site.url(doc.example)}
+            </a>,
+          ],
           ['Content type', <code key="c">{doc.contentType}</code>],
         ]}
       />
@@ -129,7 +144,9 @@ function CsvColumns() {
         <tbody>
           {CSV_COLUMNS.map((c, i) => (
             <tr key={c.name}>
-              <td data-label="Column" class="num">{i + 1}</td>
+              <td data-label="Column" class="num">
+                {i + 1}
+              </td>
               <th scope="row">
                 <code>{c.name}</code>
               </th>
@@ -161,8 +178,8 @@ export function DataCatalogPage({ site }: { site: Site }) {
     <>
       <h1>Data catalog</h1>
       <p class="lead">
-        Every endpoint of the service, at <code>{site.baseUrl}</code>. All are read-only: GET and HEAD, no authentication, no request body. Query strings are not part of
-        the contract and are ignored. Paths are exact and lower case, without a trailing slash.
+        Every endpoint of the service, at <code>{site.baseUrl}</code>. All are read-only: GET and HEAD, no authentication, no request body. Query strings are
+        not part of the contract and are ignored. Paths are exact and lower case, without a trailing slash.
       </p>
       <nav aria-label="On this page" class="toc">
         <ul>
@@ -199,8 +216,8 @@ export function DataCatalogPage({ site }: { site: Site }) {
       <section aria-labelledby="csv-columns">
         <h2 id="csv-columns">CSV columns</h2>
         <p>
-          Both CSV endpoints share one contract, described in JSON by the <a href={site.href(PATHS.csvDescriptor)}>CSV column descriptor</a>: UTF-8, a header line of the
-          column names, quoting per RFC 4180, CRLF line ends, values as plain decimals (no thousands separators). Schema version {SCHEMA_VERSION}.
+          Both CSV endpoints share one contract, described in JSON by the <a href={site.href(PATHS.csvDescriptor)}>CSV column descriptor</a>: UTF-8, a header
+          line of the column names, quoting per RFC 4180, CRLF line ends, values as plain decimals (no thousands separators). Schema version {SCHEMA_VERSION}.
         </p>
         <CsvColumns />
       </section>
@@ -225,9 +242,9 @@ export function DataCatalogPage({ site }: { site: Site }) {
       <section aria-labelledby="errors">
         <h2 id="errors">Errors</h2>
         <p>
-          Errors are RFC 9457 problem details with content type <code>application/problem+json</code>: <code>type</code> (a link to the entry below), <code>title</code>,{' '}
-          <code>status</code>, <code>detail</code>, <code>instance</code> when the path is safe to echo, and a stable machine <code>code</code>. Never HTML, never a stack
-          trace.
+          Errors are RFC 9457 problem details with content type <code>application/problem+json</code>: <code>type</code> (a link to the entry below),{' '}
+          <code>title</code>, <code>status</code>, <code>detail</code>, <code>instance</code> when the path is safe to echo, and a stable machine{' '}
+          <code>code</code>. Never HTML, never a stack trace.
         </p>
         {DOCUMENTED_CODES.map((code) => {
           const { status, title, type, note } = PROBLEM_CATALOGUE[code] as (typeof PROBLEM_CATALOGUE)[typeof code] & { note: string };

@@ -18,7 +18,12 @@ function SourceSection({ site, source }: { site: Site; source: Source }) {
         items={[
           ['Agency', source.agency],
           ['Dataset', source.datasetName],
-          ['Landing page', <ExternalLink key="l" href={source.sourceUrl}>{source.sourceUrl}</ExternalLink>],
+          [
+            'Landing page',
+            <ExternalLink key="l" href={source.sourceUrl}>
+              {source.sourceUrl}
+            </ExternalLink>,
+          ],
           ['Source id', <code key="i">{source.sourceId}</code>],
           ['Update frequency', source.updateFrequency],
           ['Confidence', source.confidence],
@@ -57,12 +62,12 @@ export function DataSourcesPage({ site }: { site: Site }) {
     <>
       <h1>Data sources</h1>
       <p class="lead">
-        Every value in a profile names the upstream dataset it was loaded from. These are the {site.sources.length} datasets the current profiles cite, in order of their
-        source id.
+        Every value in a profile names the upstream dataset it was loaded from. These are the {site.sources.length} datasets the current profiles cite, in order
+        of their source id.
       </p>
       <p class="notice">
-        The values are static fixtures: files in each upstream's own format holding realistic values for these markets. They are illustrative, not verbatim downloads, and
-        must not be cited as published estimates. Each dataset keeps its own license and terms.
+        The values are static fixtures: files in each upstream's own format holding realistic values for these markets. They are illustrative, not verbatim
+        downloads, and must not be cited as published estimates. Each dataset keeps its own license and terms.
       </p>
       {site.sources.map((s) => (
         <SourceSection key={s.sourceId} site={site} source={s} />

@@ -42,7 +42,9 @@ function SourcesTable({ site }: { site: Site }) {
                 <td data-label="Retrieved">
                   <DateText iso={s.latestRetrievedAt} />
                 </td>
-                <td data-label="Release age" class="num">{s.latestReleaseDate === undefined ? 'unknown' : formatDays(daysBetween(s.latestReleaseDate, site.snapshotDate))}</td>
+                <td data-label="Release age" class="num">
+                  {s.latestReleaseDate === undefined ? 'unknown' : formatDays(daysBetween(s.latestReleaseDate, site.snapshotDate))}
+                </td>
                 <td data-label="Freshness">
                   <FreshnessBadge value={sourceFreshness(s, site.snapshotDate)} />
                 </td>
@@ -96,10 +98,20 @@ function MarketsTable({ site }: { site: Site }) {
                 <td class="num">
                   {coverage.totalProvided} of {coverage.totalRequired} ({formatPercent(coverage.percent)})
                 </td>
-                <td class="missing-cell">{coverage.missing.length === 0 ? <span class="muted">none</span> : <strong>{labelList(coverage.missing.map((m) => metricDefinition(m)?.label ?? m))}</strong>}</td>
+                <td class="missing-cell">
+                  {coverage.missing.length === 0 ? (
+                    <span class="muted">none</span>
+                  ) : (
+                    <strong>{labelList(coverage.missing.map((m) => metricDefinition(m)?.label ?? m))}</strong>
+                  )}
+                </td>
                 {site.sources.map((s) => {
                   const cited = p.sources.find((c) => c.sourceId === s.sourceId);
-                  return <td key={s.sourceId}>{cited === undefined ? <span class="muted">not cited</span> : <FreshnessBadge value={sourceFreshness(cited, p.profile.updatedDate)} />}</td>;
+                  return (
+                    <td key={s.sourceId}>
+                      {cited === undefined ? <span class="muted">not cited</span> : <FreshnessBadge value={sourceFreshness(cited, p.profile.updatedDate)} />}
+                    </td>
+                  );
                 })}
               </tr>
             );
@@ -116,8 +128,8 @@ export function DataStatusPage({ site }: { site: Site }) {
     <>
       <h1>Data status</h1>
       <p class="lead">
-        Every value comes from a static snapshot of {formatDate(site.snapshotDate)}. Freshness is judged against that date, not today, from the age of each source's latest
-        release against its update frequency (the <a href={site.href(`${PATHS.methodology}#freshness`)}>freshness rule</a>).
+        Every value comes from a static snapshot of {formatDate(site.snapshotDate)}. Freshness is judged against that date, not today, from the age of each
+        source's latest release against its update frequency (the <a href={site.href(`${PATHS.methodology}#freshness`)}>freshness rule</a>).
       </p>
       <p class="notice">
         {incomplete.length === 0

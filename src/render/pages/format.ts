@@ -44,8 +44,7 @@ export const formatMetric = (metric: { id: string; value: number; unit: string }
   formatValue(metric.value, metric.unit, metricDecimals(metric.id, metric.value));
 
 /** A percentage that is already 0-100, with at most one decimal: "87.5%", "100%". */
-export const formatPercent = (percent: number): string =>
-  `${new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }).format(percent)}%`;
+export const formatPercent = (percent: number): string => `${new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }).format(percent)}%`;
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
 

@@ -80,7 +80,17 @@ export function freshnessBounds(snapshotDate: string): FreshnessBounds[] {
   return (Object.keys(EXPECTED_INTERVAL_DAYS) as UpdateFrequency[]).map((frequency) => {
     const verdict = (age: number): Freshness => {
       const release = new Date(snapshot - age * 86_400_000).toISOString().slice(0, 10);
-      const probe: Source = { sourceId: 'probe', sourceName: 'probe', agency: 'probe', datasetName: 'probe', sourceUrl: 'https://example.org/', confidence: 'high', updateFrequency: frequency, provenance: 'fixture', latestReleaseDate: release };
+      const probe: Source = {
+        sourceId: 'probe',
+        sourceName: 'probe',
+        agency: 'probe',
+        datasetName: 'probe',
+        sourceUrl: 'https://example.org/',
+        confidence: 'high',
+        updateFrequency: frequency,
+        provenance: 'fixture',
+        latestReleaseDate: release,
+      };
       return sourceFreshness(probe, snapshotDate);
     };
     let age = 0;

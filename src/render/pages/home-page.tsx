@@ -42,9 +42,7 @@ function ComparisonTable({ site }: { site: Site }) {
           {site.index.markets.map((m) => (
             <tr key={m.id}>
               <th scope="row">
-                <a href={site.href(PATHS.marketPage(m.id))}>
-                  {displayName(m)}
-                </a>
+                <a href={site.href(PATHS.marketPage(m.id))}>{displayName(m)}</a>
               </th>
               <td class="metro">{m.cbsaName ?? <span class="muted">not given</span>}</td>
               {SCORE_KEYS.map((k) => {
@@ -82,12 +80,12 @@ export function HomePage({ site }: { site: Site }) {
     <>
       <h1>Housing market profiles</h1>
       <p class="lead">
-        Source-attributed housing-market profiles for {formatNumber(index.count)} US markets: {METRICS.length} metrics each from public datasets, three scores from 0 to
-        100, and the freshness and coverage of every value. Free to read as JSON and CSV, with these pages for people.
+        Source-attributed housing-market profiles for {formatNumber(index.count)} US markets: {METRICS.length} metrics each from public datasets, three scores
+        from 0 to 100, and the freshness and coverage of every value. Free to read as JSON and CSV, with these pages for people.
       </p>
       <p class="notice">
-        Static fixture data, snapshot of {formatDate(site.snapshotDate)}, methodology {METHODOLOGY_VERSION}. Not live data, not a forecast, and not investment, legal,
-        financial or property-level advice.
+        Static fixture data, snapshot of {formatDate(site.snapshotDate)}, methodology {METHODOLOGY_VERSION}. Not live data, not a forecast, and not investment,
+        legal, financial or property-level advice.
       </p>
 
       <section aria-labelledby="compare">
@@ -108,7 +106,8 @@ export function HomePage({ site }: { site: Site }) {
       <section aria-labelledby="data">
         <h2 id="data">Use the data</h2>
         <p>
-          Every endpoint answers GET and HEAD without authentication. The <a href={site.href(PATHS.dataCatalog)}>data catalog</a> has a <code>curl</code> line for each.
+          Every endpoint answers GET and HEAD without authentication. The <a href={site.href(PATHS.dataCatalog)}>data catalog</a> has a <code>curl</code> line
+          for each.
         </p>
         <ul class="link-list">
           {ENDPOINTS.map((e) => (

@@ -104,8 +104,8 @@ function Footer({ site }: { site: Site }) {
           </div>
         </nav>
         <p class="footer-note">
-          Static fixture data, snapshot of {formatDate(site.snapshotDate)}. Schema version {SCHEMA_VERSION}, methodology {METHODOLOGY_VERSION}. Not live data and not
-          investment, legal, financial or property-level advice. Upstream datasets keep their own licenses and terms.
+          Static fixture data, snapshot of {formatDate(site.snapshotDate)}. Schema version {SCHEMA_VERSION}, methodology {METHODOLOGY_VERSION}. Not live data
+          and not investment, legal, financial or property-level advice. Upstream datasets keep their own licenses and terms.
         </p>
       </div>
     </footer>

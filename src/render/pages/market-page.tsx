@@ -68,8 +68,9 @@ function Scores({ site, profile }: { site: Site; profile: MarketProfile }) {
                     {scoreMeaning(key)}
                     {value === undefined ? (
                       <span class="missing-note">
-                        <strong>Not computed:</strong> {lacking.length > 0 ? `this market lacks ${labelList(lacking.map(metricLabel))}` : 'a score it combines is not computed'}.
-                        A missing score is left out, never shown as 0.
+                        <strong>Not computed:</strong>{' '}
+                        {lacking.length > 0 ? `this market lacks ${labelList(lacking.map(metricLabel))}` : 'a score it combines is not computed'}. A missing
+                        score is left out, never shown as 0.
                       </span>
                     ) : null}
                   </Td>
@@ -112,19 +113,25 @@ function MetricRow({ site, id, metric, sourceName }: { site: Site; id: string; m
 function Metrics({ site, profile }: { site: Site; profile: MarketProfile }) {
   const { metrics, coverage } = profile.profile;
   const known = METRICS.map((m) => m.id);
-  const ids = [...known, ...Object.keys(metrics).filter((id) => !known.includes(id)).sort()];
+  const ids = [
+    ...known,
+    ...Object.keys(metrics)
+      .filter((id) => !known.includes(id))
+      .sort(),
+  ];
   const sourceNames = new Map(profile.sources.map((s) => [s.sourceId, s.sourceName]));
   return (
     <section aria-labelledby="metrics">
       <h2 id="metrics">Metrics</h2>
       <p>
-        Coverage: {coverage.totalProvided} of the {coverage.totalRequired} metrics methodology {METHODOLOGY_VERSION} requires ({formatPercent(coverage.percent)}).
+        Coverage: {coverage.totalProvided} of the {coverage.totalRequired} metrics methodology {METHODOLOGY_VERSION} requires ({formatPercent(coverage.percent)}
+        ).
       </p>
       {coverage.missing.length > 0 ? (
         <p class="notice notice-missing">
-          <strong>Missing: {labelList(coverage.missing.map(metricLabel))}.</strong> The sources hold no value for {coverage.missing.length === 1 ? 'it' : 'them'} in
-          this market, so {coverage.missing.length === 1 ? 'it is' : 'they are'} left out of the JSON and CSV and any score that needs{' '}
-          {coverage.missing.length === 1 ? 'it' : 'them'} is not computed.
+          <strong>Missing: {labelList(coverage.missing.map(metricLabel))}.</strong> The sources hold no value for{' '}
+          {coverage.missing.length === 1 ? 'it' : 'them'} in this market, so {coverage.missing.length === 1 ? 'it is' : 'they are'} left out of the JSON and CSV
+          and any score that needs {coverage.missing.length === 1 ? 'it' : 'them'} is not computed.
         </p>
       ) : (
         <p>Every required metric is present.</p>
@@ -145,7 +152,9 @@ function Metrics({ site, profile }: { site: Site; profile: MarketProfile }) {
           <tbody>
             {ids.map((id) => {
               const metric = metrics[id];
-              return <MetricRow key={id} site={site} id={id} metric={metric} sourceName={metric === undefined ? undefined : sourceNames.get(metric.sourceId)} />;
+              return (
+                <MetricRow key={id} site={site} id={id} metric={metric} sourceName={metric === undefined ? undefined : sourceNames.get(metric.sourceId)} />
+              );
             })}
           </tbody>
         </table>
@@ -167,7 +176,8 @@ function Geography({ scope }: { scope: GeographyScope }) {
             <strong>
               {LEVEL_WORDS[b.level] ?? b.level}: {b.name}
             </strong>{' '}
-            ({b.states.length > 1 ? `spans ${b.states.length} states: ${b.states.join(', ')}` : b.states.join(', ')}) for {labelList(b.metrics.map(metricLabel))}.
+            ({b.states.length > 1 ? `spans ${b.states.length} states: ${b.states.join(', ')}` : b.states.join(', ')}) for{' '}
+            {labelList(b.metrics.map(metricLabel))}.
           </li>
         ))}
       </ul>
@@ -190,7 +200,9 @@ function Freshness({ site, profile }: { site: Site; profile: MarketProfile }) {
       />
       <ReflowTable>
         <table>
-          <caption>Sources of this profile; the freshness rule is on the <a href={site.href(`${PATHS.methodology}#freshness`)}>methodology page</a></caption>
+          <caption>
+            Sources of this profile; the freshness rule is on the <a href={site.href(`${PATHS.methodology}#freshness`)}>methodology page</a>
+          </caption>
           <thead>
             <tr>
               <th scope="col">Source</th>
@@ -254,7 +266,8 @@ export function MarketPage({ site, profile }: { site: Site; profile: MarketProfi
         )}
       </p>
       <p class="notice">
-        Static fixture data, snapshot of {formatDate(profile.profile.updatedDate)}: not live, not a forecast and not advice. See the <a href="#caveats">caveats</a>.
+        Static fixture data, snapshot of {formatDate(profile.profile.updatedDate)}: not live, not a forecast and not advice. See the{' '}
+        <a href="#caveats">caveats</a>.
       </p>
       <section aria-labelledby="downloads">
         <h2 id="downloads">Download</h2>

@@ -31,7 +31,8 @@ function MetricDefinitions({ site }: { site: Site }) {
     <section aria-labelledby="metrics">
       <h2 id="metrics">Metrics</h2>
       <p>
-        Methodology {METHODOLOGY_VERSION} requires {METRICS.length} metrics for every market. Values are rounded once, at loading, to the precision their source publishes.
+        Methodology {METHODOLOGY_VERSION} requires {METRICS.length} metrics for every market. Values are rounded once, at loading, to the precision their source
+        publishes.
       </p>
       {METRICS.map((m) => (
         <div key={m.id} id={`metric-${m.id}`} class="definition">
@@ -42,7 +43,12 @@ function MetricDefinitions({ site }: { site: Site }) {
               ['Id', <code key="id">{m.id}</code>],
               ['Unit', <code key="u">{m.unit}</code>],
               ['Precision', m.decimals === 0 ? 'whole numbers' : `${m.decimals} ${m.decimals === 1 ? 'decimal' : 'decimals'}`],
-              ['Source', <a key="s" href={site.href(`${PATHS.dataSources}#${m.sourceId}`)}>{sourceNames.get(m.sourceId) ?? m.sourceId}</a>],
+              [
+                'Source',
+                <a key="s" href={site.href(`${PATHS.dataSources}#${m.sourceId}`)}>
+                  {sourceNames.get(m.sourceId) ?? m.sourceId}
+                </a>,
+              ],
             ]}
           />
         </div>
@@ -55,18 +61,22 @@ function ScoreFormulas() {
   const deps = scoreDependencies();
   const thresholdKeys = Object.keys(THRESHOLDS) as ThresholdKey[];
   const usedBy = (key: string): string =>
-    SCORE_KEYS.flatMap((s) => termsOf(s).filter((t) => t.key === key).map((t) => `${scoreLabel(s)} (weight ${weight(t.weight)})`)).join(', ');
+    SCORE_KEYS.flatMap((s) =>
+      termsOf(s)
+        .filter((t) => t.key === key)
+        .map((t) => `${scoreLabel(s)} (weight ${weight(t.weight)})`),
+    ).join(', ');
   return (
     <section aria-labelledby="scores">
       <h2 id="scores">Scores</h2>
       <p>
-        Every score is an integer from 0 to 100; higher is better. Inputs are placed on fixed thresholds, not ranked against the other markets, so adding a market never
-        moves another market's score. A score whose inputs are missing is left out of the profile, never set to 0.
+        Every score is an integer from 0 to 100; higher is better. Inputs are placed on fixed thresholds, not ranked against the other markets, so adding a
+        market never moves another market's score. A score whose inputs are missing is left out of the profile, never set to 0.
       </p>
       <h3 id="scale">The scale s(x)</h3>
       <p>
-        <code>s(x) = min(100, max(0, 100 × (x − a) ÷ (b − a)))</code>, where <em>a</em> is the threshold that scores 0 and <em>b</em> the one that scores 100. A value at{' '}
-        <em>b</em> or beyond scores 100, at <em>a</em> or beyond scores 0, and linearly in between. Scores are rounded half up to whole numbers.
+        <code>s(x) = min(100, max(0, 100 × (x − a) ÷ (b − a)))</code>, where <em>a</em> is the threshold that scores 0 and <em>b</em> the one that scores 100. A
+        value at <em>b</em> or beyond scores 100, at <em>a</em> or beyond scores 0, and linearly in between. Scores are rounded half up to whole numbers.
       </p>
       <h3 id="inputs">Derived inputs</h3>
       <ul>
@@ -103,8 +113,12 @@ function ScoreFormulas() {
                   <code>{key}</code>
                   <span class="sub">{THRESHOLD_LABELS[key]}</span>
                 </th>
-                <td data-label="Scores 0 at" class="num">{formatNumber(THRESHOLDS[key].zeroAt)}</td>
-                <td data-label="Scores 100 at" class="num">{formatNumber(THRESHOLDS[key].fullAt)}</td>
+                <td data-label="Scores 0 at" class="num">
+                  {formatNumber(THRESHOLDS[key].zeroAt)}
+                </td>
+                <td data-label="Scores 100 at" class="num">
+                  {formatNumber(THRESHOLDS[key].fullAt)}
+                </td>
                 <td data-label="Used by">{usedBy(key)}</td>
               </tr>
             ))}
@@ -135,10 +149,10 @@ function FreshnessRule({ site }: { site: Site }) {
     <section aria-labelledby="freshness">
       <h2 id="freshness">Freshness</h2>
       <p>
-        Freshness is judged against the snapshot date, not today. For each source, the age of its latest release at the snapshot is compared with the interval its update
-        frequency promises: <strong>fresh</strong> within one interval, <strong>aging</strong> within two, <strong>stale</strong> beyond, or when no release date is
-        known. A profile is as fresh as its least fresh source. Provenance is <code>fixture</code> for static snapshots like these and <code>live</code> only for data read
-        from the source at request time, which this service never does.
+        Freshness is judged against the snapshot date, not today. For each source, the age of its latest release at the snapshot is compared with the interval
+        its update frequency promises: <strong>fresh</strong> within one interval, <strong>aging</strong> within two, <strong>stale</strong> beyond, or when no
+        release date is known. A profile is as fresh as its least fresh source. Provenance is <code>fixture</code> for static snapshots like these and{' '}
+        <code>live</code> only for data read from the source at request time, which this service never does.
       </p>
       <ReflowTable>
         <table>
@@ -158,7 +172,9 @@ function FreshnessRule({ site }: { site: Site }) {
             {bounds.map((b) => (
               <tr key={b.frequency}>
                 <th scope="row">{b.frequency}</th>
-                <td data-label="Interval" class="num">{formatDays(b.interval)}</td>
+                <td data-label="Interval" class="num">
+                  {formatDays(b.interval)}
+                </td>
                 <td data-label="Fresh">up to {formatDays(b.freshUpTo)}</td>
                 <td data-label="Aging">
                   {formatNumber(b.freshUpTo + 1)} to {formatDays(b.agingUpTo)}
@@ -179,8 +195,8 @@ function CoverageRule({ site }: { site: Site }) {
     <section aria-labelledby="coverage">
       <h2 id="coverage">Coverage</h2>
       <p>
-        <code>totalRequired</code> is the number of metrics the methodology requires ({METRICS.length}); <code>missing</code> lists the required metric ids a market lacks;{' '}
-        <code>percent</code> is provided ÷ required × 100, rounded to one decimal.
+        <code>totalRequired</code> is the number of metrics the methodology requires ({METRICS.length}); <code>missing</code> lists the required metric ids a
+        market lacks; <code>percent</code> is provided ÷ required × 100, rounded to one decimal.
         {partial === undefined
           ? null
           : ` For example, ${partial.market.name} has ${partial.profile.coverage.totalProvided} of ${partial.profile.coverage.totalRequired}: ${formatPercent(partial.profile.coverage.percent)}.`}
@@ -194,8 +210,8 @@ export function MethodologyPage({ site }: { site: Site }) {
     <>
       <h1>Methodology {METHODOLOGY_VERSION}</h1>
       <p class="lead">
-        How the profiles are put together: which metrics each market needs, how the three scores are computed, and how freshness and coverage are judged. Every profile
-        names the methodology it used in <code>methodologyVersion</code>; a change to any rule below changes that version.
+        How the profiles are put together: which metrics each market needs, how the three scores are computed, and how freshness and coverage are judged. Every
+        profile names the methodology it used in <code>methodologyVersion</code>; a change to any rule below changes that version.
       </p>
       <nav aria-label="On this page" class="toc">
         <ul>

@@ -24,22 +24,23 @@ export function PrivacyPage() {
             <strong>No cookies.</strong> No response sets a cookie, and no page stores anything in your browser.
           </li>
           <li>
-            <strong>No tracking.</strong> No analytics, no tracking pixels, no third-party scripts, fonts or embeds. The pages run no JavaScript at all; their security
-            policy lets them load only this site's own stylesheet.
+            <strong>No tracking.</strong> No analytics, no tracking pixels, no third-party scripts, fonts or embeds. The pages run no JavaScript at all; their
+            security policy lets them load only this site's own stylesheet.
           </li>
           <li>
             <strong>No accounts.</strong> Nothing needs a sign-in or an API key, so the service holds no user records.
           </li>
           <li>
-            <strong>No referrer.</strong> The pages ask your browser not to send their address to the sites they link to (<code>Referrer-Policy: no-referrer</code>).
+            <strong>No referrer.</strong> The pages ask your browser not to send their address to the sites they link to (
+            <code>Referrer-Policy: no-referrer</code>).
           </li>
         </ul>
       </section>
       <section aria-labelledby="log">
         <h2 id="log">The access log</h2>
         <p>
-          The access log is off by default. An operator can turn it on with <code>LOG=1</code> (or <code>--log</code>); then the server writes one line per request with
-          these fields and nothing else:
+          The access log is off by default. An operator can turn it on with <code>LOG=1</code> (or <code>--log</code>); then the server writes one line per
+          request with these fields and nothing else:
         </p>
         <ReflowTable>
           <table>
@@ -63,8 +64,9 @@ export function PrivacyPage() {
           </table>
         </ReflowTable>
         <p>
-          The log holds <strong>no IP address, no user agent, no query string, no cookies and no other request headers</strong>. Where the log goes and how long it is kept
-          is up to whoever runs the service. A static deployment behind a web server or CDN is subject to that server's own logging, which this project does not control.
+          The log holds <strong>no IP address, no user agent, no query string, no cookies and no other request headers</strong>. Where the log goes and how long
+          it is kept is up to whoever runs the service. A static deployment behind a web server or CDN is subject to that server's own logging, which this
+          project does not control.
         </p>
       </section>
     </>

@@ -19,20 +19,42 @@ export function renderAllPages(input: PageInput): Map<string, string> {
   const add = (path: string, title: string, description: string, body: ComponentChildren, alternates: readonly Alternate[] = []): void => {
     pages.set(path, renderDocument({ site, path, title, description, alternates, children: body }));
   };
-  add(PATHS.home, 'Housing market profiles', `Source-attributed housing-market profiles for ${site.profiles.length} US markets, as JSON, CSV and pages.`, <HomePage site={site} />, [
-    { path: PATHS.index, type: 'application/json', title: 'Market index (JSON)' },
-    { path: PATHS.bulkCsv, type: 'text/csv', title: 'All markets (CSV)' },
-  ]);
+  add(
+    PATHS.home,
+    'Housing market profiles',
+    `Source-attributed housing-market profiles for ${site.profiles.length} US markets, as JSON, CSV and pages.`,
+    <HomePage site={site} />,
+    [
+      { path: PATHS.index, type: 'application/json', title: 'Market index (JSON)' },
+      { path: PATHS.bulkCsv, type: 'text/csv', title: 'All markets (CSV)' },
+    ],
+  );
   for (const profile of site.profiles) {
     const id = profile.market.id;
-    add(PATHS.marketPage(id), `${displayName(profile.market)}: housing market profile`, `Scores, metrics, sources, freshness and coverage of ${displayName(profile.market)}.`, <MarketPage site={site} profile={profile} />, [
-      { path: PATHS.profile(id), type: 'application/json', title: `${displayName(profile.market)} (JSON)` },
-      { path: PATHS.marketCsv(id), type: 'text/csv', title: `${displayName(profile.market)} (CSV)` },
-    ]);
+    add(
+      PATHS.marketPage(id),
+      `${displayName(profile.market)}: housing market profile`,
+      `Scores, metrics, sources, freshness and coverage of ${displayName(profile.market)}.`,
+      <MarketPage site={site} profile={profile} />,
+      [
+        { path: PATHS.profile(id), type: 'application/json', title: `${displayName(profile.market)} (JSON)` },
+        { path: PATHS.marketCsv(id), type: 'text/csv', title: `${displayName(profile.market)} (CSV)` },
+      ],
+    );
   }
   add(PATHS.dataStatus, 'Data status', 'Freshness, release and retrieval dates, and coverage per market and per source.', <DataStatusPage site={site} />);
-  add(PATHS.methodology, 'Methodology', 'Metric definitions, score formulas and thresholds, the freshness rule and a worked example.', <MethodologyPage site={site} />);
-  add(PATHS.dataSources, 'Data sources', 'The upstream datasets behind every value, with agency, cadence, confidence and terms.', <DataSourcesPage site={site} />);
+  add(
+    PATHS.methodology,
+    'Methodology',
+    'Metric definitions, score formulas and thresholds, the freshness rule and a worked example.',
+    <MethodologyPage site={site} />,
+  );
+  add(
+    PATHS.dataSources,
+    'Data sources',
+    'The upstream datasets behind every value, with agency, cadence, confidence and terms.',
+    <DataSourcesPage site={site} />,
+  );
   add(PATHS.dataCatalog, 'Data catalog', 'Every endpoint with its URL, format and a curl line; CSV columns and error codes.', <DataCatalogPage site={site} />);
   add(PATHS.privacy, 'Privacy', 'No cookies, no tracking; what the optional access log holds.', <PrivacyPage />);
   add(PATHS.changelog, 'Changelog', 'Schema, methodology and data versions, and the versioning policy.', <ChangelogPage site={site} />);
@@ -50,8 +72,9 @@ export function renderNotFound(input: PageInput): string {
       <>
         <h1>Page not found</h1>
         <p class="lead">
-          Nothing is published at this address. Addresses are exact and lower case, without a trailing slash. Start from the <a href={site.href(PATHS.home)}>home page</a>,
-          which lists every market, or the <a href={site.href(PATHS.dataCatalog)}>data catalog</a>, which lists every endpoint.
+          Nothing is published at this address. Addresses are exact and lower case, without a trailing slash. Start from the{' '}
+          <a href={site.href(PATHS.home)}>home page</a>, which lists every market, or the <a href={site.href(PATHS.dataCatalog)}>data catalog</a>, which lists
+          every endpoint.
         </p>
         <p>Data endpoints under /api/ answer unknown addresses with a JSON problem document instead of this page.</p>
       </>

@@ -10,7 +10,8 @@ export const SCORE_KEYS = Object.keys(WEIGHTS) as ScoreKey[];
 
 export const scoreLabel = (key: string): string => key.charAt(0).toUpperCase() + key.slice(1);
 
-export const scoreOf = (scores: Scores | Record<string, number | undefined>, key: ScoreKey): number | undefined => (scores as Record<string, number | undefined>)[key];
+export const scoreOf = (scores: Scores | Record<string, number | undefined>, key: ScoreKey): number | undefined =>
+  (scores as Record<string, number | undefined>)[key];
 
 const weight = (w: number): string => formatPercent(w * 100);
 const label = (metricId: string): string => metricDefinition(metricId)?.label ?? metricId;

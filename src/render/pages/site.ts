@@ -64,9 +64,39 @@ export interface Endpoint extends PageLink {
 
 /** The endpoints that are one path each; per-market endpoints are listed with the markets. */
 export const ENDPOINTS: readonly Endpoint[] = [
-  { path: PATHS.index, label: 'Market index', format: 'JSON', contentType: CONTENT_TYPES.json, description: 'Every market with its scores, coverage, freshness and links.' },
-  { path: PATHS.bulkCsv, label: 'All markets, CSV', format: 'CSV', contentType: CONTENT_TYPES.csv, description: 'One row per metric of every market, sorted by market id, then metric id.' },
-  { path: PATHS.profileSchema, label: 'Market profile schema', format: 'JSON Schema', contentType: CONTENT_TYPES.json, description: 'Draft-07 schema of one market profile.' },
-  { path: PATHS.indexSchema, label: 'Market index schema', format: 'JSON Schema', contentType: CONTENT_TYPES.json, description: 'Draft-07 schema of the market index.' },
-  { path: PATHS.csvDescriptor, label: 'CSV column descriptor', format: 'JSON', contentType: CONTENT_TYPES.json, description: 'The eleven CSV columns, their types and constants.' },
+  {
+    path: PATHS.index,
+    label: 'Market index',
+    format: 'JSON',
+    contentType: CONTENT_TYPES.json,
+    description: 'Every market with its scores, coverage, freshness and links.',
+  },
+  {
+    path: PATHS.bulkCsv,
+    label: 'All markets, CSV',
+    format: 'CSV',
+    contentType: CONTENT_TYPES.csv,
+    description: 'One row per metric of every market, sorted by market id, then metric id.',
+  },
+  {
+    path: PATHS.profileSchema,
+    label: 'Market profile schema',
+    format: 'JSON Schema',
+    contentType: CONTENT_TYPES.json,
+    description: 'Draft-07 schema of one market profile.',
+  },
+  {
+    path: PATHS.indexSchema,
+    label: 'Market index schema',
+    format: 'JSON Schema',
+    contentType: CONTENT_TYPES.json,
+    description: 'Draft-07 schema of the market index.',
+  },
+  {
+    path: PATHS.csvDescriptor,
+    label: 'CSV column descriptor',
+    format: 'JSON',
+    contentType: CONTENT_TYPES.json,
+    description: 'The eleven CSV columns, their types and constants.',
+  },
 ];

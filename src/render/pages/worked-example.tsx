@@ -30,14 +30,15 @@ function Step({ worked }: { worked: WorkedScore }) {
         {worked.terms.map((t) =>
           t.kind === 'threshold' ? (
             <li key={t.key}>
-              s({t.key} = {two(t.input)}) with 0 at {formatNumber(THRESHOLDS[t.key as ThresholdKey].zeroAt)} and 100 at {formatNumber(THRESHOLDS[t.key as ThresholdKey].fullAt)}{' '}
-              = <strong>{two(t.scaled)}</strong>
+              s({t.key} = {two(t.input)}) with 0 at {formatNumber(THRESHOLDS[t.key as ThresholdKey].zeroAt)} and 100 at{' '}
+              {formatNumber(THRESHOLDS[t.key as ThresholdKey].fullAt)} = <strong>{two(t.scaled)}</strong>
             </li>
           ) : null,
         )}
         <li>
           <code>
-            {worked.terms.map((t) => `${formatNumber(t.weight, 1)} × ${t.kind === 'score' ? formatNumber(t.scaled) : two(t.scaled)}`).join(' + ')} = {two(worked.sum)}
+            {worked.terms.map((t) => `${formatNumber(t.weight, 1)} × ${t.kind === 'score' ? formatNumber(t.scaled) : two(t.scaled)}`).join(' + ')} ={' '}
+            {two(worked.sum)}
           </code>
           , rounded: <strong>{worked.score}</strong>
         </li>
@@ -83,7 +84,9 @@ export function WorkedExample({ site }: { site: Site }) {
                   <th scope="row">
                     <code>{id}</code> <span class="sub">{metricDefinition(id)?.label ?? id}</span>
                   </th>
-                  <td data-label="Value" class="num">{m === undefined ? 'not available' : formatMetric(m)}</td>
+                  <td data-label="Value" class="num">
+                    {m === undefined ? 'not available' : formatMetric(m)}
+                  </td>
                 </tr>
               );
             })}
