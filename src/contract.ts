@@ -91,7 +91,7 @@ export const Source = Type.Object({
 });
 
 const Boundary = Type.Object({
-  level: Type.Union([Type.Literal('place'), Type.Literal('county'), Type.Literal('cbsa')]),
+  level: Type.Union([Type.Literal('place'), Type.Literal('county'), Type.Literal('cbsa'), Type.Literal('division')]),
   name: NonEmpty,
   codes: Type.Record(Type.String(), Type.String({ pattern: '^[0-9]+$' })),
   states: Type.Array(Type.String({ pattern: '^[A-Z]{2}$' }), { minItems: 1 }),

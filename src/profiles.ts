@@ -45,7 +45,7 @@ function freshnessNote(sources: readonly Source[], snapshotDate: string): string
   return `Static fixtures, snapshot ${snapshotDate}. Each source is judged against its update frequency: ${parts.join('; ')}.`;
 }
 
-const levelWords: Record<Boundary['level'], string> = { place: 'the city', county: 'the county', cbsa: 'the metro area' };
+const levelWords: Record<Boundary['level'], string> = { place: 'the city', county: 'the county', cbsa: 'the metro area', division: 'the metropolitan division' };
 
 /**
  * geographyScope appears when a market's metrics come from more than one kind of boundary and
@@ -62,7 +62,7 @@ function geographyScope(observations: readonly Observation[]): GeographyScope | 
   const levels = new Set([...boundaries.values()].map((b) => b.boundary.level));
   const states = new Set([...boundaries.values()].flatMap((b) => b.boundary.states));
   if (levels.size < 2 || states.size < 2) return undefined;
-  const order: Boundary['level'][] = ['place', 'county', 'cbsa'];
+  const order: Boundary['level'][] = ['place', 'county', 'division', 'cbsa'];
   const entries = [...boundaries.values()].sort((a, b) => order.indexOf(a.boundary.level) - order.indexOf(b.boundary.level));
   const note = entries
     .map(({ boundary, metrics }) => {

@@ -97,6 +97,7 @@ const DETAILED_FIELDS = [
 export const censusAcs5yr: SourceAdapter = {
   sourceId: 'census-acs-5yr',
   files: [DETAILED, PROFILE, `${DIR}/retrieval.json`],
+  remote: [],
   load(read, markets): SourceLoad {
     const retrieval = readRetrieval(read, DIR);
     const observations: Observation[] = [];
@@ -148,6 +149,8 @@ export const censusAcs5yr: SourceAdapter = {
         retrieval,
       ),
       observations,
+      missing: [],
+      skipped: 0,
     };
   },
 };

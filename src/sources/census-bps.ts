@@ -14,6 +14,7 @@ const UNIT_NAMES = ['1-unit units', '2-units units', '3-4 units units', '5+ unit
 export const censusBps: SourceAdapter = {
   sourceId: 'census-bps',
   files: [FILE, `${DIR}/retrieval.json`],
+  remote: [],
   load(read, markets): SourceLoad {
     const retrieval = readRetrieval(read, DIR);
     const byGeoid = new Map(markets.map((m) => [`${m.placeGeoid.state}${m.placeGeoid.place}`, m]));
@@ -87,6 +88,8 @@ export const censusBps: SourceAdapter = {
         retrieval,
       ),
       observations,
+      missing: [],
+      skipped: 0,
     };
   },
 };

@@ -18,6 +18,7 @@ const quarterLabel = (q: { year: number; quarter: number }): string => `${q.year
 export const fhfaHpi: SourceAdapter = {
   sourceId: 'fhfa-hpi',
   files: [FILE, `${DIR}/retrieval.json`],
+  remote: [],
   load(read, markets): SourceLoad {
     const retrieval = readRetrieval(read, DIR);
     const byCbsa = new Map(markets.map((m) => [m.cbsaCode, m]));
@@ -91,6 +92,8 @@ export const fhfaHpi: SourceAdapter = {
         retrieval,
       ),
       observations,
+      missing: [],
+      skipped: 0,
     };
   },
 };

@@ -16,9 +16,30 @@ export interface Observation {
   origin: { file: string; line: number };
 }
 
+/** A metric a market's row leaves without a value (a null, an annotation sentinel, a `-`), and why; the data-status page shows it. */
+export interface MissingValue {
+  marketId: string;
+  metricId: string;
+  /** In words a reader understands, naming what the file said: `the Census API marks the estimate as not available (-666666666)`. */
+  reason: string;
+  origin: { file: string; line: number };
+}
+
 export interface SourceLoad {
   source: Source;
   observations: Observation[];
+  /** Values a market's rows lack, with the reason; the metric is then missing from the profile and its coverage. */
+  missing: MissingValue[];
+  /** Rows of places (or series) that are not markets: skipped, and counted. */
+  skipped: number;
+}
+
+/** One file `market-profiles fetch` downloads from the agency, and where under the fixtures root it is written. */
+export interface RemoteFile {
+  /** Path relative to the fixtures root; one of the adapter's `files`. */
+  file: string;
+  /** The agency's own address. */
+  url: string;
 }
 
 /** Reads one fixture file by its path relative to the fixtures root. Injected so tests run in memory. */
@@ -28,5 +49,7 @@ export interface SourceAdapter {
   sourceId: string;
   /** Fixture files this adapter reads, relative to the fixtures root. */
   files: readonly string[];
+  /** What `fetch` downloads; every other file of `files` is written by fetch itself (retrieval.json). */
+  remote: readonly RemoteFile[];
   load(read: ReadFixture, markets: readonly MarketDefinition[]): SourceLoad;
 }

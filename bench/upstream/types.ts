@@ -1,0 +1,7 @@
+// What the per-source writers of synthetic upstream files are given: each market with its index (values derive from it).
+import type { MarketDefinition } from '../../src/markets.ts';
+
+export interface SyntheticMarket {
+  i: number;
+  market: MarketDefinition;
+}
