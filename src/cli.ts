@@ -1,8 +1,9 @@
 // The command line: `build` writes dist/, `serve` answers from memory; both read the same fixtures.
 import { writeBuild } from './artifact.ts';
 import { buildRouteTable } from './build.ts';
-import { loadConfig, loadVerifyConfig, parseCommandLine, usageLines, type Config } from './config.ts';
+import { loadConfig, loadFetchConfig, loadVerifyConfig, parseCommandLine, usageLines, type Config } from './config.ts';
 import { ConfigError, DataError } from './errors.ts';
+import { fetchCommand } from './fetch.ts';
 import type { RouteTable } from './routes.ts';
 import { startServer } from './server/listener.ts';
 import { fixtureReader } from './sources/index.ts';
@@ -13,6 +14,8 @@ const USAGE = `usage: market-profiles <command> [options]
 commands:
   serve                 build the route table in memory and serve it (default)
   build                 write the deployable artifact to dist/ (or --out)
+  fetch                 download every source from its agency, check it with the build's adapter, then replace
+                        the fixtures (exit code 0 when all went well, 1 when a download failed and nothing was written)
   verify <base-url>     check a running deployment against the contract; exit code 0 only when everything holds,
                         1 when a check fails, 2 on a usage error
 
@@ -24,6 +27,9 @@ ${usageLines('build').join('\n')}
 
 options of verify:
 ${usageLines('verify').join('\n')}
+
+options of fetch:
+${usageLines('fetch').join('\n')}
 `;
 
 function buildFromConfig(config: Config): RouteTable {
@@ -68,6 +74,7 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
       return 0;
     }
     if (command === 'verify') return await verifyCommand(positionals.slice(1), loadVerifyConfig(argv));
+    if (command === 'fetch') return await fetchCommand(loadFetchConfig(env, argv));
     if (command !== 'serve' && command !== 'build') {
       process.stderr.write(`market-profiles: unknown command "${command}"\n\n${USAGE}`);
       return 2;

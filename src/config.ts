@@ -2,11 +2,13 @@
 import { parseArgs } from 'node:util';
 import { ConfigError } from './errors.ts';
 
-export type Command = 'serve' | 'build' | 'verify';
+export type Command = 'serve' | 'build' | 'verify' | 'fetch';
 
 interface OptionSpec<T> {
   /** The environment variable that sets it; flags win over it. */
   env?: string;
+  /** Set only by its environment variable (a secret has no flag, so it stays out of shell histories and process lists). */
+  envOnly?: boolean;
   /** A flag that takes no value (`--log`), or one that does (`--port 8080`, `--port=8080`). */
   boolean: boolean;
   /** The type, as the README and the usage text say it. */
@@ -103,8 +105,8 @@ export const OPTIONS = {
     type: 'path',
     default: 'fixtures',
     shown: '`fixtures`',
-    help: 'Raw source fixtures the data-loading run reads.',
-    commands: ['serve', 'build'],
+    help: 'Raw source fixtures the data-loading run reads (and `fetch` writes).',
+    commands: ['serve', 'build', 'fetch'],
     parse: text,
   }),
   out: option({
@@ -144,6 +146,60 @@ export const OPTIONS = {
     commands: ['verify'],
     parse: integer(1, 600_000),
   }),
+  'dry-run': option({
+    boolean: true,
+    type: 'boolean',
+    default: false,
+    shown: 'off',
+    help: 'Download and check every file and print what would change, but write nothing.',
+    commands: ['fetch'],
+    parse: boolean,
+  }),
+  source: option<string | undefined>({
+    boolean: false,
+    type: 'source id',
+    default: undefined,
+    shown: 'every source',
+    help: 'Only this source: `census-acs-5yr`, `census-bps` or `fhfa-hpi`.',
+    commands: ['fetch'],
+    parse: text,
+  }),
+  upstream: option<string | undefined>({
+    env: 'FETCH_UPSTREAM',
+    boolean: false,
+    type: 'absolute http(s) URL',
+    default: undefined,
+    shown: "each agency's own",
+    help: "Fetch from this origin instead of each agency's (a mirror); the agency's path and query are kept.",
+    commands: ['fetch'],
+    parse: (raw, name) => {
+      try {
+        return normalizeBaseUrl(raw);
+      } catch {
+        throw new ConfigError(`${name} must be an absolute http(s) URL, got "${raw}"`);
+      }
+    },
+  }),
+  'fetch-timeout-ms': option({
+    boolean: false,
+    type: 'integer 1–3600000',
+    default: 60_000,
+    shown: '`60000`',
+    help: 'Time allowed for each download, in milliseconds; a download is tried three times.',
+    commands: ['fetch'],
+    parse: integer(1, 3_600_000),
+  }),
+  'census-api-key': option<string | undefined>({
+    env: 'CENSUS_API_KEY',
+    envOnly: true,
+    boolean: false,
+    type: 'string',
+    default: undefined,
+    shown: 'none',
+    help: 'Census Data API key, sent with the ACS requests; never written to a file or a message.',
+    commands: ['fetch'],
+    parse: text,
+  }),
 } as const;
 
 type Name = keyof typeof OPTIONS;
@@ -162,7 +218,7 @@ export interface ParsedArgs {
 }
 
 const PARSE_OPTIONS = Object.fromEntries([
-  ...NAMES.map((name) => [name, { type: OPTIONS[name].boolean ? ('boolean' as const) : ('string' as const) }]),
+  ...NAMES.filter((name) => !(OPTIONS[name] as OptionSpec<unknown>).envOnly).map((name) => [name, { type: OPTIONS[name].boolean ? ('boolean' as const) : ('string' as const) }]),
   ['help', { type: 'boolean' as const, short: 'h' }],
 ]) as Record<string, { type: 'boolean' | 'string'; short?: string }>;
 
@@ -246,11 +302,33 @@ export function loadVerifyConfig(argv: readonly string[]): VerifyConfig {
   return { json: valueOf('json', flags, {}), concurrency: valueOf('concurrency', flags, {}), timeoutMs: valueOf('timeout-ms', flags, {}) };
 }
 
+export interface FetchConfig {
+  fixturesDir: string;
+  source: string | undefined;
+  dryRun: boolean;
+  upstream: string | undefined;
+  timeoutMs: number;
+  censusApiKey: string | undefined;
+}
+
+/** The options of `fetch`. */
+export function loadFetchConfig(env: Readonly<Record<string, string | undefined>>, argv: readonly string[]): FetchConfig {
+  const flags = flagsOf(argv);
+  return {
+    fixturesDir: valueOf('fixtures', flags, env),
+    source: valueOf('source', flags, env),
+    dryRun: valueOf('dry-run', flags, env),
+    upstream: valueOf('upstream', flags, env),
+    timeoutMs: valueOf('fetch-timeout-ms', flags, env),
+    censusApiKey: valueOf('census-api-key', flags, env),
+  };
+}
+
 /** The options of one command, as lines of the usage text. */
 export function usageLines(command: Command): string[] {
   return NAMES.filter((name) => (OPTIONS[name].commands as readonly Command[]).includes(command)).map((name) => {
     const spec: OptionSpec<unknown> = OPTIONS[name];
-    const flag = `--${name}${spec.boolean ? '' : ' VALUE'}`;
+    const flag = spec.envOnly ? '' : `--${name}${spec.boolean ? '' : ' VALUE'}`;
     const env = spec.env === undefined ? '' : spec.env;
     return `  ${flag.padEnd(20)}${env.padEnd(14)}${spec.help.replaceAll('`', '')} (${spec.type.replaceAll('`', '')}; default ${spec.shown.replaceAll('`', '')})`;
   });
@@ -260,7 +338,7 @@ export function usageLines(command: Command): string[] {
 export function optionsTable(): string {
   const rows = NAMES.map((name) => {
     const spec: OptionSpec<unknown> = OPTIONS[name];
-    return `| ${spec.env === undefined ? '' : `\`${spec.env}\``} | \`--${name}\` | ${spec.type} | ${spec.shown} | ${spec.commands.map((c) => `\`${c}\``).join(', ')} | ${spec.help} |`;
+    return `| ${spec.env === undefined ? '' : `\`${spec.env}\``} | ${spec.envOnly ? '' : `\`--${name}\``} | ${spec.type} | ${spec.shown} | ${spec.commands.map((c) => `\`${c}\``).join(', ')} | ${spec.help} |`;
   });
   return ['| Environment | Flag | Type | Default | Commands | Meaning |', '|---|---|---|---|---|---|', ...rows].join('\n');
 }

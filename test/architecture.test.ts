@@ -21,7 +21,7 @@ const LAYERS: readonly (readonly [string, readonly string[]])[] = [
   ['engines', ['engines/']],
   ['artifact', ['artifact.ts']],
   ['server', ['server/']],
-  ['commands', ['config.ts', 'verify.ts', 'verify/']],
+  ['commands', ['config.ts', 'verify.ts', 'verify/', 'fetch.ts']],
   ['cli', ['cli.ts']],
 ];
 

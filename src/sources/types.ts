@@ -51,5 +51,7 @@ export interface SourceAdapter {
   files: readonly string[];
   /** What `fetch` downloads; every other file of `files` is written by fetch itself (retrieval.json). */
   remote: readonly RemoteFile[];
+  /** The vintage the files hold (a survey year, the latest quarter, the ACS period), read from the files themselves: fetch records it. */
+  vintageOf?(read: ReadFixture): string;
   load(read: ReadFixture, markets: readonly MarketDefinition[]): SourceLoad;
 }
