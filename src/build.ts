@@ -21,7 +21,8 @@ export function buildRouteTable(options: BuildOptions): RouteTable {
   const data = loadSources(options.read, markets, options.adapters);
   const profiles = assembleProfiles(markets, data, options.baseUrl);
   const index = buildMarketIndex(profiles, data.snapshotDate, options.baseUrl);
-  const table = buildRoutes({ baseUrl: options.baseUrl, snapshotDate: data.snapshotDate, profiles, index });
+  const missing = data.loads.flatMap((l) => l.missing);
+  const table = buildRoutes({ baseUrl: options.baseUrl, snapshotDate: data.snapshotDate, profiles, index, missing });
 
   // Validate what will be served: the published schema bytes against the served profile bytes.
   const served = (path: string): Buffer => {

@@ -6,6 +6,7 @@ import { CACHE_CONTROL, COMMON_HEADERS, CONTENT_TYPES, PAGE_HEADERS, type Header
 import type { Encoding } from './http/negotiation.ts';
 import { renderJson } from './json.ts';
 import { BULK_CSV_FILENAME, PATHS, marketCsvFilename } from './paths.ts';
+import type { MissingValue } from './sources/types.ts';
 import { renderBulkCsv, renderMarketCsv } from './render/csv.ts';
 import { renderAllPages as renderPages, renderNotFound as renderNotFoundPage } from './render/pages/render.tsx';
 import { STYLESHEET } from './render/pages/stylesheet.ts';
@@ -70,6 +71,8 @@ export interface RouteInput {
   snapshotDate: string;
   profiles: readonly MarketProfile[];
   index: MarketIndex;
+  /** Values the sources' rows lack, with the reason; the data-status page lists them. */
+  missing?: readonly MissingValue[];
 }
 
 export function buildRoutes(input: RouteInput): RouteTable {
@@ -106,7 +109,7 @@ export function buildRoutes(input: RouteInput): RouteTable {
   add(PATHS.profileSchema, 'json', renderJson(profileSchema(baseUrl)));
   add(PATHS.csvDescriptor, 'json', renderJson(csvDescriptor()));
   add(PATHS.indexSchema, 'json', renderJson(indexSchema(baseUrl)));
-  for (const [path, html] of renderPages({ baseUrl, profiles, index })) add(path, 'html', html);
+  for (const [path, html] of renderPages({ baseUrl, profiles, index, missing: input.missing ?? [] })) add(path, 'html', html);
   add(PATHS.stylesheet, 'css', STYLESHEET);
   add(PATHS.health, 'json', renderJson({ status: 'ok' }), [], CACHE_CONTROL.health);
   return {

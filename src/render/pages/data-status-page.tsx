@@ -122,6 +122,46 @@ function MarketsTable({ site }: { site: Site }) {
   );
 }
 
+/** Why each missing value is missing: what the source's file said, or that it has no row for the market. */
+function MissingTable({ site }: { site: Site }) {
+  const rows = site.profiles.flatMap((p) =>
+    p.profile.coverage.missing.map((metricId) => ({ p, metricId, known: site.missingReasons.get(`${p.market.id} ${metricId}`) })),
+  );
+  return (
+    <ReflowTable>
+      <table>
+        <caption>Every required value a market lacks, and why</caption>
+        <thead>
+          <tr>
+            <th scope="col">Market</th>
+            <th scope="col">Metric</th>
+            <th scope="col">Why it is missing</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(({ p, metricId, known }) => (
+            <tr key={`${p.market.id} ${metricId}`}>
+              <th scope="row">
+                <a href={site.href(PATHS.marketPage(p.market.id))}>{displayName(p.market)}</a>
+              </th>
+              <td data-label="Metric">{metricDefinition(metricId)?.label ?? metricId}</td>
+              <td data-label="Why">
+                {known === undefined ? (
+                  `The ${metricDefinition(metricId)?.sourceId ?? 'source'} files have no value for this market.`
+                ) : (
+                  <>
+                    {known.reason} (<code>{`${known.origin.file}:${known.origin.line}`}</code>)
+                  </>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ReflowTable>
+  );
+}
+
 export function DataStatusPage({ site }: { site: Site }) {
   const incomplete = site.profiles.filter((p) => p.profile.coverage.missing.length > 0);
   return (
@@ -134,7 +174,7 @@ export function DataStatusPage({ site }: { site: Site }) {
       <p class="notice">
         {incomplete.length === 0
           ? 'Every market has every required metric.'
-          : `${incomplete.length} of ${site.profiles.length} markets ${incomplete.length === 1 ? 'lacks' : 'lack'} a required metric: ${listWords(incomplete.map((p) => displayName(p.market)))}. Their missing values are listed below and on their pages.`}
+          : `${incomplete.length} of ${site.profiles.length} markets ${incomplete.length === 1 ? 'lacks' : 'lack'} a required metric: ${listWords(incomplete.map((p) => displayName(p.market)))}. Their missing values, and why, are listed below.`}
       </p>
       <section aria-labelledby="sources">
         <h2 id="sources">Sources</h2>
@@ -144,6 +184,12 @@ export function DataStatusPage({ site }: { site: Site }) {
         <h2 id="markets">Markets</h2>
         <MarketsTable site={site} />
       </section>
+      {incomplete.length === 0 ? null : (
+        <section aria-labelledby="missing">
+          <h2 id="missing">Missing values</h2>
+          <MissingTable site={site} />
+        </section>
+      )}
     </>
   );
 }

@@ -1,5 +1,6 @@
 // What every page template reads: the data, the site's page and endpoint lists, and how to write a link.
 import type { MarketIndex, MarketProfile, Source } from '../../contract.ts';
+import type { MissingValue } from '../../sources/types.ts';
 import { CONTENT_TYPES } from '../../http/headers.ts';
 import { PATHS } from '../../paths.ts';
 
@@ -7,6 +8,8 @@ export interface PageInput {
   baseUrl: string;
   profiles: readonly MarketProfile[];
   index: MarketIndex;
+  /** Values the sources' rows of a market lack, with the reason (a null, an annotation sentinel, a `-`). */
+  missing?: readonly MissingValue[];
 }
 
 export interface Site {
@@ -17,6 +20,8 @@ export interface Site {
   snapshotDate: string;
   /** Every source any profile cites, sorted by sourceId. */
   sources: readonly Source[];
+  /** Why a market lacks a metric its source's rows did not provide, by `<market id> <metric id>`. */
+  missingReasons: ReadonlyMap<string, MissingValue>;
   /** A route path as an in-page link: root-relative, under the base URL's own path if it has one. */
   href(path: string): string;
   /** A route path as the absolute URL people copy and `curl`. */
@@ -34,6 +39,7 @@ export function makeSite(input: PageInput): Site {
     index: input.index,
     snapshotDate: input.index.generatedAt,
     sources: [...sources.values()].sort((a, b) => (a.sourceId < b.sourceId ? -1 : 1)),
+    missingReasons: new Map((input.missing ?? []).map((m) => [`${m.marketId} ${m.metricId}`, m])),
     href: (path) => (basePath === '' ? path : path === '/' ? `${basePath}/` : basePath + path),
     url: (path) => input.baseUrl + path,
   };
