@@ -1,108 +1,156 @@
-// Adapter for the Census ACS 5-year estimates: reads Census Data API rows (JSON arrays of strings).
-import { FixtureError } from '../errors.ts';
+// Adapter for the Census ACS 5-year estimates: reads the Census Data API's responses for every place in the country.
+import { FixtureError, type Place } from '../errors.ts';
 import type { MarketDefinition } from '../markets.ts';
 import { arrayElementLines, numeric, parseJson, readRetrieval, roundTo, text, withRetrieval } from './parse.ts';
-import type { Observation, ReadFixture, SourceAdapter, SourceLoad } from './types.ts';
+import type { MissingValue, Observation, ReadFixture, RemoteFile, SourceAdapter, SourceLoad } from './types.ts';
 
 const DIR = 'census-acs-5yr';
 const DETAILED = `${DIR}/acs5-2024-detailed-place.json`;
 const PROFILE = `${DIR}/acs5-2024-profile-place.json`;
 
-/** The Census API writes annotation codes such as -666666666 where an estimate is not available. */
-const isAnnotation = (value: number): boolean => value < 0;
+/** The ACS year the queries ask for; a 5-year vintage is named by its five survey years. */
+const YEAR = 2024;
+const VINTAGE = `${YEAR - 4}-${YEAR}`;
+const API = `https://api.census.gov/data/${YEAR}/acs/acs5`;
+
+const RENT_BURDEN_FIELDS = ['B25070_001E', 'B25070_007E', 'B25070_008E', 'B25070_009E', 'B25070_010E', 'B25070_011E'] as const;
+const DETAILED_FIELDS = ['B25064_001E', 'B19013_001E', 'B25001_001E', ...RENT_BURDEN_FIELDS] as const;
+const PROFILE_FIELDS = ['DP04_0005E'] as const;
+
+/** The API's address for every place of every state; written already form-encoded, so fetch adding `&key=` leaves the rest as it is. */
+const query = (path: string, fields: readonly string[]): string =>
+  `${API}${path}?${new URLSearchParams({ get: ['NAME', ...fields].join(','), for: 'place:*', in: 'state:*' }).toString()}`;
+
+/**
+ * The numeric annotation values ("jam values") the Census API writes in place of an estimate or a margin of error,
+ * as the Census Bureau's "Notes on ACS Estimate and Annotation Values" lists them. The last three are documented
+ * for margins of error; should one appear in an estimate column, the estimate is just as absent.
+ */
+const ANNOTATIONS: ReadonlyMap<string, string> = new Map([
+  ['-666666666', 'the estimate could not be computed (too few sample observations, or a median in an open-ended interval)'],
+  ['-999999999', 'the estimate cannot be displayed (too few sample cases in this area)'],
+  ['-888888888', 'the estimate is not applicable or not available'],
+  ['-222222222', 'too few sample observations (a margin-of-error code)'],
+  ['-333333333', 'the median falls in an open-ended interval (a margin-of-error code)'],
+  ['-555555555', 'the estimate is controlled (a margin-of-error code, not an estimate)'],
+]);
+
+/** One cell of a market's row: a number, or why the file gives none. */
+type Cell = { value: number } | { absent: string };
+
+function cellOf(raw: unknown, field: string, place: Place): Cell {
+  if (raw === null) return { absent: `${field} is null: the Census API has no data for this place` };
+  if (typeof raw !== 'string') {
+    throw new FixtureError('bad_shape', { ...place, column: field }, `cell "${field}" must be a string or null, got ${JSON.stringify(raw)}`);
+  }
+  const annotation = ANNOTATIONS.get(raw.trim());
+  if (annotation !== undefined) return { absent: `${field} is ${raw.trim()}: the Census API's annotation that ${annotation}` };
+  const value = numeric(raw, place, field);
+  if (value < 0) return { absent: `${field} is ${raw.trim()}: a negative annotation value, not an estimate` };
+  return { value };
+}
 
 interface ApiRow {
   market: MarketDefinition;
   name: string;
-  get(field: string): number | undefined;
+  cells: ReadonlyMap<string, Cell>;
   origin: { file: string; line: number };
 }
 
-/** Reads one Census API response: a header row of variable names, then one row of strings per geography. */
-function readApiRows(read: ReadFixture, file: string, fields: readonly string[], markets: readonly MarketDefinition[]): ApiRow[] {
+interface ApiResponse {
+  rows: ApiRow[];
+  /** Rows of places that are not markets. */
+  skipped: number;
+}
+
+const placeKey = (state: string, place: string): string => `${state}:${place}`;
+
+/**
+ * Reads one Census API response: a JSON array whose first row names the columns (the requested variables, then the
+ * geography columns `state` and `place`) and whose other rows are places, every cell a string or null. Columns are
+ * found by name. A row of a place that is not a market is counted and left unread past its `state` and `place`.
+ */
+function readResponse(read: ReadFixture, file: string, fields: readonly string[], byPlace: ReadonlyMap<string, MarketDefinition>): ApiResponse {
   const source = read(file);
   const parsed = parseJson(source, file);
-  const lineOf = arrayElementLines(source);
+  let lines: number[] | undefined;
+  const lineOf = (r: number): number => (lines ??= arrayElementLines(source))[r] ?? 0;
   if (!Array.isArray(parsed) || parsed.length === 0) {
     throw new FixtureError('bad_shape', { file }, 'expected a Census API response: an array whose first row names the variables');
   }
   const header = parsed[0] as unknown;
   if (!Array.isArray(header) || !header.every((cell) => typeof cell === 'string')) {
-    throw new FixtureError('bad_shape', { file, line: lineOf[0], pointer: '/0' }, 'the first row must be the header: an array of variable names');
+    throw new FixtureError('bad_shape', { file, line: lineOf(0), pointer: '/0' }, 'the first row must be the header: an array of variable names');
   }
   const columns = header as string[];
-  for (const field of ['NAME', ...fields, 'state', 'place']) {
-    if (!columns.includes(field)) {
-      throw new FixtureError('missing_field', { file, line: lineOf[0], pointer: '/0', column: field }, `header has no "${field}" column`);
-    }
-  }
-  const byGeoid = new Map(markets.map((m) => [`${m.placeGeoid.state}${m.placeGeoid.place}`, m]));
+  const index = new Map<string, number>();
+  columns.forEach((name, i) => {
+    if (index.has(name)) throw new FixtureError('bad_shape', { file, line: lineOf(0), pointer: `/0/${i}`, column: name }, `header names "${name}" twice`);
+    index.set(name, i);
+  });
+  const at = (field: string): number => {
+    const i = index.get(field);
+    if (i === undefined) throw new FixtureError('missing_field', { file, line: lineOf(0), pointer: '/0', column: field }, `header has no "${field}" column`);
+    return i;
+  };
+  const iName = at('NAME');
+  const iState = at('state');
+  const iPlace = at('place');
+  const iFields = fields.map((field) => [field, at(field)] as const);
+  const width = columns.length;
+
   const seen = new Map<string, number>();
   const rows: ApiRow[] = [];
+  let skipped = 0;
   for (let r = 1; r < parsed.length; r += 1) {
     const row = parsed[r] as unknown;
-    const line = lineOf[r] ?? 0;
-    const place = { file, line, pointer: `/${r}` };
-    if (!Array.isArray(row) || row.length !== columns.length || !row.every((cell) => typeof cell === 'string' || cell === null)) {
-      throw new FixtureError('bad_shape', place, `row must be an array of ${columns.length} strings, like the header`);
+    if (!Array.isArray(row) || row.length !== width) {
+      const got = Array.isArray(row) ? `${row.length} cells` : `a ${row === null ? 'null' : typeof row}`;
+      throw new FixtureError('bad_shape', { file, line: lineOf(r), pointer: `/${r}` }, `row ${r} has ${got}; the header names ${width} columns`);
     }
-    const cell = (field: string): string | undefined => {
-      const value = row[columns.indexOf(field)] as string | null;
-      return value === null ? undefined : value;
-    };
-    const name = text(cell('NAME'), place, 'NAME');
-    const state = text(cell('state'), place, 'state');
-    const placeCode = text(cell('place'), place, 'place');
-    const geoid = `${state}${placeCode}`;
-    const market = byGeoid.get(geoid);
+    const state = row[iState] as unknown;
+    const placeCode = row[iPlace] as unknown;
+    const market = typeof state === 'string' && typeof placeCode === 'string' ? byPlace.get(placeKey(state, placeCode)) : undefined;
     if (market === undefined) {
+      skipped += 1;
+      continue;
+    }
+    const line = lineOf(r);
+    const place = { file, line, pointer: `/${r}` };
+    const key = placeKey(market.placeGeoid.state, market.placeGeoid.place);
+    const previous = seen.get(key);
+    if (previous !== undefined) {
       throw new FixtureError(
-        'unknown_market_code',
-        { ...place, column: 'state+place' },
-        `state ${state} place ${placeCode} (${name}) is not a supported market`,
+        'duplicate_row',
+        place,
+        `second row for state ${market.placeGeoid.state} place ${market.placeGeoid.place} (${market.placeName}); the first is on line ${previous}`,
       );
     }
-    const previous = seen.get(geoid);
-    if (previous !== undefined) {
-      throw new FixtureError('duplicate_row', place, `second row for state ${state} place ${placeCode} (${name}); the first is on line ${previous}`);
-    }
-    seen.set(geoid, line);
-    const values = new Map<string, number>();
-    for (const field of fields) values.set(field, numeric(cell(field), place, field));
-    rows.push({
-      market,
-      name,
-      get: (field) => {
-        const value = values.get(field);
-        return value === undefined || isAnnotation(value) ? undefined : value;
-      },
-      origin: { file, line },
-    });
+    seen.set(key, line);
+    const nameCell = row[iName] as unknown;
+    const name = text(typeof nameCell === 'string' ? nameCell : undefined, place, 'NAME');
+    const cells = new Map<string, Cell>();
+    for (const [field, i] of iFields) cells.set(field, cellOf(row[i] as unknown, field, place));
+    rows.push({ market, name, cells, origin: { file, line } });
   }
-  return rows;
+  return { rows, skipped };
 }
-
-const DETAILED_FIELDS = [
-  'B25064_001E',
-  'B19013_001E',
-  'B25001_001E',
-  'B25070_001E',
-  'B25070_007E',
-  'B25070_008E',
-  'B25070_009E',
-  'B25070_010E',
-  'B25070_011E',
-] as const;
 
 export const censusAcs5yr: SourceAdapter = {
   sourceId: 'census-acs-5yr',
   files: [DETAILED, PROFILE, `${DIR}/retrieval.json`],
-  remote: [],
+  remote: [
+    { file: DETAILED, url: query('', DETAILED_FIELDS) },
+    { file: PROFILE, url: query('/profile', PROFILE_FIELDS) },
+  ] satisfies RemoteFile[],
+  /** The API's answer carries no vintage of its own: it is the one the queries ask for. */
+  vintageOf: () => VINTAGE,
   load(read, markets): SourceLoad {
     const retrieval = readRetrieval(read, DIR);
+    const byPlace = new Map(markets.map((m) => [placeKey(m.placeGeoid.state, m.placeGeoid.place), m]));
     const observations: Observation[] = [];
-    const emit = (row: ApiRow, metricId: string, value: number | undefined): void => {
-      if (value === undefined) return;
+    const missing: MissingValue[] = [];
+    const emit = (row: ApiRow, metricId: string, value: number): void => {
       observations.push({
         marketId: row.market.id,
         metricId,
@@ -118,22 +166,38 @@ export const censusAcs5yr: SourceAdapter = {
         origin: row.origin,
       });
     };
-    for (const row of readApiRows(read, DETAILED, DETAILED_FIELDS, markets)) {
-      emit(row, 'medianGrossRent', row.get('B25064_001E'));
-      emit(row, 'medianHouseholdIncome', row.get('B19013_001E'));
-      emit(row, 'housingUnits', row.get('B25001_001E'));
-      const total = row.get('B25070_001E');
-      const notComputed = row.get('B25070_011E');
-      const burdened = ['B25070_007E', 'B25070_008E', 'B25070_009E', 'B25070_010E'].map((f) => row.get(f));
-      if (total !== undefined && notComputed !== undefined && total > notComputed && burdened.every((v) => v !== undefined)) {
-        const sum = burdened.reduce<number>((acc, v) => acc + (v ?? 0), 0);
-        emit(row, 'rentBurden', roundTo((sum / (total - notComputed)) * 100, 1));
+    const absent = (row: ApiRow, metricId: string, reason: string): void => {
+      missing.push({ marketId: row.market.id, metricId, reason, origin: row.origin });
+    };
+    const single = (row: ApiRow, metricId: string, field: string, shape: (value: number) => number = (v) => v): void => {
+      const cell = row.cells.get(field);
+      if (cell === undefined) return;
+      if ('absent' in cell) absent(row, metricId, cell.absent);
+      else emit(row, metricId, shape(cell.value));
+    };
+
+    const detailed = readResponse(read, DETAILED, DETAILED_FIELDS, byPlace);
+    for (const row of detailed.rows) {
+      single(row, 'medianGrossRent', 'B25064_001E');
+      single(row, 'medianHouseholdIncome', 'B19013_001E');
+      single(row, 'housingUnits', 'B25001_001E');
+      const inputs = RENT_BURDEN_FIELDS.map((field) => row.cells.get(field) ?? { absent: `${field} is not in the row` });
+      const gaps = inputs.flatMap((cell) => ('absent' in cell ? [cell.absent] : []));
+      if (gaps.length > 0) {
+        absent(row, 'rentBurden', `the rent burden needs all of B25070_001E, _007E to _011E; ${gaps.join('; ')}`);
+        continue;
       }
+      const [total = 0, b30 = 0, b35 = 0, b40 = 0, b50 = 0, notComputed = 0] = inputs.map((cell) => ('value' in cell ? cell.value : 0));
+      const computed = total - notComputed;
+      if (computed <= 0) {
+        absent(row, 'rentBurden', `B25070_001E (${total}) less B25070_011E (${notComputed}) leaves no renter household whose rent burden was computed`);
+        continue;
+      }
+      emit(row, 'rentBurden', roundTo(((b30 + b35 + b40 + b50) / computed) * 100, 1));
     }
-    for (const row of readApiRows(read, PROFILE, ['DP04_0005E'], markets)) {
-      const rate = row.get('DP04_0005E');
-      emit(row, 'rentalVacancyRate', rate === undefined ? undefined : roundTo(rate, 1));
-    }
+    const profile = readResponse(read, PROFILE, PROFILE_FIELDS, byPlace);
+    for (const row of profile.rows) single(row, 'rentalVacancyRate', 'DP04_0005E', (v) => roundTo(v, 1));
+
     return {
       source: withRetrieval(
         {
@@ -149,8 +213,8 @@ export const censusAcs5yr: SourceAdapter = {
         retrieval,
       ),
       observations,
-      missing: [],
-      skipped: 0,
+      missing,
+      skipped: detailed.skipped + profile.skipped,
     };
   },
 };
