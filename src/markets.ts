@@ -17,7 +17,36 @@ export interface MarketDefinition {
   cbsaCode: string;
   /** Two-letter codes of every state the CBSA touches, in the order of its name. */
   cbsaStates: string[];
+  /**
+   * The metropolitan divisions FHFA publishes for this market's metro in place of a whole-metro row: for each edition of
+   * the OMB delineations, the division that holds the market's principal city (empty when the metro is not divided).
+   */
+  fhfaDivisions: readonly FhfaDivision[];
 }
+
+/** An edition of the OMB metropolitan delineations that FHFA's metro HPI file has followed. */
+export type Delineation = '2020' | '2023';
+
+/** A metropolitan division (MSAD) as FHFA's hpi_at_metro.csv names and codes it. */
+export interface FhfaDivision {
+  /** Five-digit metropolitan division code. */
+  code: string;
+  /** The division's name as the file writes it, without the ` (MSAD)` marker. */
+  name: string;
+  /** The editions of the delineations in which this division holds the principal city. */
+  delineations: readonly Delineation[];
+}
+
+/**
+ * The rule that names a market's FHFA series, in the order the FHFA adapter tries them: the whole metro (CBSA code)
+ * where FHFA publishes it, else the metropolitan division that holds the market's principal city.
+ */
+export function fhfaSeriesCodes(market: Pick<MarketDefinition, 'cbsaCode' | 'fhfaDivisions'>): string[] {
+  return [market.cbsaCode, ...market.fhfaDivisions.map((d) => d.code)];
+}
+
+const division = (code: string, name: string, ...delineations: Delineation[]): FhfaDivision => ({ code, name, delineations });
+const BOTH: Delineation[] = ['2020', '2023'];
 
 function market(
   stateCode: string,
@@ -28,6 +57,7 @@ function market(
   countyName: string | undefined,
   cbsaCode: string,
   cbsaName: string,
+  fhfaDivisions: readonly FhfaDivision[] = [],
 ): MarketDefinition {
   const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
   const cbsaStates = (cbsaName.split(', ').pop() ?? '').split('-');
@@ -44,15 +74,27 @@ function market(
     placeName,
     cbsaCode,
     cbsaStates,
+    fhfaDivisions,
   };
 }
 
-/** Sorted by id, the order every listing uses. */
+/**
+ * Sorted by id, the order every listing uses.
+ *
+ * FHFA series (hpi_at_metro.csv): the whole metro where FHFA publishes it, else the metropolitan division that holds
+ * the principal city. In the 2020 delineations FHFA publishes no whole-metro row for New York, Los Angeles, Chicago,
+ * Dallas, Miami, Washington, Boston, San Francisco and Seattle; in the 2023 delineations (FHFA's files from the
+ * 2025 Q1 release on) also none for Atlanta and Tampa, whose metros were divided. The other five are whole metros in both.
+ */
 export const MARKETS: readonly MarketDefinition[] = [
   market('TX', 'Texas', 'Austin', ['48', '05000'], 'Austin city, Texas', 'Travis County', '12420', 'Austin-Round Rock-San Marcos, TX'),
-  market('FL', 'Florida', 'Miami', ['12', '45000'], 'Miami city, Florida', 'Miami-Dade County', '33100', 'Miami-Fort Lauderdale-West Palm Beach, FL'),
+  market('FL', 'Florida', 'Miami', ['12', '45000'], 'Miami city, Florida', 'Miami-Dade County', '33100', 'Miami-Fort Lauderdale-West Palm Beach, FL', [
+    division('33124', 'Miami-Miami Beach-Kendall, FL', ...BOTH),
+  ]),
   market('AZ', 'Arizona', 'Phoenix', ['04', '55000'], 'Phoenix city, Arizona', 'Maricopa County', '38060', 'Phoenix-Mesa-Chandler, AZ'),
-  market('WA', 'Washington', 'Seattle', ['53', '63000'], 'Seattle city, Washington', 'King County', '42660', 'Seattle-Tacoma-Bellevue, WA'),
+  market('WA', 'Washington', 'Seattle', ['53', '63000'], 'Seattle city, Washington', 'King County', '42660', 'Seattle-Tacoma-Bellevue, WA', [
+    division('42644', 'Seattle-Bellevue-Kent, WA', ...BOTH),
+  ]),
   market('CO', 'Colorado', 'Denver', ['08', '20000'], 'Denver city, Colorado', 'Denver County', '19740', 'Denver-Aurora-Centennial, CO'),
   market(
     'TN',
@@ -64,8 +106,12 @@ export const MARKETS: readonly MarketDefinition[] = [
     '34980',
     'Nashville-Davidson--Murfreesboro--Franklin, TN',
   ),
-  market('TX', 'Texas', 'Dallas', ['48', '19000'], 'Dallas city, Texas', 'Dallas County', '19100', 'Dallas-Fort Worth-Arlington, TX'),
-  market('FL', 'Florida', 'Tampa', ['12', '71000'], 'Tampa city, Florida', 'Hillsborough County', '45300', 'Tampa-St. Petersburg-Clearwater, FL'),
+  market('TX', 'Texas', 'Dallas', ['48', '19000'], 'Dallas city, Texas', 'Dallas County', '19100', 'Dallas-Fort Worth-Arlington, TX', [
+    division('19124', 'Dallas-Plano-Irving, TX', ...BOTH),
+  ]),
+  market('FL', 'Florida', 'Tampa', ['12', '71000'], 'Tampa city, Florida', 'Hillsborough County', '45300', 'Tampa-St. Petersburg-Clearwater, FL', [
+    division('45294', 'Tampa, FL', '2023'),
+  ]),
   market(
     'CA',
     'California',
@@ -75,6 +121,7 @@ export const MARKETS: readonly MarketDefinition[] = [
     'Los Angeles County',
     '31080',
     'Los Angeles-Long Beach-Anaheim, CA',
+    [division('31084', 'Los Angeles-Long Beach-Glendale, CA', ...BOTH)],
   ),
   market('CA', 'California', 'San Diego', ['06', '66000'], 'San Diego city, California', 'San Diego County', '41740', 'San Diego-Chula Vista-Carlsbad, CA'),
   market(
@@ -86,12 +133,22 @@ export const MARKETS: readonly MarketDefinition[] = [
     'San Francisco County',
     '41860',
     'San Francisco-Oakland-Fremont, CA',
+    [division('41884', 'San Francisco-San Mateo-Redwood City, CA', ...BOTH)],
   ),
   // New York city spans five counties (the boroughs), so no single county name applies.
-  market('NY', 'New York', 'New York', ['36', '51000'], 'New York city, New York', undefined, '35620', 'New York-Newark-Jersey City, NY-NJ'),
-  market('MA', 'Massachusetts', 'Boston', ['25', '07000'], 'Boston city, Massachusetts', 'Suffolk County', '14460', 'Boston-Cambridge-Newton, MA-NH'),
-  market('IL', 'Illinois', 'Chicago', ['17', '14000'], 'Chicago city, Illinois', 'Cook County', '16980', 'Chicago-Naperville-Elgin, IL-IN'),
-  market('GA', 'Georgia', 'Atlanta', ['13', '04000'], 'Atlanta city, Georgia', 'Fulton County', '12060', 'Atlanta-Sandy Springs-Roswell, GA'),
+  market('NY', 'New York', 'New York', ['36', '51000'], 'New York city, New York', undefined, '35620', 'New York-Newark-Jersey City, NY-NJ', [
+    division('35614', 'New York-Jersey City-White Plains, NY-NJ', ...BOTH),
+  ]),
+  market('MA', 'Massachusetts', 'Boston', ['25', '07000'], 'Boston city, Massachusetts', 'Suffolk County', '14460', 'Boston-Cambridge-Newton, MA-NH', [
+    division('14454', 'Boston, MA', ...BOTH),
+  ]),
+  market('IL', 'Illinois', 'Chicago', ['17', '14000'], 'Chicago city, Illinois', 'Cook County', '16980', 'Chicago-Naperville-Elgin, IL-IN', [
+    // Named Chicago-Naperville-Evanston, IL in the 2020 delineations; the code is the same.
+    division('16984', 'Chicago-Naperville-Schaumburg, IL', ...BOTH),
+  ]),
+  market('GA', 'Georgia', 'Atlanta', ['13', '04000'], 'Atlanta city, Georgia', 'Fulton County', '12060', 'Atlanta-Sandy Springs-Roswell, GA', [
+    division('12054', 'Atlanta-Sandy Springs-Roswell, GA', '2023'),
+  ]),
   market(
     'DC',
     'District of Columbia',
@@ -101,6 +158,7 @@ export const MARKETS: readonly MarketDefinition[] = [
     'District of Columbia',
     '47900',
     'Washington-Arlington-Alexandria, DC-VA-MD-WV',
+    [division('47764', 'Washington, DC-MD', '2023'), division('47894', 'Washington-Arlington-Alexandria, DC-VA-MD-WV', '2020')],
   ),
 ].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 

@@ -1,89 +1,281 @@
-// Adapter for the FHFA House Price Index: reads HPI_AT_metro.csv (no header; name, CBSA, year, quarter, index, SE).
-import { FixtureError } from '../errors.ts';
-import { lines, numeric, readRetrieval, roundTo, splitCsvLine, text, withRetrieval } from './parse.ts';
-import type { Observation, SourceAdapter, SourceLoad } from './types.ts';
+// Adapter for the FHFA House Price Index: reads hpi_at_metro.csv, the all-transactions index of every metro and metropolitan division.
+//
+// The published layout (no header line; a header line is tolerated): "name",code,year,quarter,index,(standard error).
+// A name is quoted and ends with the states ("Austin-Round Rock-San Marcos, TX"); a metropolitan division's name carries
+// " (MSAD)" after the states. "-" stands for a quarter with too few transactions for an index, in both value columns.
+// The standard error is written in parentheses, padded to five characters: "( 2.51)", "(10.55)".
+import { FixtureError, type Place } from '../errors.ts';
+import { fhfaSeriesCodes, type MarketDefinition } from '../markets.ts';
+import { numeric, readRetrieval, roundTo, splitCsvLine, text, withRetrieval } from './parse.ts';
+import type { Boundary, MissingValue, Observation, ReadFixture, SourceAdapter, SourceLoad } from './types.ts';
 
 const DIR = 'fhfa-hpi';
-const FILE = `${DIR}/HPI_AT_metro.csv`;
+const FILE = `${DIR}/hpi_at_metro.csv`;
+const URL_METRO = 'https://www.fhfa.gov/hpi/download/quarterly_datasets/hpi_at_metro.csv';
+
+const MSAD = /\s*\(MSAD\)\s*$/;
+const STATE = /^[A-Z]{2}$/;
+const CODE = /^\d{5}$/;
+const STANDARD_ERROR = /^\(\s*\d+(\.\d+)?\)$/;
 
 interface Quarter {
   year: number;
   quarter: number;
-  index: number;
+  /** Undefined where FHFA writes "-". */
+  index: number | undefined;
   line: number;
 }
 
+interface Series {
+  code: string;
+  name: string;
+  quarters: Map<number, Quarter>;
+  lastLine: number;
+}
+
 const quarterLabel = (q: { year: number; quarter: number }): string => `${q.year} Q${q.quarter}`;
+const quarterKey = (year: number, quarter: number): number => year * 4 + quarter - 1;
+
+/** One line of the file, split only as far as the code: enough to know whether the row belongs to a market. */
+function codeOf(raw: string): string | undefined {
+  // Names are quoted (they hold a comma); the code follows the closing quote.
+  if (raw.charCodeAt(0) === 34) {
+    const close = raw.indexOf('",', 1);
+    if (close === -1) return undefined;
+    const end = raw.indexOf(',', close + 2);
+    return end === -1 ? undefined : raw.slice(close + 2, end);
+  }
+  const first = raw.indexOf(',');
+  const end = raw.indexOf(',', first + 1);
+  return first === -1 || end === -1 ? undefined : raw.slice(first + 1, end);
+}
+
+/** The name without the division marker, whether it is a division, and the states read from after the last ", ". */
+export function parseSeriesName(name: string, place: Place): { name: string; division: boolean; states: string[] } {
+  const division = MSAD.test(name);
+  const bare = division ? name.replace(MSAD, '') : name.trim();
+  const comma = bare.lastIndexOf(', ');
+  const states = comma === -1 ? [] : bare.slice(comma + 2).split('-');
+  if (states.length === 0 || !states.every((s) => STATE.test(s))) {
+    throw new FixtureError('bad_shape', { ...place, column: 'name' }, `the name ${JSON.stringify(name)} does not end with two-letter state codes`);
+  }
+  return { name: bare, division, states };
+}
+
+interface Lines {
+  /** Each non-blank line with its 1-based number. */
+  each(visit: (raw: string, line: number) => void): void;
+}
+
+/** The file's lines, whatever the terminator, without building an array of them. */
+function linesOf(source: string): Lines {
+  return {
+    each(visit) {
+      let start = 0;
+      let line = 0;
+      while (start < source.length) {
+        let end = source.indexOf('\n', start);
+        if (end === -1) end = source.length;
+        line += 1;
+        let stop = end;
+        if (stop > start && source.charCodeAt(stop - 1) === 13) stop -= 1;
+        if (stop > start) {
+          const raw = source.slice(start, stop);
+          if (raw.trim() !== '') visit(raw, line);
+        }
+        start = end + 1;
+      }
+    },
+  };
+}
+
+/** A header line is tolerated as the first line: one whose code column is not a code. */
+const isHeader = (raw: string): boolean => {
+  const code = codeOf(raw);
+  return code === undefined || !/^\d+$/.test(code.trim());
+};
+
+function parseRow(raw: string, place: Place): { name: string; code: string; year: number; quarter: number; index: number | undefined } {
+  const fields = splitCsvLine(raw, place);
+  if (fields.length !== 6) {
+    throw new FixtureError('bad_shape', place, `expected 6 fields (name, code, year, quarter, index, standard error), got ${fields.length}`);
+  }
+  const name = text(fields[0], place, 'name');
+  const code = (fields[1] ?? '').trim();
+  if (!CODE.test(code)) throw new FixtureError('bad_shape', { ...place, column: 'code' }, `the code must be five digits, got ${JSON.stringify(fields[1])}`);
+  const year = numeric(fields[2], place, 'year');
+  const quarter = numeric(fields[3], place, 'quarter');
+  if (!Number.isInteger(year) || !Number.isInteger(quarter) || quarter < 1 || quarter > 4) {
+    throw new FixtureError('bad_shape', place, `year ${fields[2]} and quarter ${fields[3]} do not name a calendar quarter`);
+  }
+  const rawIndex = (fields[4] ?? '').trim();
+  const rawError = (fields[5] ?? '').trim();
+  if (rawIndex === '-') {
+    if (rawError !== '-')
+      throw new FixtureError('bad_shape', { ...place, column: 'standard error' }, `no index ("-") but a standard error ${JSON.stringify(fields[5])}`);
+    return { name, code, year, quarter, index: undefined };
+  }
+  const index = numeric(rawIndex, place, 'index');
+  if (!(index > 0)) throw new FixtureError('not_numeric', { ...place, column: 'index' }, `the index must be positive, got ${JSON.stringify(fields[4])}`);
+  if (!STANDARD_ERROR.test(rawError)) {
+    throw new FixtureError(
+      'not_numeric',
+      { ...place, column: 'standard error' },
+      `the standard error must be written in parentheses like "( 2.51)", got ${JSON.stringify(fields[5])}`,
+    );
+  }
+  return { name, code, year, quarter, index: roundTo(index, 2) };
+}
+
+/** Every series of a market's codes, in one pass; other rows are counted, not parsed. */
+function readSeries(source: string, wanted: ReadonlySet<string>): { series: Map<string, Series>; others: number; rows: number; lastLine: number } {
+  const series = new Map<string, Series>();
+  let others = 0;
+  let rows = 0;
+  let lastLine = 0;
+  let first = true;
+  linesOf(source).each((raw, line) => {
+    lastLine = line;
+    if (first) {
+      first = false;
+      if (isHeader(raw)) return;
+    }
+    rows += 1;
+    const code = codeOf(raw)?.trim();
+    if (code === undefined || !wanted.has(code)) {
+      others += 1;
+      return;
+    }
+    const place = { file: FILE, line };
+    const row = parseRow(raw, place);
+    let entry = series.get(row.code);
+    if (entry === undefined) {
+      entry = { code: row.code, name: row.name, quarters: new Map(), lastLine: line };
+      series.set(row.code, entry);
+    }
+    const key = quarterKey(row.year, row.quarter);
+    const previous = entry.quarters.get(key);
+    if (previous !== undefined) {
+      throw new FixtureError('duplicate_row', place, `second row for ${row.code} (${row.name}) ${quarterLabel(row)}; the first is on line ${previous.line}`);
+    }
+    entry.quarters.set(key, { year: row.year, quarter: row.quarter, index: row.index, line });
+    entry.lastLine = line;
+  });
+  if (rows === 0) throw new FixtureError('bad_shape', { file: FILE }, 'no data rows');
+  return { series, others, rows, lastLine };
+}
+
+/** The latest quarter any row of the file names: the file's vintage, "YYYY Qn". */
+export function latestQuarterOf(source: string): string {
+  let latest = -1;
+  let first = true;
+  linesOf(source).each((raw, line) => {
+    if (first) {
+      first = false;
+      if (isHeader(raw)) return;
+    }
+    const code = codeOf(raw);
+    const after = raw.indexOf(`,${code ?? ''},`);
+    const [year, quarter] = raw.slice(after + (code ?? '').length + 2).split(',', 2);
+    const key = quarterKey(Number(year), Number(quarter));
+    if (!Number.isInteger(key)) throw new FixtureError('bad_shape', { file: FILE, line }, 'no year and quarter after the code');
+    if (key > latest) latest = key;
+  });
+  if (latest < 0) throw new FixtureError('bad_shape', { file: FILE }, 'no data rows');
+  return quarterLabel({ year: Math.floor(latest / 4), quarter: (latest % 4) + 1 });
+}
+
+const describeCodes = (market: MarketDefinition): string =>
+  [
+    `the whole metro ${market.cbsaCode}`,
+    ...market.fhfaDivisions.map((d) => `the metropolitan division ${d.code} (${d.name}, ${d.delineations.join(' and ')} delineations)`),
+  ].join(' or ');
 
 export const fhfaHpi: SourceAdapter = {
   sourceId: 'fhfa-hpi',
   files: [FILE, `${DIR}/retrieval.json`],
-  remote: [],
+  remote: [{ file: FILE, url: URL_METRO }],
+  vintageOf: (read: ReadFixture) => latestQuarterOf(read(FILE)),
   load(read, markets): SourceLoad {
     const retrieval = readRetrieval(read, DIR);
-    const byCbsa = new Map(markets.map((m) => [m.cbsaCode, m]));
-    const series = new Map<string, { name: string; quarters: Map<string, Quarter> }>();
-    for (const { line, text: raw } of lines(read(FILE))) {
-      const place = { file: FILE, line };
-      const fields = splitCsvLine(raw, place);
-      if (fields.length !== 6) {
-        throw new FixtureError('bad_shape', place, `expected 6 fields (name, CBSA, year, quarter, index, standard error), got ${fields.length}`);
-      }
-      const name = text(fields[0], place, 'metro name');
-      const cbsa = text(fields[1], place, 'CBSA');
-      const year = numeric(fields[2], place, 'year');
-      const quarter = numeric(fields[3], place, 'quarter');
-      if (!Number.isInteger(year) || !Number.isInteger(quarter) || quarter < 1 || quarter > 4) {
-        throw new FixtureError('bad_shape', place, `year ${fields[2]} and quarter ${fields[3]} do not name a calendar quarter`);
-      }
-      if (!byCbsa.has(cbsa)) {
-        throw new FixtureError('unknown_market_code', { ...place, column: 'CBSA' }, `CBSA ${cbsa} (${name}) is not the metro of a supported market`);
-      }
-      const entry = series.get(cbsa) ?? { name, quarters: new Map<string, Quarter>() };
-      series.set(cbsa, entry);
-      const key = `${year}-${quarter}`;
-      const previous = entry.quarters.get(key);
-      if (previous !== undefined) {
-        throw new FixtureError('duplicate_row', place, `second row for CBSA ${cbsa} ${year} Q${quarter}; the first is on line ${previous.line}`);
-      }
-      // FHFA writes "-" where a metro has too few transactions for an index value.
-      if (fields[4] === '-') continue;
-      entry.quarters.set(key, { year, quarter, index: roundTo(numeric(fields[4], place, 'index'), 2), line });
-    }
+    const wanted = new Set(markets.flatMap((m) => fhfaSeriesCodes(m)));
+    const { series, others, lastLine } = readSeries(read(FILE), wanted);
 
     const observations: Observation[] = [];
+    const missing: MissingValue[] = [];
+    const used = new Set<string>();
+    const kinds = new Set<'cbsa' | 'division'>();
+    let latestOfAll = -1;
     for (const market of markets) {
-      const entry = series.get(market.cbsaCode);
-      if (entry === undefined) continue;
-      const ordered = [...entry.quarters.values()].sort((a, b) => a.year - b.year || a.quarter - b.quarter);
-      const latest = ordered.at(-1);
-      if (latest === undefined) continue;
-      const boundary = {
-        level: 'cbsa' as const,
-        name: entry.name,
-        codes: { cbsa: market.cbsaCode },
-        states: (entry.name.split(', ').pop() ?? '').split('-'),
-      };
-      const base = { marketId: market.id, sourceId: 'fhfa-hpi', boundary };
-      observations.push({ ...base, metricId: 'homePriceIndex', value: latest.index, asOf: quarterLabel(latest), origin: { file: FILE, line: latest.line } });
-      const yearBefore = entry.quarters.get(`${latest.year - 1}-${latest.quarter}`);
-      if (yearBefore !== undefined) {
-        observations.push({
-          ...base,
-          metricId: 'homePriceChange',
-          value: roundTo((latest.index / yearBefore.index - 1) * 100, 1),
-          asOf: `${quarterLabel(yearBefore)} to ${quarterLabel(latest)}`,
-          origin: { file: FILE, line: latest.line },
-        });
+      // The documented rule: the first of the market's codes that the file holds (the whole metro, then its divisions).
+      const code = fhfaSeriesCodes(market).find((c) => series.has(c));
+      const entry = code === undefined ? undefined : series.get(code);
+      if (entry === undefined) {
+        const reason = `${FILE.slice(DIR.length + 1)} has no series for ${describeCodes(market)}`;
+        for (const metricId of ['homePriceIndex', 'homePriceChange'])
+          missing.push({ marketId: market.id, metricId, reason, origin: { file: FILE, line: lastLine } });
+        continue;
       }
+      used.add(entry.code);
+      const parsed = parseSeriesName(entry.name, { file: FILE, line: entry.lastLine });
+      const level = parsed.division ? ('division' as const) : ('cbsa' as const);
+      kinds.add(level);
+      const boundary: Boundary = {
+        level,
+        name: parsed.name,
+        codes: level === 'division' ? { cbsa: market.cbsaCode, division: entry.code } : { cbsa: entry.code },
+        states: parsed.states,
+      };
+      const label = `${parsed.name}${parsed.division ? ' (MSAD)' : ''} (${entry.code})`;
+      let latest: Quarter | undefined;
+      for (const q of entry.quarters.values()) {
+        if (q.index !== undefined && (latest === undefined || quarterKey(q.year, q.quarter) > quarterKey(latest.year, latest.quarter))) latest = q;
+      }
+      if (latest === undefined) {
+        const reason = `FHFA writes "-" for every quarter of ${label}: too few transactions for an index value`;
+        for (const metricId of ['homePriceIndex', 'homePriceChange'])
+          missing.push({ marketId: market.id, metricId, reason, origin: { file: FILE, line: entry.lastLine } });
+        continue;
+      }
+      latestOfAll = Math.max(latestOfAll, quarterKey(latest.year, latest.quarter));
+      const base = { marketId: market.id, sourceId: 'fhfa-hpi', boundary };
+      const index = latest.index ?? 0;
+      observations.push({ ...base, metricId: 'homePriceIndex', value: index, asOf: quarterLabel(latest), origin: { file: FILE, line: latest.line } });
+      const before = { year: latest.year - 1, quarter: latest.quarter };
+      const yearBefore = entry.quarters.get(quarterKey(before.year, before.quarter));
+      if (yearBefore?.index === undefined) {
+        missing.push({
+          marketId: market.id,
+          metricId: 'homePriceChange',
+          reason:
+            yearBefore === undefined
+              ? `${label} has no row for ${quarterLabel(before)}, the quarter a year before ${quarterLabel(latest)}`
+              : `FHFA writes "-" for ${label} in ${quarterLabel(before)}, the quarter a year before ${quarterLabel(latest)}: too few transactions for an index value`,
+          origin: { file: FILE, line: yearBefore?.line ?? latest.line },
+        });
+        continue;
+      }
+      observations.push({
+        ...base,
+        metricId: 'homePriceChange',
+        value: roundTo((index / yearBefore.index - 1) * 100, 1),
+        asOf: `${quarterLabel(yearBefore)} to ${quarterLabel(latest)}`,
+        origin: { file: FILE, line: latest.line },
+      });
     }
+    // Rows of every other series, and of a market's codes the rule did not choose, are skipped and counted.
+    let skipped = others;
+    for (const entry of series.values()) if (!used.has(entry.code)) skipped += entry.quarters.size;
+
+    const through = latestOfAll < 0 ? retrieval.vintage : quarterLabel({ year: Math.floor(latestOfAll / 4), quarter: (latestOfAll % 4) + 1 });
+    const kindText = kinds.size === 2 ? 'metro and metropolitan-division' : kinds.has('division') ? 'metropolitan-division' : 'metro';
     return {
       source: withRetrieval(
         {
           sourceId: 'fhfa-hpi',
           sourceName: 'FHFA House Price Index',
           agency: 'Federal Housing Finance Agency',
-          datasetName: `House Price Index, all-transactions, metropolitan areas, quarterly (through ${retrieval.vintage})`,
+          datasetName: `House Price Index, ${kindText} all-transactions indexes, quarterly, not seasonally adjusted (through ${through})`,
           sourceUrl: 'https://www.fhfa.gov/data/hpi',
           confidence: 'high',
           updateFrequency: 'quarterly',
@@ -92,8 +284,8 @@ export const fhfaHpi: SourceAdapter = {
         retrieval,
       ),
       observations,
-      missing: [],
-      skipped: 0,
+      missing,
+      skipped,
     };
   },
 };
