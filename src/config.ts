@@ -218,7 +218,10 @@ export interface ParsedArgs {
 }
 
 const PARSE_OPTIONS = Object.fromEntries([
-  ...NAMES.filter((name) => !(OPTIONS[name] as OptionSpec<unknown>).envOnly).map((name) => [name, { type: OPTIONS[name].boolean ? ('boolean' as const) : ('string' as const) }]),
+  ...NAMES.filter((name) => !(OPTIONS[name] as OptionSpec<unknown>).envOnly).map((name) => [
+    name,
+    { type: OPTIONS[name].boolean ? ('boolean' as const) : ('string' as const) },
+  ]),
   ['help', { type: 'boolean' as const, short: 'h' }],
 ]) as Record<string, { type: 'boolean' | 'string'; short?: string }>;
 

@@ -84,7 +84,11 @@ async function attempt(
 ): Promise<{ body: Buffer; lastModified: string | undefined }> {
   let response: Response;
   try {
-    response = await options.fetch(url, { signal: AbortSignal.timeout(options.timeoutMs), redirect: 'follow', headers: { 'accept-encoding': 'gzip, deflate' } });
+    response = await options.fetch(url, {
+      signal: AbortSignal.timeout(options.timeoutMs),
+      redirect: 'follow',
+      headers: { 'accept-encoding': 'gzip, deflate' },
+    });
   } catch (error) {
     throw new Transient(describe(error, options.timeoutMs));
   }
@@ -140,7 +144,11 @@ const shown = (address: string): string => {
 async function download(adapter: SourceAdapter, remote: RemoteFile, options: FetchOptions): Promise<Downloaded> {
   const address = addressOf(remote, adapter.sourceId, options);
   const attempts = options.attempts ?? FETCH_DEFAULTS.attempts;
-  const settings = { timeoutMs: options.timeoutMs ?? FETCH_DEFAULTS.timeoutMs, maxBytes: options.maxBytes ?? FETCH_DEFAULTS.maxBytes, fetch: options.fetch ?? globalThis.fetch };
+  const settings = {
+    timeoutMs: options.timeoutMs ?? FETCH_DEFAULTS.timeoutMs,
+    maxBytes: options.maxBytes ?? FETCH_DEFAULTS.maxBytes,
+    fetch: options.fetch ?? globalThis.fetch,
+  };
   let last = '';
   for (let i = 0; i < attempts; i += 1) {
     if (i > 0) await new Promise((wake) => setTimeout(wake, (options.backoffMs ?? FETCH_DEFAULTS.backoffMs) * 2 ** (i - 1)));
@@ -217,9 +225,12 @@ export interface FetchReport {
  * new files and retrieval.json of every source only when all of them succeeded; otherwise nothing is written.
  */
 export async function fetchSources(options: FetchOptions): Promise<FetchReport> {
-  const adapters = (options.adapters ?? ADAPTERS).filter((a) => options.sources === undefined || options.sources.length === 0 || options.sources.includes(a.sourceId));
+  const adapters = (options.adapters ?? ADAPTERS).filter(
+    (a) => options.sources === undefined || options.sources.length === 0 || options.sources.includes(a.sourceId),
+  );
   const unknown = (options.sources ?? []).filter((id) => !(options.adapters ?? ADAPTERS).some((a) => a.sourceId === id));
-  if (unknown.length > 0) throw new FetchError(unknown.join(', '), '-', `no such source; the sources are ${(options.adapters ?? ADAPTERS).map((a) => a.sourceId).join(', ')}`);
+  if (unknown.length > 0)
+    throw new FetchError(unknown.join(', '), '-', `no such source; the sources are ${(options.adapters ?? ADAPTERS).map((a) => a.sourceId).join(', ')}`);
   const markets = options.markets ?? MARKETS;
   const say = options.say ?? (() => undefined);
   const current = fixtureReader(options.fixturesDir);
@@ -246,7 +257,11 @@ export async function fetchSources(options: FetchOptions): Promise<FetchReport> 
     try {
       after = adapter.load(overlay(current, files), markets);
     } catch (error) {
-      throw new FetchError(adapter.sourceId, downloads.map((d) => shown(addressOf(d.remote, adapter.sourceId, options))).join(' '), `the download does not parse: ${(error as Error).message}`);
+      throw new FetchError(
+        adapter.sourceId,
+        downloads.map((d) => shown(addressOf(d.remote, adapter.sourceId, options))).join(' '),
+        `the download does not parse: ${(error as Error).message}`,
+      );
     }
     const lines = changes(before, after);
     for (const line of lines) say(line);

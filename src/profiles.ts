@@ -45,7 +45,12 @@ function freshnessNote(sources: readonly Source[], snapshotDate: string): string
   return `Static fixtures, snapshot ${snapshotDate}. Each source is judged against its update frequency: ${parts.join('; ')}.`;
 }
 
-const levelWords: Record<Boundary['level'], string> = { place: 'the city', county: 'the county', cbsa: 'the metro area', division: 'the metropolitan division' };
+const levelWords: Record<Boundary['level'], string> = {
+  place: 'the city',
+  county: 'the county',
+  cbsa: 'the metro area',
+  division: 'the metropolitan division',
+};
 
 /**
  * geographyScope appears when a market's metrics come from more than one kind of boundary and
