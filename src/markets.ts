@@ -22,6 +22,17 @@ export interface MarketDefinition {
    * the OMB delineations, the division that holds the market's principal city (empty when the metro is not divided).
    */
   fhfaDivisions: readonly FhfaDivision[];
+  /**
+   * Where the Building Permits Survey publishes a city as several rows of its place code, one per county (New York
+   * City's five boroughs), the counties whose rows add up to the market's permits (methodology v1.1). Absent: the place's one row.
+   */
+  bpsParts?: readonly BpsPart[];
+}
+
+/** One row of a city the Building Permits Survey publishes county by county: the county's FIPS code and the row's name. */
+export interface BpsPart {
+  countyFips: string;
+  name: string;
 }
 
 /** An edition of the OMB metropolitan delineations that FHFA's metro HPI file has followed. */
@@ -58,6 +69,7 @@ function market(
   cbsaCode: string,
   cbsaName: string,
   fhfaDivisions: readonly FhfaDivision[] = [],
+  bpsParts?: readonly BpsPart[],
 ): MarketDefinition {
   const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
   const cbsaStates = (cbsaName.split(', ').pop() ?? '').split('-');
@@ -75,6 +87,7 @@ function market(
     cbsaCode,
     cbsaStates,
     fhfaDivisions,
+    ...(bpsParts === undefined ? {} : { bpsParts }),
   };
 }
 
@@ -136,9 +149,25 @@ export const MARKETS: readonly MarketDefinition[] = [
     [division('41884', 'San Francisco-San Mateo-Redwood City, CA', ...BOTH)],
   ),
   // New York city spans five counties (the boroughs), so no single county name applies.
-  market('NY', 'New York', 'New York', ['36', '51000'], 'New York city, New York', undefined, '35620', 'New York-Newark-Jersey City, NY-NJ', [
-    division('35614', 'New York-Jersey City-White Plains, NY-NJ', ...BOTH),
-  ]),
+  // The Building Permits Survey publishes the city as one row per borough, each with the city's place code and the borough's county.
+  market(
+    'NY',
+    'New York',
+    'New York',
+    ['36', '51000'],
+    'New York city, New York',
+    undefined,
+    '35620',
+    'New York-Newark-Jersey City, NY-NJ',
+    [division('35614', 'New York-Jersey City-White Plains, NY-NJ', ...BOTH)],
+    [
+      { countyFips: '005', name: 'Bronx borough' },
+      { countyFips: '047', name: 'Brooklyn borough' },
+      { countyFips: '061', name: 'Manhattan borough' },
+      { countyFips: '081', name: 'Queens borough' },
+      { countyFips: '085', name: 'Staten Island borough' },
+    ],
+  ),
   market('MA', 'Massachusetts', 'Boston', ['25', '07000'], 'Boston city, Massachusetts', 'Suffolk County', '14460', 'Boston-Cambridge-Newton, MA-NH', [
     division('14454', 'Boston, MA', ...BOTH),
   ]),

@@ -1,7 +1,24 @@
-// Methodology v1.0: the metric set, the score formulas and thresholds, and the freshness and coverage rules.
+// The methodology: the metric set, the score formulas and thresholds, the freshness and coverage rules, and what each version changed.
 import type { Coverage, Freshness, Scores, Source, UpdateFrequency } from './contract.ts';
 
-export const METHODOLOGY_VERSION = 'v1.0';
+export const METHODOLOGY_VERSION = 'v1.1';
+
+/** What each methodology version changed and why, newest first: the changelog page lists it. */
+export const METHODOLOGY_CHANGES: readonly { version: string; changes: readonly string[] }[] = [
+  {
+    version: 'v1.1',
+    changes: [
+      "New York City's permits are the sum of its five borough rows in the Building Permits Survey's place files. The survey publishes the city only borough by borough (each row with the city's place code and the borough's county), so under v1.0 New York had no permits value, no supply score and no overall score.",
+      'Building permits are read from the four regional annual place files as the Census Bureau publishes them, matched on state and FIPS place codes, including cities in states that report through minor civil divisions (Boston, Chicago).',
+    ],
+  },
+  {
+    version: 'v1.0',
+    changes: [
+      'First methodology: eight required metrics from the ACS 5-year estimates, the FHFA House Price Index and the Building Permits Survey; affordability, supply and overall scores from fixed thresholds; freshness and coverage rules.',
+    ],
+  },
+];
 
 export interface MetricDefinition {
   id: string;
@@ -13,7 +30,7 @@ export interface MetricDefinition {
   definition: string;
 }
 
-/** Every metric methodology v1.0 requires, in the order pages list them. */
+/** Every metric the methodology requires, in the order pages list them. */
 export const METRICS: readonly MetricDefinition[] = [
   {
     id: 'medianGrossRent',
@@ -79,7 +96,7 @@ export const METRICS: readonly MetricDefinition[] = [
     decimals: 0,
     sourceId: 'census-bps',
     definition:
-      'New privately-owned housing units authorized by building permits in the place over the survey year, all structure sizes (BPS annual place file).',
+      "New privately-owned housing units authorized by building permits in the place over the survey year, all structure sizes, with the Census Bureau's imputation for months a permit office did not report (BPS annual place files; New York City: the sum of its five borough rows).",
   },
 ];
 

@@ -13,12 +13,13 @@ import { ContractError, DataError } from '../src/errors.ts';
 import { FOOTER_MARKET_LIMIT } from '../src/render/pages/layout.tsx';
 import { ADAPTERS } from '../src/sources/index.ts';
 import type { SourceAdapter, SourceLoad } from '../src/sources/types.ts';
-import { FIXTURES_DIR, buildTable, fixtureReader } from './support/data.ts';
+import { FIXTURES_DIR, FIXTURE_FILES, buildTable, fixtureReader } from './support/data.ts';
 
 const ACS = 'census-acs-5yr/acs5-2024-detailed-place.json';
 const ACS_PROFILE = 'census-acs-5yr/acs5-2024-profile-place.json';
-const FHFA = 'fhfa-hpi/HPI_AT_metro.csv';
-const BPS = 'census-bps/place-annual-2025.txt';
+const FHFA = 'fhfa-hpi/hpi_at_metro.csv';
+const BPS_WEST = 'census-bps/we2025a.txt';
+const BPS_NORTHEAST = 'census-bps/ne2025a.txt';
 
 /** Replaces the first occurrence, failing loudly if the fixture no longer has the text the case relies on. */
 const replace =
@@ -29,6 +30,20 @@ const replace =
     return out;
   };
 
+/** The 1-based line of the committed fixture on which `needle` first appears: where an error about that row must point. */
+function lineOf(file: string, needle: string): number {
+  const index = (FIXTURE_FILES.get(file) ?? '').split('\n').findIndex((line) => line.includes(needle));
+  assert.ok(index >= 0, `${file} has no line with ${needle}`);
+  return index + 1;
+}
+const lineCount = (file: string): number => (FIXTURE_FILES.get(file) ?? '').split('\n').filter((l) => l.trim() !== '').length;
+
+const ACS_AUSTIN = lineOf(ACS, '"Austin city, Texas"');
+const ACS_PROFILE_AUSTIN = lineOf(ACS_PROFILE, '"Austin city, Texas"');
+const FHFA_AUSTIN_2025_Q4 = lineOf(FHFA, '"Austin-Round Rock-San Marcos, TX",12420,2025,4,');
+const BPS_PHOENIX = lineOf(BPS_WEST, ',Phoenix,');
+const BPS_BRONX = lineOf(BPS_NORTHEAST, ',Bronx borough,');
+
 interface Case {
   name: string;
   file: string;
@@ -38,98 +53,114 @@ interface Case {
   message: RegExp[];
 }
 
+const at = (file: string, line: number): RegExp => new RegExp(`${file.replaceAll('.', '\\.')}:${line}\\b`);
+
 const cases: Case[] = [
   {
     name: 'a missing field (ACS header lacks a variable)',
     file: ACS,
     edit: replace('"B25064_001E",', ''),
     code: 'missing_field',
-    message: [/census-acs-5yr\/acs5-2024-detailed-place\.json:2/, /B25064_001E/],
+    message: [at(ACS, 1), /B25064_001E/, /header has no/],
   },
   {
     name: 'a missing field (empty BPS place name)',
-    file: BPS,
+    file: BPS_WEST,
     edit: replace(',12,Phoenix,', ',12,,'),
     code: 'missing_field',
-    message: [/census-bps\/place-annual-2025\.txt:3/, /Place Name/],
+    message: [at(BPS_WEST, BPS_PHOENIX), /Place Name/],
   },
   {
     name: 'a non-numeric value (ACS rent)',
     file: ACS,
     edit: replace('"1712"', '"1,712"'),
     code: 'not_numeric',
-    message: [/acs5-2024-detailed-place\.json:3/, /pointer|at \/1/, /B25064_001E/, /"1,712"/],
+    message: [at(ACS, ACS_AUSTIN), /B25064_001E/, /"1,712"/],
   },
   {
     name: 'a non-numeric value (FHFA index)',
     file: FHFA,
-    edit: replace(',2024,1,346.92,', ',2024,1,n/a,'),
+    edit: replace(',12420,2025,4,505.70,', ',12420,2025,4,n/a,'),
     code: 'not_numeric',
-    message: [/HPI_AT_metro\.csv:1/, /index/, /"n\/a"/],
+    message: [at(FHFA, FHFA_AUSTIN_2025_Q4), /index/, /"n\/a"/],
   },
   {
-    name: 'an unknown market code (FHFA CBSA)',
-    file: FHFA,
-    edit: replace(',12060,2024,1,', ',99999,2024,1,'),
-    code: 'unknown_market_code',
-    message: [/HPI_AT_metro\.csv:1/, /CBSA 99999/],
-  },
-  {
-    name: 'an unknown market code (ACS place)',
+    name: 'a duplicate row (ACS market place)',
     file: ACS_PROFILE,
-    edit: replace('"05000"', '"05001"'),
-    code: 'unknown_market_code',
-    message: [/acs5-2024-profile-place\.json:3/, /place 05001/],
+    edit: (t) => t.replace(/\]\s*$/, `,\n${(t.split('\n')[ACS_PROFILE_AUSTIN - 1] ?? '').replace(/,$/, '')}\n]\n`),
+    code: 'duplicate_row',
+    message: [/acs5-2024-profile-place\.json:\d+/, new RegExp(`first is on line ${ACS_PROFILE_AUSTIN}\\b`)],
+  },
+  {
+    name: 'a wrong column set (an ACS row shorter than the header)',
+    file: ACS_PROFILE,
+    edit: replace(/("Austin city, Texas",)"[^"]*",/, '$1'),
+    code: 'bad_shape',
+    message: [at(ACS_PROFILE, ACS_PROFILE_AUSTIN), /header names \d+ columns/],
   },
   {
     name: 'a duplicate row (FHFA quarter)',
     file: FHFA,
-    edit: (t) => t + t.split('\n')[0] + '\n',
+    edit: (t) => `${t}${t.split('\n')[FHFA_AUSTIN_2025_Q4 - 1]}\n`,
     code: 'duplicate_row',
-    message: [/HPI_AT_metro\.csv:161/, /first is on line 1/],
+    message: [at(FHFA, lineCount(FHFA) + 1), new RegExp(`first is on line ${FHFA_AUSTIN_2025_Q4}\\b`)],
   },
   {
     name: 'a duplicate row (BPS place)',
-    file: BPS,
-    edit: (t) => t + t.split('\r\n')[2] + '\r\n',
+    file: BPS_WEST,
+    edit: (t) => `${t}${t.split('\r\n')[BPS_PHOENIX - 1]}\r\n`,
     code: 'duplicate_row',
-    message: [/place-annual-2025\.txt:23/, /first is on line 3/],
+    message: [at(BPS_WEST, lineCount(BPS_WEST) + 2), new RegExp(`first is on ${BPS_WEST.replaceAll('.', '\\.')}:${BPS_PHOENIX}\\b`)],
+  },
+  {
+    name: 'a New York City row in a county that is not a borough (BPS)',
+    file: BPS_NORTHEAST,
+    edit: replace(/2025,36,082500,005,/, '2025,36,082500,059,'),
+    code: 'bad_shape',
+    message: [at(BPS_NORTHEAST, BPS_BRONX), /county 059/, /not one of the 5/],
   },
   {
     name: 'a formula in a text field: leading =',
     file: ACS,
     edit: replace('"Austin city, Texas"', '"=HYPERLINK(\\"http://x\\")"'),
     code: 'formula_text',
-    message: [/acs5-2024-detailed-place\.json:3/, /NAME/, /formula/],
+    message: [at(ACS, ACS_AUSTIN), /NAME/, /formula/],
   },
   {
     name: 'a formula in a text field: leading +',
     file: FHFA,
-    edit: replace('"Atlanta-Sandy Springs-Roswell, GA",12060,2024,1,', '"+Atlanta",12060,2024,1,'),
+    edit: replace('"Austin-Round Rock-San Marcos, TX",12420,2025,4,', '"+Austin",12420,2025,4,'),
     code: 'formula_text',
-    message: [/HPI_AT_metro\.csv:1/, /metro name/],
+    message: [at(FHFA, FHFA_AUSTIN_2025_Q4), /name/],
   },
   {
     name: 'a formula in a text field: leading -',
-    file: BPS,
+    file: BPS_WEST,
     edit: replace(',12,Phoenix,', ',12,-Phoenix,'),
     code: 'formula_text',
-    message: [/place-annual-2025\.txt:3/, /Place Name/],
+    message: [at(BPS_WEST, BPS_PHOENIX), /Place Name/],
   },
   {
     name: 'a formula in a text field: leading @',
     file: ACS_PROFILE,
     edit: replace(/"Austin city, Texas"/, '"@SUM(A1)"'),
     code: 'formula_text',
-    message: [/acs5-2024-profile-place\.json:3/, /NAME/],
+    message: [at(ACS_PROFILE, ACS_PROFILE_AUSTIN), /NAME/],
   },
   { name: 'malformed JSON', file: ACS, edit: (t) => t.slice(0, -5), code: 'bad_shape', message: [/acs5-2024-detailed-place\.json/, /not valid JSON/] },
   {
     name: 'a row with the wrong number of columns',
-    file: BPS,
+    file: BPS_WEST,
     edit: replace(',12,Phoenix,', ',12,Phoenix,extra,'),
     code: 'bad_shape',
-    message: [/place-annual-2025\.txt:3/, /expected 41 fields, got 42/],
+    message: [at(BPS_WEST, BPS_PHOENIX), /expected 41 fields, got 42/],
+  },
+  {
+    name: 'an HTML page in place of a BPS file',
+    file: BPS_NORTHEAST,
+    edit: () => '<!DOCTYPE html>\n<html><body>Not Found</body></html>\n',
+    code: 'bad_shape',
+    message: [at(BPS_NORTHEAST, 1), /header/],
   },
 ];
 
@@ -181,7 +212,14 @@ describe('the build command writes atomically', () => {
     assert.ok(statSync(join(out, 'site/api/markets/us-tx-austin/csv/index.csv')).isFile());
   });
 
-  for (const c of cases.slice(0, 4).concat(cases[6] as Case, cases[8] as Case)) {
+  const atomicCases = [
+    'a missing field (ACS header lacks a variable)',
+    'a missing field (empty BPS place name)',
+    'a non-numeric value (FHFA index)',
+    'a duplicate row (BPS place)',
+    'a formula in a text field: leading =',
+  ].map((name) => cases.find((c) => c.name === name) as Case);
+  for (const c of atomicCases) {
     test(`after ${c.name}: exit code 1, a message naming the file, dist/ unchanged`, async () => {
       const before = treeHash(out);
       const original = readFileSync(join(fixtures, c.file), 'utf8');
@@ -263,7 +301,7 @@ describe('a profile that breaks the published contract stops the build', () => {
         ),
       (error: unknown) => {
         assert.ok(error instanceof DataError);
-        assert.equal(error.place.file, 'fhfa-hpi/HPI_AT_metro.csv');
+        assert.equal(error.place.file, FHFA);
         assert.match(error.message, /market us-\S+: source fhfa-hpi produced NaN/);
         return true;
       },

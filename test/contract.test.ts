@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import { LINK_KEYS, PROFILE_CAVEATS } from '../src/contract.ts';
 import { MARKET_IDS } from '../src/markets.ts';
 import { PATHS } from '../src/paths.ts';
-import { BASE_URL, body, buildTable, servedProfiles } from './support/data.ts';
+import { BASE_URL, FIXTURE_FILES, body, buildTable, fixtureReader, servedProfiles } from './support/data.ts';
 
 const SPEC_MARKETS = [
   'us-tx-austin',
@@ -136,37 +136,59 @@ for (const p of profiles) {
 }
 
 describe('coverage and omitted scores are real', () => {
-  const ny = profiles.find((p) => p.market.id === 'us-ny-new-york');
-  test('New York lacks permits (BPS publishes its boroughs, not the city): missing, 87.5 %, no supply or overall score', () => {
-    assert.ok(ny);
-    assert.deepEqual(ny.profile.coverage.missing, ['permits']);
-    assert.equal(ny.profile.coverage.percent, 87.5);
-    assert.equal(ny.profile.metrics['permits'], undefined);
-    assert.equal(ny.profile.scores.supply, undefined);
-    assert.equal(ny.profile.scores.overall, undefined);
-    assert.equal(typeof ny.profile.scores.affordability, 'number');
-  });
-  test('every other market is fully covered with all three scores', () => {
-    for (const p of profiles.filter((x) => x.market.id !== 'us-ny-new-york')) {
+  test('every market is fully covered with all three scores; New York has permits, the sum of its five borough rows', () => {
+    for (const p of profiles) {
       assert.equal(p.profile.coverage.percent, 100, p.market.id);
       assert.deepEqual(Object.keys(p.profile.scores).sort(), ['affordability', 'overall', 'supply'], p.market.id);
     }
+    assert.equal(profiles.find((p) => p.market.id === 'us-ny-new-york')?.profile.metrics['permits']?.value, 27671);
   });
+
+  // New York's row in the Census API's detailed-table response, with its median gross rent replaced.
+  const ACS = 'census-acs-5yr/acs5-2024-detailed-place.json';
+  const line = (FIXTURE_FILES.get(ACS) ?? '').split('\n').findIndex((l) => l.includes('"New York city, New York"')) + 1;
+  for (const [label, cell, reason] of [
+    [
+      'an annotation value (-666666666)',
+      '"-666666666"',
+      "B25064_001E is -666666666: the Census API's annotation that the estimate could not be computed (too few sample observations, or a median in an open-ended interval)",
+    ],
+    ['a null', 'null', 'B25064_001E is null: the Census API has no data for this place'],
+  ] as const) {
+    test(`a market row with ${label}: the metric is missing, coverage drops, the scores that need it are omitted, the data-status page says why`, () => {
+      const edited = buildTable(undefined, fixtureReader({ [ACS]: (t) => t.replace('"New York city, New York","1843"', `"New York city, New York",${cell}`) }));
+      const ny = servedProfiles(edited).find((p) => p.market.id === 'us-ny-new-york');
+      assert.ok(ny);
+      assert.equal(ny.profile.metrics['medianGrossRent'], undefined);
+      assert.deepEqual(ny.profile.coverage, { totalRequired: 8, totalProvided: 7, percent: 87.5, missing: ['medianGrossRent'] });
+      // Affordability reads rent to income; overall needs affordability. Supply reads none of it and stays.
+      assert.deepEqual(Object.keys(ny.profile.scores), ['supply']);
+      assert.ok(!body(edited, PATHS.marketCsv('us-ny-new-york')).includes(',medianGrossRent,'));
+      const status = body(edited, PATHS.dataStatus).replace(/&#x27;|&#39;/g, "'");
+      assert.ok(status.includes(`${reason} (<code>${ACS}:${line}</code>)`), 'the data-status page names the reason and the line');
+      // Every other market keeps all of its values.
+      for (const p of servedProfiles(edited).filter((x) => x.market.id !== 'us-ny-new-york')) assert.equal(p.profile.coverage.percent, 100, p.market.id);
+    });
+  }
 });
 
 describe('geographyScope', () => {
-  test('New York and Washington carry it, naming each boundary and which metrics it measures', () => {
-    for (const id of ['us-ny-new-york', 'us-dc-washington']) {
+  test('New York and Washington carry it, naming each boundary, its codes and which metrics it measures', () => {
+    // FHFA publishes both metros only as metropolitan divisions; the rule picks the division holding the principal city.
+    const expected = {
+      'us-ny-new-york': { name: 'New York-Jersey City-White Plains, NY-NJ', codes: { cbsa: '35620', division: '35614' }, states: ['NY', 'NJ'] },
+      'us-dc-washington': { name: 'Washington, DC-MD', codes: { cbsa: '47900', division: '47764' }, states: ['DC', 'MD'] },
+    };
+    for (const [id, division] of Object.entries(expected)) {
       const scope = profiles.find((p) => p.market.id === id)?.geographyScope;
       assert.ok(scope, id);
       assert.deepEqual(
         scope.boundaries.map((b) => b.level),
-        ['place', 'cbsa'],
+        ['place', 'division'],
       );
-      const cbsa = scope.boundaries[1];
-      assert.ok(cbsa && cbsa.states.length > 1);
-      assert.ok(cbsa.metrics.includes('homePriceIndex'));
-      assert.ok(scope.boundaries[0]?.metrics.includes('medianGrossRent'));
+      const [place, div] = scope.boundaries;
+      assert.deepEqual(div, { level: 'division', ...division, metrics: ['homePriceChange', 'homePriceIndex'] });
+      assert.ok(place?.metrics.includes('medianGrossRent') && place.metrics.includes('permits'), id);
     }
   });
   test('single-state markets do not carry it', () => {

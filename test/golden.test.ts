@@ -1,4 +1,4 @@
-// Golden files for Austin (complete) and New York (missing permits, geographyScope): any byte change is a visible diff.
+// Golden files for Austin (complete) and New York (permits summed from its five boroughs, geographyScope with a metropolitan division): any byte change is a visible diff.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { test } from 'node:test';

@@ -255,24 +255,31 @@ describe('market pages', () => {
     });
   }
 
-  it('says plainly that New York has no permits, and why its supply and overall scores are absent', () => {
-    const ny = profiles.find((p) => p.market.id === 'us-ny-new-york');
-    assert.ok(ny);
-    assert.deepEqual(ny.profile.coverage.missing, ['permits']);
-    const words = visible(text(PATHS.marketPage('us-ny-new-york')));
-    assert.ok(words.includes('Missing: “Building permits, new housing units authorized”.'), words);
-    assert.ok(words.includes('Supply Not computed'), 'supply not computed');
+  it('says plainly when a value is missing, and why the scores that need it are absent', () => {
+    // New York's median gross rent as the Census API writes an estimate it could not compute.
+    const ACS = 'census-acs-5yr/acs5-2024-detailed-place.json';
+    const edited = buildRouteTable({
+      baseUrl: BASE_URL,
+      read: (path) => {
+        const raw = readFileSync(join(FIXTURES, path), 'utf8');
+        return path === ACS ? raw.replace('"New York city, New York","1843"', '"New York city, New York","-666666666"') : raw;
+      },
+    });
+    const words = visible(edited.routes.get(PATHS.marketPage('us-ny-new-york'))?.identity.body.toString('utf8') ?? '');
+    assert.ok(words.includes('Missing: “Median gross rent”.'), words);
+    assert.ok(words.includes('Affordability Not computed'), 'affordability not computed');
+    assert.ok(words.includes('Overall Not computed'), 'overall not computed');
     assert.ok(words.includes('never shown as 0'));
     assert.ok(words.includes('Coverage: 7 of the 8 metrics'));
   });
 
-  it('shows the geography note for New York and Washington', () => {
+  it('shows the geography note for New York and Washington, naming the metropolitan division', () => {
     for (const id of ['us-ny-new-york', 'us-dc-washington']) {
       const words = visible(text(PATHS.marketPage(id)));
       assert.ok(words.includes('Geography: these numbers describe different areas'), id);
-      assert.ok(words.includes('Metro area:'), id);
+      assert.ok(words.includes('Metropolitan division:'), id);
     }
-    assert.ok(visible(text(PATHS.marketPage('us-dc-washington'))).includes('spans 4 states: DC, VA, MD, WV'));
+    assert.ok(visible(text(PATHS.marketPage('us-dc-washington'))).includes('Metropolitan division: Washington, DC-MD (spans 2 states: DC, MD)'));
   });
 
   it('writes numbers for people: thousands separators in the page, raw values in the API', () => {

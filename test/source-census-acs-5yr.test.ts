@@ -86,7 +86,7 @@ describe('census-acs-5yr: the real fixture', () => {
     assert.equal(value(load, 'us-ga-atlanta', 'rentalVacancyRate'), 8.1);
     assert.equal(load.observations.find((o) => o.marketId === 'us-tx-austin')?.asOf, '2020-2024');
     assert.equal(load.source.latestReleaseDate, '2026-01-29');
-    assert.equal(load.source.latestRetrievedAt, '2026-09-28');
+    assert.equal(load.source.latestRetrievedAt, '2026-05-20');
     for (const m of MARKETS) assert.equal(load.observations.filter((o) => o.marketId === m.id).length, 5, m.id);
     assert.equal(load.skipped, 640);
     assert.deepEqual(load.missing, []);

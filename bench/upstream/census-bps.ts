@@ -1,38 +1,132 @@
-// Census BPS files in the published layout for synthetic markets (scale benchmark, tests of page size and of large inputs).
+// Census BPS annual place files in the published layout (four regional files, multi-line header, padded codes) for synthetic markets and national-size inputs.
 import type { SyntheticMarket } from './types.ts';
+
+const YEAR = 2025;
+const REGION_OF_STATE: Readonly<Record<string, 'ne' | 'mw' | 'so' | 'we'>> = {
+  '09': 'ne', '23': 'ne', '25': 'ne', '33': 'ne', '34': 'ne', '36': 'ne', '42': 'ne', '44': 'ne', '50': 'ne',
+  '17': 'mw', '18': 'mw', '19': 'mw', '20': 'mw', '26': 'mw', '27': 'mw', '29': 'mw', '31': 'mw', '38': 'mw', '39': 'mw', '46': 'mw', '55': 'mw',
+  '01': 'so', '05': 'so', '10': 'so', '11': 'so', '12': 'so', '13': 'so', '21': 'so', '22': 'so', '24': 'so', '28': 'so', '37': 'so', '40': 'so', '45': 'so', '47': 'so', '48': 'so', '51': 'so', '54': 'so',
+  '02': 'we', '04': 'we', '06': 'we', '08': 'we', '15': 'we', '16': 'we', '30': 'we', '32': 'we', '35': 'we', '41': 'we', '49': 'we', '53': 'we', '56': 'we',
+}; // prettier-ignore
+const REGIONS = ['ne', 'mw', 'so', 'we'] as const;
+const fileOf = (region: string): string => `census-bps/${region}${YEAR}a.txt`;
+
+const HEADER = [
+  'Survey,State,6-Digit,County,Census Place,FIPS Place,FIPS MCD,Pop,CSA,CBSA,Footnote,Central,Zip,Region,Division,Number of,Place,,1-unit,,,2-units,,,3-4 units,,,5+ units,,,1-unit rep,,,2-units rep,,,3-4 units rep,,,5+ units rep',
+  `Date,Code,ID,Code,Code,Code,Code,  ,Code,Code,Code,City,Code,Code,Code,Months Rep,Name,${Array.from({ length: 8 }, () => 'Bldgs,Units,Value').join(',')}`,
+  ' ',
+];
+
+interface RowSpec {
+  state: string;
+  id6: string;
+  place: string;
+  mcd: string;
+  pop: number;
+  name: string;
+  /** Units of the 1-unit, 2-units, 3-4 units and 5+ units groups. */
+  units: readonly [number, number, number, number];
+}
+
+/** One row as the Census Bureau writes it: codes padded with a space, the zip code to eleven characters, imputed then reported blocks. */
+function row(r: RowSpec): string {
+  const [u1, u2, u34, u5] = r.units;
+  const block = [u1, u1, u1 * 310_000, u2 / 2, u2, u2 * 240_000, Math.ceil(u34 / 4), u34, u34 * 220_000, Math.ceil(u5 / 40), u5, u5 * 190_000];
+  const region = REGION_OF_STATE[r.state] ?? 'so';
+  const regionCode = { ne: 1, mw: 2, so: 3, we: 4 }[region];
+  return [
+    String(YEAR),
+    r.state,
+    r.id6,
+    '001',
+    '    ',
+    `${r.place} `,
+    `${r.mcd} `,
+    `${r.pop} `,
+    '   ',
+    '99999',
+    ' ',
+    ' ',
+    '00000      ',
+    regionCode,
+    regionCode * 2,
+    12,
+    r.name,
+    ...block,
+    ...block,
+  ].join(',');
+}
+
+/** The four regional files with these rows, each sorted by state and 6-digit ID, every file with at least one row. */
+function filesOf(rows: readonly RowSpec[]): Map<string, string> {
+  const byRegion = new Map<string, RowSpec[]>(REGIONS.map((r) => [r, []]));
+  for (const r of rows) byRegion.get(REGION_OF_STATE[r.state] ?? 'so')?.push(r);
+  const out = new Map<string, string>();
+  for (const [region, list] of byRegion) {
+    // A real regional file is never empty; a placeholder township keeps a file with no synthetic market well formed.
+    if (list.length === 0)
+      list.push({
+        state: region === 'ne' ? '34' : region === 'mw' ? '17' : region === 'so' ? '48' : '06',
+        id6: '999000',
+        place: '00000',
+        mcd: '99999',
+        pop: 100,
+        name: 'Placeholder township',
+        units: [1, 0, 0, 0],
+      });
+    list.sort((a, b) => (a.state + a.id6 < b.state + b.id6 ? -1 : 1));
+    out.set(fileOf(region), `${[...HEADER, ...list.map(row)].join('\r\n')}\r\n`);
+  }
+  return out;
+}
 
 /** The BPS files for these markets, keyed by fixture path. */
 export function bpsFiles(markets: readonly SyntheticMarket[]): Map<string, string> {
-  const bps: string[] = [
-    'Survey,State,6-Digit,County,Census Place,FIPS Place,FIPS MCD,Pop,CSA,CBSA,Footnote,Central,Zip,Region,Division,Number of,Place,1-unit,,,2-units,,,3-4 units,,,5+ units,,,1-unit rep,,,2-units rep,,,3-4 units rep,,,5+ units rep,,',
-    'Date,Code,ID,Code,Code,Code,Code,,Code,Code,Code,City,Code,Code,Code,Months Rep,Name,Bldgs,Units,Value,Bldgs,Units,Value,Bldgs,Units,Value,Bldgs,Units,Value,Bldgs,Units,Value,Bldgs,Units,Value,Bldgs,Units,Value,Bldgs,Units,Value',
-  ];
-  for (const { i, market } of markets) {
-    bps.push(
-      [
-        '2025',
-        market.placeGeoid.state,
-        '000000',
-        '001',
-        '0000',
-        market.placeGeoid.place,
-        '00000',
-        '100000',
-        '',
-        market.cbsaCode,
-        '',
-        '1',
-        '',
-        '3',
-        '7',
-        '12',
-        market.name,
-        ...Array.from({ length: 24 }, (_, k) => String(k % 3 === 1 ? 100 + (i % 50) : 1000)),
-      ].join(','),
-    );
+  const rows = markets.map(({ i, market }): RowSpec => {
+    const units = [900 + (i % 500), 2 * (i % 40), 4 * (i % 9), 1000 + ((i * 37) % 3000)] as const;
+    return {
+      state: market.placeGeoid.state,
+      id6: String(100000 + i).padStart(6, '0'),
+      place: market.placeGeoid.place,
+      mcd: '00000',
+      pop: 100_000 + i,
+      name: market.name,
+      units,
+    };
+  });
+  return new Map([...filesOf(rows), ['census-bps/retrieval.json', '{"vintage":"2025","latestReleaseDate":"2026-05-01","latestRetrievedAt":"2026-05-20"}']]);
+}
+
+/**
+ * The BPS files with n more rows of permit offices that are not markets, spread over the four files as the national
+ * files are (about 20,000 each at n = 80,000): places, townships with only an MCD code, unincorporated county areas.
+ * Deterministic: the same files and n give the same bytes.
+ */
+export function withOtherBpsPlaces(files: ReadonlyMap<string, string>, n: number): Map<string, string> {
+  const states = Object.keys(REGION_OF_STATE);
+  const out = new Map(files);
+  const added = new Map<string, string[]>();
+  for (let k = 0; k < n; k += 1) {
+    const state = states[k % states.length] ?? '01';
+    const kind = k % 10;
+    const spec: RowSpec = {
+      state,
+      id6: String(600000 + Math.floor(k / states.length)).padStart(6, '0'),
+      // Codes 60000 and up are outside the synthetic and real markets' place codes.
+      place: kind === 9 ? '99990' : kind === 8 ? '00000' : String(60000 + (Math.floor(k / states.length) % 39000)).padStart(5, '0'),
+      mcd: kind === 8 || kind === 7 ? String(10000 + (k % 89999)).padStart(5, '0') : '00000',
+      pop: 200 + ((k * 7919) % 90000),
+      name: kind === 9 ? `County ${k} Unincorporated Area` : kind === 8 ? `Township ${k}` : `Place ${k}`,
+      units: [k % 60, 2 * (k % 3), 0, k % 7 === 0 ? 24 : 0],
+    };
+    const file = fileOf(REGION_OF_STATE[state] ?? 'so');
+    const list = added.get(file) ?? [];
+    list.push(row(spec));
+    added.set(file, list);
   }
-  return new Map([
-    ['census-bps/place-annual-2025.txt', `${bps.join('\r\n')}\r\n`],
-    ['census-bps/retrieval.json', '{"vintage":"2025","latestReleaseDate":"2026-05-01","latestRetrievedAt":"2026-09-28"}'],
-  ]);
+  for (const [file, rows] of added) {
+    const text = out.get(file) ?? `${HEADER.join('\r\n')}\r\n`;
+    out.set(file, `${text}${rows.join('\r\n')}\r\n`);
+  }
+  return out;
 }

@@ -1,76 +1,225 @@
-// Adapter for the Census Building Permits Survey: reads the annual place file (two header lines, 41 columns).
-import { FixtureError } from '../errors.ts';
-import { lines, numeric, readRetrieval, splitCsvLine, text, withRetrieval } from './parse.ts';
-import type { Observation, SourceAdapter, SourceLoad } from './types.ts';
+// Adapter for the Census Building Permits Survey: reads the four regional annual place files as the Census Bureau publishes them.
+//
+// Each file (`ne2025a.txt`, `mw2025a.txt`, `so2025a.txt`, `we2025a.txt`) starts with a header spread over several lines
+// (column names on two lines, then a line holding a space), then one comma-separated row of 41 fields per permit office.
+// Code fields are space-padded (`51000 ,00000 ,1401142 ,`); offices in states that report through minor civil
+// divisions carry an MCD code beside their place code (Boston `07000 ,07000 ,`), townships carry place code `00000`.
+// A market's row is found by state and FIPS place code, never by name; New York City is the sum of its five borough
+// rows (methodology v1.1), which share the city's place code and differ by county.
+import { FixtureError, type Place } from '../errors.ts';
+import type { MarketDefinition } from '../markets.ts';
+import { numeric, readRetrieval, splitCsvLine, text, withRetrieval } from './parse.ts';
+import type { MissingValue, Observation, ReadFixture, RemoteFile, SourceAdapter, SourceLoad } from './types.ts';
 
 const DIR = 'census-bps';
-const FILE = `${DIR}/place-annual-2025.txt`;
+/** The survey year the files hold; a new year's files are a new vintage (their names change). */
+const YEAR = 2025;
+const REGIONS = [
+  { code: 'ne', folder: 'Northeast Region' },
+  { code: 'mw', folder: 'Midwest Region' },
+  { code: 'so', folder: 'South Region' },
+  { code: 'we', folder: 'West Region' },
+] as const;
+const FILES = REGIONS.map((r) => `${DIR}/${r.code}${YEAR}a.txt`);
+const REMOTE: RemoteFile[] = REGIONS.map((r, i) => ({
+  file: FILES[i] ?? '',
+  url: `https://www2.census.gov/econ/bps/Place/${encodeURIComponent(r.folder)}/${r.code}${YEAR}a.txt`,
+}));
+
 const FIELDS = 41;
-const COL = { survey: 0, state: 1, fipsPlace: 5, fipsMcd: 6, placeName: 16 } as const;
-/** Units columns of the four imputed groups: 1-unit, 2-units, 3-4 units, 5+ units. */
+const COL = { survey: 0, state: 1, county: 3, fipsPlace: 5, fipsMcd: 6, placeName: 16 } as const;
+/** Units columns of the four structure-size groups, with imputation for months not reported: 1-unit, 2-units, 3-4 units, 5+ units. */
 const UNIT_COLUMNS = [18, 21, 24, 27] as const;
-const UNIT_NAMES = ['1-unit units', '2-units units', '3-4 units units', '5+ units units'] as const;
+const UNIT_NAMES = ['1-unit Units', '2-units Units', '3-4 units Units', '5+ units Units'] as const;
+/** A survey date of a data row: the year (annual files), or a year and month. */
+const SURVEY = /^\d{4}(\d{2})?$/;
+const CODE = (digits: number): RegExp => new RegExp(`^\\d{${digits}}$`);
+const STATE_CODE = CODE(2);
+const COUNTY_CODE = CODE(3);
+const FIVE_DIGITS = CODE(5);
+
+/** The key a market's rows are found by: state and FIPS place code. */
+const placeKey = (state: string, place: string): string => `${state}:${place}`;
+
+/** A data row starts with a survey date; the header lines (and the line holding only a space) do not. */
+function surveyOf(raw: string): string | undefined {
+  const comma = raw.indexOf(',');
+  const first = (comma === -1 ? raw : raw.slice(0, comma)).trim();
+  return SURVEY.test(first) ? first : undefined;
+}
+
+interface BpsRow {
+  market: MarketDefinition;
+  county: string;
+  name: string;
+  units: number;
+  origin: { file: string; line: number };
+}
+
+/** One file's rows of markets, in one pass; the rows of other places are counted, not parsed. */
+function readFile(source: string, file: string, byPlace: ReadonlyMap<string, MarketDefinition>): { rows: BpsRow[]; skipped: number; survey?: string } {
+  const rows: BpsRow[] = [];
+  let skipped = 0;
+  let survey: string | undefined;
+  let headerSeen = false;
+  let line = 0;
+  let start = 0;
+  while (start < source.length) {
+    let end = source.indexOf('\n', start);
+    if (end === -1) end = source.length;
+    line += 1;
+    const raw = source.slice(start, source.charCodeAt(end - 1) === 13 ? end - 1 : end);
+    start = end + 1;
+    if (raw.trim() === '') continue;
+    const rowSurvey = surveyOf(raw);
+    if (rowSurvey === undefined) {
+      // Header lines come before the first data row, and the first of them names the columns from "Survey".
+      if (survey !== undefined) throw new FixtureError('bad_shape', { file, line }, 'a line that is not a data row (no survey date) after the data rows began');
+      if (!headerSeen && !raw.startsWith('Survey,')) {
+        throw new FixtureError(
+          'bad_shape',
+          { file, line },
+          `expected the BPS place file's header ("Survey,State,6-Digit,..."), got ${JSON.stringify(raw.slice(0, 40))}`,
+        );
+      }
+      headerSeen = true;
+      continue;
+    }
+    if (!headerSeen) throw new FixtureError('bad_shape', { file, line }, 'a data row before the header lines ("Survey,State,6-Digit,...")');
+    if (survey !== undefined && rowSurvey !== survey) {
+      throw new FixtureError('bad_shape', { file, line, column: 'Survey Date' }, `survey date ${rowSurvey}, but the rows above say ${survey}`);
+    }
+    survey = rowSurvey;
+    // State and FIPS place are the second and sixth fields: enough to know whether the row is a market's.
+    const head = raw.split(',', 6);
+    const market = byPlace.get(placeKey((head[1] ?? '').trim(), (head[5] ?? '').trim()));
+    if (market === undefined) {
+      skipped += 1;
+      continue;
+    }
+    rows.push(parseRow(raw, { file, line }, market));
+  }
+  if (!headerSeen) throw new FixtureError('bad_shape', { file }, 'the file is empty: no header and no data rows');
+  if (survey === undefined) throw new FixtureError('bad_shape', { file, line }, 'no data rows after the header (a truncated file?)');
+  return { rows, skipped, survey };
+}
+
+function code(raw: string | undefined, pattern: RegExp, place: Place, column: string): string {
+  const value = (raw ?? '').trim();
+  if (!pattern.test(value))
+    throw new FixtureError(
+      'bad_shape',
+      { ...place, column },
+      `"${column}" must be a code of ${pattern.source.match(/\d+/)?.[0]} digits, got ${JSON.stringify(raw)}`,
+    );
+  return value;
+}
+
+function parseRow(raw: string, place: { file: string; line: number }, market: MarketDefinition): BpsRow {
+  const fields = splitCsvLine(raw, place);
+  if (fields.length !== FIELDS) throw new FixtureError('bad_shape', place, `expected ${FIELDS} fields, got ${fields.length}`);
+  const survey = (fields[COL.survey] ?? '').trim();
+  if (survey.slice(0, 4) !== String(YEAR)) {
+    throw new FixtureError('bad_shape', { ...place, column: 'Survey Date' }, `survey date ${survey} in the ${YEAR} file`);
+  }
+  code(fields[COL.state], STATE_CODE, place, 'State Code');
+  const county = code(fields[COL.county], COUNTY_CODE, place, 'County Code');
+  code(fields[COL.fipsPlace], FIVE_DIGITS, place, 'FIPS Place Code');
+  code(fields[COL.fipsMcd], FIVE_DIGITS, place, 'FIPS MCD Code');
+  const name = text(fields[COL.placeName]?.trim() === '' ? '' : fields[COL.placeName], place, 'Place Name').trim();
+  const units = UNIT_COLUMNS.map((column, i) => {
+    const n = numeric(fields[column], place, UNIT_NAMES[i] ?? String(column));
+    if (!Number.isInteger(n) || n < 0)
+      throw new FixtureError('not_numeric', { ...place, column: UNIT_NAMES[i] }, `units must be a count, got ${JSON.stringify(fields[column])}`);
+    return n;
+  });
+  return { market, county, name, units: units.reduce((a, b) => a + b, 0), origin: place };
+}
+
+const describeRow = (r: BpsRow): string => `${r.origin.file}:${r.origin.line}`;
+
+/** The rows each market's permits add up, checked against the registry: one row of the place, or one per listed county. */
+function permitsOf(market: MarketDefinition, rows: readonly BpsRow[]): { units: number; origin: { file: string; line: number } } | { missing: string } {
+  const where = `state ${market.placeGeoid.state} place ${market.placeGeoid.place}`;
+  const parts = market.bpsParts;
+  if (parts === undefined) {
+    const [first, second] = rows;
+    if (first === undefined) return { missing: `none of the four BPS place files has a row for ${where} (${market.placeName})` };
+    if (second !== undefined) {
+      throw new FixtureError('duplicate_row', second.origin, `second row for ${where} (${second.name}); the first is on ${describeRow(first)}`);
+    }
+    return { units: first.units, origin: first.origin };
+  }
+  const byCounty = new Map<string, BpsRow>();
+  for (const row of rows) {
+    if (!parts.some((p) => p.countyFips === row.county)) {
+      throw new FixtureError(
+        'bad_shape',
+        { ...row.origin, column: 'County Code' },
+        `a row for ${where} in county ${row.county} (${row.name}), which is not one of the ${parts.length} the market adds up (${parts.map((p) => p.countyFips).join(', ')})`,
+      );
+    }
+    const previous = byCounty.get(row.county);
+    if (previous !== undefined) {
+      throw new FixtureError(
+        'duplicate_row',
+        row.origin,
+        `second row for ${where} county ${row.county} (${row.name}); the first is on ${describeRow(previous)}`,
+      );
+    }
+    byCounty.set(row.county, row);
+  }
+  const absent = parts.filter((p) => !byCounty.has(p.countyFips));
+  if (absent.length > 0) {
+    return {
+      missing: `the permits of ${market.placeName} are the sum of ${parts.length} rows (${parts.map((p) => p.name).join(', ')}); the BPS place files lack ${absent.map((p) => `${p.name} (county ${p.countyFips})`).join(', ')}`,
+    };
+  }
+  const first = rows.reduce((a, b) => (b.origin.file < a.origin.file || (b.origin.file === a.origin.file && b.origin.line < a.origin.line) ? b : a));
+  return { units: rows.reduce((n, r) => n + r.units, 0), origin: first.origin };
+}
 
 export const censusBps: SourceAdapter = {
   sourceId: 'census-bps',
-  files: [FILE, `${DIR}/retrieval.json`],
-  remote: [],
+  files: [...FILES, `${DIR}/retrieval.json`],
+  remote: REMOTE,
+  vintageOf: (read: ReadFixture) => {
+    const first = FILES[0] ?? '';
+    return readFile(read(first), first, new Map()).survey ?? String(YEAR);
+  },
   load(read, markets): SourceLoad {
     const retrieval = readRetrieval(read, DIR);
-    const byGeoid = new Map(markets.map((m) => [`${m.placeGeoid.state}${m.placeGeoid.place}`, m]));
-    const rows = lines(read(FILE));
-    const [first, second] = rows;
-    if (first === undefined || second === undefined || !first.text.startsWith('Survey,') || !second.text.startsWith('Date,')) {
-      throw new FixtureError(
-        'bad_shape',
-        { file: FILE, line: first?.line ?? 1 },
-        'expected the two BPS header lines ("Survey,State,..." then "Date,Code,...")',
-      );
+    const byPlace = new Map(markets.map((m) => [placeKey(m.placeGeoid.state, m.placeGeoid.place), m]));
+    const rowsOf = new Map<string, BpsRow[]>();
+    let skipped = 0;
+    let survey = String(YEAR);
+    for (const file of FILES) {
+      const got = readFile(read(file), file, byPlace);
+      skipped += got.skipped;
+      survey = got.survey ?? survey;
+      for (const row of got.rows) rowsOf.set(row.market.id, [...(rowsOf.get(row.market.id) ?? []), row]);
     }
-    const seen = new Map<string, number>();
     const observations: Observation[] = [];
-    for (const { line, text: raw } of rows.slice(2)) {
-      const place = { file: FILE, line };
-      const fields = splitCsvLine(raw, place);
-      if (fields.length !== FIELDS) {
-        throw new FixtureError('bad_shape', place, `expected ${FIELDS} fields, got ${fields.length}`);
+    const missing: MissingValue[] = [];
+    for (const market of markets) {
+      const result = permitsOf(market, rowsOf.get(market.id) ?? []);
+      if ('missing' in result) {
+        missing.push({ marketId: market.id, metricId: 'permits', reason: result.missing, origin: { file: FILES.join(', ') } });
+        continue;
       }
-      const survey = text(fields[COL.survey], place, 'Survey Date');
-      const state = text(fields[COL.state], place, 'State Code');
-      const fipsPlace = text(fields[COL.fipsPlace], place, 'FIPS Place Code');
-      const mcd = fields[COL.fipsMcd] ?? '';
-      const name = text(fields[COL.placeName], place, 'Place Name');
-      const units = UNIT_COLUMNS.map((column, i) => numeric(fields[column], place, UNIT_NAMES[i] ?? String(column)));
-      // Rows with an MCD code are county subdivisions (New York City's boroughs, for example);
-      // methodology v1.0 reads place rows only and does not add subdivisions up into a place.
-      if (mcd.trim() !== '' && mcd.trim() !== '00000') continue;
-      const geoid = `${state}${fipsPlace}`;
-      const market = byGeoid.get(geoid);
-      if (market === undefined) {
-        throw new FixtureError(
-          'unknown_market_code',
-          { ...place, column: 'State Code+FIPS Place' },
-          `state ${state} place ${fipsPlace} (${name}) is not a supported market`,
-        );
-      }
-      const previous = seen.get(geoid);
-      if (previous !== undefined) {
-        throw new FixtureError('duplicate_row', place, `second row for state ${state} place ${fipsPlace} (${name}); the first is on line ${previous}`);
-      }
-      seen.set(geoid, line);
       observations.push({
         marketId: market.id,
         metricId: 'permits',
-        value: units.reduce((a, b) => a + b, 0),
+        value: result.units,
         asOf: survey,
         sourceId: 'census-bps',
         boundary: {
           level: 'place',
           name: market.placeName,
-          codes: { stateFips: state, placeFips: fipsPlace },
+          codes: { stateFips: market.placeGeoid.state, placeFips: market.placeGeoid.place },
           states: [market.stateCode],
         },
-        origin: { file: FILE, line },
+        origin: result.origin,
       });
     }
     return {
@@ -79,7 +228,7 @@ export const censusBps: SourceAdapter = {
           sourceId: 'census-bps',
           sourceName: 'Building Permits Survey',
           agency: 'U.S. Census Bureau',
-          datasetName: `Building Permits Survey, annual place-level new housing units authorized (${retrieval.vintage})`,
+          datasetName: `Building Permits Survey, annual place files, new privately-owned housing units authorized (${retrieval.vintage})`,
           sourceUrl: 'https://www.census.gov/construction/bps/',
           confidence: 'high',
           updateFrequency: 'annually',
@@ -88,8 +237,8 @@ export const censusBps: SourceAdapter = {
         retrieval,
       ),
       observations,
-      missing: [],
-      skipped: 0,
+      missing,
+      skipped,
     };
   },
 };

@@ -22,7 +22,8 @@ export interface MissingValue {
   metricId: string;
   /** In words a reader understands, naming what the file said: `the Census API marks the estimate as not available (-666666666)`. */
   reason: string;
-  origin: { file: string; line: number };
+  /** The file and line that said it; no line when the value is missing because no row exists. */
+  origin: { file: string; line?: number };
 }
 
 export interface SourceLoad {

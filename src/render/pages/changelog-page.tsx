@@ -1,7 +1,8 @@
 // /changelog: the schema, methodology and data versions in service, and the versioning policy (spec section 9).
 import { SCHEMA_VERSION } from '../../contract.ts';
-import { METHODOLOGY_VERSION, METRICS } from '../../methodology.ts';
+import { METHODOLOGY_CHANGES, METHODOLOGY_VERSION, METRICS } from '../../methodology.ts';
 import { PATHS } from '../../paths.ts';
+import { Fragment } from 'preact';
 import { DateText, ReflowTable } from './components.tsx';
 import { formatDate } from './format.ts';
 import { SCORE_KEYS } from './scores.ts';
@@ -101,6 +102,22 @@ export function ChangelogPage({ site }: { site: Site }) {
           </li>
           <li>Human-readable pages for every market and every link of the profiles.</li>
         </ul>
+      </section>
+      <section aria-labelledby="methodology-versions">
+        <h2 id="methodology-versions">Methodology versions</h2>
+        {METHODOLOGY_CHANGES.map((m) => (
+          <Fragment key={m.version}>
+            <h3 id={`methodology-${m.version}`}>
+              Methodology {m.version}
+              {m.version === METHODOLOGY_VERSION ? ' (in service)' : ''}
+            </h3>
+            <ul>
+              {m.changes.map((change) => (
+                <li key={change}>{change}</li>
+              ))}
+            </ul>
+          </Fragment>
+        ))}
       </section>
       <section aria-labelledby="policy">
         <h2 id="policy">Versioning policy</h2>

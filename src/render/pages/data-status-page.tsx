@@ -150,7 +150,7 @@ function MissingTable({ site }: { site: Site }) {
                   `The ${metricDefinition(metricId)?.sourceId ?? 'source'} files have no value for this market.`
                 ) : (
                   <>
-                    {known.reason} (<code>{`${known.origin.file}:${known.origin.line}`}</code>)
+                    {known.reason} (<code>{known.origin.line === undefined ? known.origin.file : `${known.origin.file}:${known.origin.line}`}</code>)
                   </>
                 )}
               </td>

@@ -163,7 +163,7 @@ function Metrics({ site, profile }: { site: Site; profile: MarketProfile }) {
   );
 }
 
-const LEVEL_WORDS: Record<string, string> = { place: 'City', county: 'County', cbsa: 'Metro area' };
+const LEVEL_WORDS: Record<string, string> = { place: 'City', county: 'County', cbsa: 'Metro area', division: 'Metropolitan division' };
 
 function Geography({ scope }: { scope: GeographyScope }) {
   return (
