@@ -251,10 +251,11 @@ export async function fetchSources(options: FetchOptions): Promise<FetchReport> 
     } catch {
       before = undefined; // the current fixtures may not load (a first fetch, a changed layout): every value is then new
     }
-    const retrieval = retrievalRecord(adapter, downloads, current, now, options);
-    files.set(`${adapter.sourceId}/retrieval.json`, Buffer.from(renderJson(retrieval)));
     let after: SourceLoad;
     try {
+      // The vintage is read from the download too, so a file the adapter cannot read fails here, named as a download.
+      const retrieval = retrievalRecord(adapter, downloads, current, now, options);
+      files.set(`${adapter.sourceId}/retrieval.json`, Buffer.from(renderJson(retrieval)));
       after = adapter.load(overlay(current, files), markets);
     } catch (error) {
       throw new FetchError(

@@ -65,6 +65,7 @@ describe('fetch', () => {
     dir = mkdtempSync(join(tmpdir(), 'mp-fetch-'));
     cpSync(FIXTURES_DIR, dir, { recursive: true });
     lines.length = 0;
+    replay.seen.length = 0;
     serveFixtures();
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -85,6 +86,11 @@ describe('fetch', () => {
     assert.ok(acs?.remote[0] !== undefined && bps?.remote[0] !== undefined);
     assert.equal(new URL(addressOf(acs.remote[0], acs.sourceId, { censusApiKey: 's3cret' })).searchParams.get('key'), 's3cret');
     assert.equal(new URL(addressOf(bps.remote[0], bps.sourceId, { censusApiKey: 's3cret' })).searchParams.get('key'), null);
+    // The replay server keys on path and query, so the ACS addresses are served with the key as the agency would see them.
+    for (const remote of acs.remote) {
+      const body = readFileSync(join(FIXTURES_DIR, remote.file));
+      replay.replies.set(target(addressOf(remote, acs.sourceId, { censusApiKey: 's3cret' })), { kind: 'file', body });
+    }
     await fetchSources(options({ censusApiKey: 's3cret' }));
     assert.ok(replay.seen.some((s) => s.includes('key=s3cret')));
     for (const file of Object.keys(snapshot(dir))) assert.ok(!readFileSync(join(dir, file), 'utf8').includes('s3cret'), file);

@@ -26,7 +26,8 @@ export async function startReplay(): Promise<Replay> {
   const replies = new Map<string, Reply>();
   const seen: string[] = [];
   const sockets = new Set<Socket>();
-  const answered = new Map<string, number>();
+  // Counted per reply, so a reply set for one test starts afresh whatever earlier tests asked of the same path.
+  const answered = new WeakMap<Reply, number>();
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const target = req.url ?? '/';
     seen.push(target);
@@ -35,8 +36,8 @@ export async function startReplay(): Promise<Replay> {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not replayed\n');
       return;
     }
-    const count = (answered.get(target) ?? 0) + 1;
-    answered.set(target, count);
+    const count = (answered.get(reply) ?? 0) + 1;
+    answered.set(reply, count);
     switch (reply.kind) {
       case 'file':
         res
