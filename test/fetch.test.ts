@@ -5,9 +5,11 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { buildRouteTable } from '../src/build.ts';
 import { main } from '../src/cli.ts';
+import type { MarketProfile } from '../src/contract.ts';
 import { addressOf, FetchError, fetchSources, type FetchOptions } from '../src/fetch.ts';
-import { ADAPTERS } from '../src/sources/index.ts';
+import { ADAPTERS, fixtureReader } from '../src/sources/index.ts';
 import { FIXTURES_DIR } from './support/data.ts';
 import { startReplay, type Replay, type Reply } from './support/replay.ts';
 
@@ -177,6 +179,41 @@ describe('fetch', () => {
       });
     }
   }
+
+  it('a fetch of a newer release followed by a build needs no hand edit: snapshot, as-of periods, release dates and freshness follow the files', async () => {
+    // FHFA's file one quarter on: every series gains a 2026 Q1 row, 1 % above its 2025 Q4 index, after its last row.
+    const fhfa = REMOTES.find((r) => r.adapter.sourceId === 'fhfa-hpi') ?? assert.fail('no FHFA remote');
+    const rows = readFileSync(join(FIXTURES_DIR, fhfa.remote.file), 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
+    const next: string[] = [];
+    rows.forEach((row, i) => {
+      next.push(row);
+      const [name, rest = ''] = row.split('",');
+      const fields = rest.split(',');
+      if (rows[i + 1]?.split('",')[1]?.split(',')[0] === fields[0]) return;
+      const index = fields[3] === '-' ? '-' : (Number(fields[3]) * 1.01).toFixed(2);
+      next.push(`${name}",${fields[0]},2026,1,${index},${index === '-' ? '-' : '( 3.50)'}`);
+    });
+    replay.replies.set(target(fhfa.remote.url), { kind: 'file', body: `${next.join('\n')}\n`, lastModified: 'Tue, 26 May 2026 14:00:00 GMT' });
+    await fetchSources(options({ now: () => new Date('2026-06-02T09:00:00Z') }));
+    assert.ok(lines.includes('us-tx-austin homePriceIndex 505.7 → 510.76 (2025 Q4 → 2026 Q1)'), 'fetch prints the change, market by market');
+    const table = buildRouteTable({ baseUrl: 'http://localhost:3000', read: fixtureReader(dir) });
+    const austin = JSON.parse(table.routes.get('/api/markets/us-tx-austin')?.identity.body.toString() ?? '{}') as MarketProfile;
+    assert.equal(austin.generatedAt, '2026-06-02');
+    assert.deepEqual(
+      { value: austin.profile.metrics['homePriceIndex']?.value, asOf: austin.profile.metrics['homePriceIndex']?.asOf },
+      { value: 510.76, asOf: '2026 Q1' },
+    );
+    assert.equal(austin.profile.metrics['homePriceChange']?.asOf, '2025 Q1 to 2026 Q1');
+    const source = austin.sources.find((x) => x.sourceId === 'fhfa-hpi');
+    assert.equal(source?.latestReleaseDate, '2026-05-26');
+    assert.equal(source?.latestRetrievedAt, '2026-06-02');
+    assert.match(source?.datasetName ?? '', /through 2026 Q1/);
+    // The ACS and BPS files did not change and their answers carry no date: the recorded release dates stay.
+    assert.equal(austin.sources.find((x) => x.sourceId === 'census-acs-5yr')?.latestReleaseDate, '2026-01-29');
+    assert.equal(austin.profile.freshness.freshness, 'fresh');
+  });
 
   it('the command: exit code 1 and a message on stderr naming the source and the address; 0 on success', async () => {
     const { adapter, remote } = REMOTES[0] ?? assert.fail('no remote file');

@@ -98,22 +98,27 @@ export function bpsFiles(markets: readonly SyntheticMarket[]): Map<string, strin
 }
 
 /**
- * The BPS files with n more rows of permit offices that are not markets, spread over the four files as the national
- * files are (about 20,000 each at n = 80,000): places, townships with only an MCD code, unincorporated county areas.
+ * The BPS files with n more rows of permit offices that are not markets, a quarter in each regional file (20,000 each at
+ * n = 80,000; the published files hold about 20,000 in all, so this is four times the national size): places,
+ * townships with only an MCD code, unincorporated county areas.
  * Deterministic: the same files and n give the same bytes.
  */
 export function withOtherBpsPlaces(files: ReadonlyMap<string, string>, n: number): Map<string, string> {
-  const states = Object.keys(REGION_OF_STATE);
+  const statesOf = (region: string): string[] => Object.keys(REGION_OF_STATE).filter((s) => REGION_OF_STATE[s] === region);
   const out = new Map(files);
   const added = new Map<string, string[]>();
   for (let k = 0; k < n; k += 1) {
-    const state = states[k % states.length] ?? '01';
+    // The same number of rows in each regional file, the worst case for any one of them.
+    const region = REGIONS[k % REGIONS.length] ?? 'so';
+    const states = statesOf(region);
+    const j = Math.floor(k / REGIONS.length);
+    const state = states[j % states.length] ?? '01';
     const kind = k % 10;
     const spec: RowSpec = {
       state,
-      id6: String(600000 + Math.floor(k / states.length)).padStart(6, '0'),
+      id6: String(100000 + Math.floor(j / states.length)).padStart(6, '0'),
       // Codes 60000 and up are outside the synthetic and real markets' place codes.
-      place: kind === 9 ? '99990' : kind === 8 ? '00000' : String(60000 + (Math.floor(k / states.length) % 39000)).padStart(5, '0'),
+      place: kind === 9 ? '99990' : kind === 8 ? '00000' : String(60000 + (Math.floor(j / states.length) % 39000)).padStart(5, '0'),
       mcd: kind === 8 || kind === 7 ? String(10000 + (k % 89999)).padStart(5, '0') : '00000',
       pop: 200 + ((k * 7919) % 90000),
       name: kind === 9 ? `County ${k} Unincorporated Area` : kind === 8 ? `Township ${k}` : `Place ${k}`,
