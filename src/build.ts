@@ -22,7 +22,8 @@ export function buildRouteTable(options: BuildOptions): RouteTable {
   const profiles = assembleProfiles(markets, data, options.baseUrl);
   const index = buildMarketIndex(profiles, data.snapshotDate, options.baseUrl);
   const missing = data.loads.flatMap((l) => l.missing);
-  const table = buildRoutes({ baseUrl: options.baseUrl, snapshotDate: data.snapshotDate, profiles, index, missing });
+  const illustrative = new Map(data.loads.flatMap((l) => (l.illustrative === undefined ? [] : [[l.source.sourceId, l.illustrative] as const])));
+  const table = buildRoutes({ baseUrl: options.baseUrl, snapshotDate: data.snapshotDate, profiles, index, missing, illustrative });
 
   // Validate what will be served: the published schema bytes against the served profile bytes.
   const served = (path: string): Buffer => {

@@ -24,6 +24,12 @@ export const CSV_CAVEATS: readonly string[] = [
 /** The display name of a market, `<City>, <StateCode>`: the CSV's market_name (spec 2.6) and every page's. */
 export const displayName = (market: { name: string; stateCode: string }): string => `${market.name}, ${market.stateCode}`;
 
+/** Joins words as a person lists them: "a", "a and b", "a, b and c" (the geographyScope note and every page). */
+export function listWords(words: readonly string[]): string {
+  if (words.length <= 1) return words.join('');
+  return `${words.slice(0, -1).join(', ')} and ${words.at(-1) ?? ''}`;
+}
+
 export const LINK_KEYS = ['html', 'dataStatus', 'methodology', 'dataSources', 'dataCatalog', 'privacy', 'changelog'] as const;
 
 const IsoDate = Type.String({ format: 'date', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' });
@@ -103,7 +109,10 @@ const GeographyScope = Type.Object(
     note: NonEmpty,
     boundaries: Type.Array(Boundary, { minItems: 2 }),
   },
-  { description: 'Present only when the metrics of a market come from more than one kind of boundary and those boundaries span several states.' },
+  {
+    description:
+      'Present when the metrics of a market come from more than one boundary (a city beside a metro or a metropolitan division): which boundary each metric describes.',
+  },
 );
 
 const Links = Type.Object(Object.fromEntries(LINK_KEYS.map((key) => [key, Url])) as Record<(typeof LINK_KEYS)[number], typeof Url>);

@@ -23,6 +23,8 @@ export const METHODOLOGY_CHANGES: readonly { version: string; changes: readonly 
 export interface MetricDefinition {
   id: string;
   label: string;
+  /** The metric as a sentence names it, lower case: "median gross rent", "building permits". */
+  noun: string;
   unit: string;
   /** Decimals the upstream publishes the value with; values are rounded to this at ingestion. */
   decimals: number;
@@ -34,6 +36,7 @@ export interface MetricDefinition {
 export const METRICS: readonly MetricDefinition[] = [
   {
     id: 'medianGrossRent',
+    noun: 'median gross rent',
     label: 'Median gross rent',
     unit: 'USD/mo',
     decimals: 0,
@@ -42,6 +45,7 @@ export const METRICS: readonly MetricDefinition[] = [
   },
   {
     id: 'medianHouseholdIncome',
+    noun: 'median household income',
     label: 'Median household income',
     unit: 'USD/yr',
     decimals: 0,
@@ -50,6 +54,7 @@ export const METRICS: readonly MetricDefinition[] = [
   },
   {
     id: 'rentBurden',
+    noun: 'rent burden',
     label: 'Rent-burdened renter households, 30% or more of income',
     unit: '%',
     decimals: 1,
@@ -59,6 +64,7 @@ export const METRICS: readonly MetricDefinition[] = [
   },
   {
     id: 'rentalVacancyRate',
+    noun: 'rental vacancy rate',
     label: 'Rental vacancy rate',
     unit: '%',
     decimals: 1,
@@ -67,6 +73,7 @@ export const METRICS: readonly MetricDefinition[] = [
   },
   {
     id: 'housingUnits',
+    noun: 'housing units',
     label: 'Housing units, total',
     unit: 'units',
     decimals: 0,
@@ -75,6 +82,7 @@ export const METRICS: readonly MetricDefinition[] = [
   },
   {
     id: 'homePriceIndex',
+    noun: 'the house price index',
     label: 'House Price Index, all transactions ("1995 Q1 = 100")',
     unit: 'index',
     decimals: 2,
@@ -83,6 +91,7 @@ export const METRICS: readonly MetricDefinition[] = [
   },
   {
     id: 'homePriceChange',
+    noun: 'the year-over-year house price change',
     label: 'House price change, year over year',
     unit: '%',
     decimals: 1,
@@ -91,6 +100,7 @@ export const METRICS: readonly MetricDefinition[] = [
   },
   {
     id: 'permits',
+    noun: 'building permits',
     label: 'Building permits, new housing units authorized',
     unit: 'units',
     decimals: 0,

@@ -1,9 +1,10 @@
 // The assembly stage: observations of every source become one market profile per market (spec 2.1-2.4).
-import { PRODUCTION_MODE, PROFILE_CAVEATS, SCHEMA_VERSION, type GeographyScope, type MarketProfile, type Metric, type Source } from './contract.ts';
+import { PRODUCTION_MODE, PROFILE_CAVEATS, SCHEMA_VERSION, listWords, type GeographyScope, type MarketProfile, type Metric, type Source } from './contract.ts';
 import { DataError } from './errors.ts';
 import type { MarketDefinition } from './markets.ts';
 import {
   METHODOLOGY_VERSION,
+  METRICS,
   computeCoverage,
   computeScores,
   daysBetween,
@@ -45,38 +46,48 @@ function freshnessNote(sources: readonly Source[], snapshotDate: string): string
   return `Static fixtures, snapshot ${snapshotDate}. Each source is judged against its update frequency: ${parts.join('; ')}.`;
 }
 
-const levelWords: Record<Boundary['level'], string> = {
-  place: 'the city',
-  county: 'the county',
-  cbsa: 'the metro area',
-  division: 'the metropolitan division',
-};
+/** The boundary as a sentence names it, with its codes: "Austin city, Texas (Census place 4805000)". */
+function boundaryPhrase(b: Boundary, market: MarketDefinition): string {
+  const spans = b.states.length > 1 ? `, which spans ${listWords(b.states)}` : '';
+  switch (b.level) {
+    case 'place':
+      return `${b.name} (Census place ${Object.values(b.codes).join('')})`;
+    case 'county':
+      return `${b.name} (county ${Object.values(b.codes).join('')})`;
+    case 'division':
+      return `the ${b.name} metropolitan division (${b.codes['division'] ?? ''}) of the ${market.cbsaName ?? 'metro'} metro area${spans}`;
+    case 'cbsa':
+      return `the ${b.name} metro area (CBSA ${b.codes['cbsa'] ?? ''})${spans}`;
+  }
+}
+
+const LEVEL_ORDER: readonly Boundary['level'][] = ['place', 'county', 'division', 'cbsa'];
 
 /**
- * geographyScope appears when a market's metrics come from more than one kind of boundary and
- * those boundaries together span more than one state (a multi-state metro beside a city).
+ * geographyScope appears whenever a market's metrics come from more than one boundary (today every market: the city's
+ * ACS and permits values beside a metro's or a metropolitan division's price index). It names each boundary with its
+ * codes and states, the metrics it measures, and says the same in one sentence.
  */
-function geographyScope(observations: readonly Observation[]): GeographyScope | undefined {
-  const boundaries = new Map<string, { boundary: Boundary; metrics: string[] }>();
+function geographyScope(market: MarketDefinition, observations: readonly Observation[]): GeographyScope | undefined {
+  const boundaries = new Map<string, { boundary: Boundary; metrics: Set<string> }>();
   for (const o of observations) {
-    const key = `${o.boundary.level}:${Object.values(o.boundary.codes).join('')}`;
-    const entry = boundaries.get(key) ?? { boundary: o.boundary, metrics: [] };
-    if (!entry.metrics.includes(o.metricId)) entry.metrics.push(o.metricId);
+    const key = `${o.boundary.level}:${Object.values(o.boundary.codes).join(':')}`;
+    const entry = boundaries.get(key) ?? { boundary: o.boundary, metrics: new Set<string>() };
+    entry.metrics.add(o.metricId);
     boundaries.set(key, entry);
   }
-  const levels = new Set([...boundaries.values()].map((b) => b.boundary.level));
-  const states = new Set([...boundaries.values()].flatMap((b) => b.boundary.states));
-  if (levels.size < 2 || states.size < 2) return undefined;
-  const order: Boundary['level'][] = ['place', 'county', 'division', 'cbsa'];
-  const entries = [...boundaries.values()].sort((a, b) => order.indexOf(a.boundary.level) - order.indexOf(b.boundary.level));
-  const note = entries
-    .map(({ boundary, metrics }) => {
-      const span = boundary.states.length > 1 ? `, which spans ${boundary.states.length} states (${boundary.states.join(', ')})` : '';
-      return `${[...metrics].sort(byString).join(', ')} describe ${levelWords[boundary.level]} ${boundary.name}${span}`;
-    })
-    .join('; ');
+  if (boundaries.size < 2) return undefined;
+  const order = new Map(METRICS.map((m, i) => [m.id, i]));
+  const entries = [...boundaries.values()]
+    .sort((a, b) => LEVEL_ORDER.indexOf(a.boundary.level) - LEVEL_ORDER.indexOf(b.boundary.level))
+    .map(({ boundary, metrics }) => ({ boundary, metrics: [...metrics].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0)) }));
+  const clauses = entries.map(({ boundary, metrics }) => {
+    const nouns = metrics.map((id) => metricDefinition(id)?.noun ?? id);
+    return `${listWords(nouns)} ${nouns.length === 1 && !/s$/.test(nouns[0] ?? '') ? 'describes' : 'describe'} ${boundaryPhrase(boundary, market)}`;
+  });
+  const sentence = clauses.join('; ');
   return {
-    note: `This market's metrics mix boundaries: ${note}.`,
+    note: `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`,
     boundaries: entries.map(({ boundary, metrics }) => ({
       level: boundary.level,
       name: boundary.name,
@@ -125,7 +136,7 @@ export function assembleProfile(market: MarketDefinition, data: LoadedSources, b
     .map((s) => s.latestRetrievedAt)
     .filter((d): d is string => d !== undefined)
     .sort();
-  const scope = geographyScope(observations);
+  const scope = geographyScope(market, observations);
   return {
     schemaVersion: SCHEMA_VERSION,
     generatedAt: data.snapshotDate,

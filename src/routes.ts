@@ -73,6 +73,8 @@ export interface RouteInput {
   index: MarketIndex;
   /** Values the sources' rows lack, with the reason; the data-status page lists them. */
   missing?: readonly MissingValue[];
+  /** Sources whose fixture values are illustrative, by source id, with the sentence that says which; the pages say so where the numbers are. */
+  illustrative?: ReadonlyMap<string, string>;
 }
 
 export function buildRoutes(input: RouteInput): RouteTable {
@@ -109,7 +111,7 @@ export function buildRoutes(input: RouteInput): RouteTable {
   add(PATHS.profileSchema, 'json', renderJson(profileSchema(baseUrl)));
   add(PATHS.csvDescriptor, 'json', renderJson(csvDescriptor()));
   add(PATHS.indexSchema, 'json', renderJson(indexSchema(baseUrl)));
-  for (const [path, html] of renderPages({ baseUrl, profiles, index, missing: input.missing ?? [] })) add(path, 'html', html);
+  for (const [path, html] of renderPages({ baseUrl, profiles, index, missing: input.missing ?? [], illustrative: input.illustrative ?? new Map() })) add(path, 'html', html);
   add(PATHS.stylesheet, 'css', STYLESHEET);
   add(PATHS.health, 'json', renderJson({ status: 'ok' }), [], CACHE_CONTROL.health);
   return {

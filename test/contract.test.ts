@@ -191,9 +191,35 @@ describe('geographyScope', () => {
       assert.ok(place?.metrics.includes('medianGrossRent') && place.metrics.includes('permits'), id);
     }
   });
-  test('single-state markets do not carry it', () => {
-    for (const id of ['us-tx-austin', 'us-az-phoenix', 'us-ca-los-angeles']) {
-      assert.equal(profiles.find((p) => p.market.id === id)?.geographyScope, undefined, id);
+  test('every market carries it: the city values and the price index always come from different boundaries', () => {
+    for (const p of profiles) {
+      const scope = p.geographyScope;
+      assert.ok(scope, p.market.id);
+      assert.equal(scope.boundaries[0]?.level, 'place', p.market.id);
+      assert.ok(['cbsa', 'division'].includes(scope.boundaries[1]?.level ?? ''), p.market.id);
+      // Every metric of the profile is on exactly one boundary.
+      assert.deepEqual(scope.boundaries.flatMap((b) => b.metrics).sort(), Object.keys(p.profile.metrics).sort(), p.market.id);
+    }
+  });
+  test('a whole metro where FHFA publishes one: Austin', () => {
+    const austin = profiles.find((p) => p.market.id === 'us-tx-austin')?.geographyScope;
+    assert.deepEqual(austin?.boundaries[1], {
+      level: 'cbsa',
+      name: 'Austin-Round Rock-San Marcos, TX',
+      codes: { cbsa: '12420' },
+      states: ['TX'],
+      metrics: ['homePriceChange', 'homePriceIndex'],
+    });
+  });
+  test('the note is one clean sentence naming each boundary with its codes', () => {
+    assert.equal(
+      profiles.find((p) => p.market.id === 'us-dc-washington')?.geographyScope?.note,
+      'Median gross rent, median household income, rent burden, rental vacancy rate, housing units and building permits describe Washington city, District of Columbia (Census place 1150000); the house price index and the year-over-year house price change describe the Washington, DC-MD metropolitan division (47764) of the Washington-Arlington-Alexandria, DC-VA-MD-WV metro area, which spans DC and MD.',
+    );
+    for (const p of profiles) {
+      const note = p.geographyScope?.note ?? '';
+      assert.match(note, /^[A-Z][^]*\.$/, p.market.id);
+      assert.ok(!/city [A-Z][a-z]+ city/.test(note) && !note.includes('  '), `${p.market.id}: ${note}`);
     }
   });
 });

@@ -111,6 +111,8 @@ describe('fetch', () => {
         files: { file: string; url: string; bytes: number; sha256: string; retrievedAt: string }[];
       };
       assert.equal(retrieval.latestRetrievedAt, '2026-10-06');
+      // A real download is the agency's data: the committed fixtures' "illustrative" mark is not carried over.
+      assert.equal('illustrative' in retrieval, false, adapter.sourceId);
       const entry = retrieval.files.find((f) => f.file === remote.file);
       assert.deepEqual(entry, {
         file: remote.file,

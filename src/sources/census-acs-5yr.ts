@@ -215,6 +215,7 @@ export const censusAcs5yr: SourceAdapter = {
       observations,
       missing,
       skipped: detailed.skipped + profile.skipped,
+      ...(retrieval.illustrative === undefined ? {} : { illustrative: retrieval.illustrative }),
     };
   },
 };

@@ -239,6 +239,7 @@ export const censusBps: SourceAdapter = {
       observations,
       missing,
       skipped,
+      ...(retrieval.illustrative === undefined ? {} : { illustrative: retrieval.illustrative }),
     };
   },
 };

@@ -286,6 +286,7 @@ export const fhfaHpi: SourceAdapter = {
       observations,
       missing,
       skipped,
+      ...(retrieval.illustrative === undefined ? {} : { illustrative: retrieval.illustrative }),
     };
   },
 };

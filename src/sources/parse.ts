@@ -46,6 +46,11 @@ export interface Retrieval {
   vintage: string;
   latestReleaseDate?: string;
   latestRetrievedAt?: string;
+  /**
+   * Which of the fixture's values are not the agency's published ones, in a sentence. Written by hand in committed
+   * fixtures; `fetch` never writes it, so a real download clears every notice that reads it.
+   */
+  illustrative?: string;
 }
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -70,6 +75,13 @@ export function readRetrieval(read: ReadFixture, sourceDir: string): Retrieval {
       throw new FixtureError('bad_shape', { file, pointer: `/${key}` }, `"${key}" must be an ISO date (YYYY-MM-DD), got ${JSON.stringify(value)}`);
     }
     out[key] = value;
+  }
+  const illustrative = record['illustrative'];
+  if (illustrative !== undefined) {
+    if (typeof illustrative !== 'string' || illustrative.trim() === '') {
+      throw new FixtureError('bad_shape', { file, pointer: '/illustrative' }, '"illustrative" must be a sentence saying which values are not published');
+    }
+    out.illustrative = illustrative;
   }
   return out;
 }

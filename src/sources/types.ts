@@ -33,6 +33,8 @@ export interface SourceLoad {
   missing: MissingValue[];
   /** Rows of places (or series) that are not markets: skipped, and counted. */
   skipped: number;
+  /** Which values are illustrative rather than published, as retrieval.json says; absent when every value is the agency's. */
+  illustrative?: string;
 }
 
 /** One file `market-profiles fetch` downloads from the agency, and where under the fixtures root it is written. */

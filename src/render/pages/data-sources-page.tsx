@@ -2,7 +2,7 @@
 import type { Source } from '../../contract.ts';
 import { METRICS } from '../../methodology.ts';
 import { PATHS } from '../../paths.ts';
-import { DateText, ExternalLink, Facts } from './components.tsx';
+import { DateText, ExternalLink, Facts, ReflowTable } from './components.tsx';
 import { displayName, listWords } from './format.ts';
 import type { Site } from './site.ts';
 import { termsOf } from './source-terms.ts';
@@ -50,10 +50,57 @@ function SourceSection({ site, source }: { site: Site; source: Source }) {
               ? `all ${citing.length}`
               : `${citing.length} of ${site.profiles.length}; not ${listWords(notCiting.map((p) => displayName(p.market)))}, ${notCiting.length === 1 ? 'which has' : 'which have'} no value from it`,
           ],
+          ['Values', site.illustrative.get(source.sourceId) ?? "Published: every value is the agency's own, as retrieved."],
           ['License and terms', termsOf(source.sourceId)],
         ]}
       />
+      <AreaTable site={site} source={source} />
     </section>
+  );
+}
+
+const LEVEL_NAMES: Record<string, string> = { place: 'city (Census place)', county: 'county', division: 'metropolitan division', cbsa: 'metro area (CBSA)' };
+
+/** Which area each market's values from this source describe, with the codes the adapter matched on: the series FHFA publishes for it, the place for the Census files. */
+function AreaTable({ site, source }: { site: Site; source: Source }) {
+  const metricIds = new Set(METRICS.filter((m) => m.sourceId === source.sourceId).map((m) => m.id));
+  const rows = site.profiles.flatMap((p) => {
+    const boundary = p.geographyScope?.boundaries.find((b) => b.metrics.some((m) => metricIds.has(m)));
+    return boundary === undefined ? [] : [{ p, boundary }];
+  });
+  if (rows.length === 0) return null;
+  return (
+    <ReflowTable>
+      <table>
+        <caption>The area each market's {source.sourceName} values describe</caption>
+        <thead>
+          <tr>
+            <th scope="col">Market</th>
+            <th scope="col">Area</th>
+            <th scope="col">Kind</th>
+            <th scope="col">Codes</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(({ p, boundary }) => (
+            <tr key={p.market.id}>
+              <th scope="row">
+                <a href={site.href(PATHS.marketPage(p.market.id))}>{displayName(p.market)}</a>
+              </th>
+              <td data-label="Area">{boundary.name}</td>
+              <td data-label="Kind">{LEVEL_NAMES[boundary.level] ?? boundary.level}</td>
+              <td data-label="Codes">
+                <code>
+                  {Object.entries(boundary.codes)
+                    .map(([k, v]) => `${k} ${v}`)
+                    .join(', ')}
+                </code>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ReflowTable>
   );
 }
 
@@ -66,8 +113,13 @@ export function DataSourcesPage({ site }: { site: Site }) {
         of their source id.
       </p>
       <p class="notice">
-        The values are static fixtures: files in each upstream's own format holding realistic values for these markets. They are illustrative, not verbatim
-        downloads, and must not be cited as published estimates. Each dataset keeps its own license and terms.
+        {site.illustrative.size === 0
+          ? "Every value is the agency's published figure, as retrieved on the dates below, kept as a static snapshot."
+          : `The files keep each agency's own layout. The ${listWords(site.sources.filter((s) => site.illustrative.has(s.sourceId)).map((s) => s.sourceName))} values are illustrative: of the right magnitude, not the published estimates, and must not be cited. ${
+              site.sources.some((s) => !site.illustrative.has(s.sourceId))
+                ? `The ${listWords(site.sources.filter((s) => !site.illustrative.has(s.sourceId)).map((s) => s.sourceName))} values are the agency's published figures. `
+                : ''
+            }Each dataset keeps its own license and terms.`}
       </p>
       {site.sources.map((s) => (
         <SourceSection key={s.sourceId} site={site} source={s} />

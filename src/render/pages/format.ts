@@ -1,4 +1,5 @@
 // Formats numbers and dates for people (the API keeps raw values); every formatter is deterministic.
+import { listWords } from '../../contract.ts';
 import { metricDefinition } from '../../methodology.ts';
 
 const numberFormats = new Map<string, Intl.NumberFormat>();
@@ -58,10 +59,7 @@ export function formatDate(iso: string): string {
 export const formatDays = (days: number): string => `${formatNumber(days)} ${Math.abs(days) === 1 ? 'day' : 'days'}`;
 
 /** Joins words as a person lists them: "a", "a and b", "a, b and c". */
-export function listWords(words: readonly string[]): string {
-  if (words.length <= 1) return words.join('');
-  return `${words.slice(0, -1).join(', ')} and ${words.at(-1) ?? ''}`;
-}
+export { listWords };
 
 /** Metric labels contain commas, so a list of them quotes each: “Median gross rent” and “Housing units, total”. */
 export const labelList = (labels: readonly string[]): string => listWords(labels.map((l) => `\u201c${l}\u201d`));

@@ -10,6 +10,8 @@ export interface PageInput {
   index: MarketIndex;
   /** Values the sources' rows of a market lack, with the reason (a null, an annotation sentinel, a `-`). */
   missing?: readonly MissingValue[];
+  /** Sources whose values are illustrative rather than published, by source id, with the sentence that says which. */
+  illustrative?: ReadonlyMap<string, string>;
 }
 
 export interface Site {
@@ -22,6 +24,8 @@ export interface Site {
   sources: readonly Source[];
   /** Why a market lacks a metric its source's rows did not provide, by `<market id> <metric id>`. */
   missingReasons: ReadonlyMap<string, MissingValue>;
+  /** Sources whose values are illustrative, by source id, with the sentence that says which; empty once every source is a real download. */
+  illustrative: ReadonlyMap<string, string>;
   /** A route path as an in-page link: root-relative, under the base URL's own path if it has one. */
   href(path: string): string;
   /** A route path as the absolute URL people copy and `curl`. */
@@ -40,6 +44,7 @@ export function makeSite(input: PageInput): Site {
     snapshotDate: input.index.generatedAt,
     sources: [...sources.values()].sort((a, b) => (a.sourceId < b.sourceId ? -1 : 1)),
     missingReasons: new Map((input.missing ?? []).map((m) => [`${m.marketId} ${m.metricId}`, m])),
+    illustrative: input.illustrative ?? new Map(),
     href: (path) => (basePath === '' ? path : path === '/' ? `${basePath}/` : basePath + path),
     url: (path) => input.baseUrl + path,
   };
