@@ -111,7 +111,8 @@ export function buildRoutes(input: RouteInput): RouteTable {
   add(PATHS.profileSchema, 'json', renderJson(profileSchema(baseUrl)));
   add(PATHS.csvDescriptor, 'json', renderJson(csvDescriptor()));
   add(PATHS.indexSchema, 'json', renderJson(indexSchema(baseUrl)));
-  for (const [path, html] of renderPages({ baseUrl, profiles, index, missing: input.missing ?? [], illustrative: input.illustrative ?? new Map() })) add(path, 'html', html);
+  for (const [path, html] of renderPages({ baseUrl, profiles, index, missing: input.missing ?? [], illustrative: input.illustrative ?? new Map() }))
+    add(path, 'html', html);
   add(PATHS.stylesheet, 'css', STYLESHEET);
   add(PATHS.health, 'json', renderJson({ status: 'ok' }), [], CACHE_CONTROL.health);
   return {
