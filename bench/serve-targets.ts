@@ -1,7 +1,8 @@
 // One benchmark target per child process, so no server shares an event loop with the load generator or another server.
 //
 // usage: node --import tsx bench/serve-targets.ts <embedded|ceiling|bare|fastify-static|sirv|express-static> <site-dir> <base-url>
-// Prints `READY <url>` once listening; the parent kills the process when done.
+// Prints `READY <url>` once listening; the parent kills the process when done. sirv, express and fastify come from
+// bench/package.json (the parent installs them first).
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import { buildRouteTable } from '../src/build.ts';
 import { fixtureReader } from '../src/sources/index.ts';

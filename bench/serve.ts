@@ -11,7 +11,7 @@
 // BENCH_LOADGEN (wrk | autocannon), BENCH_ONLY (comma-separated server keys, e.g. ceiling,embedded), NGINX (binary),
 // BENCH_PIN (1 by default: with taskset and two or more CPUs, every server runs on CPU 0 and the load generator on
 // CPU 1, so neither is ever scheduled onto the other's core and a server's speed is not a matter of placement).
-import autocannon from 'autocannon';
+// The static-file servers and autocannon come from bench/package.json, installed on the first run (bench/deps.ts).
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SITE_DIR, fileFor } from '../src/manifest.ts';
 import { findNginx, freePort, startNginx as startNginxRun, type NginxRun } from '../scripts/nginx-run.ts';
+import { ensureBenchPackages } from './deps.ts';
 import { ROWS, type Row } from './serve-rows.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -166,6 +167,7 @@ function wrk(url: string, headers: Record<string, string>, seconds: number): Cel
 }
 
 async function cannon(url: string, headers: Record<string, string>, seconds: number): Promise<Cell> {
+  const { default: autocannon } = await import('autocannon');
   const result = await autocannon({ url, connections: CONNECTIONS, pipelining: 1, headers, duration: seconds });
   return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.timeouts, requests: result.requests.total };
 }
@@ -214,6 +216,7 @@ const quantile = (xs: number[], q: number): number => {
 const median = (xs: number[]): number => quantile(xs, 0.5);
 
 async function main(): Promise<void> {
+  ensureBenchPackages('bench:serve');
   process.stdout.write(`bench:serve: building into ${OUT.replace(ROOT, '')}/ (base URL ${BASE_URL})\n`);
   const built = spawnSync(process.execPath, [join(ROOT, 'bin/market-profiles.js'), 'build', '--out', OUT, '--base-url', BASE_URL], {
     cwd: ROOT,

@@ -1,12 +1,13 @@
 // Soak (npm run soak): the real `serve` command under sustained keep-alive load; no errors allowed, memory must stay flat.
 //
 // Environment: SOAK_SECONDS (measured part, default 60), SOAK_CONNECTIONS (default 100), SOAK_WARMUP_SECONDS
-// (default 10; RSS is read after it, once the JIT and the allocator have settled).
-import autocannon from 'autocannon';
+// (default 10; RSS is read after it, once the JIT and the allocator have settled). autocannon comes from bench/package.json,
+// installed on the first run (bench/deps.ts).
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { ensureBenchPackages } from './deps.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
@@ -32,6 +33,8 @@ function etagOf(url: string, headers: Record<string, string>): Promise<string> {
 }
 
 async function main(): Promise<void> {
+  ensureBenchPackages('soak');
+  const { default: autocannon } = await import('autocannon');
   const child = spawn(process.execPath, [fileURLToPath(new URL('../bin/market-profiles.js', import.meta.url)), 'serve', '--port', '0'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -63,7 +66,7 @@ async function main(): Promise<void> {
       { method: 'GET' as const, path: '/api/markets/csv?utm=soak', headers: { 'accept-encoding': 'br' } },
       { method: 'GET' as const, path: '/healthz' },
     ];
-    const run = (duration: number): Promise<autocannon.Result> => autocannon({ url, connections: CONNECTIONS, duration, requests });
+    const run = (duration: number) => autocannon({ url, connections: CONNECTIONS, duration, requests });
 
     process.stdout.write(`soak: ${url}, server pid ${pid}, ${CONNECTIONS} keep-alive connections, ${WARMUP} s warm-up, then ${SECONDS} s\n`);
     const warm = await run(WARMUP);
