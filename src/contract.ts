@@ -61,7 +61,13 @@ const Metric = Type.Object({
 });
 
 const Scores = Type.Object(
-  { affordability: Type.Optional(Score), supply: Type.Optional(Score), overall: Type.Optional(Score) },
+  {
+    affordability: Type.Optional(Score),
+    renterAffordability: Type.Optional(Score),
+    ownerAffordability: Type.Optional(Score),
+    supply: Type.Optional(Score),
+    overall: Type.Optional(Score),
+  },
   { additionalProperties: Score },
 );
 

@@ -136,10 +136,10 @@ for (const p of profiles) {
 }
 
 describe('coverage and omitted scores are real', () => {
-  test('every market is fully covered with all three scores; New York has permits, the sum of its five borough rows', () => {
+  test('every market is fully covered with all five scores; New York has permits, the sum of its five borough rows', () => {
     for (const p of profiles) {
       assert.equal(p.profile.coverage.percent, 100, p.market.id);
-      assert.deepEqual(Object.keys(p.profile.scores).sort(), ['affordability', 'overall', 'supply'], p.market.id);
+      assert.deepEqual(Object.keys(p.profile.scores), ['renterAffordability', 'ownerAffordability', 'affordability', 'supply', 'overall'], p.market.id);
     }
     assert.equal(profiles.find((p) => p.market.id === 'us-ny-new-york')?.profile.metrics['permits']?.value, 27671);
   });
@@ -160,9 +160,9 @@ describe('coverage and omitted scores are real', () => {
       const ny = servedProfiles(edited).find((p) => p.market.id === 'us-ny-new-york');
       assert.ok(ny);
       assert.equal(ny.profile.metrics['medianGrossRent'], undefined);
-      assert.deepEqual(ny.profile.coverage, { totalRequired: 8, totalProvided: 7, percent: 87.5, missing: ['medianGrossRent'] });
-      // Affordability reads rent to income; overall needs affordability. Supply reads none of it and stays.
-      assert.deepEqual(Object.keys(ny.profile.scores), ['supply']);
+      assert.deepEqual(ny.profile.coverage, { totalRequired: 11, totalProvided: 10, percent: 90.9, missing: ['medianGrossRent'] });
+      // Renter affordability reads rent to income; affordability needs both parts, overall needs affordability. The owner part and supply read none of it and stay.
+      assert.deepEqual(Object.keys(ny.profile.scores), ['ownerAffordability', 'supply']);
       assert.ok(!body(edited, PATHS.marketCsv('us-ny-new-york')).includes(',medianGrossRent,'));
       const status = body(edited, PATHS.dataStatus).replace(/&#x27;|&#39;/g, "'");
       assert.ok(status.includes(`${reason} (<code>${ACS}:${line}</code>)`), 'the data-status page names the reason and the line');
@@ -214,7 +214,7 @@ describe('geographyScope', () => {
   test('the note is one clean sentence naming each boundary with its codes', () => {
     assert.equal(
       profiles.find((p) => p.market.id === 'us-dc-washington')?.geographyScope?.note,
-      'Median gross rent, median household income, rent burden, rental vacancy rate, housing units and building permits describe Washington city, District of Columbia (Census place 1150000); the house price index and the year-over-year house price change describe the Washington, DC-MD metropolitan division (47764) of the Washington-Arlington-Alexandria, DC-VA-MD-WV metro area, which spans DC and MD.',
+      'Median gross rent, median household income, median renter household income, rent burden, median home value, owner cost burden, rental vacancy rate, housing units and building permits describe Washington city, District of Columbia (Census place 1150000); the house price index and the year-over-year house price change describe the Washington, DC-MD metropolitan division (47764) of the Washington-Arlington-Alexandria, DC-VA-MD-WV metro area, which spans DC and MD.',
     );
     for (const p of profiles) {
       const note = p.geographyScope?.note ?? '';

@@ -1,50 +1,198 @@
-// Methodology v1.0: fixed thresholds, omitted scores, the freshness rule and coverage.
+// Methodology v2.0: each formula and threshold on hand-computed examples, scores omitted when an input is missing, face validity on the fixtures, freshness and coverage.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { METRICS, THRESHOLDS, computeCoverage, computeScores, scale, sourceFreshness, worstFreshness } from '../src/methodology.ts';
 import type { Source as SourceRecord } from '../src/contract.ts';
+import {
+  METHODOLOGY_CHANGES,
+  METHODOLOGY_VERSION,
+  METRICS,
+  SCORE_KEYS,
+  THRESHOLDS,
+  THRESHOLD_BASIS,
+  WEIGHTS,
+  computeCoverage,
+  computeScores,
+  scale,
+  scoreInputs,
+  sourceFreshness,
+  worstFreshness,
+} from '../src/methodology.ts';
+import { servedProfiles, buildTable } from './support/data.ts';
 
+/**
+ * A market worked by hand:
+ * - rent to renter income 1250 × 12 / 60000 = 25 % → (25 − 40) / (20 − 40) = 75; rent burden 41 % → (41 − 65) / (35 − 65) = 80;
+ *   renter affordability 0.6 × 75 + 0.4 × 80 = 77.
+ * - price to income 320000 / 80000 = 4.0 → (4 − 7) / (3 − 7) = 75; owner cost burden 36 % → (36 − 45) / (15 − 45) = 30;
+ *   owner affordability 0.6 × 75 + 0.4 × 30 = 57.
+ * - affordability 0.5 × 77 + 0.5 × 57 = 67.
+ * - permits per 1,000 homes 6000 / 400000 × 1000 = 15 → (15 − 2) / (20 − 2) = 72.2…; vacancy 6.5 % → (6.5 − 2) / (8 − 2) = 75;
+ *   supply 0.7 × 72.2… + 0.3 × 75 = 73.06 → 73.
+ * - overall 0.5 × 67 + 0.5 × 73 = 70.
+ */
 const complete = {
-  medianGrossRent: 1500,
-  medianHouseholdIncome: 90000,
-  rentBurden: 50,
-  permits: 5000,
-  housingUnits: 500000,
-  rentalVacancyRate: 5,
+  medianGrossRent: 1250,
+  medianRenterIncome: 60000,
+  medianHouseholdIncome: 80000,
+  rentBurden: 41,
+  medianHomeValue: 320000,
+  ownerCostBurden: 36,
+  permits: 6000,
+  housingUnits: 400000,
+  rentalVacancyRate: 6.5,
 };
+const WORKED = { renterAffordability: 77, ownerAffordability: 57, affordability: 67, supply: 73, overall: 70 };
 
 describe('scale', () => {
-  test('is linear between the thresholds and clamped outside', () => {
+  test('is linear between the thresholds and clamped outside, whichever way the thresholds run', () => {
     assert.equal(scale(30, THRESHOLDS.rentToIncome), 50);
     assert.equal(scale(20, THRESHOLDS.rentToIncome), 100);
     assert.equal(scale(10, THRESHOLDS.rentToIncome), 100);
     assert.equal(scale(45, THRESHOLDS.rentToIncome), 0);
     assert.equal(scale(11, THRESHOLDS.permitsPerThousand), 50);
+    assert.equal(scale(1, THRESHOLDS.permitsPerThousand), 0);
+    assert.equal(scale(5, THRESHOLDS.priceToIncome), 50);
+    assert.equal(scale(9.6, THRESHOLDS.priceToIncome), 0);
+    assert.equal(scale(2.5, THRESHOLDS.priceToIncome), 100);
+  });
+});
+
+describe('thresholds are fixed numbers, each with what it rests on', () => {
+  test('the numbers', () => {
+    assert.deepEqual(THRESHOLDS, {
+      rentToIncome: { zeroAt: 40, fullAt: 20 },
+      rentBurden: { zeroAt: 65, fullAt: 35 },
+      priceToIncome: { zeroAt: 7, fullAt: 3 },
+      ownerCostBurden: { zeroAt: 45, fullAt: 15 },
+      permitsPerThousand: { zeroAt: 2, fullAt: 20 },
+      rentalVacancyRate: { zeroAt: 2, fullAt: 8 },
+    });
+  });
+  test('the cost-burden line scores 50 on every burden-based scale: 30 % rent to income, 50 % and 30 % burdened, a median multiple of 5', () => {
+    assert.equal(scale(30, THRESHOLDS.rentToIncome), 50);
+    assert.equal(scale(50, THRESHOLDS.rentBurden), 50);
+    assert.equal(scale(30, THRESHOLDS.ownerCostBurden), 50);
+    assert.equal(scale(5, THRESHOLDS.priceToIncome), 50);
+  });
+  test('each basis names both of its thresholds and the convention it rests on', () => {
+    const conventions: Record<keyof typeof THRESHOLDS, RegExp> = {
+      rentToIncome: /30 % cost-burden line/,
+      rentBurden: /Joint Center for Housing Studies/,
+      priceToIncome: /Demographia/,
+      ownerCostBurden: /30 % line/,
+      permitsPerThousand: /national pace/,
+      rentalVacancyRate: /Housing Vacancies and Homeownership/,
+    };
+    for (const [key, t] of Object.entries(THRESHOLDS) as [keyof typeof THRESHOLDS, { zeroAt: number; fullAt: number }][]) {
+      const basis = THRESHOLD_BASIS[key];
+      for (const n of [t.zeroAt, t.fullAt]) assert.match(basis, new RegExp(`(^|[^\\d.])${n}(\\.0)?( %| per|\\b)`), `${key}: ${n}`);
+      assert.match(basis, conventions[key], key);
+    }
   });
 });
 
 describe('scores', () => {
-  test('follow the documented formulas', () => {
-    // rent-to-income 20% → 100; burden 50% → 50; affordability 0.6·100 + 0.4·50 = 80.
-    // permits per 1,000 = 10 → 44.44…; vacancy 5% → 50; supply 0.7·44.44 + 0.3·50 = 46.1 → 46.
-    const s = computeScores(complete);
-    assert.deepEqual(s, { affordability: 80, supply: 46, overall: 63 });
+  test('follow the documented formulas (worked by hand above)', () => {
+    assert.deepEqual(computeScores(complete), WORKED);
+  });
+  test('the derived inputs: rent to renter income in %, the median multiple, permits per 1,000 homes', () => {
+    assert.deepEqual(scoreInputs(complete), { rentToIncome: 25, priceToIncome: 4, permitsPerThousand: 15 });
+  });
+  test('every score key, parts before the scores that combine them', () => {
+    assert.deepEqual(SCORE_KEYS, ['renterAffordability', 'ownerAffordability', 'affordability', 'supply', 'overall']);
+    for (const key of SCORE_KEYS) {
+      const sum = Object.values(WEIGHTS[key] as Record<string, number>).reduce((a, b) => a + b, 0);
+      assert.ok(Math.abs(sum - 1) < 1e-12, `${key} weights sum to ${sum}`);
+    }
   });
   test('are integers from 0 to 100 at the extremes', () => {
-    const best = computeScores({ ...complete, medianGrossRent: 100, rentBurden: 0, permits: 1e6, rentalVacancyRate: 50 });
-    assert.deepEqual(best, { affordability: 100, supply: 100, overall: 100 });
-    const worst = computeScores({ ...complete, medianGrossRent: 1e6, rentBurden: 100, permits: 0, rentalVacancyRate: 0 });
-    assert.deepEqual(worst, { affordability: 0, supply: 0, overall: 0 });
+    const best = computeScores({
+      ...complete,
+      medianGrossRent: 100,
+      rentBurden: 0,
+      medianHomeValue: 1000,
+      ownerCostBurden: 0,
+      permits: 1e6,
+      rentalVacancyRate: 50,
+    });
+    assert.deepEqual(best, { renterAffordability: 100, ownerAffordability: 100, affordability: 100, supply: 100, overall: 100 });
+    const worst = computeScores({
+      ...complete,
+      medianGrossRent: 1e6,
+      rentBurden: 100,
+      medianHomeValue: 1e9,
+      ownerCostBurden: 100,
+      permits: 0,
+      rentalVacancyRate: 0,
+    });
+    assert.deepEqual(worst, { renterAffordability: 0, ownerAffordability: 0, affordability: 0, supply: 0, overall: 0 });
   });
-  test('a score whose inputs are missing is omitted, never 0, and overall needs both', () => {
-    const { permits: _p, ...noPermits } = complete;
-    assert.deepEqual(computeScores(noPermits), { affordability: 80 });
-    const { medianHouseholdIncome: _i, ...noIncome } = complete;
-    assert.deepEqual(computeScores(noIncome), { supply: 46 });
-    assert.deepEqual(computeScores({}), {});
+  test('a half rounds up: renter affordability 0.6 × 62.5 + 0.4 × 50 = 57.5 → 58', () => {
+    // rent 1225 × 12 / 60000 = 24.5 % → 77.5; burden 50 % → 50: 0.6 × 77.5 + 0.4 × 50 = 66.5 → 67.
+    assert.equal(computeScores({ ...complete, medianGrossRent: 1225, rentBurden: 50 }).renterAffordability, 67);
+    // rent 1375 × 12 / 60000 = 27.5 % → 62.5: 0.6 × 62.5 + 0.4 × 50 = 57.5 → 58.
+    assert.equal(computeScores({ ...complete, medianGrossRent: 1375, rentBurden: 50 }).renterAffordability, 58);
   });
-  test('do not depend on other markets: the same inputs give the same scores', () => {
-    assert.deepEqual(computeScores(complete), computeScores({ ...complete }));
+  test('affordability and overall combine the published integer parts, so a reader can redo them', () => {
+    const s = computeScores(complete);
+    assert.equal(s.affordability, Math.round(0.5 * (s.renterAffordability ?? NaN) + 0.5 * (s.ownerAffordability ?? NaN)));
+    assert.equal(s.overall, Math.round(0.5 * (s.affordability ?? NaN) + 0.5 * (s.supply ?? NaN)));
+  });
+
+  /** Each input missing on one side only: which scores survive, by hand. */
+  const without = (key: keyof typeof complete, value?: number): Record<string, number> => ({ ...complete, [key]: value }) as Record<string, number>;
+  const cases: [string, Record<string, number | undefined>, Record<string, number>][] = [
+    ['rent missing, renter income present', without('medianGrossRent'), { ownerAffordability: 57, supply: 73 }],
+    ['renter income missing, rent present', without('medianRenterIncome'), { ownerAffordability: 57, supply: 73 }],
+    ['renter income 0 (no division by zero)', without('medianRenterIncome', 0), { ownerAffordability: 57, supply: 73 }],
+    ['rent burden missing', without('rentBurden'), { ownerAffordability: 57, supply: 73 }],
+    ['household income missing: the owner part needs it, the renter part does not', without('medianHouseholdIncome'), { renterAffordability: 77, supply: 73 }],
+    ['home value missing', without('medianHomeValue'), { renterAffordability: 77, supply: 73 }],
+    ['owner cost burden missing', without('ownerCostBurden'), { renterAffordability: 77, supply: 73 }],
+    ['permits missing', without('permits'), { renterAffordability: 77, ownerAffordability: 57, affordability: 67 }],
+    ['housing units 0', without('housingUnits', 0), { renterAffordability: 77, ownerAffordability: 57, affordability: 67 }],
+    ['vacancy missing', without('rentalVacancyRate'), { renterAffordability: 77, ownerAffordability: 57, affordability: 67 }],
+    ['a value that is not a number (NaN)', without('rentBurden', Number.NaN), { ownerAffordability: 57, supply: 73 }],
+    ['an infinite value', without('ownerCostBurden', Number.POSITIVE_INFINITY), { renterAffordability: 77, supply: 73 }],
+    ['nothing at all', {}, {}],
+  ];
+  for (const [name, values, expected] of cases) {
+    test(`${name}: the scores that need it are omitted, never 0, never NaN or null`, () => {
+      const scores = computeScores(values);
+      assert.deepEqual(scores, expected);
+      for (const v of Object.values(scores)) assert.ok(Number.isInteger(v) && v >= 0 && v <= 100);
+    });
+  }
+});
+
+describe('face validity on the fixture data', () => {
+  const profiles = servedProfiles(buildTable());
+  const affordability = (id: string): number =>
+    profiles.find((p) => p.market.id === id)?.profile.scores.affordability ?? assert.fail(`${id} has no affordability`);
+  // A housing analyst expects the coastal cities where a home costs nine to eleven years of income and a rent takes a third
+  // of a renter's income to come out less affordable than the Sun Belt and Midwest cities at four to five years.
+  for (const costly of ['us-ca-san-francisco', 'us-ca-los-angeles', 'us-ny-new-york']) {
+    for (const cheaper of ['us-az-phoenix', 'us-tx-dallas', 'us-il-chicago']) {
+      test(`${costly} is less affordable than ${cheaper}`, () => {
+        assert.ok(affordability(costly) < affordability(cheaper), `${costly} ${affordability(costly)} vs ${cheaper} ${affordability(cheaper)}`);
+      });
+    }
+  }
+  test('San Francisco is not among the most affordable: a high renter income does not hide a home at nine years of income', () => {
+    const sf = profiles.find((p) => p.market.id === 'us-ca-san-francisco')?.profile.scores;
+    assert.ok((sf?.ownerAffordability ?? 100) < 25 && (sf?.affordability ?? 100) < 50, JSON.stringify(sf));
+  });
+});
+
+describe('versions', () => {
+  test('v2.0 is in service and the changelog says what changed and why, newest first', () => {
+    assert.equal(METHODOLOGY_VERSION, 'v2.0');
+    assert.deepEqual(
+      METHODOLOGY_CHANGES.map((c) => c.version),
+      ['v2.0', 'v1.1', 'v1.0'],
+    );
+    const v2 = METHODOLOGY_CHANGES[0]?.changes.join(' ') ?? '';
+    for (const phrase of ['renterAffordability', 'ownerAffordability', 'B25077', 'B25119', 'B25091', 'Price momentum']) assert.ok(v2.includes(phrase), phrase);
   });
 });
 
@@ -75,24 +223,24 @@ describe('freshness', () => {
   });
 });
 
-test('coverage counts the required metrics and lists the missing ones', () => {
+test('coverage counts the eleven required metrics and lists the missing ones', () => {
   const all = new Set(METRICS.map((m) => m.id));
-  assert.deepEqual(computeCoverage(all), { totalRequired: 8, totalProvided: 8, percent: 100, missing: [] });
+  assert.deepEqual(computeCoverage(all), { totalRequired: 11, totalProvided: 11, percent: 100, missing: [] });
   all.delete('permits');
   all.delete('rentBurden');
-  assert.deepEqual(computeCoverage(all), { totalRequired: 8, totalProvided: 6, percent: 75, missing: ['rentBurden', 'permits'] });
-  const one = computeCoverage(new Set(['permits']));
-  assert.equal(one.percent, 12.5);
+  assert.deepEqual(computeCoverage(all), { totalRequired: 11, totalProvided: 9, percent: 81.8, missing: ['rentBurden', 'permits'] });
+  assert.equal(computeCoverage(new Set(['permits'])).percent, 9.1);
 });
 
-test("the metric set covers the spec's metrics and units, and some labels need CSV quoting", () => {
+test("the metric set covers the spec's metrics and units, the owners' and renters' inputs, and labels that need CSV quoting", () => {
   const ids = METRICS.map((m) => m.id);
-  for (const id of ['medianGrossRent', 'homePriceIndex', 'permits']) assert.ok(ids.includes(id));
-  for (const unit of ['USD/mo', '%', 'index', 'units'])
+  for (const id of ['medianGrossRent', 'homePriceIndex', 'permits', 'medianHomeValue', 'medianRenterIncome', 'ownerCostBurden'])
+    assert.ok(ids.includes(id), id);
+  for (const unit of ['USD/mo', 'USD/yr', 'USD', '%', 'index', 'units'])
     assert.ok(
       METRICS.some((m) => m.unit === unit),
       unit,
     );
   assert.ok(METRICS.some((m) => m.label.includes(',')));
-  assert.ok(METRICS.some((m) => m.label.includes('"')));
+  assert.ok(!METRICS.some((m) => m.label.includes('"')), 'no literal quotes in a label: the CSV would double them');
 });

@@ -7,6 +7,7 @@ import { buildRouteTable } from '../src/build.ts';
 import { SCHEMA_VERSION, type MarketIndex, type MarketProfile } from '../src/contract.ts';
 import { METHODOLOGY_VERSION, METRICS, THRESHOLDS, computeScores } from '../src/methodology.ts';
 import { formatDate, formatMetric, formatNumber, formatValue } from '../src/render/pages/format.ts';
+import { SCORE_KEYS, scoreLabel } from '../src/render/pages/scores.ts';
 import { ENDPOINTS, PAGES, makeSite } from '../src/render/pages/site.ts';
 import { PATHS } from '../src/paths.ts';
 import { CONTENT_TYPES, type Kind } from '../src/http/headers.ts';
@@ -247,7 +248,7 @@ describe('market pages', () => {
       assert.match(html, /<svg class="chart chart-market"[^>]*role="img"/, 'score chart');
       for (const [key, value] of Object.entries(p.profile.scores))
         assert.ok(
-          rows.some((r) => visible(r).includes(`${key.charAt(0).toUpperCase()}${key.slice(1)} ${value} / 100`)),
+          rows.some((r) => visible(r).includes(`${scoreLabel(key)} ${value} / 100`)),
           `${id}: score ${key}`,
         );
       assert.equal(html.includes('id="geography"'), p.geographyScope !== undefined, `${id}: geography note iff geographyScope`);
@@ -267,10 +268,10 @@ describe('market pages', () => {
     });
     const words = visible(edited.routes.get(PATHS.marketPage('us-ny-new-york'))?.identity.body.toString('utf8') ?? '');
     assert.ok(words.includes('Missing: “Median gross rent”.'), words);
-    assert.ok(words.includes('Affordability Not computed'), 'affordability not computed');
-    assert.ok(words.includes('Overall Not computed'), 'overall not computed');
+    for (const key of ['renterAffordability', 'affordability', 'overall']) assert.ok(words.includes(`${scoreLabel(key)} Not computed`), `${key} not computed`);
+    assert.ok(words.includes(`${scoreLabel('ownerAffordability')} `) && !words.includes(`${scoreLabel('ownerAffordability')} Not computed`));
     assert.ok(words.includes('never shown as 0'));
-    assert.ok(words.includes('Coverage: 7 of the 8 metrics'));
+    assert.ok(words.includes('Coverage: 10 of the 11 metrics'));
   });
 
   it('shows the geography note for New York and Washington, naming the metropolitan division', () => {
@@ -314,9 +315,9 @@ describe('site pages', () => {
     for (const m of index.markets) assert.ok(html.includes(`href="${PATHS.marketPage(m.id)}"`), m.id);
     assert.match(html, /<svg class="chart chart-compare"[^>]*aria-labelledby="comparison-chart-title comparison-chart-desc"/);
     assert.equal(
-      (html.match(/<rect [^>]*fill="#/g) ?? []).length - 3,
+      (html.match(/<rect [^>]*fill="#/g) ?? []).length - SCORE_KEYS.length,
       index.markets.reduce((n, m) => n + Object.keys(m.scores).length, 0),
-      'one bar per published score, plus 3 legend swatches',
+      'one bar per published score, plus a legend swatch per score',
     );
   });
 

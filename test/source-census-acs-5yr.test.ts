@@ -17,6 +17,8 @@ const DETAILED_HEADER = [
   'NAME',
   'B25064_001E',
   'B19013_001E',
+  'B25119_003E',
+  'B25077_001E',
   'B25001_001E',
   'B25070_001E',
   'B25070_007E',
@@ -24,12 +26,21 @@ const DETAILED_HEADER = [
   'B25070_009E',
   'B25070_010E',
   'B25070_011E',
+  'B25091_002E',
+  'B25091_008E',
+  'B25091_009E',
+  'B25091_010E',
+  'B25091_011E',
+  'B25091_012E',
   'state',
   'place',
 ];
-const AUSTIN = ['Austin city, Texas', '1712', '91461', '466312', '256431', '27654', '20133', '24467', '58213', '6211', '48', '05000'];
-const DALLAS = ['Dallas city, Texas', '1413', '68742', '595326', '308614', '24317', '18826', '25093', '75912', '9817', '48', '19000'];
-const OTHER = ['Abbeville city, Alabama', '-666666666', null, '1214', '402', '0', '0', '0', '0', '402', '01', '00124'];
+// prettier-ignore
+const AUSTIN = ['Austin city, Texas', '1712', '91461', '73800', '538000', '466312', '256431', '27654', '20133', '24467', '58213', '6211', '120270', '8381', '5277', '6208', '11175', '880', '48', '05000'];
+// prettier-ignore
+const DALLAS = ['Dallas city, Texas', '1413', '68742', '52400', '308000', '595326', '308614', '24317', '18826', '25093', '75912', '9817', '150340', '12085', '7609', '8952', '16114', '1190', '48', '19000'];
+// prettier-ignore
+const OTHER = ['Abbeville city, Alabama', '-666666666', null, '-666666666', '-666666666', '1214', '402', '0', '0', '0', '0', '402', '0', '0', '0', '0', '0', '0', '01', '00124'];
 
 type Cells = readonly (string | null)[];
 const response = (rows: readonly Cells[]): string => `[${rows.map((r) => JSON.stringify(r)).join(',\n')}]`;
@@ -82,18 +93,24 @@ describe('census-acs-5yr: the real fixture', () => {
     assert.equal(value(load, 'us-tx-austin', 'medianHouseholdIncome'), 91461);
     assert.equal(value(load, 'us-tx-austin', 'housingUnits'), 466312);
     assert.equal(value(load, 'us-tx-austin', 'rentalVacancyRate'), 7.2);
+    assert.equal(value(load, 'us-tx-austin', 'medianRenterIncome'), 73800);
+    assert.equal(value(load, 'us-tx-austin', 'medianHomeValue'), 538000);
     assert.equal(value(load, 'us-ny-new-york', 'housingUnits'), 3718427);
     assert.equal(value(load, 'us-ga-atlanta', 'rentalVacancyRate'), 8.1);
     assert.equal(load.observations.find((o) => o.marketId === 'us-tx-austin')?.asOf, '2020-2024');
     assert.equal(load.source.latestReleaseDate, '2026-01-29');
     assert.equal(load.source.latestRetrievedAt, '2026-05-20');
-    for (const m of MARKETS) assert.equal(load.observations.filter((o) => o.marketId === m.id).length, 5, m.id);
+    for (const m of MARKETS) assert.equal(load.observations.filter((o) => o.marketId === m.id).length, 8, m.id);
     assert.equal(load.skipped, 640);
     assert.deepEqual(load.missing, []);
   });
   test('derives the rent burden from B25070 and rounds it to one decimal', () => {
     // (27654 + 20133 + 24467 + 58213) / (256431 - 6211) × 100 = 52.14…
     assert.equal(value(load, 'us-tx-austin', 'rentBurden'), 52.1);
+  });
+  test('derives the owner cost burden from B25091 and rounds it to one decimal', () => {
+    // (8381 + 5277 + 6208 + 11175) / (120270 - 880) × 100 = 25.99…
+    assert.equal(value(load, 'us-tx-austin', 'ownerCostBurden'), 26);
   });
   test("each observation names the line of its market's row", () => {
     const austin = load.observations.find((o) => o.marketId === 'us-tx-austin' && o.metricId === 'medianGrossRent');
@@ -110,7 +127,7 @@ describe('census-acs-5yr: the real fixture', () => {
     assert.equal(detailed?.href.split('?')[0], 'https://api.census.gov/data/2024/acs/acs5');
     assert.equal(
       detailed?.searchParams.get('get'),
-      'NAME,B25064_001E,B19013_001E,B25001_001E,B25070_001E,B25070_007E,B25070_008E,B25070_009E,B25070_010E,B25070_011E',
+      'NAME,B25064_001E,B19013_001E,B25119_003E,B25077_001E,B25001_001E,B25070_001E,B25070_007E,B25070_008E,B25070_009E,B25070_010E,B25070_011E,B25091_002E,B25091_008E,B25091_009E,B25091_010E,B25091_011E,B25091_012E',
     );
     assert.equal(profile?.href.split('?')[0], 'https://api.census.gov/data/2024/acs/acs5/profile');
     assert.equal(profile?.searchParams.get('get'), 'NAME,DP04_0005E');
@@ -126,7 +143,7 @@ describe('census-acs-5yr: places that are not markets', () => {
   test('are skipped and counted in both responses, whatever their cells hold', () => {
     const load = censusAcs5yr.load(
       reader(
-        [DETAILED_HEADER, OTHER, AUSTIN, ['Odd place', 'n/a', '', null, null, null, null, null, null, null, '48', '99990'], DALLAS],
+        [DETAILED_HEADER, OTHER, AUSTIN, ['Odd place', 'n/a', '', ...Array<null>(15).fill(null), '48', '99990'], DALLAS],
         [
           ['NAME', 'DP04_0005E', 'state', 'place'],
           ['Abbeville city, Alabama', '-888888888', '01', '00124'],
@@ -154,7 +171,7 @@ describe('census-acs-5yr: places that are not markets', () => {
     const alone = censusAcs5yr.load((p) => files.get(p) ?? '', markets);
     const crowded = withOtherAcsPlaces(files, 300);
     const around = censusAcs5yr.load((p) => crowded.get(p) ?? '', markets);
-    assert.equal(around.observations.length, 200);
+    assert.equal(around.observations.length, 320);
     assert.equal(around.skipped, 600);
     assert.deepEqual(
       around.observations.map((o) => o.value),
@@ -206,7 +223,7 @@ describe('census-acs-5yr: values a market row leaves out', () => {
     assert.equal(value(load, 'us-tx-austin', 'rentBurden'), undefined);
     assert.equal(
       reasonOf(load, 'us-tx-austin', 'rentBurden'),
-      "the rent burden needs all of B25070_001E, _007E to _011E; B25070_009E is -999999999: the Census API's annotation that the estimate cannot be displayed (too few sample cases in this area)",
+      "the rent burden needs all of B25070_001E, _007E to _010E and _011E; B25070_009E is -999999999: the Census API's annotation that the estimate cannot be displayed (too few sample cases in this area)",
     );
     assert.equal(value(load, 'us-tx-austin', 'medianGrossRent'), 1712);
     assert.equal(value(load, 'us-tx-dallas', 'rentBurden'), 48.2);
@@ -216,7 +233,7 @@ describe('census-acs-5yr: values a market row leaves out', () => {
     const load = censusAcs5yr.load(reader([DETAILED_HEADER, austinWith('B25070_001E', null), DALLAS]), austinMarkets);
     assert.equal(
       reasonOf(load, 'us-tx-austin', 'rentBurden'),
-      'the rent burden needs all of B25070_001E, _007E to _011E; B25070_001E is null: the Census API has no data for this place',
+      'the rent burden needs all of B25070_001E, _007E to _010E and _011E; B25070_001E is null: the Census API has no data for this place',
     );
   });
   test('a place whose renters are all "not computed" has no rent burden, and says why', () => {
@@ -224,8 +241,30 @@ describe('census-acs-5yr: values a market row leaves out', () => {
     const load = censusAcs5yr.load(reader([DETAILED_HEADER, row, DALLAS]), austinMarkets);
     assert.equal(
       reasonOf(load, 'us-tx-austin', 'rentBurden'),
-      'B25070_001E (256431) less B25070_011E (256431) leaves no renter household whose rent burden was computed',
+      'B25070_001E (256431) less B25070_011E (256431) leaves no renter household whose burden was computed',
     );
+  });
+  test('a sentinel in one B25091 input leaves the owner cost burden missing, naming that input, and keeps the rent burden', () => {
+    const load = censusAcs5yr.load(reader([DETAILED_HEADER, austinWith('B25091_010E', '-666666666'), DALLAS]), austinMarkets);
+    assert.equal(value(load, 'us-tx-austin', 'ownerCostBurden'), undefined);
+    assert.equal(
+      reasonOf(load, 'us-tx-austin', 'ownerCostBurden'),
+      "the owner cost burden needs all of B25091_002E, _008E to _011E and _012E; B25091_010E is -666666666: the Census API's annotation that the estimate could not be computed (too few sample observations, or a median in an open-ended interval)",
+    );
+    assert.equal(value(load, 'us-tx-austin', 'rentBurden'), 52.1);
+    assert.equal(value(load, 'us-tx-dallas', 'ownerCostBurden'), 30);
+  });
+  test('a place with no owner with a mortgage whose burden was computed has no owner cost burden, and says why', () => {
+    const load = censusAcs5yr.load(reader([DETAILED_HEADER, austinWith('B25091_012E', '120270'), DALLAS]), austinMarkets);
+    assert.equal(
+      reasonOf(load, 'us-tx-austin', 'ownerCostBurden'),
+      'B25091_002E (120270) less B25091_012E (120270) leaves no owner household with a mortgage whose burden was computed',
+    );
+  });
+  test('a null median home value leaves it missing and the renter metrics whole', () => {
+    const load = censusAcs5yr.load(reader([DETAILED_HEADER, austinWith('B25077_001E', null), DALLAS]), austinMarkets);
+    assert.equal(reasonOf(load, 'us-tx-austin', 'medianHomeValue'), 'B25077_001E is null: the Census API has no data for this place');
+    assert.equal(value(load, 'us-tx-austin', 'medianRenterIncome'), 73800);
   });
   test('a sentinel in the profile leaves the rental vacancy rate missing, on the profile line', () => {
     const load = censusAcs5yr.load(
@@ -266,7 +305,7 @@ describe('census-acs-5yr: values a market row leaves out', () => {
 
 describe('census-acs-5yr: layout', () => {
   test('columns in another order read the same', () => {
-    const order = [10, 11, 0, 9, 8, 7, 6, 5, 4, 3, 2, 1];
+    const order = [18, 19, 0, ...Array.from({ length: 17 }, (_, i) => 17 - i)];
     const shuffle = (row: Cells): Cells => order.map((i) => row[i] ?? null);
     const load = censusAcs5yr.load(
       reader([DETAILED_HEADER, AUSTIN, DALLAS].map(shuffle), [
@@ -291,16 +330,16 @@ describe('census-acs-5yr: layout', () => {
   test('a header without a required column is an error naming the file and the column', () => {
     const header = DETAILED_HEADER.filter((c) => c !== 'B25070_010E');
     fixtureError(
-      () => censusAcs5yr.load(reader([header, AUSTIN.slice(0, 11)]), austinMarkets),
+      () => censusAcs5yr.load(reader([header, AUSTIN.slice(0, 19)]), austinMarkets),
       'missing_field',
       /^census-acs-5yr\/acs5-2024-detailed-place\.json:1, column B25070_010E, at \/0: header has no "B25070_010E" column$/,
     );
   });
   test('a short row is an error naming the file and the row, even for a place that is not a market', () => {
     fixtureError(
-      () => censusAcs5yr.load(reader([DETAILED_HEADER, AUSTIN, OTHER.slice(0, 11), DALLAS]), austinMarkets),
+      () => censusAcs5yr.load(reader([DETAILED_HEADER, AUSTIN, OTHER.slice(0, 19), DALLAS]), austinMarkets),
       'bad_shape',
-      /^census-acs-5yr\/acs5-2024-detailed-place\.json:3, at \/2: row 2 has 11 cells; the header names 12 columns$/,
+      /^census-acs-5yr\/acs5-2024-detailed-place\.json:3, at \/2: row 2 has 19 cells; the header names 20 columns$/,
     );
   });
   test('a text that is not a number in a market row is an error naming the cell', () => {

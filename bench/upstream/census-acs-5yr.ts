@@ -9,6 +9,8 @@ const DETAILED_HEADER = [
   'NAME',
   'B25064_001E',
   'B19013_001E',
+  'B25119_003E',
+  'B25077_001E',
   'B25001_001E',
   'B25070_001E',
   'B25070_007E',
@@ -16,6 +18,12 @@ const DETAILED_HEADER = [
   'B25070_009E',
   'B25070_010E',
   'B25070_011E',
+  'B25091_002E',
+  'B25091_008E',
+  'B25091_009E',
+  'B25091_010E',
+  'B25091_011E',
+  'B25091_012E',
   'state',
   'place',
 ];
@@ -46,10 +54,14 @@ export function acsFiles(markets: readonly SyntheticMarket[]): Map<string, strin
   for (const { i, market } of markets) {
     const { state: fips, place } = market.placeGeoid;
     const renters = 50000 + (i % 997) * 100;
+    const income = 60000 + (i % 5000) * 10;
+    const mortgaged = 30000 + (i % 700) * 10;
     acs.push([
       market.placeName,
       String(1200 + (i % 900)),
-      String(60000 + (i % 5000) * 10),
+      String(income),
+      String(Math.round(income * 0.65)),
+      String(income * (3 + (i % 6))),
       String(renters * 2),
       String(renters),
       '5000',
@@ -57,6 +69,12 @@ export function acsFiles(markets: readonly SyntheticMarket[]): Map<string, strin
       '5000',
       String(9000 + (i % 3000)),
       '1000',
+      String(mortgaged),
+      '2400',
+      '1500',
+      '1700',
+      String(2000 + (i % 900)),
+      '300',
       fips,
       place,
     ]);
@@ -160,10 +178,15 @@ function otherPlace(k: number, fips: string, state: string, place: string): { de
   const renters = Math.floor(units * (0.15 + ((k * 31) % 40) / 100));
   const notComputed = Math.floor(renters * (0.03 + (k % 6) / 100));
   const share = (pct: number): string => String(Math.floor(renters * pct));
+  const income = 32000 + ((k * 7919) % 110000);
+  const mortgaged = Math.floor(units * (0.2 + ((k * 13) % 30) / 100));
+  const owned = (pct: number): string => String(Math.floor(mortgaged * pct));
   const detailed: Row = [
     name,
     String(650 + ((k * 37) % 1900)),
-    String(32000 + ((k * 7919) % 110000)),
+    String(income),
+    String(Math.round((income * (0.5 + ((k * 17) % 25) / 100)) / 100) * 100),
+    String(Math.round((income * (2.4 + ((k * 29) % 50) / 10)) / 100) * 100),
     String(units),
     String(renters),
     share(0.09),
@@ -171,6 +194,12 @@ function otherPlace(k: number, fips: string, state: string, place: string): { de
     share(0.08),
     share(0.19),
     String(notComputed),
+    String(mortgaged),
+    owned(0.08),
+    owned(0.05),
+    owned(0.06),
+    owned(0.09),
+    owned(0.01),
     fips,
     place,
   ];
@@ -180,15 +209,18 @@ function otherPlace(k: number, fips: string, state: string, place: string): { de
   if (k % 23 === 5) {
     detailed[1] = '-666666666';
     detailed[2] = '-666666666';
+    detailed[3] = '-666666666';
+    detailed[4] = '-666666666';
   }
   if (k % 47 === 11) {
-    detailed.splice(4, 6, '0', '0', '0', '0', '0', '0');
+    detailed.splice(6, 6, '0', '0', '0', '0', '0', '0');
     detailed[1] = '-666666666';
     rate = '-666666666';
   }
   if (k % 61 === 7) {
     detailed[1] = '2870';
     detailed[2] = '250001';
+    detailed[4] = '2000001';
   }
   if (k % 89 === 17) detailed[1] = null;
   if (k % 97 === 29) rate = null;

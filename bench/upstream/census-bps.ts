@@ -94,7 +94,7 @@ export function bpsFiles(markets: readonly SyntheticMarket[]): Map<string, strin
       units,
     };
   });
-  return new Map([...filesOf(rows), ['census-bps/retrieval.json', '{"vintage":"2025","latestReleaseDate":"2026-05-01","latestRetrievedAt":"2026-05-20"}']]);
+  return new Map([...filesOf(rows), ['census-bps/retrieval.json', '{"vintage":"2025","latestReleaseDate":"2026-05-01","latestRetrievedAt":"2026-09-28"}']]);
 }
 
 /**

@@ -14,7 +14,9 @@ const VINTAGE = `${YEAR - 4}-${YEAR}`;
 const API = `https://api.census.gov/data/${YEAR}/acs/acs5`;
 
 const RENT_BURDEN_FIELDS = ['B25070_001E', 'B25070_007E', 'B25070_008E', 'B25070_009E', 'B25070_010E', 'B25070_011E'] as const;
-const DETAILED_FIELDS = ['B25064_001E', 'B19013_001E', 'B25001_001E', ...RENT_BURDEN_FIELDS] as const;
+/** Owners with a mortgage (row 2), those at 30-34.9, 35-39.9, 40-49.9 and 50 % or more (rows 8 to 11), and those not computed (row 12). */
+const OWNER_BURDEN_FIELDS = ['B25091_002E', 'B25091_008E', 'B25091_009E', 'B25091_010E', 'B25091_011E', 'B25091_012E'] as const;
+const DETAILED_FIELDS = ['B25064_001E', 'B19013_001E', 'B25119_003E', 'B25077_001E', 'B25001_001E', ...RENT_BURDEN_FIELDS, ...OWNER_BURDEN_FIELDS] as const;
 const PROFILE_FIELDS = ['DP04_0005E'] as const;
 
 /** The API's address for every place of every state; written already form-encoded, so fetch adding `&key=` leaves the rest as it is. */
@@ -176,24 +178,36 @@ export const censusAcs5yr: SourceAdapter = {
       else emit(row, metricId, shape(cell.value));
     };
 
+    /**
+     * A cost-burden share from a table's rows: [total, the four groups at 30 % or more, not computed], all needed.
+     * Share = the four groups over the total less those not computed, %, one decimal.
+     */
+    const burden = (row: ApiRow, metricId: string, what: string, fields: readonly string[], whom: string): void => {
+      const cells = fields.map((field) => row.cells.get(field) ?? { absent: `${field} is not in the row` });
+      const gaps = cells.flatMap((cell) => ('absent' in cell ? [cell.absent] : []));
+      const [first = '', , , , , last = ''] = fields;
+      if (gaps.length > 0) {
+        absent(row, metricId, `${what} needs all of ${first}, ${fields[1]?.slice(-5)} to ${fields[4]?.slice(-5)} and ${last.slice(-5)}; ${gaps.join('; ')}`);
+        return;
+      }
+      const [total = 0, b30 = 0, b35 = 0, b40 = 0, b50 = 0, notComputed = 0] = cells.map((cell) => ('value' in cell ? cell.value : 0));
+      const computed = total - notComputed;
+      if (computed <= 0) {
+        absent(row, metricId, `${first} (${total}) less ${last} (${notComputed}) leaves no ${whom} whose burden was computed`);
+        return;
+      }
+      emit(row, metricId, roundTo(((b30 + b35 + b40 + b50) / computed) * 100, 1));
+    };
+
     const detailed = readResponse(read, DETAILED, DETAILED_FIELDS, byPlace);
     for (const row of detailed.rows) {
       single(row, 'medianGrossRent', 'B25064_001E');
       single(row, 'medianHouseholdIncome', 'B19013_001E');
+      single(row, 'medianRenterIncome', 'B25119_003E');
+      single(row, 'medianHomeValue', 'B25077_001E');
       single(row, 'housingUnits', 'B25001_001E');
-      const inputs = RENT_BURDEN_FIELDS.map((field) => row.cells.get(field) ?? { absent: `${field} is not in the row` });
-      const gaps = inputs.flatMap((cell) => ('absent' in cell ? [cell.absent] : []));
-      if (gaps.length > 0) {
-        absent(row, 'rentBurden', `the rent burden needs all of B25070_001E, _007E to _011E; ${gaps.join('; ')}`);
-        continue;
-      }
-      const [total = 0, b30 = 0, b35 = 0, b40 = 0, b50 = 0, notComputed = 0] = inputs.map((cell) => ('value' in cell ? cell.value : 0));
-      const computed = total - notComputed;
-      if (computed <= 0) {
-        absent(row, 'rentBurden', `B25070_001E (${total}) less B25070_011E (${notComputed}) leaves no renter household whose rent burden was computed`);
-        continue;
-      }
-      emit(row, 'rentBurden', roundTo(((b30 + b35 + b40 + b50) / computed) * 100, 1));
+      burden(row, 'rentBurden', 'the rent burden', RENT_BURDEN_FIELDS, 'renter household');
+      burden(row, 'ownerCostBurden', 'the owner cost burden', OWNER_BURDEN_FIELDS, 'owner household with a mortgage');
     }
     const profile = readResponse(read, PROFILE, PROFILE_FIELDS, byPlace);
     for (const row of profile.rows) single(row, 'rentalVacancyRate', 'DP04_0005E', (v) => roundTo(v, 1));
@@ -204,7 +218,7 @@ export const censusAcs5yr: SourceAdapter = {
           sourceId: 'census-acs-5yr',
           sourceName: 'American Community Survey 5-year estimates',
           agency: 'U.S. Census Bureau',
-          datasetName: `ACS 5-year estimates ${retrieval.vintage}: tables B25064, B19013, B25001, B25070 and profile DP04`,
+          datasetName: `ACS 5-year estimates ${retrieval.vintage}: tables B25064, B19013, B25119, B25077, B25001, B25070, B25091 and profile DP04`,
           sourceUrl: 'https://www.census.gov/programs-surveys/acs',
           confidence: 'high',
           updateFrequency: 'annually',
