@@ -1,5 +1,5 @@
 // /methodology: the metric definitions, score formulas, thresholds and freshness rule of the running version.
-import { METHODOLOGY_VERSION, METRICS, THRESHOLDS } from '../../methodology.ts';
+import { METHODOLOGY_VERSION, METRICS, THRESHOLDS, THRESHOLD_BASIS } from '../../methodology.ts';
 import { PATHS } from '../../paths.ts';
 import { Facts, ReflowTable } from './components.tsx';
 import { formatDays, formatNumber, formatPercent } from './format.ts';
@@ -81,13 +81,17 @@ function ScoreFormulas() {
       <h3 id="inputs">Derived inputs</h3>
       <ul>
         <li>
-          <code>rentToIncome</code> = 12 × median gross rent ÷ median household income × 100 (annual rent as a percentage of income)
+          <code>rentToIncome</code> = 12 × median gross rent ÷ median renter household income × 100 (a year of rent as a percentage of what renter households
+          earn)
+        </li>
+        <li>
+          <code>priceToIncome</code> = median home value ÷ median household income (the "median multiple": how many years of income the median home costs)
         </li>
         <li>
           <code>permitsPerThousand</code> = building permits ÷ housing units × 1,000
         </li>
         <li>
-          <code>rentBurden</code> and <code>rentalVacancyRate</code> are the metrics of the same id.
+          <code>rentBurden</code>, <code>ownerCostBurden</code> and <code>rentalVacancyRate</code> are the metrics of the same id.
         </li>
       </ul>
       <h3 id="thresholds">Thresholds</h3>
@@ -103,6 +107,7 @@ function ScoreFormulas() {
               <th scope="col" class="num">
                 Scores 100 at
               </th>
+              <th scope="col">What it rests on</th>
               <th scope="col">Used by</th>
             </tr>
           </thead>
@@ -119,6 +124,7 @@ function ScoreFormulas() {
                 <td data-label="Scores 100 at" class="num">
                   {formatNumber(THRESHOLDS[key].fullAt)}
                 </td>
+                <td data-label="What it rests on">{THRESHOLD_BASIS[key]}</td>
                 <td data-label="Used by">{usedBy(key)}</td>
               </tr>
             ))}
@@ -139,6 +145,13 @@ function ScoreFormulas() {
           </div>
         ))}
       </dl>
+      <h3 id="left-out">What the scores leave out, and why</h3>
+      <p>
+        <strong>Price momentum.</strong> The house price index and its change over the year are shown beside the scores but feed none of them. The index
+        measures how prices moved since 1995, not what a home costs, so it cannot say whether a home is affordable; and one year's change of a metro (or
+        metropolitan division) index says where prices went, not what households pay. A score that rewarded or penalized it would swing with the cycle rather
+        than with what renters and owners pay. The owner part reads the price level instead, through the median home value.
+      </p>
     </section>
   );
 }
