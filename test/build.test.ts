@@ -296,13 +296,16 @@ describe('a profile that breaks the published contract stops the build', () => {
       () =>
         build(
           broken((l) => {
-            l.observations[0]!.value = Number.NaN;
+            const austin = l.observations.find((o) => o.marketId === 'us-tx-austin' && o.metricId === 'homePriceIndex');
+            assert.ok(austin);
+            austin.value = Number.NaN;
           }),
         ),
       (error: unknown) => {
         assert.ok(error instanceof DataError);
-        assert.equal(error.place.file, FHFA);
-        assert.match(error.message, /market us-\S+: source fhfa-hpi produced NaN/);
+        assert.equal(error.code, 'not_numeric');
+        assert.deepEqual(error.place, { file: FHFA, line: FHFA_AUSTIN_2025_Q4, marketId: 'us-tx-austin' });
+        assert.equal(error.reason, 'source fhfa-hpi produced NaN for "homePriceIndex"; values must be finite numbers');
         return true;
       },
     );

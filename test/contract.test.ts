@@ -98,27 +98,34 @@ for (const p of profiles) {
       }
     });
 
-    test('caveats are the fixed project caveats, verbatim', () => {
+    test('caveats are the four project caveats of spec 2.1, verbatim', () => {
       assert.deepEqual(p.caveats, PROFILE_CAVEATS);
+      assert.equal(p.caveats.length, 4);
+      const text = p.caveats.join(' ');
+      for (const says of [/source-attributed static fixture/i, /no live data/i, /not investment, legal, financial/i, /licenses and terms/i])
+        assert.match(text, says);
     });
 
-    test('links carry exactly the seven keys, as absolute URLs on the base URL', () => {
-      assert.deepEqual(Object.keys(p.links).sort(), [...LINK_KEYS].sort());
-      for (const url of Object.values(p.links)) assert.ok(url.startsWith(`${BASE_URL}/`), url);
-      assert.equal(p.links.html, `${BASE_URL}/markets/${p.market.id}`);
+    test('links carry exactly the seven keys of spec 2.1, each the absolute URL of its page on the base URL', () => {
+      assert.deepEqual(p.links, {
+        html: `${BASE_URL}/markets/${p.market.id}`,
+        dataStatus: `${BASE_URL}/data-status`,
+        methodology: `${BASE_URL}/methodology`,
+        dataSources: `${BASE_URL}/data-sources`,
+        dataCatalog: `${BASE_URL}/data-catalog`,
+        privacy: `${BASE_URL}/privacy`,
+        changelog: `${BASE_URL}/changelog`,
+      });
     });
 
-    test('freshness and coverage follow design.md: fixture provenance, a known freshness, consistent counts', () => {
+    test('freshness and coverage of the committed snapshot: fixture provenance, every source fresh on 2026-05-20, eleven of eleven metrics', () => {
       const f = p.profile.freshness;
       assert.equal(f.provenance, 'fixture');
-      assert.ok(['fresh', 'aging', 'stale'].includes(f.freshness));
-      assert.match(f.retrievedAt, ISO_DATE);
-      assert.ok(f.note.length > 0);
-      const c = p.profile.coverage;
-      assert.equal(c.totalProvided, Object.keys(p.profile.metrics).length);
-      assert.equal(c.totalProvided + c.missing.length, c.totalRequired);
-      assert.equal(c.percent, Math.round((c.totalProvided / c.totalRequired) * 1000) / 10);
-      for (const id of c.missing) assert.equal(p.profile.metrics[id], undefined);
+      assert.equal(f.freshness, 'fresh');
+      assert.equal(f.retrievedAt, '2026-05-20');
+      assert.match(f.note, /^Static fixtures, snapshot 2026-05-20\. /);
+      assert.deepEqual(p.profile.coverage, { totalRequired: 11, totalProvided: 11, percent: 100, missing: [] });
+      assert.equal(Object.keys(p.profile.metrics).length, 11);
     });
 
     test('no value anywhere is null: undefined fields are omitted', () => {

@@ -98,7 +98,7 @@ test('plainDecimal never writes an exponent or a thousands separator', () => {
   assert.equal(plainDecimal(1.23e25), '12300000000000000000000000');
   assert.equal(plainDecimal(-0), '0');
   assert.equal(plainDecimal(52.1), '52.1');
-  assert.throws(() => plainDecimal(Number.NaN));
+  assert.throws(() => plainDecimal(Number.NaN), /cannot write NaN as a CSV decimal/);
 });
 
 describe('bulk CSV', () => {
