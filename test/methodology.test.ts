@@ -216,6 +216,26 @@ describe('freshness', () => {
     assert.equal(sourceFreshness(source('annually', '2024-10-28'), '2026-09-28'), 'aging');
     assert.equal(sourceFreshness(source('annually'), '2026-09-28'), 'stale');
   });
+  test('at the edges, with literal dates against the snapshot of 2026-05-20', () => {
+    const at = (frequency: SourceRecord['updateFrequency'], release: string): string => sourceFreshness(source(frequency, release), '2026-05-20');
+    // monthly: 31 days (2026-04-19) fresh, 32 aging, 62 (2026-03-19) aging, 63 stale
+    assert.deepEqual(
+      ['2026-04-19', '2026-04-18', '2026-03-19', '2026-03-18'].map((d) => at('monthly', d)),
+      ['fresh', 'aging', 'aging', 'stale'],
+    );
+    // quarterly: 92 days (2026-02-17) fresh, 93 aging, 184 (2025-11-17) aging, 185 stale
+    assert.deepEqual(
+      ['2026-02-17', '2026-02-16', '2025-11-17', '2025-11-16'].map((d) => at('quarterly', d)),
+      ['fresh', 'aging', 'aging', 'stale'],
+    );
+    // annually: 366 days (2025-05-19) fresh, 367 aging, 732 (2024-05-18) aging, 733 stale
+    assert.deepEqual(
+      ['2025-05-19', '2025-05-18', '2024-05-18', '2024-05-17'].map((d) => at('annually', d)),
+      ['fresh', 'aging', 'aging', 'stale'],
+    );
+    // A release dated after the snapshot is fresh (age below zero).
+    assert.equal(at('quarterly', '2026-06-01'), 'fresh');
+  });
   test('a profile is as fresh as its least fresh source', () => {
     assert.equal(worstFreshness(['fresh', 'aging', 'fresh']), 'aging');
     assert.equal(worstFreshness(['fresh', 'stale', 'aging']), 'stale');

@@ -1,20 +1,160 @@
-// The parsing helpers every adapter shares: rounding, CSV lines, where JSON array elements start.
+// The parsing helpers every adapter shares: text and number fields with their error codes, rounding, retrieval.json, CSV lines, where JSON array elements start.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { arrayElementLines, roundTo, splitCsvLine } from '../src/sources/parse.ts';
+import { FixtureError } from '../src/errors.ts';
+import { arrayElementLines, isCalendarDate, lines, numeric, readRetrieval, roundTo, splitCsvLine, text, withRetrieval } from '../src/sources/parse.ts';
 
-describe('parsing helpers', () => {
-  test('roundTo rounds half away from zero without binary drift', () => {
+const place = { file: 'f.csv', line: 7 };
+/** Asserts a FixtureError with this code whose message matches. */
+const fails = (fn: () => unknown, code: string, message: RegExp): void => {
+  assert.throws(fn, (e: unknown) => {
+    assert.ok(e instanceof FixtureError, String(e));
+    assert.equal(e.code, code);
+    assert.match(e.message, message);
+    return true;
+  });
+};
+
+describe('text', () => {
+  test('a present text is returned as it is', () => {
+    assert.equal(text('Austin city, Texas', place, 'NAME'), 'Austin city, Texas');
+    assert.equal(text('a = b', place, 'NAME'), 'a = b', 'an = inside is no formula');
+  });
+  test('missing or blank: missing_field, naming the file, line and column', () => {
+    for (const raw of [undefined, '', '   '])
+      fails(() => text(raw, place, 'NAME'), 'missing_field', /^f\.csv:7, column NAME: required field "NAME" is missing or empty$/);
+  });
+  test('a leading =, +, -, @, tab or carriage return is a formula a spreadsheet would run: formula_text', () => {
+    for (const raw of ['=1+1', '+SUM(A1)', '-2+3', '@cmd', '\t=1', '\r=1']) {
+      fails(
+        () => text(raw, place, 'NAME'),
+        'formula_text',
+        /^f\.csv:7, column NAME: text field "NAME" starts with ".+", which a spreadsheet would execute as a formula/s,
+      );
+    }
+  });
+});
+
+describe('numeric', () => {
+  test('plain decimals, signs and surrounding spaces', () => {
+    assert.equal(numeric('1712', place, 'rent'), 1712);
+    assert.equal(numeric('-12.5', place, 'x'), -12.5);
+    assert.equal(numeric(' 42 ', place, 'x'), 42);
+    assert.equal(numeric('0', place, 'x'), 0);
+  });
+  test('missing or blank: missing_field', () => {
+    for (const raw of [undefined, '', ' ']) fails(() => numeric(raw, place, 'rent'), 'missing_field', /column rent: required field "rent" is missing or empty/);
+  });
+  test('anything else: not_numeric, quoting the text', () => {
+    for (const raw of ['1,712', '1e5', 'abc', '.', '1.', '.5', '--1', '0x10', 'NaN', 'Infinity']) {
+      assert.throws(
+        () => numeric(raw, place, 'rent'),
+        (e: unknown) =>
+          e instanceof FixtureError && e.code === 'not_numeric' && e.message.endsWith(`field "rent" must be a decimal number, got ${JSON.stringify(raw)}`),
+        raw,
+      );
+    }
+  });
+});
+
+describe('roundTo', () => {
+  test('rounds half away from zero without binary drift, and never writes -0', () => {
     assert.equal(roundTo(1.005, 2), 1.01);
+    assert.equal(roundTo(2.675, 2), 2.68);
     assert.equal(roundTo(52.15, 1), 52.2);
     assert.equal(roundTo(-1.25, 1), -1.3);
     assert.equal(roundTo(0.04, 1), 0);
+    assert.ok(Object.is(roundTo(-0.04, 1), 0), 'not -0');
+    assert.equal(roundTo(25.99, 1), 26);
+    assert.equal(roundTo(1234.5, 0), 1235);
   });
-  test('splitCsvLine follows RFC 4180 quotes', () => {
+});
+
+describe('retrieval.json', () => {
+  const reader = (body: string) => (path: string) => {
+    assert.equal(path, 'src-x/retrieval.json');
+    return body;
+  };
+  test('the vintage, the dates and the illustrative sentence', () => {
+    assert.deepEqual(
+      readRetrieval(
+        reader('{"vintage":"2025","latestReleaseDate":"2026-05-01","latestRetrievedAt":"2026-05-20","illustrative":"All of it.","files":[]}'),
+        'src-x',
+      ),
+      { vintage: '2025', latestReleaseDate: '2026-05-01', latestRetrievedAt: '2026-05-20', illustrative: 'All of it.' },
+    );
+    assert.deepEqual(readRetrieval(reader('{"vintage":"2025"}'), 'src-x'), { vintage: '2025' });
+  });
+  test('not JSON, not an object, no vintage: an error naming the file', () => {
+    fails(() => readRetrieval(reader('{'), 'src-x'), 'bad_shape', /^src-x\/retrieval\.json: not valid JSON/);
+    fails(() => readRetrieval(reader('[]'), 'src-x'), 'bad_shape', /expected a JSON object/);
+    fails(() => readRetrieval(reader('null'), 'src-x'), 'bad_shape', /expected a JSON object/);
+    fails(() => readRetrieval(reader('{"vintage":""}'), 'src-x'), 'missing_field', /at \/vintage: required field "vintage" is missing/);
+    fails(() => readRetrieval(reader('{}'), 'src-x'), 'missing_field', /"vintage"/);
+  });
+  test('an impossible or malformed date is refused, with its pointer: 2026-13-45, 2026-02-30, 2026-5-20, a number', () => {
+    for (const bad of ['"2026-13-45"', '"2026-02-30"', '"2025-02-29"', '"2026-5-20"', '"2026-05-20T00:00:00Z"', '20260520']) {
+      fails(
+        () => readRetrieval(reader(`{"vintage":"2025","latestRetrievedAt":${bad}}`), 'src-x'),
+        'bad_shape',
+        /at \/latestRetrievedAt: "latestRetrievedAt" must be an ISO date \(YYYY-MM-DD\)/,
+      );
+    }
+    fails(() => readRetrieval(reader('{"vintage":"2025","latestReleaseDate":"2026-04-31"}'), 'src-x'), 'bad_shape', /at \/latestReleaseDate/);
+  });
+  test('an illustrative mark must be a sentence', () => {
+    for (const bad of ['""', '" "', '1', 'true'])
+      fails(() => readRetrieval(reader(`{"vintage":"2025","illustrative":${bad}}`), 'src-x'), 'bad_shape', /at \/illustrative/);
+  });
+  test('isCalendarDate: real days only', () => {
+    for (const ok of ['2026-05-20', '2024-02-29', '2000-02-29', '1999-12-31']) assert.equal(isCalendarDate(ok), true, ok);
+    for (const bad of ['2025-02-29', '1900-02-29', '2026-00-10', '2026-12-32', '26-05-20', '2026-05-20 ']) assert.equal(isCalendarDate(bad), false, bad);
+  });
+  test('withRetrieval adds only the dates it knows', () => {
+    const base = {
+      sourceId: 's',
+      sourceName: 'S',
+      agency: 'A',
+      datasetName: 'D',
+      sourceUrl: 'https://x',
+      confidence: 'high',
+      updateFrequency: 'annually',
+      provenance: 'fixture',
+    } as const;
+    assert.deepEqual(withRetrieval(base, { vintage: '1' }), base);
+    assert.deepEqual(withRetrieval(base, { vintage: '1', latestRetrievedAt: '2026-05-20' }), { ...base, latestRetrievedAt: '2026-05-20' });
+  });
+});
+
+describe('splitCsvLine', () => {
+  test('follows RFC 4180 quotes', () => {
     assert.deepEqual(splitCsvLine('"a, b",1,,"say ""hi"""', {}), ['a, b', '1', '', 'say "hi"']);
-    assert.throws(() => splitCsvLine('"open,1', {}), /unterminated/);
+    assert.deepEqual(splitCsvLine('', {}), ['']);
+    assert.deepEqual(splitCsvLine('a,', {}), ['a', '']);
+    assert.deepEqual(splitCsvLine('""', {}), ['']);
   });
-  test('arrayElementLines finds where each top-level element starts', () => {
+  test('an unterminated quote, or text after a closing quote, is bad_shape with its position', () => {
+    fails(() => splitCsvLine('"open,1', place), 'bad_shape', /^f\.csv:7: unterminated quoted field$/);
+    fails(() => splitCsvLine('"a"b,1', place), 'bad_shape', /^f\.csv:7: unexpected character after a quoted field at position 4$/);
+    fails(() => splitCsvLine('1,"a" ,2', place), 'bad_shape', /at position 6/);
+  });
+});
+
+describe('lines', () => {
+  test('numbers every line from 1 whatever the terminator, and drops blank ones', () => {
+    assert.deepEqual(lines('a\r\nb\n\n  \nc'), [
+      { line: 1, text: 'a' },
+      { line: 2, text: 'b' },
+      { line: 5, text: 'c' },
+    ]);
+  });
+});
+
+describe('arrayElementLines', () => {
+  test('finds where each top-level element starts, ignoring brackets and escaped quotes inside strings', () => {
     assert.deepEqual(arrayElementLines('[\n["a","]"],\n["b"],\n\n["c"]\n]'), [2, 3, 5]);
+    assert.deepEqual(arrayElementLines('[["x\\"],["],\n["y"]]'), [1, 2]);
+    assert.deepEqual(arrayElementLines('[{"a":[1,2]},\n{"b":"}"}]'), [1, 2]);
+    assert.deepEqual(arrayElementLines('[]'), []);
   });
 });

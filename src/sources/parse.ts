@@ -55,6 +55,13 @@ export interface Retrieval {
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+/** A real calendar day written YYYY-MM-DD: Date.parse alone takes 2026-02-30 for March 2. */
+export function isCalendarDate(value: string): boolean {
+  if (!ISO_DATE.test(value)) return false;
+  const time = Date.parse(`${value}T00:00:00Z`);
+  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value;
+}
+
 /** Reads `<source>/retrieval.json`: the vintage and the release and retrieval dates of the fixture. */
 export function readRetrieval(read: ReadFixture, sourceDir: string): Retrieval {
   const file = `${sourceDir}/retrieval.json`;
@@ -71,7 +78,7 @@ export function readRetrieval(read: ReadFixture, sourceDir: string): Retrieval {
   for (const key of ['latestReleaseDate', 'latestRetrievedAt'] as const) {
     const value = record[key];
     if (value === undefined) continue;
-    if (typeof value !== 'string' || !ISO_DATE.test(value) || Number.isNaN(Date.parse(value))) {
+    if (typeof value !== 'string' || !isCalendarDate(value)) {
       throw new FixtureError('bad_shape', { file, pointer: `/${key}` }, `"${key}" must be an ISO date (YYYY-MM-DD), got ${JSON.stringify(value)}`);
     }
     out[key] = value;
@@ -156,7 +163,7 @@ export function arrayElementLines(source: string): number[] {
       else if (ch === '"') inString = false;
       continue;
     }
-    if (depth === 1 && expectElement && ch !== undefined && !/\s/.test(ch)) {
+    if (depth === 1 && expectElement && ch !== undefined && ch !== ']' && !/\s/.test(ch)) {
       starts.push(line);
       expectElement = false;
     }

@@ -74,8 +74,14 @@ export interface FreshnessBounds {
   agingUpTo: number;
 }
 
-/** Finds where sourceFreshness changes its verdict, by asking it, so the table shows the rule that runs. */
-export function freshnessBounds(snapshotDate: string): FreshnessBounds[] {
+/** The oldest release age the search asks about: ten years, far beyond any interval, so the search ends by construction. */
+export const MAX_RELEASE_AGE_DAYS = 3_660;
+
+/**
+ * Finds where sourceFreshness changes its verdict, by asking it, so the table shows the rule that runs. The search is
+ * bounded: a rule that never turns aging, or never stale, within MAX_RELEASE_AGE_DAYS stops the build with a message.
+ */
+export function freshnessBounds(snapshotDate: string, rule: typeof sourceFreshness = sourceFreshness): FreshnessBounds[] {
   const snapshot = Date.parse(`${snapshotDate}T00:00:00Z`);
   return (Object.keys(EXPECTED_INTERVAL_DAYS) as UpdateFrequency[]).map((frequency) => {
     const verdict = (age: number): Freshness => {
@@ -91,12 +97,14 @@ export function freshnessBounds(snapshotDate: string): FreshnessBounds[] {
         provenance: 'fixture',
         latestReleaseDate: release,
       };
-      return sourceFreshness(probe, snapshotDate);
+      return rule(probe, snapshotDate);
     };
-    let age = 0;
-    while (verdict(age + 1) === 'fresh') age += 1;
-    const freshUpTo = age;
-    while (verdict(age + 1) === 'aging') age += 1;
-    return { frequency, interval: EXPECTED_INTERVAL_DAYS[frequency], freshUpTo, agingUpTo: age };
+    /** The last age, from `from`, at which the verdict is still `kind`. */
+    const lastOf = (kind: Freshness, from: number): number => {
+      for (let age = from; age < MAX_RELEASE_AGE_DAYS; age += 1) if (verdict(age + 1) !== kind) return age;
+      throw new Error(`the freshness rule still says "${kind}" for a ${frequency} source released ${MAX_RELEASE_AGE_DAYS} days before the snapshot`);
+    };
+    const freshUpTo = lastOf('fresh', 0);
+    return { frequency, interval: EXPECTED_INTERVAL_DAYS[frequency], freshUpTo, agingUpTo: lastOf('aging', freshUpTo) };
   });
 }
