@@ -1,7 +1,7 @@
 // Every rule of spec sections 2 and 4, checked on the served profile of each of the sixteen markets.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { LINK_KEYS, PROFILE_CAVEATS } from '../src/contract.ts';
+import { PROFILE_CAVEATS } from '../src/contract.ts';
 import { MARKET_IDS } from '../src/markets.ts';
 import { PATHS } from '../src/paths.ts';
 import { BASE_URL, FIXTURE_FILES, body, buildTable, fixtureReader, servedProfiles } from './support/data.ts';
