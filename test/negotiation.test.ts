@@ -94,6 +94,13 @@ describe('If-None-Match', () => {
       RUNS,
     );
   });
+  test('weak comparison works from either side: a weak current tag matches its strong spelling, and the reverse', () => {
+    assert.equal(ifNoneMatchHits('"a"', 'W/"a"'), true);
+    assert.equal(ifNoneMatchHits('"x", "a"', 'W/"a"'), true);
+    assert.equal(ifNoneMatchHits('W/"a"', '"a"'), true);
+    assert.equal(ifNoneMatchHits('"W/"', 'W/"a"'), false);
+    assert.equal(ifNoneMatchHits('"b"', 'W/"a"'), false);
+  });
   test('If-None-Match wins over If-Modified-Since; an invalid or repeated If-Modified-Since is ignored', () => {
     const lastModified = Date.parse('2026-05-20T00:00:00Z');
     const at = (ifNoneMatch: string | undefined, ifModifiedSince: string | undefined, imsInvalid = false): boolean =>
