@@ -43,6 +43,10 @@ describe('parseAcceptEncoding', () => {
     assert.deepEqual(parseAcceptEncoding('gzip;level=9;q=0.4'), { br: 0, gzip: 0.4, identity: 1 });
     assert.deepEqual(parseAcceptEncoding('identity;q=0, br'), { br: 1, gzip: 0, identity: 0 });
     assert.deepEqual(parseAcceptEncoding(' , ;q=1'), { br: 0, gzip: 0, identity: 1 });
+    assert.deepEqual(parseAcceptEncoding('gzip;q=0'), { br: 0, gzip: 0, identity: 1 });
+    assert.deepEqual(parseAcceptEncoding('*'), { br: 1, gzip: 1, identity: 1 });
+    assert.deepEqual(parseAcceptEncoding('*;q=0'), { br: 0, gzip: 0, identity: 0 });
+    assert.deepEqual(parseAcceptEncoding('gzip;q=2, br;q=abc'), { br: 0, gzip: 0, identity: 1 });
   });
 });
 
@@ -100,6 +104,10 @@ describe('If-None-Match', () => {
     assert.equal(ifNoneMatchHits('W/"a"', '"a"'), true);
     assert.equal(ifNoneMatchHits('"W/"', 'W/"a"'), false);
     assert.equal(ifNoneMatchHits('"b"', 'W/"a"'), false);
+    assert.equal(ifNoneMatchHits('"x" ,  "a"', '"a"'), true);
+    assert.equal(ifNoneMatchHits('"ab"', '"a"'), false);
+    assert.equal(ifNoneMatchHits('a', '"a"'), false, 'an unquoted tag is not the tag');
+    assert.equal(ifNoneMatchHits('', '"a"'), false);
   });
   test('If-None-Match wins over If-Modified-Since; an invalid or repeated If-Modified-Since is ignored', () => {
     const lastModified = Date.parse('2026-05-20T00:00:00Z');

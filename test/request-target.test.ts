@@ -83,6 +83,9 @@ describe('classifyPath', () => {
     assert.deepEqual(classifyPath('/api//markets'), { kind: 'not_found', path: '/api//markets' });
     assert.deepEqual(classifyPath('/api/%2Fmarkets').kind, 'bad_request');
   });
+  test('an encoded unreserved character in a real route is the route', () => {
+    assert.deepEqual(classifyPath('/api/markets/us%2Dtx-austin'), { kind: 'route', path: '/api/markets/us-tx-austin' });
+  });
   test('decodes once: %252e is a literal "%2e", not a dot', () => {
     assert.deepEqual(classifyPath('/a%252e%252e'), { kind: 'route', path: '/a%2e%2e' });
   });

@@ -3,9 +3,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { RouteTable } from '../src/routes.ts';
 import type { Socket } from 'node:net';
-import { classifyPath } from '../src/http/request-target.ts';
-import { ifNoneMatchHits } from '../src/http/conditional.ts';
-import { parseAcceptEncoding } from '../src/http/negotiation.ts';
 import { LIMITS, sweepStalled, type RunningServer } from '../src/server/listener.ts';
 import { startEmbedded } from './support/embedded.ts';
 import { checkProblem, exchange, header, request, type RawExchange, type RawResponse } from './support/http-suite.ts';
@@ -258,46 +255,5 @@ describe('answers specific to this server', () => {
       assert.equal(ex.responses[0]?.status, 400);
       assert.ok(ex.closed);
     }
-  });
-});
-
-describe('parsing helpers', () => {
-  test('parseAcceptEncoding reads q-values, *, x-gzip and refusals', () => {
-    assert.deepEqual(parseAcceptEncoding(undefined), { br: 0, gzip: 0, identity: 1 });
-    assert.deepEqual(parseAcceptEncoding('gzip'), { br: 0, gzip: 1, identity: 1 });
-    assert.deepEqual(parseAcceptEncoding('gzip;q=0'), { br: 0, gzip: 0, identity: 1 });
-    assert.deepEqual(parseAcceptEncoding('*'), { br: 1, gzip: 1, identity: 1 });
-    assert.deepEqual(parseAcceptEncoding('*;q=0'), { br: 0, gzip: 0, identity: 0 });
-    assert.deepEqual(parseAcceptEncoding('x-gzip; q=0.5'), { br: 0, gzip: 0.5, identity: 1 });
-    assert.deepEqual(parseAcceptEncoding('BR;Q=0.25'), { br: 0.25, gzip: 0, identity: 1 });
-    assert.deepEqual(parseAcceptEncoding('gzip;q=2, br;q=abc'), { br: 0, gzip: 0, identity: 1 });
-    assert.deepEqual(parseAcceptEncoding(''), { br: 0, gzip: 0, identity: 1 });
-  });
-
-  test('ifNoneMatchHits compares weakly, reads lists and *', () => {
-    assert.ok(ifNoneMatchHits('"a"', '"a"'));
-    assert.ok(ifNoneMatchHits('W/"a"', '"a"'));
-    assert.ok(ifNoneMatchHits('"x" ,  "a"', '"a"'));
-    assert.ok(ifNoneMatchHits('*', '"a"'));
-    assert.ok(!ifNoneMatchHits('"ab"', '"a"'));
-    assert.ok(!ifNoneMatchHits('a', '"a"'));
-    assert.ok(!ifNoneMatchHits('', '"a"'));
-  });
-
-  test('classifyPath decodes once and refuses traversal and bad bytes', () => {
-    assert.deepEqual(classifyPath('/api/markets/us%2Dtx-austin'), { kind: 'route', path: '/api/markets/us-tx-austin' });
-    assert.equal(classifyPath('/api/markets/%2e%2e/x').kind, 'bad_request');
-    assert.equal(classifyPath('/api/../x').kind, 'bad_request');
-    assert.equal(classifyPath('/a%2fb').kind, 'bad_request');
-    assert.equal(classifyPath('/a%5cb').kind, 'bad_request');
-    assert.equal(classifyPath('/a\\b').kind, 'bad_request');
-    assert.equal(classifyPath('/a%00').kind, 'bad_request');
-    assert.equal(classifyPath('/a%0a').kind, 'bad_request');
-    assert.equal(classifyPath('/a%zz').kind, 'bad_request');
-    assert.equal(classifyPath('/a%c0%af').kind, 'bad_request');
-    assert.equal(classifyPath('//api/markets').kind, 'not_found');
-    assert.equal(classifyPath('/api//markets').kind, 'not_found');
-    assert.deepEqual(classifyPath('/a%252e%252e'), { kind: 'route', path: '/a%2e%2e' });
-    assert.equal(classifyPath(`/${'a'.repeat(2048)}`).kind, 'not_found');
   });
 });

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { FixtureError } from '../src/errors.ts';
-import { arrayElementLines, isCalendarDate, lines, numeric, readRetrieval, roundTo, splitCsvLine, text, withRetrieval } from '../src/sources/parse.ts';
+import { arrayElementLines, eachLine, isCalendarDate, numeric, readRetrieval, roundTo, splitCsvLine, text, withRetrieval } from '../src/sources/parse.ts';
 
 const place = { file: 'f.csv', line: 7 };
 /** Asserts a FixtureError with this code whose message matches. */
@@ -140,13 +140,19 @@ describe('splitCsvLine', () => {
   });
 });
 
-describe('lines', () => {
-  test('numbers every line from 1 whatever the terminator, and drops blank ones', () => {
-    assert.deepEqual(lines('a\r\nb\n\n  \nc'), [
-      { line: 1, text: 'a' },
-      { line: 2, text: 'b' },
-      { line: 5, text: 'c' },
+describe('eachLine', () => {
+  test('visits every non-blank line with its 1-based number, whatever the terminator, without the CR', () => {
+    const seen: [string, number][] = [];
+    eachLine('a\r\nb\n\n  \nc\r\n\r\nd', (raw, line) => seen.push([raw, line]));
+    assert.deepEqual(seen, [
+      ['a', 1],
+      ['b', 2],
+      ['c', 5],
+      ['d', 7],
     ]);
+  });
+  test('an empty text or one of blank lines visits nothing', () => {
+    for (const text of ['', '\n', '\r\n \r\n']) eachLine(text, () => assert.fail(`visited ${JSON.stringify(text)}`));
   });
 });
 

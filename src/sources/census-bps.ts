@@ -8,7 +8,7 @@
 // rows (methodology v1.1), which share the city's place code and differ by county.
 import { FixtureError, type Place } from '../errors.ts';
 import type { MarketDefinition } from '../markets.ts';
-import { numeric, readRetrieval, splitCsvLine, text, withRetrieval } from './parse.ts';
+import { eachLine, numeric, readRetrieval, splitCsvLine, text, withRetrieval } from './parse.ts';
 import type { MissingValue, Observation, ReadFixture, RemoteFile, SourceAdapter, SourceLoad } from './types.ts';
 
 const DIR = 'census-bps';
@@ -62,15 +62,9 @@ function readFile(source: string, file: string, byPlace: ReadonlyMap<string, Mar
   let skipped = 0;
   let survey: string | undefined;
   let headerSeen = false;
-  let line = 0;
-  let start = 0;
-  while (start < source.length) {
-    let end = source.indexOf('\n', start);
-    if (end === -1) end = source.length;
-    line += 1;
-    const raw = source.slice(start, source.charCodeAt(end - 1) === 13 ? end - 1 : end);
-    start = end + 1;
-    if (raw.trim() === '') continue;
+  let lastLine = 0;
+  eachLine(source, (raw, line) => {
+    lastLine = line;
     const rowSurvey = surveyOf(raw);
     if (rowSurvey === undefined) {
       // Header lines come before the first data row, and the first of them names the columns from "Survey".
@@ -83,7 +77,7 @@ function readFile(source: string, file: string, byPlace: ReadonlyMap<string, Mar
         );
       }
       headerSeen = true;
-      continue;
+      return;
     }
     if (!headerSeen) throw new FixtureError('bad_shape', { file, line }, 'a data row before the header lines ("Survey,State,6-Digit,...")');
     if (survey !== undefined && rowSurvey !== survey) {
@@ -95,12 +89,12 @@ function readFile(source: string, file: string, byPlace: ReadonlyMap<string, Mar
     const market = byPlace.get(placeKey((head[1] ?? '').trim(), (head[5] ?? '').trim()));
     if (market === undefined) {
       skipped += 1;
-      continue;
+      return;
     }
     rows.push(parseRow(raw, { file, line }, market));
-  }
+  });
   if (!headerSeen) throw new FixtureError('bad_shape', { file }, 'the file is empty: no header and no data rows');
-  if (survey === undefined) throw new FixtureError('bad_shape', { file, line }, 'no data rows after the header (a truncated file?)');
+  if (survey === undefined) throw new FixtureError('bad_shape', { file, line: lastLine }, 'no data rows after the header (a truncated file?)');
   return { rows, skipped, survey };
 }
 

@@ -6,7 +6,7 @@
 // The standard error is written in parentheses, padded to five characters: "( 2.51)", "(10.55)".
 import { FixtureError, type Place } from '../errors.ts';
 import { fhfaSeriesCodes, type MarketDefinition } from '../markets.ts';
-import { numeric, readRetrieval, roundTo, splitCsvLine, text, withRetrieval } from './parse.ts';
+import { eachLine, numeric, readRetrieval, roundTo, splitCsvLine, text, withRetrieval } from './parse.ts';
 import type { Boundary, MissingValue, Observation, ReadFixture, SourceAdapter, SourceLoad } from './types.ts';
 
 const DIR = 'fhfa-hpi';
@@ -62,33 +62,6 @@ export function parseSeriesName(name: string, place: Place): { name: string; div
   return { name: bare, division, states };
 }
 
-interface Lines {
-  /** Each non-blank line with its 1-based number. */
-  each(visit: (raw: string, line: number) => void): void;
-}
-
-/** The file's lines, whatever the terminator, without building an array of them. */
-function linesOf(source: string): Lines {
-  return {
-    each(visit) {
-      let start = 0;
-      let line = 0;
-      while (start < source.length) {
-        let end = source.indexOf('\n', start);
-        if (end === -1) end = source.length;
-        line += 1;
-        let stop = end;
-        if (stop > start && source.charCodeAt(stop - 1) === 13) stop -= 1;
-        if (stop > start) {
-          const raw = source.slice(start, stop);
-          if (raw.trim() !== '') visit(raw, line);
-        }
-        start = end + 1;
-      }
-    },
-  };
-}
-
 /** A header line is tolerated as the first line: one whose code column is not a code. */
 const isHeader = (raw: string): boolean => {
   const code = codeOf(raw);
@@ -134,7 +107,7 @@ function readSeries(source: string, wanted: ReadonlySet<string>): { series: Map<
   let rows = 0;
   let lastLine = 0;
   let first = true;
-  linesOf(source).each((raw, line) => {
+  eachLine(source, (raw, line) => {
     lastLine = line;
     if (first) {
       first = false;
@@ -169,7 +142,7 @@ function readSeries(source: string, wanted: ReadonlySet<string>): { series: Map<
 export function latestQuarterOf(source: string): string {
   let latest = -1;
   let first = true;
-  linesOf(source).each((raw, line) => {
+  eachLine(source, (raw, line) => {
     if (first) {
       first = false;
       if (isHeader(raw)) return;

@@ -137,12 +137,22 @@ export function splitCsvLine(line: string, place: Place): string[] {
   }
 }
 
-/** Lines of a text file with their 1-based numbers, whatever the line terminator, blank lines dropped. */
-export function lines(source: string): { line: number; text: string }[] {
-  return source
-    .split(/\r?\n/)
-    .map((text, index) => ({ line: index + 1, text }))
-    .filter((entry) => entry.text.trim() !== '');
+/**
+ * Visits each non-blank line of a text with its 1-based number, whatever the terminator, without building an array of
+ * lines: national files hold tens of thousands of rows, and most are skipped after a glance.
+ */
+export function eachLine(source: string, visit: (raw: string, line: number) => void): void {
+  let start = 0;
+  let line = 0;
+  while (start < source.length) {
+    let end = source.indexOf('\n', start);
+    if (end === -1) end = source.length;
+    line += 1;
+    const stop = end > start && source.charCodeAt(end - 1) === 13 ? end - 1 : end;
+    const raw = source.slice(start, stop);
+    if (raw.trim() !== '') visit(raw, line);
+    start = end + 1;
+  }
 }
 
 /**
