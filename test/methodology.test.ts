@@ -98,6 +98,21 @@ describe('scores', () => {
   test('the derived inputs: rent to renter income in %, the median multiple, permits per 1,000 homes', () => {
     assert.deepEqual(scoreInputs(complete), { rentToIncome: 25, priceToIncome: 4, permitsPerThousand: 15 });
   });
+  test('a derived input exists only when both its metrics are finite and its denominator positive: no NaN, no Infinity', () => {
+    assert.deepEqual(scoreInputs({}), {});
+    assert.deepEqual(scoreInputs({ medianGrossRent: 1000 }), {});
+    assert.deepEqual(scoreInputs({ medianRenterIncome: 50000, medianHouseholdIncome: 60000, housingUnits: 1000 }), {});
+    assert.deepEqual(
+      scoreInputs({ medianGrossRent: 1000, medianRenterIncome: 0, medianHomeValue: 1, medianHouseholdIncome: -5, permits: 3, housingUnits: 0 }),
+      {},
+    );
+    assert.deepEqual(
+      scoreInputs({ medianGrossRent: Number.NaN, medianRenterIncome: 1, medianHomeValue: Number.POSITIVE_INFINITY, medianHouseholdIncome: 1 }),
+      {},
+    );
+    assert.deepEqual(scoreInputs({ medianGrossRent: 1, medianRenterIncome: Number.POSITIVE_INFINITY }), {});
+    assert.deepEqual(scoreInputs({ permits: 0, housingUnits: 1000 }), { permitsPerThousand: 0 });
+  });
   test('every score key, parts before the scores that combine them', () => {
     assert.deepEqual(SCORE_KEYS, ['renterAffordability', 'ownerAffordability', 'affordability', 'supply', 'overall']);
     for (const key of SCORE_KEYS) {
@@ -185,14 +200,66 @@ describe('face validity on the fixture data', () => {
 });
 
 describe('versions', () => {
-  test('v2.0 is in service and the changelog says what changed and why, newest first', () => {
+  test('v2.0 is in service and the changelog says what changed and why, newest first, one point each', () => {
     assert.equal(METHODOLOGY_VERSION, 'v2.0');
+    const points: Record<string, RegExp[]> = {
+      'v2.0': [
+        /renterAffordability and ownerAffordability/,
+        /B25077.*B25119.*B25091/,
+        /renter households' median income \(B25119\)/,
+        /median multiple/,
+        /Price momentum/,
+        /fixed number/,
+      ],
+      'v1.1': [/sum of its five borough rows/, /four regional annual place files/],
+      'v1.0': [/First methodology/],
+    };
     assert.deepEqual(
       METHODOLOGY_CHANGES.map((c) => c.version),
-      ['v2.0', 'v1.1', 'v1.0'],
+      Object.keys(points),
     );
-    const v2 = METHODOLOGY_CHANGES[0]?.changes.join(' ') ?? '';
-    for (const phrase of ['renterAffordability', 'ownerAffordability', 'B25077', 'B25119', 'B25091', 'Price momentum']) assert.ok(v2.includes(phrase), phrase);
+    for (const { version, changes } of METHODOLOGY_CHANGES) {
+      const expected = points[version] ?? [];
+      assert.equal(changes.length, expected.length, version);
+      changes.forEach((change, i) => assert.match(change, expected[i] ?? /^$/, `${version} point ${i + 1}`));
+    }
+  });
+});
+
+describe('the metric set', () => {
+  test('ids, labels, units, decimals, sources and the nouns sentences use: what the JSON, the CSV and the pages carry', () => {
+    assert.deepEqual(
+      METRICS.map((m) => [m.id, m.label, m.unit, m.decimals, m.sourceId, m.noun]),
+      [
+        ['medianGrossRent', 'Median gross rent', 'USD/mo', 0, 'census-acs-5yr', 'median gross rent'],
+        ['medianHouseholdIncome', 'Median household income', 'USD/yr', 0, 'census-acs-5yr', 'median household income'],
+        ['medianRenterIncome', 'Median renter household income', 'USD/yr', 0, 'census-acs-5yr', 'median renter household income'],
+        ['rentBurden', 'Rent-burdened renter households, 30% or more of income', '%', 1, 'census-acs-5yr', 'rent burden'],
+        ['medianHomeValue', 'Median home value, owner-occupied', 'USD', 0, 'census-acs-5yr', 'median home value'],
+        ['ownerCostBurden', 'Cost-burdened homeowners with a mortgage, 30% or more of income', '%', 1, 'census-acs-5yr', 'owner cost burden'],
+        ['rentalVacancyRate', 'Rental vacancy rate', '%', 1, 'census-acs-5yr', 'rental vacancy rate'],
+        ['housingUnits', 'Housing units, total', 'units', 0, 'census-acs-5yr', 'housing units'],
+        ['homePriceIndex', 'House price index, all transactions, 1995 Q1 = 100', 'index', 2, 'fhfa-hpi', 'the house price index'],
+        ['homePriceChange', 'House price change, year over year', '%', 1, 'fhfa-hpi', 'the year-over-year house price change'],
+        ['permits', 'Building permits, new housing units authorized', 'units', 0, 'census-bps', 'building permits'],
+      ],
+    );
+  });
+  test('each definition names the table it is read from', () => {
+    const table: Record<string, RegExp> = {
+      medianGrossRent: /B25064/,
+      medianHouseholdIncome: /B19013/,
+      medianRenterIncome: /B25119/,
+      rentBurden: /B25070/,
+      medianHomeValue: /B25077/,
+      ownerCostBurden: /B25091/,
+      rentalVacancyRate: /DP04/,
+      housingUnits: /B25001/,
+      homePriceIndex: /FHFA all-transactions house price index/,
+      homePriceChange: /a year earlier/,
+      permits: /BPS annual place files/,
+    };
+    for (const m of METRICS) assert.match(m.definition, table[m.id] ?? /^$/, m.id);
   });
 });
 
