@@ -19,6 +19,8 @@ import {
   S3_UPLOAD_FILE,
   type S3Object,
 } from '../src/engines/cdn.ts';
+import { synthetic } from '../bench/synthetic-markets.ts';
+import { buildRouteTable } from '../src/build.ts';
 import { buildTable } from './support/data.ts';
 
 const table = buildTable();
@@ -160,30 +162,94 @@ describe('S3 behind CloudFront', () => {
     }
   });
 
-  test('the CloudFront functions route, mark 404s and add the headers S3 cannot store', () => {
-    const request = runInNewContext(`${text(CLOUDFRONT_REQUEST_FILE)}; handler`) as (e: unknown) => { uri: string };
-    const response = runInNewContext(`${text(CLOUDFRONT_RESPONSE_FILE)}; handler`) as (e: unknown) => {
-      statusCode: number;
-      headers: Record<string, { value: string }>;
+  /** A viewer event as CloudFront Functions (JavaScript runtime 2.0) receive it. */
+  const viewerEvent = (
+    eventType: 'viewer-request' | 'viewer-response',
+    method: string,
+    uri: string,
+    response?: Record<string, unknown>,
+  ): Record<string, unknown> => ({
+    version: '1.0',
+    context: { distributionDomainName: 'd111111abcdef8.cloudfront.net', distributionId: 'EDFDVBD6EXAMPLE', eventType, requestId: 'test' },
+    viewer: { ip: '198.51.100.11' },
+    request: {
+      method,
+      uri,
+      querystring: { utm: { value: 'x' } },
+      headers: { host: { value: 'data.example.org' }, 'accept-encoding': { value: 'gzip, br' } },
+      cookies: {},
+    },
+    ...(response === undefined ? {} : { response }),
+  });
+  /** Runs a function's code as CloudFront does: its own global scope, no network, no modules, no timers. */
+  const load = (file: string): ((event: unknown) => Record<string, unknown>) => {
+    const code = text(file);
+    assert.ok(Buffer.byteLength(code) <= CLOUDFRONT_FUNCTION_LIMIT, `${file}: ${Buffer.byteLength(code)} bytes, within CloudFront's 10 KB`);
+    assert.doesNotMatch(code, /\b(?:import|require|fetch|setTimeout|XMLHttpRequest)\b/, `${file}: nothing the runtime lacks`);
+    return runInNewContext(`${code}; handler`, Object.create(null) as object) as (event: unknown) => Record<string, unknown>;
+  };
+  /** What S3 answers for a key: the object's status 200 with its stored metadata, as CloudFront hands it to viewer-response. */
+  const s3Answer = (uri: string): Record<string, unknown> => {
+    const o = list.objects.find((x) => `/${x.key}` === uri || (uri === '/index.html' && x.key === 'index.html'));
+    assert.ok(o, `an S3 object for ${uri}`);
+    const headers: Record<string, { value: string }> = {
+      'content-type': { value: o.metadata.ContentType },
+      'cache-control': { value: o.metadata.CacheControl },
+      etag: { value: `"${o.sha256.slice(0, 32)}"` },
+      'last-modified': { value: manifest.lastModified },
     };
-    const answer = (path: string): { statusCode: number; headers: Record<string, { value: string }> } => {
-      const uri = request({ request: { uri: path, method: 'GET', headers: {} } }).uri;
-      return response({ request: { uri }, response: { statusCode: 200, headers: { etag: { value: '"s3"' } } } });
+    if (o.metadata.ContentDisposition !== undefined) headers['content-disposition'] = { value: o.metadata.ContentDisposition };
+    return { statusCode: 200, statusDescription: 'OK', headers, cookies: {} };
+  };
+
+  test('the CloudFront functions, run on recorded viewer events for every route, error and method, answer what the manifest says', () => {
+    const request = load(CLOUDFRONT_REQUEST_FILE);
+    const response = load(CLOUDFRONT_RESPONSE_FILE);
+    const answer = (method: string, path: string): { statusCode: number; headers: Record<string, { value: string }> } => {
+      const forwarded = request(viewerEvent('viewer-request', method, path)) as { uri: string; method: string };
+      assert.equal(forwarded.method, method, `${method} ${path}: the method is passed on`);
+      return response(viewerEvent('viewer-response', method, forwarded.uri, s3Answer(forwarded.uri))) as {
+        statusCode: number;
+        headers: Record<string, { value: string }>;
+      };
     };
-    for (const route of manifest.routes) {
-      const res = answer(route.path);
-      assert.equal(res.statusCode, 200, route.path);
-      for (const [k, v] of Object.entries(route.headers)) {
-        if (['content-type', 'cache-control', 'content-disposition', ...CDN_OWNED].includes(k.toLowerCase())) continue;
-        assert.equal(res.headers[k.toLowerCase()]?.value, v, `${route.path}: ${k}`);
+    // GET and HEAD, and OPTIONS (a preflight CloudFront passes to the origin when the behaviour allows it): the same object.
+    for (const method of ['GET', 'HEAD', 'OPTIONS']) {
+      for (const route of manifest.routes) {
+        const res = answer(method, route.path);
+        assert.equal(res.statusCode, 200, `${method} ${route.path}`);
+        for (const [k, v] of Object.entries(route.headers)) {
+          if (CDN_OWNED.has(k.toLowerCase())) continue;
+          assert.equal(res.headers[k.toLowerCase()]?.value, v, `${method} ${route.path}: ${k}`);
+        }
+      }
+      const errors: [string, string][] = [
+        ['/api/markets/us-xx-nowhere', 'market-not-found.json'],
+        ['/api/markets/us-xx-nowhere/csv', 'market-not-found.json'],
+        ['/api/nope', 'not-found.json'],
+        ['/api', 'not-found.json'],
+        ['/healthz/x', 'not-found.json'],
+        ['/no-such-page', '404.html'],
+        ['/api/markets/us-tx-austin/', 'not-found.json'],
+        ['/_problems/not-found.json', '404.html'],
+        ['/404.html', '404.html'],
+      ];
+      for (const [path, file] of errors) {
+        const entry = [manifest.notFoundPage, ...manifest.problems].find((e) => e.file.endsWith(file));
+        assert.ok(entry, file);
+        const res = answer(method, path);
+        assert.equal(res.statusCode, 404, `${method} ${path}`);
+        for (const [k, v] of Object.entries(entry.headers)) assert.equal(res.headers[k.toLowerCase()]?.value, v, `${method} ${path}: ${k}`);
+        assert.equal(res.headers.etag, undefined, `${method} ${path}: no ETag on an error`);
+        assert.equal(res.headers['last-modified'], undefined, `${method} ${path}: no Last-Modified on an error`);
       }
     }
-    for (const path of ['/api/markets/us-xx-nowhere', '/api/nope', '/no-such-page', '/_problems/not-found.json', '/404.html']) {
-      const res = answer(path);
-      assert.equal(res.statusCode, 404, path);
-      assert.equal(res.headers['access-control-allow-origin']?.value, '*', path);
-      assert.equal(res.headers.etag, undefined, `${path}: no ETag on an error`);
-    }
-    for (const file of [CLOUDFRONT_REQUEST_FILE, CLOUDFRONT_RESPONSE_FILE]) assert.ok(Buffer.byteLength(text(file)) <= CLOUDFRONT_FUNCTION_LIMIT, file);
+  });
+
+  test('beyond 10 KB (about 50 markets) the functions are left out, and the S3 note says why', () => {
+    const big = artifactFiles(buildRouteTable({ baseUrl: 'https://data.example.org', ...synthetic(200) }));
+    assert.equal(big.has(CLOUDFRONT_REQUEST_FILE), false);
+    assert.equal(big.has(CLOUDFRONT_RESPONSE_FILE), false);
+    assert.match(String(big.get(S3_OBJECTS_FILE)), /over the 10 KB CloudFront Functions limit/);
   });
 });

@@ -1,4 +1,4 @@
-// `verify` passes against the embedded server and nginx, and fails, naming the fault, against deliberately broken deployments.
+// `verify` passes against the embedded server, nginx and the edge Worker, and fails, naming the fault, against deliberately broken deployments.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
@@ -9,6 +9,7 @@ import { fixtureReader } from '../src/sources/index.ts';
 import { etagOf, type Route, type RouteTable } from '../src/routes.ts';
 import { startServer } from '../src/server/listener.ts';
 import { formatReport, verifyDeployment, type VerifyReport } from '../src/verify.ts';
+import { edgeOverFreshBuild } from '../scripts/edge-run.ts';
 import { freePort, nginxOverFreshBuild } from '../scripts/nginx-run.ts';
 
 const FIXTURES = new URL('../fixtures/', import.meta.url).pathname;
@@ -66,6 +67,17 @@ describe('verify against working deployments', () => {
       assert.deepEqual(failing(report), [], formatReport(report));
     } finally {
       await nginx.stop();
+    }
+  });
+
+  test('the edge Worker on workerd (wrangler dev) over dist/ passes every check', async () => {
+    const edge = await edgeOverFreshBuild(FIXTURES);
+    try {
+      const report = await verifyDeployment(edge.baseUrl);
+      assert.deepEqual(failing(report), [], formatReport(report));
+      assert.ok(report.checks.length >= 16 * 3 + 10, `${report.checks.length} checks`);
+    } finally {
+      await edge.stop();
     }
   });
 });

@@ -191,21 +191,32 @@ function handler(event) {
 `;
 }
 
-export function cdnFiles(m: Manifest): Map<string, string> {
+/** The CloudFront functions, or why they are left out: both hold a table of every route, which outgrows CloudFront's 10 KB at about 50 markets. */
+export function cloudfrontFunctions(m: Manifest): { files: Map<string, string>; tooLarge?: string } {
   const files = new Map([
-    [HEADERS_FILE, headersFile(m)],
-    [REDIRECTS_FILE, redirectsFile(m)],
-    [S3_OBJECTS_FILE, renderJson(s3Objects(m))],
-    [S3_UPLOAD_FILE, s3UploadScript(m)],
     [CLOUDFRONT_REQUEST_FILE, cloudfrontViewerRequest(m)],
     [CLOUDFRONT_RESPONSE_FILE, cloudfrontViewerResponse(m)],
   ]);
-  for (const file of [CLOUDFRONT_REQUEST_FILE, CLOUDFRONT_RESPONSE_FILE]) {
-    const size = Buffer.byteLength(files.get(file) ?? '');
+  for (const [file, code] of files) {
+    const size = Buffer.byteLength(code);
     if (size > CLOUDFRONT_FUNCTION_LIMIT)
-      throw new Error(
-        `${file} is ${size} bytes, over the 10 KB CloudFront Functions limit; serve this many routes with Lambda@Edge or a response headers policy per path pattern instead`,
-      );
+      return {
+        files: new Map(),
+        tooLarge: `${file} would be ${size} bytes, over the 10 KB CloudFront Functions limit, so neither function is written: serve this many routes with the edge Worker (dist/edge/), Lambda@Edge, or a response headers policy per path pattern.`,
+      };
   }
-  return files;
+  return { files };
+}
+
+export function cdnFiles(m: Manifest): Map<string, string> {
+  const cloudfront = cloudfrontFunctions(m);
+  const objects = s3Objects(m);
+  if (cloudfront.tooLarge !== undefined) objects.note = `${objects.note} ${cloudfront.tooLarge}`;
+  return new Map([
+    [HEADERS_FILE, headersFile(m)],
+    [REDIRECTS_FILE, redirectsFile(m)],
+    [S3_OBJECTS_FILE, renderJson(objects)],
+    [S3_UPLOAD_FILE, s3UploadScript(m)],
+    ...cloudfront.files,
+  ]);
 }

@@ -1,4 +1,5 @@
 // Content types and the headers every engine sends, named once for the route table, the server and the engine generators.
+import type { Encoding } from './negotiation.ts';
 
 export type Header = readonly [string, string];
 
@@ -58,3 +59,48 @@ export const NOT_MODIFIED_KEEP: ReadonlySet<string> = new Set([
   'access-control-expose-headers',
   'x-content-type-options',
 ]);
+
+/** One representation of a route, as its headers name it. */
+export interface Representation {
+  encoding: Encoding;
+  /** Strong ETag, quotes included. */
+  etag: string;
+  /** Length of the bytes sent. */
+  bytes: number;
+}
+
+/** Every header of a 200 for one representation: the route's own, then Content-Encoding (not for identity), ETag and Content-Length. */
+export const okHeaders = (route: readonly Header[], r: Representation): Header[] => [
+  ...route,
+  ...(r.encoding === 'identity' ? [] : [['Content-Encoding', r.encoding] as const]),
+  ['ETag', r.etag],
+  ['Content-Length', String(r.bytes)],
+];
+
+/** The headers of a 304 for one representation: the route's that a 304 keeps (RFC 9110 15.4.5, the common ones) and its ETag. */
+export const notModifiedHeaders = (route: readonly Header[], etag: string): Header[] => [
+  ...route.filter(([k]) => NOT_MODIFIED_KEEP.has(k.toLowerCase())),
+  ['ETag', etag],
+];
+
+/** Every header of the HTML 404 page. */
+export const notFoundPageHeaders = (bytes: number): Header[] => [
+  ['Content-Type', CONTENT_TYPES.html],
+  ...NOT_FOUND_PAGE_HEADERS,
+  ['Content-Length', String(bytes)],
+];
+
+/** Every header of a problem answer; `extra` is Allow on a 405. */
+export const problemHeaders = (bytes: number, extra: readonly Header[] = []): Header[] => [
+  ['Content-Type', CONTENT_TYPES.problem],
+  ...PROBLEM_HEADERS,
+  ...extra,
+  ['Content-Length', String(bytes)],
+];
+
+/** Every header of the 500 a bug answers with: nothing about it may be cached. */
+export const internalErrorHeaders = (bytes: number): Header[] => [
+  ['Content-Type', CONTENT_TYPES.problem],
+  ...UNCACHED_PROBLEM_HEADERS,
+  ['Content-Length', String(bytes)],
+];

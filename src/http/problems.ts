@@ -1,7 +1,7 @@
 // The error catalogue: every RFC 9457 problem any engine answers with (code, status, title, detail, what the data catalog says of it), and its builders.
 import { renderJson } from '../json.ts';
 import { PATHS } from '../paths.ts';
-import { echoablePath, echoableSegment } from './request-target.ts';
+import { echoablePath, echoableSegment, isApiPath, marketIdOf } from './request-target.ts';
 
 interface CatalogueEntry {
   status: number;
@@ -132,6 +132,16 @@ export function marketProblem(baseUrl: string, id: string, path: string | undefi
     path ?? '',
     { ...(echo ? { marketId: id } : {}), knownMarketIds: knownIds, index: baseUrl + PATHS.index },
   );
+}
+
+/**
+ * What a path without a route answers: the HTML 404 page (`undefined`) outside /api/, market_not_found for an unknown
+ * id on a market path, not_found for anything else under /api/ (and /healthz's neighbours).
+ */
+export function unknownPathProblem(baseUrl: string, path: string, known: ReadonlySet<string>, knownIds: readonly string[]): ProblemDetails | undefined {
+  if (!isApiPath(path)) return undefined;
+  const id = marketIdOf(path);
+  return id !== undefined && !known.has(id) ? marketProblem(baseUrl, id, path, knownIds) : notFoundProblem(baseUrl, path);
 }
 
 export const methodDetail = (method: string | undefined): string =>

@@ -1,8 +1,7 @@
 // Every answer the server can give, made ready before a request needs it: route variants with flattened headers, and bounded caches of repeated misses.
-import { ALLOW, CONTENT_TYPES, NOT_FOUND_PAGE_HEADERS, NOT_MODIFIED_KEEP, PREFLIGHT_HEADERS, PROBLEM_HEADERS, type Header } from '../http/headers.ts';
+import { PREFLIGHT_HEADERS, notFoundPageHeaders, notModifiedHeaders, okHeaders, problemHeaders, type Header } from '../http/headers.ts';
 import { NO_HEADER, parseAcceptEncoding, type Acceptable } from '../http/negotiation.ts';
-import { marketProblem, notFoundProblem, problemText, type ProblemDetails } from '../http/problems.ts';
-import { isApiPath, marketIdOf } from '../http/request-target.ts';
+import { problemText, unknownPathProblem, type ProblemDetails } from '../http/problems.ts';
 import type { Route, RouteTable, Variant } from '../routes.ts';
 
 export type Flat = string[];
@@ -25,15 +24,12 @@ export interface PreparedRoute {
 }
 
 function prepare(route: Route, lastModifiedMs: number): PreparedRoute {
-  const one = (variant: Variant): PreparedVariant => {
-    const encoding: Header[] = variant.encoding === 'identity' ? [] : [['Content-Encoding', variant.encoding]];
-    return {
-      variant,
-      body: variant.body,
-      ok: flat([...route.headers, ...encoding, ['ETag', variant.etag], ['Content-Length', String(variant.body.length)]]),
-      notModified: flat([...route.headers.filter(([k]) => NOT_MODIFIED_KEEP.has(k.toLowerCase())), ['ETag', variant.etag]]),
-    };
-  };
+  const one = (variant: Variant): PreparedVariant => ({
+    variant,
+    body: variant.body,
+    ok: flat(okHeaders(route.headers, { encoding: variant.encoding, etag: variant.etag, bytes: variant.body.length })),
+    notModified: flat(notModifiedHeaders(route.headers, variant.etag)),
+  });
   return {
     identity: one(route.identity),
     gzip: route.gzip === undefined ? undefined : one(route.gzip),
@@ -49,14 +45,12 @@ export interface Answer {
   body: Buffer;
 }
 
-const PROBLEM_HEAD = flat([['Content-Type', CONTENT_TYPES.problem], ...PROBLEM_HEADERS]);
 /** The preflight answer (204), the same on every route. */
 export const PREFLIGHT: Flat = flat(PREFLIGHT_HEADERS);
-export const ALLOW_HEADER: Flat = [...ALLOW];
 
-export function problemAnswer(body: ProblemDetails, extra: Flat = []): Answer {
+export function problemAnswer(body: ProblemDetails, extra: readonly Header[] = []): Answer {
   const bytes = Buffer.from(problemText(body));
-  return { status: body.status, head: [...PROBLEM_HEAD, ...extra, 'Content-Length', String(bytes.length)], body: bytes };
+  return { status: body.status, head: flat(problemHeaders(bytes.length, extra)), body: bytes };
 }
 
 /** A cache that is cleared when full, so a client sending endless distinct keys cannot grow memory. */
@@ -77,12 +71,8 @@ export class Answers {
   private readonly knownIds: ReadonlySet<string>;
   private readonly notFoundPage: Answer;
   private readonly accepts = new Bounded<Acceptable>(256);
-  /**
-   * Misses repeat (a mistyped id, a probe for /wp-admin), so their answers are kept: by decoded path, and by the raw
-   * target so a repeat is not even decoded again.
-   */
+  /** Misses repeat (a mistyped id, a probe for /wp-admin), so their answers are kept by decoded path. */
   private readonly byPath = new Bounded<Answer>(1024);
-  private readonly byTarget = new Bounded<Answer>(1024);
 
   constructor(private readonly table: RouteTable) {
     const lastModifiedMs = Date.parse(table.lastModified);
@@ -90,7 +80,7 @@ export class Answers {
     this.knownIds = new Set(table.marketIds);
     this.notFoundPage = {
       status: 404,
-      head: flat([['Content-Type', CONTENT_TYPES.html], ...NOT_FOUND_PAGE_HEADERS, ['Content-Length', String(table.notFoundPage.length)]]),
+      head: flat(notFoundPageHeaders(table.notFoundPage.length)),
       body: table.notFoundPage,
     };
   }
@@ -101,21 +91,13 @@ export class Answers {
     return this.accepts.get(header) ?? this.accepts.remember(header, parseAcceptEncoding(header));
   }
 
-  /** A target that was classified as not found before, or undefined. */
-  knownMiss(rawPath: string): Answer | undefined {
-    return this.byTarget.get(rawPath);
-  }
-
   /** The 404 of a decoded path: the HTML page outside /api/, market_not_found for an unknown id, not_found otherwise. */
-  notFound(path: string, rawPath: string): Answer {
-    const answer = this.byPath.get(path) ?? this.byPath.remember(path, this.notFoundAnswer(path));
-    return this.byTarget.remember(rawPath, answer);
+  notFound(path: string): Answer {
+    return this.byPath.get(path) ?? this.byPath.remember(path, this.notFoundAnswer(path));
   }
 
   private notFoundAnswer(path: string): Answer {
-    if (!isApiPath(path)) return this.notFoundPage;
-    const id = marketIdOf(path);
-    if (id !== undefined && !this.knownIds.has(id)) return problemAnswer(marketProblem(this.table.baseUrl, id, path, this.table.marketIds));
-    return problemAnswer(notFoundProblem(this.table.baseUrl, path));
+    const problem = unknownPathProblem(this.table.baseUrl, path, this.knownIds, this.table.marketIds);
+    return problem === undefined ? this.notFoundPage : problemAnswer(problem);
   }
 }

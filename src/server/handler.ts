@@ -1,13 +1,13 @@
 // The request handler: checks the request, finds its answer (a route variant, a 304, a preflight, a problem) and writes it; returns what it sent.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { notModified } from '../http/conditional.ts';
-import { CONTENT_TYPES, UNCACHED_PROBLEM_HEADERS } from '../http/headers.ts';
+import { ALLOW, internalErrorHeaders } from '../http/headers.ts';
 import { chooseEncoding } from '../http/negotiation.ts';
 import { badRequestProblem, methodProblem, problem, problemText } from '../http/problems.ts';
-import { ORIGIN_FORM_REASON, classifyPath } from '../http/request-target.ts';
+import { judgeRequest } from '../http/verdict.ts';
 import type { RouteTable } from '../routes.ts';
 import { logged, type LogLine, type Sent } from './access-log.ts';
-import { ALLOW_HEADER, Answers, PREFLIGHT, flat, problemAnswer, type Answer, type PreparedRoute } from './answers.ts';
+import { Answers, PREFLIGHT, flat, problemAnswer, type Answer, type PreparedRoute } from './answers.ts';
 import { readFacts, type RequestFacts } from './request-facts.ts';
 
 export interface HandlerOptions {
@@ -62,6 +62,7 @@ const CHUNKED_LAST = /(?:^|,)\s*chunked\s*$/i;
 
 export function createHandler(table: RouteTable, options: HandlerOptions = {}): Handler {
   const answers = new Answers(table);
+  const lookup = (path: string): PreparedRoute | undefined => answers.routes.get(path);
   /** Set while shutting down: every answer then closes its connection, so draining ends. */
   let draining = false;
 
@@ -81,37 +82,21 @@ export function createHandler(table: RouteTable, options: HandlerOptions = {}): 
     if (facts.transferEncoding !== undefined && !CHUNKED_LAST.test(facts.transferEncoding)) {
       return badRequest(req, res, 'The request has a Transfer-Encoding whose last coding is not chunked.');
     }
-    if (target.charCodeAt(0) !== 47 /* "/" */) {
-      if (method === 'OPTIONS' && target === '*') {
+    const verdict = judgeRequest(method, target, lookup);
+    switch (verdict.kind) {
+      case 'route':
+        return serve(req, res, verdict.route, facts, answers);
+      case 'not_found':
+        return send(req, res, answers.notFound(verdict.path));
+      case 'preflight':
         res.writeHead(204, PREFLIGHT);
         res.end();
         return NOTHING;
-      }
-      return badRequest(req, res, ORIGIN_FORM_REASON);
+      case 'bad_request':
+        return badRequest(req, res, verdict.reason);
+      case 'method_not_allowed':
+        return send(req, res, problemAnswer(methodProblem(table.baseUrl, method, verdict.path), [ALLOW]));
     }
-    const q = target.indexOf('?');
-    const raw = q === -1 ? target : target.slice(0, q);
-    const readOnly = method === 'GET' || method === 'HEAD';
-    // The hot path: an exact route, one lookup.
-    let route = answers.routes.get(raw);
-    let path = raw;
-    if (route === undefined) {
-      // A repeated miss skips decoding: only targets that were classified as not found are ever kept.
-      const known = readOnly ? answers.knownMiss(raw) : undefined;
-      if (known !== undefined) return send(req, res, known);
-      const verdict = classifyPath(raw);
-      if (verdict.kind === 'bad_request') return badRequest(req, res, verdict.reason);
-      path = verdict.path;
-      route = verdict.kind === 'route' ? answers.routes.get(path) : undefined;
-    }
-    if (readOnly) return route === undefined ? send(req, res, answers.notFound(path, raw)) : serve(req, res, route, facts, answers);
-    if (method === 'OPTIONS') {
-      if (route === undefined) return send(req, res, answers.notFound(path, raw));
-      res.writeHead(204, PREFLIGHT);
-      res.end();
-      return NOTHING;
-    }
-    return send(req, res, problemAnswer(methodProblem(table.baseUrl, method, path), ALLOW_HEADER));
   };
 
   const guarded = (req: IncomingMessage, res: ServerResponse): Sent => {
@@ -131,7 +116,7 @@ export function createHandler(table: RouteTable, options: HandlerOptions = {}): 
 
 const INTERNAL_ERROR = (() => {
   const body = Buffer.from(problemText(problem('', 'internal_server_error')));
-  return { body, head: flat([['Content-Type', CONTENT_TYPES.problem], ...UNCACHED_PROBLEM_HEADERS, ['Content-Length', String(body.length)]]) };
+  return { body, head: flat(internalErrorHeaders(body.length)) };
 })();
 
 /** Last resort for a bug: log it, answer a 500 problem once, keep the process alive. */
