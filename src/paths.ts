@@ -9,6 +9,8 @@ export const PATHS = {
   profileSchema: '/api/schema/market-profile',
   csvDescriptor: '/api/schema/market-csv',
   indexSchema: '/api/schema/market-index',
+  openApi: '/api/openapi',
+  dataPackage: '/api/datapackage',
   marketPage: (id: string): string => `/markets/${id}`,
   dataStatus: '/data-status',
   methodology: '/methodology',

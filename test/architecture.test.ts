@@ -16,6 +16,7 @@ const LAYERS: readonly (readonly [string, readonly string[]])[] = [
   ['methodology', ['methodology.ts', 'profiles.ts', 'market-index.ts']],
   ['validate', ['validate.ts']],
   ['render', ['render/']],
+  ['describe', ['describe/']],
   ['routes', ['routes.ts', 'build.ts']],
   ['manifest', ['manifest.ts']],
   ['engines', ['engines/']],
