@@ -12,6 +12,7 @@ const SRC = join(ROOT, 'src');
 const LAYERS: readonly (readonly [string, readonly string[]])[] = [
   ['contract', ['contract.ts', 'errors.ts', 'paths.ts', 'markets.ts', 'json.ts', 'csv.ts']],
   ['protocol', ['http/']],
+  ['client', ['client.ts']],
   ['sources', ['sources/']],
   ['methodology', ['methodology.ts', 'profiles.ts', 'market-index.ts']],
   ['validate', ['validate.ts']],
@@ -22,7 +23,7 @@ const LAYERS: readonly (readonly [string, readonly string[]])[] = [
   ['engines', ['engines/']],
   ['artifact', ['artifact.ts']],
   ['server', ['server/']],
-  ['commands', ['config.ts', 'verify.ts', 'verify/', 'fetch.ts']],
+  ['commands', ['config.ts', 'verify.ts', 'verify/', 'fetch.ts', 'read.ts']],
   ['cli', ['cli.ts']],
 ];
 
