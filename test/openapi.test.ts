@@ -99,6 +99,19 @@ describe('the OpenAPI document, as built', () => {
     assert.ok(count >= 12, `${count} examples`);
   });
 
+  test('the data catalog page lists it with the Data Package, the client, the commands and docs/contract.md', () => {
+    const html = body(table, PATHS.dataCatalog);
+    for (const needle of [
+      `href="${PATHS.openApi}"`,
+      `href="${PATHS.dataPackage}"`,
+      'id="consumers"',
+      'docs/contract.md',
+      'market-profiles list',
+      'rel=&quot;service-desc&quot;',
+    ])
+      assert.ok(html.includes(needle), needle);
+  });
+
   test("carries the caveats in its description, and the index's Link header names it (rel=service-desc), the index body unchanged", () => {
     for (const caveat of PROFILE_CAVEATS) assert.ok(String(obj(doc.info).description).includes(caveat), caveat);
     const link = table.routes.get(PATHS.index)?.headers.find(([k]) => k === 'Link')?.[1];
