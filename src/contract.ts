@@ -5,7 +5,7 @@ export const SCHEMA_VERSION = '1';
 export const PRODUCTION_MODE = 'static-fixture';
 export const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
 
-/** Fixed project caveats (spec 2.1), emitted verbatim in every profile and in the index. */
+/** Fixed project caveats (docs/contract.md 2.1), emitted verbatim in every profile and in the index. */
 export const PROFILE_CAVEATS: readonly string[] = [
   'Production JSON is source-attributed static fixture data: every value names the upstream source it was loaded from.',
   'This endpoint provides no live data: values are not live, not real-time and not forecasts.',
@@ -13,7 +13,7 @@ export const PROFILE_CAVEATS: readonly string[] = [
   "Upstream public datasets keep their own licenses and terms; see each source's landing page.",
 ];
 
-/** Fixed caveats of the CSV descriptor (spec 2.7). */
+/** Fixed caveats of the CSV descriptor (docs/contract.md 2.7). */
 export const CSV_CAVEATS: readonly string[] = [
   'production_mode is always static-fixture.',
   'live_data is always false.',
@@ -21,7 +21,7 @@ export const CSV_CAVEATS: readonly string[] = [
   'Upstream datasets keep their own licenses and terms.',
 ];
 
-/** The display name of a market, `<City>, <StateCode>`: the CSV's market_name (spec 2.6) and every page's. */
+/** The display name of a market, `<City>, <StateCode>`: the CSV's market_name (docs/contract.md 2.6) and every page's. */
 export const displayName = (market: { name: string; stateCode: string }): string => `${market.name}, ${market.stateCode}`;
 
 /** Joins words as a person lists them: "a", "a and b", "a, b and c" (the geographyScope note and every page). */
@@ -203,7 +203,7 @@ export function indexSchema(baseUrl: string): Record<string, unknown> {
   return publish('MarketIndex', `${baseUrl}/api/schema/market-index`);
 }
 
-/** The eleven CSV columns of spec 2.6, in order; the CSV renderer and the descriptor both read this. */
+/** The eleven CSV columns of docs/contract.md 2.6, in order; the CSV renderer and the descriptor both read this. */
 export const CSV_COLUMNS = [
   { name: 'market_id', type: 'string', description: 'Market id; equals market.id of the JSON profile.' },
   { name: 'market_name', type: 'string', description: 'Display name "<City>, <StateCode>"; always quoted since it contains a comma.' },
@@ -229,7 +229,7 @@ const DescriptorColumn = Type.Object({
   description: Type.Optional(Type.String()),
 });
 
-/** The shape of the CSV column descriptor (spec 2.7); the OpenAPI document describes /api/schema/market-csv with it. */
+/** The shape of the CSV column descriptor (docs/contract.md 2.7); the OpenAPI document describes /api/schema/market-csv with it. */
 export const CsvDescriptor = Type.Object({
   schemaVersion: Type.Literal(SCHEMA_VERSION),
   format: Type.Literal('text/csv'),
@@ -242,7 +242,7 @@ export const CsvDescriptor = Type.Object({
 });
 export type CsvDescriptor = Static<typeof CsvDescriptor>;
 
-/** The CSV column descriptor served at /api/schema/market-csv (spec 2.7). */
+/** The CSV column descriptor served at /api/schema/market-csv (docs/contract.md 2.7). */
 export function csvDescriptor(): CsvDescriptor {
   return {
     schemaVersion: SCHEMA_VERSION,

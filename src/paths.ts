@@ -22,7 +22,7 @@ export const PATHS = {
   health: '/healthz',
 } as const;
 
-/** The pages every profile's `links` names, keyed as in spec 2.1. */
+/** The pages every profile's `links` names, keyed as in docs/contract.md 2.1. */
 export function profileLinks(
   baseUrl: string,
   marketId: string,
@@ -38,6 +38,6 @@ export function profileLinks(
   };
 }
 
-/** CSV download name of one market (spec 4). */
+/** CSV download name of one market (docs/contract.md 4). */
 export const marketCsvFilename = (id: string): string => `${id}-housing.csv`;
 export const BULK_CSV_FILENAME = 'housing-markets.csv';

@@ -68,7 +68,7 @@ async function verifyWith(client: Client): Promise<CheckResult[]> {
   checks.push(result('schema /api/schema/market-index', fIndexSchema.list, 'served, compiles, and the index validates against it'));
   const fDescriptor = new Faults();
   await run(fDescriptor, () => checkDescriptor(client, fDescriptor));
-  checks.push(result('descriptor /api/schema/market-csv', fDescriptor.list, 'eleven columns in spec order, types and constants'));
+  checks.push(result('descriptor /api/schema/market-csv', fDescriptor.list, 'eleven columns in contract order, types and constants'));
   const fOpenApi = new Faults();
   const described = await run(fOpenApi, () => checkOpenApi(client, fOpenApi, facts.ids));
   checks.push(

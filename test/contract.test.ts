@@ -1,4 +1,4 @@
-// Every rule of spec sections 2 and 4, checked on the served profile of each of the sixteen markets.
+// Every rule of docs/contract.md sections 2 and 4, checked on the served profile of each of the sixteen markets.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { LINK_KEYS, PROFILE_CAVEATS } from '../src/contract.ts';
@@ -39,7 +39,7 @@ function findNull(value: unknown, pointer = ''): string | undefined {
   return undefined;
 }
 
-test('the registry holds exactly the sixteen markets of spec 2.5', () => {
+test('the registry holds exactly the sixteen markets of docs/contract.md 2.5', () => {
   assert.deepEqual([...MARKET_IDS].sort(), [...SPEC_MARKETS].sort());
 });
 
@@ -83,7 +83,7 @@ for (const p of profiles) {
       }
     });
 
-    test('sources are sorted by sourceId and carry the fields of spec 2.4', () => {
+    test('sources are sorted by sourceId and carry the fields of docs/contract.md 2.4', () => {
       const ids = p.sources.map((s) => s.sourceId);
       assert.deepEqual(ids, [...ids].sort());
       assert.equal(new Set(ids).size, ids.length);
@@ -108,7 +108,7 @@ for (const p of profiles) {
       assert.equal(p.links.html, `${BASE_URL}/markets/${p.market.id}`);
     });
 
-    test('freshness and coverage follow design.md: fixture provenance, a known freshness, consistent counts', () => {
+    test('freshness and coverage follow docs/contract.md 2.3: fixture provenance, a known freshness, consistent counts', () => {
       const f = p.profile.freshness;
       assert.equal(f.provenance, 'fixture');
       assert.ok(['fresh', 'aging', 'stale'].includes(f.freshness));
@@ -126,7 +126,7 @@ for (const p of profiles) {
       assert.ok(!body(table, PATHS.profile(p.market.id)).includes('null'));
     });
 
-    test("the spec's seen metrics and scores are present where the data allow", () => {
+    test("the contract's named metrics and scores are present where the data allow", () => {
       for (const id of ['medianGrossRent', 'homePriceIndex']) assert.ok(p.profile.metrics[id], id);
       assert.equal(p.profile.metrics['medianGrossRent']?.unit, 'USD/mo');
       assert.equal(p.profile.metrics['homePriceIndex']?.unit, 'index');

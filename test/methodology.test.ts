@@ -85,7 +85,7 @@ test('coverage counts the required metrics and lists the missing ones', () => {
   assert.equal(one.percent, 12.5);
 });
 
-test("the metric set covers the spec's metrics and units, and some labels need CSV quoting", () => {
+test("the metric set covers the contract's metrics and units, and some labels need CSV quoting", () => {
   const ids = METRICS.map((m) => m.id);
   for (const id of ['medianGrossRent', 'homePriceIndex', 'permits']) assert.ok(ids.includes(id));
   for (const unit of ['USD/mo', '%', 'index', 'units'])
