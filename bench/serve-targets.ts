@@ -86,7 +86,7 @@ async function ceiling(): Promise<void> {
 
 /**
  * A bare node:http server: the same bodies and statuses with only Content-Type and Content-Length, and node's
- * default Connection/Keep-Alive lines. Shows what the headers design.md requires cost on each row.
+ * default Connection/Keep-Alive lines. Shows what the headers docs/contract.md 4 requires cost on each row.
  */
 function bare(): void {
   const table = buildRouteTable({ baseUrl, read: fixtureReader(fixtures) });

@@ -2,7 +2,7 @@
 //
 // Every server runs in its own child process on a loopback port; the load generator is wrk (Debian's, when
 // installed: its C client costs the shared CPUs far less per request than a JavaScript one, so the servers are
-// what is measured) or else autocannon in this process. Ratios to the ceiling are the measure (design.md 4):
+// what is measured) or else autocannon in this process. Ratios to the ceiling are the measure (docs/serving.md):
 // the ceiling (a bare node:http server sending the embedded server's exact answers from a Map), the embedded server,
 // a second copy of the ceiling and a bare server without the required headers are measured BENCH_ROUNDS times,
 // interleaved, and each ratio is the median of the per-round ratios, so drift in a shared machine's speed falls on

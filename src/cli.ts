@@ -1,9 +1,10 @@
-// The command line: `build` writes dist/, `serve` answers from memory; both read the same fixtures.
+// The command line: `build` writes dist/, `serve` answers from memory (both read the same fixtures); `list` and `get` read a running service.
 import { writeBuild } from './artifact.ts';
 import { buildRouteTable } from './build.ts';
-import { loadConfig, loadFetchConfig, loadVerifyConfig, parseCommandLine, usageLines, type Config } from './config.ts';
+import { loadConfig, loadFetchConfig, loadReadConfig, loadVerifyConfig, parseCommandLine, usageLines, type Config } from './config.ts';
 import { ConfigError, DataError } from './errors.ts';
 import { fetchCommand } from './fetch.ts';
+import { GET_USAGE, LIST_USAGE, getCommand, listCommand } from './read.ts';
 import type { RouteTable } from './routes.ts';
 import { startServer } from './server/listener.ts';
 import { fixtureReader } from './sources/index.ts';
@@ -18,6 +19,10 @@ commands:
                         the fixtures (exit code 0 when all went well, 1 when a download failed and nothing was written)
   verify <base-url>     check a running deployment against the contract; exit code 0 only when everything holds,
                         1 when a check fails, 2 on a usage error
+  list                  print the index of every market as JSON (from --base-url, default http://localhost:3000)
+  get <market-id>       print one market's profile as JSON, or with --csv its CSV (caveats on stderr)
+                        list and get: exit code 0 when printed, 1 when the service answered an error or could not
+                        be read, 2 on a usage error; market-profiles list --help (or get --help) says more
 
 options of serve (flags win over environment variables):
 ${usageLines('serve').join('\n')}
@@ -30,6 +35,12 @@ ${usageLines('verify').join('\n')}
 
 options of fetch:
 ${usageLines('fetch').join('\n')}
+
+options of list:
+${usageLines('list').join('\n')}
+
+options of get:
+${usageLines('get').join('\n')}
 `;
 
 function buildFromConfig(config: Config): RouteTable {
@@ -70,9 +81,11 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
     command = positionals[0] ?? 'serve';
     if (problem !== undefined) throw new ConfigError(problem);
     if (flags.has('help') || command === 'help') {
-      process.stdout.write(USAGE);
+      process.stdout.write(command === 'list' ? LIST_USAGE : command === 'get' ? GET_USAGE : USAGE);
       return 0;
     }
+    if (command === 'list') return await listCommand(positionals.slice(1), loadReadConfig(env, argv));
+    if (command === 'get') return await getCommand(positionals.slice(1), loadReadConfig(env, argv));
     if (command === 'verify') return await verifyCommand(positionals.slice(1), loadVerifyConfig(argv));
     if (command === 'fetch') return await fetchCommand(loadFetchConfig(env, argv));
     if (command !== 'serve' && command !== 'build') {

@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError } from './errors.ts';
 
-export type Command = 'serve' | 'build' | 'verify' | 'fetch';
+export type Command = 'serve' | 'build' | 'verify' | 'fetch' | 'list' | 'get';
 
 interface OptionSpec<T> {
   /** The environment variable that sets it; flags win over it. */
@@ -65,8 +65,8 @@ export const OPTIONS = {
     type: 'integer 0–65535',
     default: 3000,
     shown: '`3000`',
-    help: 'Listen port (`0` picks a free one); without `BASE_URL`, also the port the links name.',
-    commands: ['serve', 'build'],
+    help: 'Listen port (`0` picks a free one); without `BASE_URL`, also the port the links name (and that `list` and `get` read from).',
+    commands: ['serve', 'build', 'list', 'get'],
     parse: integer(0, 65535),
   }),
   host: option({
@@ -85,8 +85,8 @@ export const OPTIONS = {
     type: 'absolute http(s) URL',
     default: undefined,
     shown: '`http://localhost:<PORT>`',
-    help: "Origin of every absolute URL in a body (links, schema `$id`, problem `type`). Never taken from a request's Host header.",
-    commands: ['serve', 'build'],
+    help: "Origin of every absolute URL in a body (links, schema `$id`, problem `type`). Never taken from a request's Host header. For `list` and `get`, the service to read.",
+    commands: ['serve', 'build', 'list', 'get'],
     parse: (raw) => normalizeBaseUrl(raw),
   }),
   log: option({
@@ -145,6 +145,15 @@ export const OPTIONS = {
     help: 'Time allowed for each request, in milliseconds.',
     commands: ['verify'],
     parse: integer(1, 600_000),
+  }),
+  csv: option({
+    boolean: true,
+    type: 'boolean',
+    default: false,
+    shown: 'off',
+    help: "The market's CSV instead of its JSON profile (the caveats then go to stderr).",
+    commands: ['get'],
+    parse: boolean,
   }),
   'dry-run': option({
     boolean: true,
@@ -303,6 +312,21 @@ export interface VerifyConfig {
 export function loadVerifyConfig(argv: readonly string[]): VerifyConfig {
   const flags = flagsOf(argv);
   return { json: valueOf('json', flags, {}), concurrency: valueOf('concurrency', flags, {}), timeoutMs: valueOf('timeout-ms', flags, {}) };
+}
+
+export interface ReadConfig {
+  /** The service `list` and `get` read. */
+  baseUrl: string;
+  csv: boolean;
+}
+
+/** The options of `list` and `get`: the service's address as `serve` would name it, and --csv. */
+export function loadReadConfig(env: Readonly<Record<string, string | undefined>>, argv: readonly string[]): ReadConfig {
+  const flags = flagsOf(argv);
+  return {
+    baseUrl: valueOf('base-url', flags, env) ?? normalizeBaseUrl(`http://localhost:${valueOf('port', flags, env)}`),
+    csv: valueOf('csv', flags, env),
+  };
 }
 
 export interface FetchConfig {

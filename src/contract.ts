@@ -5,7 +5,7 @@ export const SCHEMA_VERSION = '1';
 export const PRODUCTION_MODE = 'static-fixture';
 export const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
 
-/** Fixed project caveats (spec 2.1), emitted verbatim in every profile and in the index. */
+/** Fixed project caveats (docs/contract.md 2.1), emitted verbatim in every profile and in the index. */
 export const PROFILE_CAVEATS: readonly string[] = [
   'Production JSON is source-attributed static fixture data: every value names the upstream source it was loaded from.',
   'This endpoint provides no live data: values are not live, not real-time and not forecasts.',
@@ -13,7 +13,7 @@ export const PROFILE_CAVEATS: readonly string[] = [
   "Upstream public datasets keep their own licenses and terms; see each source's landing page.",
 ];
 
-/** Fixed caveats of the CSV descriptor (spec 2.7). */
+/** Fixed caveats of the CSV descriptor (docs/contract.md 2.7). */
 export const CSV_CAVEATS: readonly string[] = [
   'production_mode is always static-fixture.',
   'live_data is always false.',
@@ -21,7 +21,7 @@ export const CSV_CAVEATS: readonly string[] = [
   'Upstream datasets keep their own licenses and terms.',
 ];
 
-/** The display name of a market, `<City>, <StateCode>`: the CSV's market_name (spec 2.6) and every page's. */
+/** The display name of a market, `<City>, <StateCode>`: the CSV's market_name (docs/contract.md 2.6) and every page's. */
 export const displayName = (market: { name: string; stateCode: string }): string => `${market.name}, ${market.stateCode}`;
 
 /** Joins words as a person lists them: "a", "a and b", "a, b and c" (the geographyScope note and every page). */
@@ -175,30 +175,41 @@ export type Coverage = ProfileBody['coverage'];
 export type UpdateFrequency = Source['updateFrequency'];
 export type IndexEntry = Static<typeof IndexEntry>;
 
-/** A TypeBox schema as the plain draft-07 JSON document we publish (TypeBox's symbol keys dropped). */
-function publish(schema: TSchema, id: string, title: string, description: string): Record<string, unknown> {
-  return { $schema: DRAFT_07, $id: id, title, description, ...(JSON.parse(JSON.stringify(schema)) as Record<string, unknown>) };
+/** A TypeBox schema as plain JSON (TypeBox's symbol keys dropped): the body both the published schemas and the OpenAPI components are made of. */
+export const plainSchema = (schema: TSchema): Record<string, unknown> => JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
+
+/**
+ * The documents the service describes itself with, each with the title and description it is published under. The
+ * draft-07 schemas at /api/schema/* and the OpenAPI document's components are both made from these, never restated.
+ */
+export const CONTRACT_SCHEMAS = {
+  MarketProfile: {
+    schema: MarketProfile,
+    title: 'Market profile response',
+    description: `Schema version ${SCHEMA_VERSION} of a market profile. Unknown properties are allowed so that additive optional fields (spec section 9) do not break validators; constants, types, ranges and required fields are enforced.`,
+  },
+  MarketIndex: {
+    schema: MarketIndex,
+    title: 'Market index response',
+    description: `Schema version ${SCHEMA_VERSION} of the index of markets at /api/markets. Unknown properties are allowed.`,
+  },
+} as const;
+
+/** A contract schema as the plain draft-07 JSON document we publish. */
+function publish(name: keyof typeof CONTRACT_SCHEMAS, id: string): Record<string, unknown> {
+  const { schema, title, description } = CONTRACT_SCHEMAS[name];
+  return { $schema: DRAFT_07, $id: id, title, description, ...plainSchema(schema) };
 }
 
 export function profileSchema(baseUrl: string): Record<string, unknown> {
-  return publish(
-    MarketProfile,
-    `${baseUrl}/api/schema/market-profile`,
-    'Market profile response',
-    `Schema version ${SCHEMA_VERSION} of a market profile. Unknown properties are allowed so that additive optional fields (spec section 9) do not break validators; constants, types, ranges and required fields are enforced.`,
-  );
+  return publish('MarketProfile', `${baseUrl}/api/schema/market-profile`);
 }
 
 export function indexSchema(baseUrl: string): Record<string, unknown> {
-  return publish(
-    MarketIndex,
-    `${baseUrl}/api/schema/market-index`,
-    'Market index response',
-    `Schema version ${SCHEMA_VERSION} of the index of markets at /api/markets. Unknown properties are allowed.`,
-  );
+  return publish('MarketIndex', `${baseUrl}/api/schema/market-index`);
 }
 
-/** The eleven CSV columns of spec 2.6, in order; the CSV renderer and the descriptor both read this. */
+/** The eleven CSV columns of docs/contract.md 2.6, in order; the CSV renderer and the descriptor both read this. */
 export const CSV_COLUMNS = [
   { name: 'market_id', type: 'string', description: 'Market id; equals market.id of the JSON profile.' },
   { name: 'market_name', type: 'string', description: 'Display name "<City>, <StateCode>"; always quoted since it contains a comma.' },
@@ -216,8 +227,29 @@ export const CSV_COLUMNS = [
 export type CsvColumn = (typeof CSV_COLUMNS)[number]['name'];
 export type CsvRow = Record<CsvColumn, string>;
 
-/** The CSV column descriptor served at /api/schema/market-csv (spec 2.7). */
-export function csvDescriptor(): Record<string, unknown> {
+const DescriptorColumn = Type.Object({
+  name: NonEmpty,
+  type: Type.Union([Type.Literal('string'), Type.Literal('number')]),
+  required: Type.Boolean(),
+  const: Type.Optional(Type.String()),
+  description: Type.Optional(Type.String()),
+});
+
+/** The shape of the CSV column descriptor (docs/contract.md 2.7); the OpenAPI document describes /api/schema/market-csv with it. */
+export const CsvDescriptor = Type.Object({
+  schemaVersion: Type.Literal(SCHEMA_VERSION),
+  format: Type.Literal('text/csv'),
+  description: NonEmpty,
+  encoding: Type.Literal('utf-8'),
+  lineTerminator: Type.Literal('CRLF'),
+  quoting: Type.Literal('RFC 4180'),
+  columns: Type.Array(DescriptorColumn, { minItems: 1 }),
+  caveats: Type.Array(NonEmpty, { minItems: 1 }),
+});
+export type CsvDescriptor = Static<typeof CsvDescriptor>;
+
+/** The CSV column descriptor served at /api/schema/market-csv (docs/contract.md 2.7). */
+export function csvDescriptor(): CsvDescriptor {
   return {
     schemaVersion: SCHEMA_VERSION,
     format: 'text/csv',
@@ -233,6 +265,6 @@ export function csvDescriptor(): Record<string, unknown> {
       ...('const' in column ? { const: column.const } : {}),
       description: column.description,
     })),
-    caveats: CSV_CAVEATS,
+    caveats: [...CSV_CAVEATS],
   };
 }

@@ -1,4 +1,4 @@
-// The CSV format of the contract (spec 2.6) in both directions: RFC 4180 quoting and plain decimals for the writer, a strict reader for the checks.
+// The CSV format of the contract (docs/contract.md 2.6) in both directions: RFC 4180 quoting and plain decimals for the writer, a strict reader for the checks.
 
 /** Quotes a field when RFC 4180 requires it: a comma, a double quote, CR or LF. */
 export function csvField(value: string): string {
@@ -20,7 +20,7 @@ export function plainDecimal(value: number): string {
   return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
 }
 
-// A strict RFC 4180 reader: the build's CSV ties and `verify` read what was served with it, so it rejects what the spec does not allow.
+// A strict RFC 4180 reader: the build's CSV ties and `verify` read what was served with it, so it rejects what the contract does not allow.
 
 export class CsvSyntaxError extends Error {
   constructor(

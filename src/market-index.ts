@@ -1,4 +1,4 @@
-// Builds the /api/markets index envelope from the assembled profiles (design.md section 2).
+// Builds the /api/markets index envelope from the assembled profiles (docs/contract.md 2.8).
 import { PROFILE_CAVEATS, PRODUCTION_MODE, SCHEMA_VERSION, type MarketIndex, type MarketProfile } from './contract.ts';
 import { METHODOLOGY_VERSION } from './methodology.ts';
 import { PATHS } from './paths.ts';

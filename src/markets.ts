@@ -1,4 +1,4 @@
-// The fixed registry of the sixteen supported markets (spec 2.5) and the census codes adapters join on.
+// The fixed registry of the sixteen supported markets (docs/contract.md 2.5) and the census codes adapters join on.
 
 export interface MarketDefinition {
   id: string;

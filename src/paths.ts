@@ -9,6 +9,8 @@ export const PATHS = {
   profileSchema: '/api/schema/market-profile',
   csvDescriptor: '/api/schema/market-csv',
   indexSchema: '/api/schema/market-index',
+  openApi: '/api/openapi',
+  dataPackage: '/api/datapackage',
   marketPage: (id: string): string => `/markets/${id}`,
   dataStatus: '/data-status',
   methodology: '/methodology',
@@ -20,7 +22,7 @@ export const PATHS = {
   health: '/healthz',
 } as const;
 
-/** The pages every profile's `links` names, keyed as in spec 2.1. */
+/** The pages every profile's `links` names, keyed as in docs/contract.md 2.1. */
 export function profileLinks(
   baseUrl: string,
   marketId: string,
@@ -36,6 +38,6 @@ export function profileLinks(
   };
 }
 
-/** CSV download name of one market (spec 4). */
+/** CSV download name of one market (docs/contract.md 4). */
 export const marketCsvFilename = (id: string): string => `${id}-housing.csv`;
 export const BULK_CSV_FILENAME = 'housing-markets.csv';

@@ -1,4 +1,4 @@
-// The assembly stage: observations of every source become one market profile per market (spec 2.1-2.4).
+// The assembly stage: observations of every source become one market profile per market (docs/contract.md 2.1-2.4).
 import { PRODUCTION_MODE, PROFILE_CAVEATS, SCHEMA_VERSION, listWords, type GeographyScope, type MarketProfile, type Metric, type Source } from './contract.ts';
 import { DataError } from './errors.ts';
 import type { MarketDefinition } from './markets.ts';

@@ -4,6 +4,9 @@ import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:z
 import { csvDescriptor, indexSchema, profileSchema, type MarketIndex, type MarketProfile } from './contract.ts';
 import { CACHE_CONTROL, COMMON_HEADERS, CONTENT_TYPES, PAGE_HEADERS, type Header, type Kind } from './http/headers.ts';
 import type { Encoding } from './http/negotiation.ts';
+import { dataPackage } from './describe/datapackage.ts';
+import { openApiDocument } from './describe/openapi.ts';
+import type { Served } from './describe/served.ts';
 import { renderJson } from './json.ts';
 import { BULK_CSV_FILENAME, PATHS, marketCsvFilename } from './paths.ts';
 import type { MissingValue } from './sources/types.ts';
@@ -81,28 +84,34 @@ export function buildRoutes(input: RouteInput): RouteTable {
   const { baseUrl, profiles, index } = input;
   const lastModified = new Date(`${input.snapshotDate}T00:00:00Z`).toUTCString();
   const routes = new Map<string, Route>();
+  const headersOf = (kind: Kind, extra: readonly Header[] = [], cacheControl: string = CACHE_CONTROL.ok): Header[] => [
+    ['Content-Type', CONTENT_TYPES[kind]],
+    ['Cache-Control', cacheControl],
+    ['Last-Modified', lastModified],
+    ['Vary', 'Accept-Encoding'],
+    ...COMMON_HEADERS,
+    ...(kind === 'html' ? PAGE_HEADERS : []),
+    ...extra,
+  ];
   const add = (path: string, kind: Kind, text: string, extra: readonly Header[] = [], cacheControl: string = CACHE_CONTROL.ok): void => {
     if (routes.has(path)) throw new Error(`route ${path} is defined twice`);
-    routes.set(path, {
-      path,
-      kind,
-      contentType: CONTENT_TYPES[kind],
-      headers: [
-        ['Content-Type', CONTENT_TYPES[kind]],
-        ['Cache-Control', cacheControl],
-        ['Last-Modified', lastModified],
-        ['Vary', 'Accept-Encoding'],
-        ...COMMON_HEADERS,
-        ...(kind === 'html' ? PAGE_HEADERS : []),
-        ...extra,
-      ],
-      ...variants(Buffer.from(text, 'utf8')),
-    });
+    routes.set(path, { path, kind, contentType: CONTENT_TYPES[kind], headers: headersOf(kind, extra, cacheControl), ...variants(Buffer.from(text, 'utf8')) });
   };
   const describedBy = (path: string): [string, string] => ['Link', `<${baseUrl}${path}>; rel="describedby"`];
   const attachment = (filename: string): [string, string] => ['Content-Disposition', `attachment; filename="${filename}"`];
+  // The OpenAPI document describes itself too: its headers are known before its bytes are.
+  const openApiHeaders = headersOf('json');
+  const served: Served = (path) => {
+    if (path === PATHS.openApi) return { kind: 'json', contentType: CONTENT_TYPES.json, headers: openApiHeaders, body: undefined };
+    const route = routes.get(path);
+    if (route === undefined) throw new Error(`the description names ${path}, which is not a route`);
+    return { kind: route.kind, contentType: route.contentType, headers: route.headers, body: route.identity.body };
+  };
 
-  add(PATHS.index, 'json', renderJson(index), [describedBy(PATHS.indexSchema)]);
+  // The index links its schema, and this service's OpenAPI document (RFC 8631); its body stays as it was.
+  add(PATHS.index, 'json', renderJson(index), [
+    ['Link', `<${baseUrl}${PATHS.indexSchema}>; rel="describedby", <${baseUrl}${PATHS.openApi}>; rel="service-desc"`],
+  ]);
   add(PATHS.bulkCsv, 'csv', renderBulkCsv(profiles), [attachment(BULK_CSV_FILENAME), describedBy(PATHS.csvDescriptor)]);
   for (const p of profiles) {
     add(PATHS.profile(p.market.id), 'json', renderJson(p), [describedBy(PATHS.profileSchema)]);
@@ -115,11 +124,17 @@ export function buildRoutes(input: RouteInput): RouteTable {
     add(path, 'html', html);
   add(PATHS.stylesheet, 'css', STYLESHEET);
   add(PATHS.health, 'json', renderJson({ status: 'ok' }), [], CACHE_CONTROL.health);
+  // The descriptions last: they describe, and hash, the bytes above.
+  add(PATHS.dataPackage, 'json', renderJson(dataPackage({ baseUrl, snapshotDate: input.snapshotDate, profiles, served })));
+  const marketIds = profiles.map((p) => p.market.id);
+  add(PATHS.openApi, 'json', renderJson(openApiDocument({ baseUrl, marketIds, served })));
+  if (routes.get(PATHS.openApi)?.headers.join('\n') !== openApiHeaders.join('\n'))
+    throw new Error(`the headers of ${PATHS.openApi} differ from those it describes`);
   return {
     baseUrl,
     snapshotDate: input.snapshotDate,
     lastModified,
-    marketIds: profiles.map((p) => p.market.id),
+    marketIds,
     routes,
     notFoundPage: Buffer.from(renderNotFoundPage({ baseUrl, profiles, index }), 'utf8'),
   };

@@ -28,7 +28,7 @@ export function assertValid(validate: ValidateFunction, document: unknown, marke
   throw new ContractError('schema', { ...(marketId === undefined ? {} : { marketId }), route, pointer: first.instancePath }, describe(first));
 }
 
-/** Rules of spec 2-4 that JSON Schema draft-07 cannot say: keys equal ids, references resolve, dates agree. */
+/** Rules of docs/contract.md sections 2-4 that JSON Schema draft-07 cannot say: keys equal ids, references resolve, dates agree. */
 export function assertProfileRules(p: MarketProfile, route: string): void {
   const fail = (pointer: string, reason: string): never => {
     throw new ContractError('schema', { marketId: p.market.id, route, pointer }, reason);
@@ -48,7 +48,7 @@ export function assertProfileRules(p: MarketProfile, route: string): void {
   if (c.totalProvided + c.missing.length !== c.totalRequired) fail('/profile/coverage/missing', 'provided plus missing must equal totalRequired');
 }
 
-/** Reads a CSV we wrote back and ties every row to the profile (spec 4, "Ties"). */
+/** Reads a CSV we wrote back and ties every row to the profile (docs/contract.md 2.6: every row ties to the JSON). */
 /** The fields of one CSV line, read with the strict RFC 4180 reader. */
 function readLine(text: string, route: string, line: number): string[] {
   try {

@@ -2,6 +2,7 @@
 import { normalizeBaseUrl, type VerifyConfig } from './config.ts';
 import { renderJson } from './json.ts';
 import { BULK_CSV_FILENAME, Faults, TYPES, expectRepresentation, expectResponse, isObject, marketCsvFilename } from './verify/expect.ts';
+import { checkDataPackage, checkOpenApi } from './verify/descriptions.ts';
 import { createClient, type Client } from './verify/http.ts';
 import { checkLinks, jsonLinks, pageLinks } from './verify/links.ts';
 import { checkCompression, checkConditional, checkErrors } from './verify/protocol.ts';
@@ -67,7 +68,25 @@ async function verifyWith(client: Client): Promise<CheckResult[]> {
   checks.push(result('schema /api/schema/market-index', fIndexSchema.list, 'served, compiles, and the index validates against it'));
   const fDescriptor = new Faults();
   await run(fDescriptor, () => checkDescriptor(client, fDescriptor));
-  checks.push(result('descriptor /api/schema/market-csv', fDescriptor.list, 'eleven columns in spec order, types and constants'));
+  checks.push(result('descriptor /api/schema/market-csv', fDescriptor.list, 'eleven columns in contract order, types and constants'));
+  const fOpenApi = new Faults();
+  const described = await run(fOpenApi, () => checkOpenApi(client, fOpenApi, facts.ids));
+  checks.push(
+    result(
+      'OpenAPI /api/openapi',
+      fOpenApi.list,
+      `OpenAPI 3.1, ${described ?? 0} paths each answering its declared content type, the market ids of the index, the served schemas as components`,
+    ),
+  );
+  const fPackage = new Faults();
+  const pkg = await run(fPackage, () => checkDataPackage(client, fPackage, facts.ids));
+  checks.push(
+    result(
+      'Data Package /api/datapackage',
+      fPackage.list,
+      `tabular-data-package, ${pkg?.resources ?? 0} CSV resources whose bytes (${pkg?.bytes ?? 0} in all) and SHA-256 equal what is served`,
+    ),
+  );
 
   // Every market of the index: JSON, CSV tied to it, page.
   const perMarket = await Promise.all(
@@ -153,6 +172,8 @@ async function verifyWith(client: Client): Promise<CheckResult[]> {
     '/api/markets',
     '/api/markets/csv',
     '/api/schema/market-profile',
+    '/api/openapi',
+    '/api/datapackage',
     ...facts.ids.flatMap((id) => [`/api/markets/${id}`, `/api/markets/${id}/csv`]),
   ];
   const fConditional = new Faults();

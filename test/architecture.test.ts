@@ -12,16 +12,18 @@ const SRC = join(ROOT, 'src');
 const LAYERS: readonly (readonly [string, readonly string[]])[] = [
   ['contract', ['contract.ts', 'errors.ts', 'paths.ts', 'markets.ts', 'json.ts', 'csv.ts']],
   ['protocol', ['http/']],
+  ['client', ['client.ts']],
   ['sources', ['sources/']],
   ['methodology', ['methodology.ts', 'profiles.ts', 'market-index.ts']],
   ['validate', ['validate.ts']],
   ['render', ['render/']],
+  ['describe', ['describe/']],
   ['routes', ['routes.ts', 'build.ts']],
   ['manifest', ['manifest.ts']],
   ['engines', ['engines/']],
   ['artifact', ['artifact.ts']],
   ['server', ['server/']],
-  ['commands', ['config.ts', 'verify.ts', 'verify/', 'fetch.ts']],
+  ['commands', ['config.ts', 'verify.ts', 'verify/', 'fetch.ts', 'read.ts']],
   ['cli', ['cli.ts']],
 ];
 

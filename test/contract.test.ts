@@ -1,4 +1,4 @@
-// Every rule of spec sections 2 and 4, checked on the served profile of each of the sixteen markets.
+// Every rule of docs/contract.md sections 2 and 4, checked on the served profile of each of the sixteen markets.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { PROFILE_CAVEATS } from '../src/contract.ts';
@@ -39,7 +39,7 @@ function findNull(value: unknown, pointer = ''): string | undefined {
   return undefined;
 }
 
-test('the registry holds exactly the sixteen markets of spec 2.5', () => {
+test('the registry holds exactly the sixteen markets of docs/contract.md 2.5', () => {
   assert.deepEqual([...MARKET_IDS].sort(), [...SPEC_MARKETS].sort());
 });
 
@@ -83,7 +83,7 @@ for (const p of profiles) {
       }
     });
 
-    test('sources are sorted by sourceId and carry the fields of spec 2.4', () => {
+    test('sources are sorted by sourceId and carry the fields of docs/contract.md 2.4', () => {
       const ids = p.sources.map((s) => s.sourceId);
       assert.deepEqual(ids, [...ids].sort());
       assert.equal(new Set(ids).size, ids.length);
@@ -98,7 +98,7 @@ for (const p of profiles) {
       }
     });
 
-    test('caveats are the four project caveats of spec 2.1, verbatim', () => {
+    test('caveats are the four project caveats of contract 2.1, verbatim', () => {
       assert.deepEqual(p.caveats, PROFILE_CAVEATS);
       assert.equal(p.caveats.length, 4);
       const text = p.caveats.join(' ');
@@ -106,7 +106,7 @@ for (const p of profiles) {
         assert.match(text, says);
     });
 
-    test('links carry exactly the seven keys of spec 2.1, each the absolute URL of its page on the base URL', () => {
+    test('links carry exactly the seven keys of contract 2.1, each the absolute URL of its page on the base URL', () => {
       assert.deepEqual(p.links, {
         html: `${BASE_URL}/markets/${p.market.id}`,
         dataStatus: `${BASE_URL}/data-status`,
@@ -133,7 +133,7 @@ for (const p of profiles) {
       assert.ok(!body(table, PATHS.profile(p.market.id)).includes('null'));
     });
 
-    test("the spec's seen metrics and scores are present where the data allow", () => {
+    test("the contract's named metrics and scores are present where the data allow", () => {
       for (const id of ['medianGrossRent', 'homePriceIndex']) assert.ok(p.profile.metrics[id], id);
       assert.equal(p.profile.metrics['medianGrossRent']?.unit, 'USD/mo');
       assert.equal(p.profile.metrics['homePriceIndex']?.unit, 'index');

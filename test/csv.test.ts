@@ -1,4 +1,4 @@
-// The CSVs read back with an independent RFC 4180 parser (csv-parse) and tie to the JSON (spec 2.6 and 4).
+// The CSVs read back with an independent RFC 4180 parser (csv-parse) and tie to the JSON (docs/contract.md 2.6).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
@@ -116,7 +116,7 @@ describe('bulk CSV', () => {
   });
 });
 
-describe('response headers of the CSV routes (spec 4)', () => {
+describe('response headers of the CSV routes (docs/contract.md 4)', () => {
   test('per-market: text/csv; charset=utf-8 and attachment filename <market-id>-housing.csv', () => {
     for (const id of MARKET_IDS) {
       const headers = new Map(table.routes.get(PATHS.marketCsv(id))?.headers);

@@ -319,7 +319,7 @@ test('coverage counts the eleven required metrics and lists the missing ones', (
   assert.equal(computeCoverage(new Set(['permits'])).percent, 9.1);
 });
 
-test("the metric set covers the spec's metrics and units, the owners' and renters' inputs, and labels that need CSV quoting", () => {
+test("the metric set covers the contract's metrics and units, the owners' and renters' inputs, and labels that need CSV quoting", () => {
   const ids = METRICS.map((m) => m.id);
   for (const id of ['medianGrossRent', 'homePriceIndex', 'permits', 'medianHomeValue', 'medianRenterIncome', 'ownerCostBurden'])
     assert.ok(ids.includes(id), id);

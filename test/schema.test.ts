@@ -150,7 +150,7 @@ describe('broken profiles are rejected', () => {
   }
 });
 
-describe('additive changes inside schemaVersion "1" are accepted (spec 9.2)', () => {
+describe('additive changes inside schemaVersion "1" are accepted (docs/contract.md 9.2)', () => {
   test('an unknown top-level field', () => {
     const doc = austin();
     doc['someFutureField'] = { anything: [1, 'two'] };
@@ -179,7 +179,7 @@ test('the index validates against its own published schema', () => {
   assert.equal(validateIndex(index), false);
 });
 
-describe('the CSV descriptor (spec 2.7)', () => {
+describe('the CSV descriptor (docs/contract.md 2.7)', () => {
   const d = JSON.parse(body(table, PATHS.csvDescriptor)) as {
     schemaVersion: string;
     format: string;
@@ -223,7 +223,7 @@ describe('the CSV descriptor (spec 2.7)', () => {
       else assert.equal(c.const, undefined);
     }
   });
-  test('its caveats state the four facts of spec 2.7', () => {
+  test('its caveats state the four facts of docs/contract.md 2.7', () => {
     const text = d.caveats.join(' ');
     assert.match(text, /production_mode is always static-fixture/);
     assert.match(text, /live_data is always false/);

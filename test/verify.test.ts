@@ -159,6 +159,28 @@ describe('verify against broken deployments names the fault', () => {
       check: 'compression and Vary',
       fault: /\/api\/markets gzip: the decompressed bytes differ from the identity bytes/,
     },
+    {
+      name: 'a Data Package whose byte count is not what is served',
+      alter: (t) => {
+        const route = routeOf(t, '/api/datapackage');
+        const doc = JSON.parse(route.identity.body.toString('utf8')) as { resources: { bytes: number }[] };
+        const first = doc.resources[0];
+        if (first !== undefined) first.bytes += 1;
+        t.routes.set(route.path, withBody(route, Buffer.from(`${JSON.stringify(doc, null, 2)}\n`)));
+      },
+      check: 'Data Package /api/datapackage',
+      fault: /\/api\/markets\/csv is \d+ bytes, the package says \d+/,
+    },
+    {
+      name: 'an OpenAPI document that declares the wrong content type for the CSV',
+      alter: (t) => {
+        const route = routeOf(t, '/api/openapi');
+        const text = route.identity.body.toString('utf8').replaceAll('"text/csv; charset=utf-8": {', '"text/csv": {');
+        t.routes.set(route.path, withBody(route, Buffer.from(text)));
+      },
+      check: 'OpenAPI /api/openapi',
+      fault: /\/api\/markets\/csv answers \["text\/csv"\], the deployment "text\/csv; charset=utf-8"/,
+    },
   ];
 
   for (const c of cases) {

@@ -1,4 +1,4 @@
-// Renders profiles as CSV (spec 2.6): header line, RFC 4180 quoting, CRLF, UTF-8 without BOM, plain decimals.
+// Renders profiles as CSV (docs/contract.md 2.6): header line, RFC 4180 quoting, CRLF, UTF-8 without BOM, plain decimals.
 import { CSV_COLUMNS, displayName, type CsvRow, type MarketProfile } from '../contract.ts';
 import { csvField, plainDecimal } from '../csv.ts';
 
@@ -33,7 +33,7 @@ export function renderMarketCsv(p: MarketProfile): string {
   return csvDocument(csvRows(p));
 }
 
-/** Every market's rows, sorted by market_id then metric_id (spec 4). */
+/** Every market's rows, sorted by market_id then metric_id (docs/contract.md 2.6). */
 export function renderBulkCsv(profiles: readonly MarketProfile[]): string {
   const ordered = [...profiles].sort((a, b) => (a.market.id < b.market.id ? -1 : a.market.id > b.market.id ? 1 : 0));
   return csvDocument(ordered.flatMap(csvRows));

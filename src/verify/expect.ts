@@ -1,4 +1,4 @@
-// What `verify` expects, restated from the spec and design.md rather than imported from the server, so it checks the contract and not our own code.
+// What `verify` expects, restated from docs/contract.md rather than imported from the server, so it checks the contract and not our own code.
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { headerOf, type Fetched } from './http.ts';
 
@@ -9,7 +9,7 @@ export const TYPES = {
   problem: 'application/problem+json',
 } as const;
 
-/** Spec 2.6, in order. */
+/** docs/contract.md 2.6, in order. */
 export const CSV_COLUMNS = [
   'market_id',
   'market_name',
@@ -23,11 +23,11 @@ export const CSV_COLUMNS = [
   'production_mode',
   'live_data',
 ] as const;
-/** Spec 2.1: the keys of a profile's `links`. */
+/** docs/contract.md 2.1: the keys of a profile's `links`. */
 export const LINK_KEYS = ['html', 'dataStatus', 'methodology', 'dataSources', 'dataCatalog', 'privacy', 'changelog'] as const;
 export const marketCsvFilename = (id: string): string => `${id}-housing.csv`;
 export const BULK_CSV_FILENAME = 'housing-markets.csv';
-/** A market id no deployment serves (spec 2.2 form, a state code that does not exist). */
+/** A market id no deployment serves (docs/contract.md 2.2 form, a state code that does not exist). */
 export const UNKNOWN_MARKET = 'us-zz-verify-unknown';
 
 const STRONG_ETAG = /^"[\x21\x23-\x7e\x80-\xff]*"$/;
@@ -47,7 +47,7 @@ export class Faults {
 
 const where = (res: Fetched): string => `${res.method} ${new URL(res.url).pathname}`;
 
-/** Status, exact Content-Type, identity bytes, and the headers design.md puts on every answer. */
+/** Status, exact Content-Type, identity bytes, and the headers docs/contract.md 4 puts on every answer. */
 export function expectResponse(f: Faults, res: Fetched, status: number, type: string): boolean {
   const ok = f.expect(res.status === status, `${where(res)} answered ${res.status}, expected ${status}`);
   const got = headerOf(res, 'content-type');

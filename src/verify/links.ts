@@ -33,7 +33,7 @@ const ids = (html: string): Set<string> => new Set([...html.matchAll(/\s(?:id|na
 
 /**
  * Fetches every distinct in-deployment URL once; links into other sites are counted, not fetched. JSON links must
- * point into this deployment (design.md: every absolute URL derives from BASE_URL). Returns a summary for a PASS.
+ * point into this deployment (docs/contract.md 4: every absolute URL derives from BASE_URL). Returns a summary for a PASS.
  */
 export async function checkLinks(client: Client, f: Faults, links: readonly [string, string][], fromJson: ReadonlySet<string>): Promise<string> {
   const base = new URL(`${client.baseUrl}/`);

@@ -12,7 +12,7 @@ function expectProblem(f: Faults, res: Fetched, status: number, code: string): R
   return doc;
 }
 
-/** design.md: unknown market → 404 market_not_found listing the known ids; unknown path → 404; other methods → 405 with Allow. */
+/** docs/contract.md 7: unknown market → 404 market_not_found listing the known ids; unknown path → 404; other methods → 405 with Allow. */
 export async function checkErrors(
   client: Client,
   knownIds: readonly string[],

@@ -90,7 +90,7 @@ export const schemaFaults = (validate: ValidateFunction, doc: unknown, what: str
             `${what} fails the served schema at ${e.instancePath === '' ? '/' : e.instancePath}: ${e.message ?? e.keyword}${e.keyword === 'const' || e.keyword === 'enum' ? ` ${JSON.stringify(e.params)}` : ''}`,
         );
 
-/** Spec 2.7: the descriptor lists the eleven columns in order, with their types and constants. */
+/** docs/contract.md 2.7: the descriptor lists the eleven columns in order, with their types and constants. */
 export async function checkDescriptor(client: Client, f: Faults): Promise<void> {
   const res = await client.fetch('/api/schema/market-csv');
   if (!expectResponse(f, res, 200, TYPES.json)) return;
@@ -99,7 +99,7 @@ export async function checkDescriptor(client: Client, f: Faults): Promise<void> 
   if (!isObject(doc)) return;
   f.expect(
     doc.schemaVersion === '1' && doc.format === 'text/csv' && doc.encoding === 'utf-8' && doc.lineTerminator === 'CRLF' && doc.quoting === 'RFC 4180',
-    '/api/schema/market-csv: schemaVersion, format, encoding, lineTerminator or quoting differs from spec 2.7',
+    '/api/schema/market-csv: schemaVersion, format, encoding, lineTerminator or quoting differs from docs/contract.md 2.7',
   );
   const columns = Array.isArray(doc.columns) ? doc.columns.filter(isObject) : [];
   f.expect(
@@ -195,7 +195,7 @@ export function expectAttachment(f: Faults, res: Fetched, filename: string): voi
   );
 }
 
-/** Spec 4 "Ties": every CSV row matches the JSON, one row per metric, sorted by metric id. */
+/** docs/contract.md 2.6 (the ties): every CSV row matches the JSON, one row per metric, sorted by metric id. */
 export function tieCsv(f: Faults, rows: readonly string[][], p: Profile, what: string): void {
   const doc = p.doc;
   const market = isObject(doc.market) ? doc.market : {};

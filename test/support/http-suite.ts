@@ -3,7 +3,7 @@
 // Use: defineHttpSuite('nginx', async () => ({ baseUrl, stop })). `baseUrl` is the BASE_URL the served bytes
 // were built with; requests go to it too, unless `origin` (where to connect) is also returned. The suite builds
 // the route table for that base URL itself and checks every answer against it, so no engine-specific
-// knowledge lives here: status, content type, the headers design.md names, the problem+json shape, and that
+// knowledge lives here: status, content type, the headers docs/contract.md 4 names, the problem+json shape, and that
 // no byte outside the route table is ever answered.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -320,7 +320,7 @@ export function checkResponse(x: Expected, res: RawResponse, label: string, leni
   return 'problem';
 }
 
-/** RFC 9457 shape as design.md fixes it: type, title, status, detail, code; instance only if present. */
+/** RFC 9457 shape as docs/contract.md 7 fixes it: type, title, status, detail, code; instance only if present. */
 export function checkProblem(res: RawResponse, at = `${res.status}`): Record<string, unknown> {
   let doc: unknown;
   assert.doesNotThrow(() => {

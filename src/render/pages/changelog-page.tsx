@@ -1,4 +1,4 @@
-// /changelog: the schema, methodology and data versions in service, and the versioning policy (spec section 9).
+// /changelog: the schema, methodology and data versions in service, and the versioning policy (docs/contract.md section 9).
 import { SCHEMA_VERSION } from '../../contract.ts';
 import { METHODOLOGY_CHANGES, METHODOLOGY_VERSION, METRICS } from '../../methodology.ts';
 import { PATHS } from '../../paths.ts';

@@ -1,4 +1,4 @@
-// /data-catalog: every endpoint with its URL, format and a curl line; the CSV columns; the error codes.
+// /data-catalog: every endpoint with its URL, format and a curl line; the tools, the client and the contract; the CSV columns; the error codes.
 import { CSV_COLUMNS, SCHEMA_VERSION } from '../../contract.ts';
 import { BULK_CSV_FILENAME, PATHS, marketCsvFilename } from '../../paths.ts';
 import { CONTENT_TYPES } from '../../http/headers.ts';
@@ -64,6 +64,8 @@ function endpointDocs(site: Site): EndpointDoc[] {
     single(PATHS.profileSchema),
     single(PATHS.indexSchema),
     single(PATHS.csvDescriptor),
+    single(PATHS.openApi),
+    single(PATHS.dataPackage),
   ];
 }
 
@@ -193,6 +195,9 @@ export function DataCatalogPage({ site }: { site: Site }) {
             <a href="#csv-columns">CSV columns</a>
           </li>
           <li>
+            <a href="#consumers">Tools, client and contract</a>
+          </li>
+          <li>
             <a href="#http">Caching and compression</a>
           </li>
           <li>
@@ -220,6 +225,28 @@ export function DataCatalogPage({ site }: { site: Site }) {
           line of the column names, quoting per RFC 4180, CRLF line ends, values as plain decimals (no thousands separators). Schema version {SCHEMA_VERSION}.
         </p>
         <CsvColumns />
+      </section>
+      <section aria-labelledby="consumers">
+        <h2 id="consumers">Tools, client and contract</h2>
+        <ul>
+          <li>
+            The <a href={site.href(PATHS.openApi)}>OpenAPI 3.1 document</a> describes every endpoint, response, header and error code, with real examples; API
+            tools and client generators read it. The index names it in its <code>Link</code> header (<code>rel="service-desc"</code>).
+          </li>
+          <li>
+            The <a href={site.href(PATHS.dataPackage)}>Data Package</a> lists the bulk CSV and each market's CSV as Frictionless tabular resources, with a Table
+            Schema (types, required columns, constants, the primary key <code>market_id</code> + <code>metric_id</code>), the CSV dialect, each file's size and
+            SHA-256 hash, the sources and their licenses.
+          </li>
+          <li>
+            The <code>market-profiles</code> package carries a typed client for TypeScript and JavaScript (<code>fetch</code> only, for Node.js 20 and browsers)
+            and the commands <code>market-profiles list</code> and <code>market-profiles get &lt;market-id&gt; [--csv]</code>.
+          </li>
+          <li>
+            The contract in words, with its resources, fields, rules, versioning and errors, is <code>docs/contract.md</code> in the service's source repository
+            and in the package.
+          </li>
+        </ul>
       </section>
       <section aria-labelledby="http">
         <h2 id="http">Caching and compression</h2>

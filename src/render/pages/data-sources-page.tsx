@@ -1,4 +1,4 @@
-// /data-sources: every upstream dataset (spec 2.4) with its agency, landing page, cadence, confidence and terms.
+// /data-sources: every upstream dataset (docs/contract.md 2.4) with its agency, landing page, cadence, confidence and terms.
 import type { Source } from '../../contract.ts';
 import { METRICS } from '../../methodology.ts';
 import { PATHS } from '../../paths.ts';

@@ -110,4 +110,18 @@ export const ENDPOINTS: readonly Endpoint[] = [
     contentType: CONTENT_TYPES.json,
     description: 'The eleven CSV columns, their types and constants.',
   },
+  {
+    path: PATHS.openApi,
+    label: 'OpenAPI document',
+    format: 'OpenAPI 3.1',
+    contentType: CONTENT_TYPES.json,
+    description: 'Every endpoint with its responses, headers, errors and examples, for API tools and client generators.',
+  },
+  {
+    path: PATHS.dataPackage,
+    label: 'Data Package',
+    format: 'Frictionless Data Package',
+    contentType: CONTENT_TYPES.json,
+    description: 'The CSVs as tabular resources: Table Schema, CSV dialect, sizes, hashes, sources and licenses.',
+  },
 ];

@@ -1,0 +1,134 @@
+// The Frictionless Data Package served at /api/datapackage: the bulk CSV and each market CSV as tabular resources, with the Table Schema, dialect, sizes and hashes of the bytes served.
+import { createHash } from 'node:crypto';
+import { CSV_COLUMNS, PRODUCTION_MODE, PROFILE_CAVEATS, displayName, type CsvColumn, type MarketProfile, type Source } from '../contract.ts';
+import { BULK_CSV_FILENAME, PATHS, marketCsvFilename } from '../paths.ts';
+import { termsOf } from '../render/pages/source-terms.ts';
+import { bodyOf, type Served } from './served.ts';
+
+type Json = Record<string, unknown>;
+
+export interface DataPackageInput {
+  baseUrl: string;
+  snapshotDate: string;
+  profiles: readonly MarketProfile[];
+  served: Served;
+}
+
+/** CSV Dialect (Frictionless CSV Dialect 1.2) of both CSV endpoints: comma, CRLF, double quotes doubled, a header line. */
+export const CSV_DIALECT = {
+  csvddfVersion: 1.2,
+  delimiter: ',',
+  lineTerminator: '\r\n',
+  quoteChar: '"',
+  doubleQuote: true,
+  skipInitialSpace: false,
+  header: true,
+  caseSensitiveHeader: true,
+} as const;
+
+/**
+ * Table Schema types where a column is more than text. The contract's descriptor calls every column but `value` a
+ * string; here `updated_date` is the ISO date it always is and `live_data` the boolean `false` it always is, so
+ * Frictionless tools cast them.
+ */
+const TABLE_TYPES: Partial<Record<CsvColumn, Json>> = {
+  value: { type: 'number' },
+  updated_date: { type: 'date', format: 'default' },
+  live_data: { type: 'boolean', trueValues: ['true'], falseValues: ['false'] },
+};
+
+/** Open Definition license ids of the upstream datasets (their terms are on the data-sources page). */
+const LICENSE_IDS: Readonly<Record<string, string>> = {
+  'census-acs-5yr': 'other-pd',
+  'census-bps': 'other-pd',
+  'fhfa-hpi': 'other-at',
+};
+
+/** The Table Schema of a CSV holding the given markets. */
+export function tableSchema(marketIds: readonly string[]): Json {
+  const constraints: Partial<Record<CsvColumn, Json>> = {
+    market_id: { enum: [...marketIds] },
+    metric_id: { pattern: '[a-z][A-Za-z0-9]*' },
+    methodology_version: { pattern: 'v[0-9]+\\.[0-9]+' },
+    production_mode: { enum: [PRODUCTION_MODE] },
+    live_data: { enum: [false] },
+  };
+  return {
+    fields: CSV_COLUMNS.map((c) => ({
+      name: c.name,
+      description: c.description,
+      ...(TABLE_TYPES[c.name] ?? { type: 'string' }),
+      constraints: { required: true, ...constraints[c.name] },
+    })),
+    primaryKey: ['market_id', 'metric_id'],
+  };
+}
+
+const sha256 = (body: Buffer): string => `sha256:${createHash('sha256').update(body).digest('hex')}`;
+
+function resource(input: DataPackageInput, path: string, name: string, title: string, description: string, marketIds: readonly string[]): Json {
+  const body = bodyOf(input.served, path);
+  return {
+    name,
+    title,
+    description,
+    path: input.baseUrl + path,
+    profile: 'tabular-data-resource',
+    format: 'csv',
+    mediatype: 'text/csv',
+    encoding: 'utf-8',
+    bytes: body.length,
+    hash: sha256(body),
+    dialect: CSV_DIALECT,
+    schema: tableSchema(marketIds),
+  };
+}
+
+/** The Data Package descriptor (a JSON-ready object). */
+export function dataPackage(input: DataPackageInput): Json {
+  const { baseUrl, profiles } = input;
+  const sorted = [...profiles].sort((a, b) => (a.market.id < b.market.id ? -1 : a.market.id > b.market.id ? 1 : 0));
+  const sources = new Map<string, Source>();
+  for (const p of sorted) for (const s of p.sources) if (!sources.has(s.sourceId)) sources.set(s.sourceId, s);
+  const cited = [...sources.values()].sort((a, b) => (a.sourceId < b.sourceId ? -1 : 1));
+  const name = (file: string): string => file.replace(/\.csv$/, '');
+  return {
+    profile: 'tabular-data-package',
+    name: 'housing-market-profiles',
+    id: baseUrl + PATHS.dataPackage,
+    title: 'Housing market profiles',
+    description: [
+      'Source-attributed housing-market metrics of US markets, one row per metric, as served by the market profiles service. The JSON profiles carry the same values with their scores, freshness and coverage.',
+      ...PROFILE_CAVEATS,
+    ].join(' '),
+    homepage: baseUrl + PATHS.dataCatalog,
+    created: `${input.snapshotDate}T00:00:00Z`,
+    keywords: ['housing', 'rent', 'house prices', 'building permits', 'affordability'],
+    licenses: cited.map((s) => ({
+      ...(LICENSE_IDS[s.sourceId] === undefined ? {} : { name: LICENSE_IDS[s.sourceId] }),
+      path: s.sourceUrl,
+      title: termsOf(s.sourceId),
+    })),
+    sources: cited.map((s) => ({ title: `${s.agency}, ${s.datasetName}`, path: s.sourceUrl })),
+    resources: [
+      resource(
+        input,
+        PATHS.bulkCsv,
+        name(BULK_CSV_FILENAME),
+        'Every market',
+        'Every metric of every market, sorted by market_id, then metric_id.',
+        sorted.map((p) => p.market.id),
+      ),
+      ...sorted.map((p) =>
+        resource(
+          input,
+          PATHS.marketCsv(p.market.id),
+          name(marketCsvFilename(p.market.id)),
+          displayName(p.market),
+          `Every metric of ${p.market.name}, ${p.market.state}, sorted by metric_id.`,
+          [p.market.id],
+        ),
+      ),
+    ],
+  };
+}

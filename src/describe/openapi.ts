@@ -1,0 +1,337 @@
+// The OpenAPI 3.1 document served at /api/openapi, generated from what the route table serves: the contract's schemas, the error catalogue, the headers of each route and real bodies as examples.
+import { CONTRACT_SCHEMAS, CsvDescriptor, PROFILE_CAVEATS, SCHEMA_VERSION, MARKET_ID_PATTERN, plainSchema } from '../contract.ts';
+import { NOT_MODIFIED_KEEP, PROBLEM_HEADERS, UNCACHED_PROBLEM_HEADERS, CONTENT_TYPES, type Header } from '../http/headers.ts';
+import { BAD_TARGET_REASONS } from '../http/request-target.ts';
+import { PROBLEM_CATALOGUE, PROBLEM_CODES, badRequestProblem, marketProblem, problem } from '../http/problems.ts';
+import { PATHS } from '../paths.ts';
+import { bodyOf, type Served } from './served.ts';
+
+export const OPENAPI_VERSION = '3.1.0';
+/** The market id the examples use (the first market when it is not served). */
+export const SAMPLE_MARKET = 'us-tx-austin';
+/** A market id no build serves (a state code that does not exist), for the examples of an unknown market. */
+export const UNKNOWN_MARKET = 'us-zz-nowhere';
+
+type Json = Record<string, unknown>;
+
+export interface OpenApiInput {
+  baseUrl: string;
+  marketIds: readonly string[];
+  served: Served;
+}
+
+const ref = (section: string, name: string): Json => ({ $ref: `#/components/${section}/${name}` });
+
+const HEADER_NOTES: Readonly<Record<string, string>> = {
+  ETag: 'Strong entity tag of the representation sent, different for each content encoding; send it back in If-None-Match to revalidate.',
+  'Cache-Control': 'How long any cache may keep the answer.',
+  'Last-Modified': 'The snapshot date of the data at 00:00 UTC; If-Modified-Since is compared with it.',
+  Vary: 'The body depends on Accept-Encoding (precompressed gzip and br variants).',
+  'Access-Control-Allow-Origin': 'Any origin may read the answer: public, read-only data.',
+  'Access-Control-Expose-Headers': 'The headers a script on another origin may read.',
+  'X-Content-Type-Options': 'Browsers must not guess another content type.',
+  'Content-Disposition': 'A download, and the file name to save it under.',
+  'Content-Encoding': 'Present when Accept-Encoding chose a precompressed variant (br or gzip); absent for the identity bytes.',
+  Link: 'Related documents (RFC 8288): the schema or descriptor of this body (rel="describedby"); on the index also this OpenAPI document (rel="service-desc").',
+};
+
+const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** The market-id pattern without its anchors, to put inside a longer pattern. */
+const MARKET_ID_INNER = MARKET_ID_PATTERN.replace(/^\^/, '').replace(/\$$/, '');
+
+/** One header as OpenAPI describes it: its exact value, or a pattern where the value names the market of the path. */
+function headerObject(name: string, values: readonly string[], sampleId: string | undefined, required = true): Json {
+  const description = HEADER_NOTES[name] ?? name;
+  if (name === 'Last-Modified') return { description, required, schema: { type: 'string' }, example: values[0] };
+  const first = values[0] ?? '';
+  if (values.length === 1 && sampleId !== undefined && first.includes(sampleId)) {
+    const pattern = `^${first.split(sampleId).map(escapeRegex).join(MARKET_ID_INNER)}$`;
+    return { description, required, schema: { type: 'string', pattern }, example: first };
+  }
+  return { description, required, schema: values.length === 1 ? { type: 'string', const: first } : { type: 'string', enum: [...values] } };
+}
+
+const ETAG_HEADER: Json = { description: HEADER_NOTES.ETag, required: true, schema: { type: 'string', pattern: '^"[^"]*"$' } };
+const CONTENT_ENCODING_HEADER: Json = { description: HEADER_NOTES['Content-Encoding'], required: false, schema: { type: 'string', enum: ['br', 'gzip'] } };
+
+/** The headers of a route's 200, ETag and Content-Encoding included (Content-Type is the media type's key). */
+function okHeaders(headers: readonly Header[], sampleId: string | undefined): Json {
+  return {
+    ETag: ETAG_HEADER,
+    'Content-Encoding': CONTENT_ENCODING_HEADER,
+    ...Object.fromEntries(headers.filter(([k]) => k !== 'Content-Type').map(([k, v]) => [k, headerObject(k, [v], sampleId)])),
+  };
+}
+
+/** What a 304 carries: the ETag and the route's headers a 304 may keep. */
+function notModified(headers: readonly Header[]): Json {
+  return {
+    description: 'Not modified: the entity tag in If-None-Match (or the date in If-Modified-Since) still matches. No body.',
+    headers: {
+      ETag: ETAG_HEADER,
+      ...Object.fromEntries(headers.filter(([k]) => NOT_MODIFIED_KEEP.has(k.toLowerCase())).map(([k, v]) => [k, headerObject(k, [v], undefined)])),
+    },
+  };
+}
+
+/** Every header name of some header lists, with every value it takes in them. */
+function mergedHeaders(...lists: (readonly Header[])[]): Json {
+  const values = new Map<string, string[]>();
+  for (const [k, v] of lists.flat()) values.set(k, [...new Set([...(values.get(k) ?? []), v])]);
+  return Object.fromEntries([...values].map(([k, vs]) => [k, headerObject(k, vs, undefined)]));
+}
+
+/** RFC 9457 problem details as every engine answers them, with the catalogue's codes. */
+function problemSchema(): Json {
+  return {
+    title: 'Problem details',
+    description:
+      'An RFC 9457 problem with a stable machine code. type links the code on the data catalog page (about:blank for answers of the HTTP layer); instance is the request path when it is safe to echo.',
+    type: 'object',
+    required: ['type', 'title', 'status', 'detail', 'code'],
+    properties: {
+      type: { type: 'string' },
+      title: { type: 'string' },
+      status: { type: 'integer', minimum: 400, maximum: 599 },
+      detail: { type: 'string' },
+      instance: { type: 'string', pattern: '^/' },
+      code: { type: 'string', enum: [...PROBLEM_CODES], description: PROBLEM_CODES.map((c) => `${c}: ${PROBLEM_CATALOGUE[c].status}`).join('; ') },
+      marketId: { type: 'string', description: 'market_not_found: the id asked for, when it is safe to echo.' },
+      knownMarketIds: { type: 'array', items: { type: 'string', pattern: MARKET_ID_PATTERN }, description: 'market_not_found: every market id served.' },
+      index: { type: 'string', format: 'uri', description: 'market_not_found: the index of markets.' },
+      catalog: { type: 'string', format: 'uri', description: 'not_found: the data catalog page.' },
+    },
+  };
+}
+
+interface Operation {
+  /** The OpenAPI path (a template for per-market paths). */
+  template: string;
+  /** A concrete path of it: where the headers and the example come from. */
+  sample: string;
+  operationId: string;
+  summary: string;
+  description: string;
+  schema: Json;
+  /** `value`: the served body; `excerpt`: the served body cut short (arrays to their first items, a CSV to its first market, this document to its head). */
+  example: 'value' | 'excerpt';
+  perMarket?: boolean;
+}
+
+function operations(sample: string): Operation[] {
+  const jsonSchemaDoc = (what: string): Json => ({ type: 'object', description: `A JSON Schema (draft-07) document: ${what}.` });
+  return [
+    {
+      template: PATHS.index,
+      sample: PATHS.index,
+      operationId: 'listMarkets',
+      summary: 'Every market, with scores, coverage, freshness and links',
+      description: 'The index of every market served, sorted by id, with the links to each market and to the schemas, and the caveats.',
+      schema: ref('schemas', 'MarketIndex'),
+      example: 'value',
+    },
+    {
+      template: PATHS.profile('{marketId}'),
+      sample: PATHS.profile(sample),
+      operationId: 'getMarketProfile',
+      summary: 'One market profile',
+      description: 'The profile of one market: market, scores, metrics with their sources, freshness, coverage, caveats and links.',
+      schema: ref('schemas', 'MarketProfile'),
+      example: 'value',
+      perMarket: true,
+    },
+    {
+      template: PATHS.marketCsv('{marketId}'),
+      sample: PATHS.marketCsv(sample),
+      operationId: 'getMarketCsv',
+      summary: "One market's metrics as CSV",
+      description:
+        'One row per metric of the market after a header line, UTF-8, RFC 4180 quoting, CRLF line ends; the columns are those of the CSV descriptor (/api/schema/market-csv).',
+      schema: { type: 'string', description: 'CSV text: the columns of the CSV descriptor, one row per metric.' },
+      example: 'value',
+      perMarket: true,
+    },
+    {
+      template: PATHS.bulkCsv,
+      sample: PATHS.bulkCsv,
+      operationId: 'getBulkCsv',
+      summary: "Every market's metrics as one CSV",
+      description: 'The rows of every market CSV in one file, sorted by market_id, then metric_id, after one header line.',
+      schema: { type: 'string', description: 'CSV text: the columns of the CSV descriptor, one row per metric of every market.' },
+      example: 'excerpt',
+    },
+    {
+      template: PATHS.profileSchema,
+      sample: PATHS.profileSchema,
+      operationId: 'getMarketProfileSchema',
+      summary: 'JSON Schema of a market profile',
+      description: 'The draft-07 schema of a market profile; components.schemas.MarketProfile here is the same schema.',
+      schema: jsonSchemaDoc('the market profile'),
+      example: 'value',
+    },
+    {
+      template: PATHS.indexSchema,
+      sample: PATHS.indexSchema,
+      operationId: 'getMarketIndexSchema',
+      summary: 'JSON Schema of the market index',
+      description: 'The draft-07 schema of the index; components.schemas.MarketIndex here is the same schema.',
+      schema: jsonSchemaDoc('the market index'),
+      example: 'value',
+    },
+    {
+      template: PATHS.csvDescriptor,
+      sample: PATHS.csvDescriptor,
+      operationId: 'getCsvDescriptor',
+      summary: 'The CSV column descriptor',
+      description: 'The eleven CSV columns in order, their types and constants, and the caveats of the CSV format.',
+      schema: ref('schemas', 'CsvDescriptor'),
+      example: 'value',
+    },
+    {
+      template: PATHS.dataPackage,
+      sample: PATHS.dataPackage,
+      operationId: 'getDataPackage',
+      summary: 'Frictionless Data Package of the CSVs',
+      description:
+        'A tabular Data Package (Frictionless Data v1): the bulk CSV and each market CSV as resources with absolute URLs, their Table Schema, CSV dialect, byte counts and SHA-256 hashes, sources and licenses.',
+      schema: { type: 'object', description: 'A Frictionless Data Package descriptor (profile tabular-data-package).' },
+      example: 'excerpt',
+    },
+    {
+      template: PATHS.openApi,
+      sample: PATHS.openApi,
+      operationId: 'getOpenApi',
+      summary: 'This OpenAPI document',
+      description: 'This document: every endpoint, its responses, headers and examples.',
+      schema: { type: 'object', description: 'An OpenAPI 3.1 document.' },
+      example: 'excerpt',
+    },
+    {
+      template: PATHS.health,
+      sample: PATHS.health,
+      operationId: 'getHealth',
+      summary: 'Liveness probe',
+      description: 'Answers {"status":"ok"} while the service runs; never cached.',
+      schema: { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } },
+      example: 'value',
+    },
+  ];
+}
+
+/** The header line and the rows of the first market of a CSV of every market: the real bytes, cut short. */
+function firstMarketRows(csv: string): string {
+  const [header = '', ...rows] = csv.split('\r\n');
+  const first = (rows[0] ?? '').split(',')[0] ?? '';
+  const kept = rows.filter((row) => row.startsWith(`${first},`));
+  return `${[header, ...kept].join('\r\n')}\r\n`;
+}
+
+/** An example of an operation's 200: the served body, or the served body cut short (an excerpt), never anything else. */
+function example(op: Operation, served: Served, head: Json): Json {
+  if (op.template === PATHS.openApi) return { summary: 'The head of this document; paths and components follow.', value: head };
+  const route = served(op.sample);
+  const text = bodyOf(served, op.sample).toString('utf8');
+  if (route.kind === 'csv')
+    return op.example === 'value'
+      ? { summary: `The body served at ${op.sample}`, value: text }
+      : { summary: 'The header line and the rows of the first market; the file goes on with every other market.', value: firstMarketRows(text) };
+  const doc = JSON.parse(text) as Json;
+  if (op.example === 'value') return { summary: `The body served at ${op.sample}`, value: doc };
+  const cut = Object.fromEntries(Object.entries(doc).map(([k, v]) => [k, Array.isArray(v) ? v.slice(0, 1) : v]));
+  return { summary: 'The document with each list cut to its first item.', value: cut };
+}
+
+const problemExample = (summary: string, value: unknown): Json => ({ summary, value });
+
+/** The OpenAPI 3.1 document of every endpoint (a JSON-ready object). */
+export function openApiDocument(input: OpenApiInput): Json {
+  const { baseUrl, marketIds, served } = input;
+  const sample = marketIds.includes(SAMPLE_MARKET) ? SAMPLE_MARKET : (marketIds[0] ?? SAMPLE_MARKET);
+  const problemContent = (examples: Json): Json => ({ [CONTENT_TYPES.problem]: { schema: ref('schemas', 'Problem'), examples } });
+  const head: Json = {
+    openapi: OPENAPI_VERSION,
+    info: {
+      title: 'Market profiles',
+      version: SCHEMA_VERSION,
+      summary: 'Source-attributed housing-market profiles of US markets, as JSON and CSV.',
+      description: [
+        `A public, read-only service: one profile per market as JSON, one CSV per market and one CSV of every market, the schemas that describe them, and a Data Package of the CSVs. Every path answers GET and HEAD, without authentication, query string or request body; other methods answer 405 (method_not_allowed) with Allow: GET, HEAD, and OPTIONS a CORS preflight. info.version is the schemaVersion of the documents ("${SCHEMA_VERSION}"): consumers pin it and ignore fields they do not know.`,
+        '',
+        'Caveats, which every consumer must show with the data:',
+        ...PROFILE_CAVEATS.map((c) => `- ${c}`),
+      ].join('\n'),
+    },
+    servers: [{ url: baseUrl }],
+    externalDocs: { description: 'The data catalog: every endpoint, the CSV columns and every error code.', url: baseUrl + PATHS.dataCatalog },
+  };
+  const paths: Json = {};
+  for (const op of operations(sample)) {
+    const route = served(op.sample);
+    const responses: Json = {
+      '200': {
+        description: op.summary,
+        headers: okHeaders(route.headers, op.perMarket ? sample : undefined),
+        content: { [route.contentType]: { schema: op.schema, examples: { [op.perMarket ? sample : 'served']: example(op, served, head) } } },
+      },
+      '304': notModified(route.headers),
+    };
+    if (op.perMarket) {
+      const unknownPath = op.template.replace('{marketId}', UNKNOWN_MARKET);
+      responses['404'] = {
+        description: 'No market has this id (code market_not_found): the body echoes the id and lists every known one.',
+        headers: mergedHeaders(PROBLEM_HEADERS),
+        content: problemContent({
+          [UNKNOWN_MARKET]: problemExample(`GET ${unknownPath}`, marketProblem(baseUrl, UNKNOWN_MARKET, unknownPath, [...marketIds].sort())),
+        }),
+      };
+    }
+    responses.default = ref('responses', 'Problem');
+    paths[op.template] = {
+      get: {
+        operationId: op.operationId,
+        summary: op.summary,
+        description: `${op.description} HEAD answers the same status and headers without a body.`,
+        ...(op.perMarket ? { parameters: [ref('parameters', 'marketId')] } : {}),
+        responses,
+      },
+    };
+  }
+  const component = (name: keyof typeof CONTRACT_SCHEMAS): Json => {
+    const { schema, title, description } = CONTRACT_SCHEMAS[name];
+    return { title, description, ...plainSchema(schema) };
+  };
+  return {
+    ...head,
+    paths,
+    components: {
+      schemas: {
+        MarketProfile: component('MarketProfile'),
+        MarketIndex: component('MarketIndex'),
+        CsvDescriptor: { title: 'CSV column descriptor', description: 'The columns of both CSV endpoints.', ...plainSchema(CsvDescriptor) },
+        Problem: problemSchema(),
+      },
+      parameters: {
+        marketId: {
+          name: 'marketId',
+          in: 'path',
+          required: true,
+          description: 'A market id, us-<state code>-<city slug>: one of the markets served (any other answers 404 market_not_found).',
+          schema: { type: 'string', enum: [...marketIds].sort() },
+          example: sample,
+        },
+      },
+      responses: {
+        Problem: {
+          description:
+            'Any other error, as problem+json with the code of the error catalogue: a malformed path (400 bad_request), headers too large (431 headers_too_large), a request that did not arrive in time (408 request_timeout), or a server fault (5xx).',
+          headers: mergedHeaders(PROBLEM_HEADERS, UNCACHED_PROBLEM_HEADERS),
+          content: problemContent({
+            bad_request: problemExample('A path with malformed percent-encoding', badRequestProblem(baseUrl, BAD_TARGET_REASONS.encoding)),
+            headers_too_large: problemExample('Request headers over the limit', problem(baseUrl, 'headers_too_large')),
+            request_timeout: problemExample('A request that did not arrive in time', problem(baseUrl, 'request_timeout')),
+          }),
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,112 @@
+// The checks of `verify` on the machine-readable descriptions: the OpenAPI document and the Data Package, each held to what the deployment itself serves.
+import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import { CSV_COLUMNS, Faults, TYPES, expectRepresentation, expectResponse, isObject, parseJson } from './expect.ts';
+import { headerOf, type Client } from './http.ts';
+
+/** The endpoints of the contract (docs/contract.md section 4), as OpenAPI path templates. */
+export const CONTRACT_PATHS = [
+  '/api/markets',
+  '/api/markets/{marketId}',
+  '/api/markets/{marketId}/csv',
+  '/api/markets/csv',
+  '/api/schema/market-profile',
+  '/api/schema/market-csv',
+] as const;
+
+const withoutMeta = (doc: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(doc).filter(([k]) => k !== '$schema' && k !== '$id'));
+
+/**
+ * /api/openapi: OpenAPI 3.1; every contract endpoint with a 200 whose media type is the Content-Type the deployment
+ * answers; the market-id parameter lists exactly the index's ids; the profile and index schemas are the served ones.
+ */
+export async function checkOpenApi(client: Client, f: Faults, ids: readonly string[]): Promise<number> {
+  const res = await client.fetch('/api/openapi');
+  if (!expectResponse(f, res, 200, TYPES.json)) return 0;
+  expectRepresentation(f, res);
+  const doc = parseJson(f, res);
+  if (!isObject(doc)) return 0;
+  f.expect(typeof doc.openapi === 'string' && /^3\.1\.\d+$/.test(doc.openapi), `/api/openapi: openapi is ${JSON.stringify(doc.openapi)}, expected 3.1.x`);
+  const paths = isObject(doc.paths) ? doc.paths : {};
+  const components = isObject(doc.components) ? doc.components : {};
+  const parameters = isObject(components.parameters) ? components.parameters : {};
+  const marketId = isObject(parameters.marketId) && isObject(parameters.marketId.schema) ? parameters.marketId.schema : {};
+  f.expect(
+    isDeepStrictEqual(marketId.enum, [...ids].sort()),
+    `/api/openapi: the marketId parameter lists ${JSON.stringify(marketId.enum)}, the index ${JSON.stringify([...ids].sort())}`,
+  );
+  const sample = ids[0] ?? 'us-zz-none';
+  let described = 0;
+  for (const template of Object.keys(paths)) {
+    const item = paths[template];
+    const get = isObject(item) && isObject(item.get) ? item.get : undefined;
+    const responses = get !== undefined && isObject(get.responses) ? get.responses : {};
+    const ok = isObject(responses['200']) ? responses['200'] : undefined;
+    if (!f.expect(ok !== undefined, `/api/openapi: ${template} has no GET 200 response`) || ok === undefined) continue;
+    const types = Object.keys(isObject(ok.content) ? ok.content : {});
+    const path = template.replace('{marketId}', sample);
+    const answer = await client.fetch(path);
+    f.expect(answer.status === 200, `/api/openapi lists ${template}, but GET ${path} answered ${answer.status}`);
+    f.expect(
+      types.length === 1 && types[0] === headerOf(answer, 'content-type'),
+      `/api/openapi: ${template} answers ${JSON.stringify(types)}, the deployment ${JSON.stringify(headerOf(answer, 'content-type') ?? null)}`,
+    );
+    described += 1;
+  }
+  for (const template of CONTRACT_PATHS) f.expect(isObject(paths[template]), `/api/openapi does not describe ${template}`);
+  const schemas = isObject(components.schemas) ? components.schemas : {};
+  for (const [name, path] of [
+    ['MarketProfile', '/api/schema/market-profile'],
+    ['MarketIndex', '/api/schema/market-index'],
+  ] as const) {
+    const servedSchema = parseJson(f, await client.fetch(path));
+    f.expect(
+      isObject(servedSchema) && isObject(schemas[name]) && isDeepStrictEqual(withoutMeta(servedSchema), schemas[name]),
+      `/api/openapi: components.schemas.${name} is not the schema served at ${path}`,
+    );
+  }
+  return described;
+}
+
+interface DataPackageFacts {
+  resources: number;
+  bytes: number;
+}
+
+/** /api/datapackage: a tabular Data Package whose resources are the bulk CSV and every market's CSV, with the sizes and hashes of the bytes served. */
+export async function checkDataPackage(client: Client, f: Faults, ids: readonly string[]): Promise<DataPackageFacts> {
+  const res = await client.fetch('/api/datapackage');
+  if (!expectResponse(f, res, 200, TYPES.json)) return { resources: 0, bytes: 0 };
+  expectRepresentation(f, res);
+  const doc = parseJson(f, res);
+  if (!isObject(doc)) return { resources: 0, bytes: 0 };
+  f.expect(doc.profile === 'tabular-data-package', `/api/datapackage: profile is ${JSON.stringify(doc.profile)}, expected "tabular-data-package"`);
+  const resources = Array.isArray(doc.resources) ? doc.resources.filter(isObject) : [];
+  const want = [`${client.baseUrl}/api/markets/csv`, ...[...ids].sort().map((id) => `${client.baseUrl}/api/markets/${id}/csv`)];
+  f.expect(
+    isDeepStrictEqual(
+      resources.map((r) => r.path),
+      want,
+    ),
+    `/api/datapackage: the resources are ${JSON.stringify(resources.map((r) => r.path))}, expected the bulk CSV and each market's CSV of the index`,
+  );
+  let bytes = 0;
+  for (const r of resources) {
+    const path = String(r.path);
+    const answer = await client.fetch(path);
+    if (!f.expect(answer.status === 200, `/api/datapackage: ${path} answered ${answer.status}`)) continue;
+    const hash = `sha256:${createHash('sha256').update(answer.body).digest('hex')}`;
+    f.expect(r.bytes === answer.body.length, `/api/datapackage: ${path} is ${answer.body.length} bytes, the package says ${JSON.stringify(r.bytes)}`);
+    f.expect(r.hash === hash, `/api/datapackage: ${path} hashes to ${hash}, the package says ${JSON.stringify(r.hash)}`);
+    const schema = isObject(r.schema) ? r.schema : {};
+    const fields = Array.isArray(schema.fields) ? schema.fields.filter(isObject).map((x) => x.name) : [];
+    f.expect(fields.join(',') === CSV_COLUMNS.join(','), `/api/datapackage: ${path} has fields ${fields.join(',')}, expected ${CSV_COLUMNS.join(',')}`);
+    f.expect(
+      isDeepStrictEqual(schema.primaryKey, ['market_id', 'metric_id']),
+      `/api/datapackage: ${path} has primary key ${JSON.stringify(schema.primaryKey)}, expected market_id, metric_id`,
+    );
+    bytes += answer.body.length;
+  }
+  return { resources: resources.length, bytes };
+}
