@@ -186,7 +186,7 @@ export const CONTRACT_SCHEMAS = {
   MarketProfile: {
     schema: MarketProfile,
     title: 'Market profile response',
-    description: `Schema version ${SCHEMA_VERSION} of a market profile. Unknown properties are allowed so that additive optional fields (spec section 9) do not break validators; constants, types, ranges and required fields are enforced.`,
+    description: `Schema version ${SCHEMA_VERSION} of a market profile. Unknown properties are allowed so that additive optional fields (see the versioning policy on the changelog page) do not break validators; constants, types, ranges and required fields are enforced.`,
   },
   MarketIndex: {
     schema: MarketIndex,
