@@ -55,7 +55,7 @@ function boundaryPhrase(b: Boundary, market: MarketDefinition): string {
     case 'county':
       return `${b.name} (county ${Object.values(b.codes).join('')})`;
     case 'division':
-      return `the ${b.name} metropolitan division (${b.codes['division'] ?? ''}) of the ${market.cbsaName ?? 'metro'} metro area${spans}`;
+      return `the ${b.name} metropolitan division (${b.codes['division'] ?? ''})${market.cbsaName === undefined ? '' : ` of the ${market.cbsaName} metro area`}${spans}`;
     case 'cbsa':
       return `the ${b.name} metro area (CBSA ${b.codes['cbsa'] ?? ''})${spans}`;
   }

@@ -2,17 +2,24 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildRouteTable } from '../src/build.ts';
+import { findMarket, type MarketDefinition } from '../src/markets.ts';
+import { assembleProfile, assembleProfiles } from '../src/profiles.ts';
+import type { LoadedSources } from '../src/sources/index.ts';
 import type { MarketIndex, MarketProfile } from '../src/contract.ts';
 import { DataError } from '../src/errors.ts';
 import { PATHS } from '../src/paths.ts';
 import { ADAPTERS } from '../src/sources/index.ts';
-import type { SourceAdapter, SourceLoad } from '../src/sources/types.ts';
+import type { Observation, SourceAdapter, SourceLoad } from '../src/sources/types.ts';
 import { fixtureReader } from './support/data.ts';
 
 const BASE = 'http://localhost:3000';
 /** A retrieval.json with these dates (and the fixture's vintage). */
 const retrieval = (vintage: string, release: string | undefined, retrieved: string): string =>
   JSON.stringify({ vintage, ...(release === undefined ? {} : { latestReleaseDate: release }), latestRetrievedAt: retrieved });
+
+const build = (edits: Record<string, (text: string) => string>): { table: ReturnType<typeof buildRouteTable> } => ({
+  table: buildRouteTable({ baseUrl: BASE, read: fixtureReader(edits) }),
+});
 
 function profilesWith(edits: Record<string, string>, adapters: readonly SourceAdapter[] = ADAPTERS): { austin: MarketProfile; index: MarketIndex } {
   const table = buildRouteTable({ baseUrl: BASE, read: fixtureReader(Object.fromEntries(Object.entries(edits).map(([k, v]) => [k, () => v]))), adapters });
@@ -22,10 +29,11 @@ function profilesWith(edits: Record<string, string>, adapters: readonly SourceAd
 
 describe('dates follow the sources', () => {
   test('retrieved on different days: the snapshot is the latest retrieval, retrievedAt the oldest of the cited sources', () => {
+    // The oldest is the last source by id, so the order of the sources cannot stand in for the order of the dates.
     const { austin } = profilesWith({
-      'census-acs-5yr/retrieval.json': retrieval('2020-2024', '2026-01-29', '2026-05-01'),
+      'census-acs-5yr/retrieval.json': retrieval('2020-2024', '2026-01-29', '2026-05-15'),
       'census-bps/retrieval.json': retrieval('2025', '2026-05-01', '2026-05-20'),
-      'fhfa-hpi/retrieval.json': retrieval('2025 Q4', '2026-02-24', '2026-05-10'),
+      'fhfa-hpi/retrieval.json': retrieval('2025 Q4', '2026-02-24', '2026-05-01'),
     });
     assert.equal(austin.generatedAt, '2026-05-20');
     assert.equal(austin.profile.updatedDate, '2026-05-20');
@@ -33,10 +41,28 @@ describe('dates follow the sources', () => {
     assert.deepEqual(
       austin.sources.map((s) => [s.sourceId, s.latestRetrievedAt]),
       [
-        ['census-acs-5yr', '2026-05-01'],
+        ['census-acs-5yr', '2026-05-15'],
         ['census-bps', '2026-05-20'],
-        ['fhfa-hpi', '2026-05-10'],
+        ['fhfa-hpi', '2026-05-01'],
       ],
+    );
+  });
+  test("a source that backs none of a market's metrics is not among its sources: Phoenix without its permits row", () => {
+    const WEST = 'census-bps/we2025a.txt';
+    const { table } = build({ [WEST]: (t) => t.replace(/\r\n2025,04,040125,[^\r]*/, '') });
+    const phoenix = JSON.parse(table.routes.get(PATHS.profile('us-az-phoenix'))?.identity.body.toString() ?? '{}') as MarketProfile;
+    assert.deepEqual(
+      phoenix.sources.map((s) => s.sourceId),
+      ['census-acs-5yr', 'fhfa-hpi'],
+    );
+    assert.deepEqual(phoenix.profile.coverage.missing, ['permits']);
+  });
+  test('sources are listed by id whatever order the adapters run in', () => {
+    const table = buildRouteTable({ baseUrl: BASE, read: fixtureReader(), adapters: [...ADAPTERS].reverse() });
+    const austin = JSON.parse(table.routes.get(PATHS.profile('us-tx-austin'))?.identity.body.toString() ?? '{}') as MarketProfile;
+    assert.deepEqual(
+      austin.sources.map((s) => s.sourceId),
+      ['census-acs-5yr', 'census-bps', 'fhfa-hpi'],
     );
   });
   test('an aging source makes the profile aging: FHFA released 130 days before the snapshot (quarterly: 93 to 184 days)', () => {
@@ -130,5 +156,58 @@ describe('refusals at assembly, each with its code and place', () => {
       'not_numeric',
       /source census-bps produced Infinity for "permits"; values must be finite numbers/,
     );
+  });
+});
+
+describe('geographyScope, assembled from hand-made observations', () => {
+  const market: MarketDefinition = { ...(findMarket('us-ny-new-york') ?? assert.fail('no New York')), cbsaName: undefined };
+  const data: LoadedSources = { loads: [], snapshotDate: '2026-05-20' };
+  const observation = (metricId: string, boundary: Observation['boundary']): Observation => ({
+    marketId: market.id,
+    metricId,
+    value: 1,
+    asOf: '2025',
+    sourceId: 'census-acs-5yr',
+    boundary,
+    origin: { file: 'f', line: 1 },
+  });
+  const place = { level: 'place' as const, name: 'New York city, New York', codes: { stateFips: '36', placeFips: '51000' }, states: ['NY'] };
+  const county = { level: 'county' as const, name: 'Kings County, New York', codes: { stateFips: '36', countyFips: '047' }, states: ['NY'] };
+  const division = {
+    level: 'division' as const,
+    name: 'New York-Jersey City-White Plains, NY-NJ',
+    codes: { cbsa: '35620', division: '35614' },
+    states: ['NY', 'NJ'],
+  };
+
+  test('boundaries by level (place, county, division, metro) and metrics in the methodology order, whatever order they arrive in', () => {
+    const scope = assembleProfile(market, data, BASE, [
+      observation('homePriceIndex', division),
+      observation('permits', county),
+      observation('medianGrossRent', place),
+      observation('housingUnits', place),
+    ]).geographyScope;
+    assert.deepEqual(
+      scope?.boundaries.map((b) => [b.level, b.metrics]),
+      [
+        ['place', ['housingUnits', 'medianGrossRent']],
+        ['county', ['permits']],
+        ['division', ['homePriceIndex']],
+      ],
+    );
+    assert.equal(
+      scope?.note,
+      'Median gross rent and housing units describe New York city, New York (Census place 3651000); building permits describe Kings County, New York (county 36047); the house price index describes the New York-Jersey City-White Plains, NY-NJ metropolitan division (35614), which spans NY and NJ.',
+    );
+  });
+  test('one boundary only: no geographyScope (the contract asks for two or more)', () => {
+    assert.equal(assembleProfile(market, data, BASE, [observation('medianGrossRent', place), observation('housingUnits', place)]).geographyScope, undefined);
+  });
+  test('a market with no observation at all assembles an empty profile: no metric, no source, nothing covered', () => {
+    const [empty] = assembleProfiles([market], data, BASE);
+    assert.deepEqual(empty?.profile.metrics, {});
+    assert.deepEqual(empty?.sources, []);
+    assert.equal(empty?.profile.coverage.totalProvided, 0);
+    assert.equal(empty?.geographyScope, undefined);
   });
 });
