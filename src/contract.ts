@@ -24,6 +24,18 @@ export const CSV_CAVEATS: readonly string[] = [
 /** The display name of a market, `<City>, <StateCode>`: the CSV's market_name (docs/contract.md 2.6) and every page's. */
 export const displayName = (market: { name: string; stateCode: string }): string => `${market.name}, ${market.stateCode}`;
 
+/**
+ * The contract's order of ids (sources by sourceId, markets by id, CSV rows by market_id then metric_id): by UTF-16 code
+ * unit, as JavaScript compares strings, never by locale. Ids are unique wherever the contract sorts them.
+ */
+export const compareIds = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** A comparator of items by the id each carries, in the contract's order. */
+export const byId =
+  <T>(idOf: (item: T) => string) =>
+  (a: T, b: T): number =>
+    compareIds(idOf(a), idOf(b));
+
 /** Joins words as a person lists them: "a", "a and b", "a, b and c" (the geographyScope note and every page). */
 export function listWords(words: readonly string[]): string {
   if (words.length <= 1) return words.join('');

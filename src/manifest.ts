@@ -1,5 +1,6 @@
 // The manifest: how the route table maps onto files (path → file, variants, hashes, headers) and the error bodies kept as files, for every engine that serves from disk.
 import { createHash } from 'node:crypto';
+import { byId } from './contract.ts';
 import { CONTENT_TYPES, NOT_FOUND_PAGE_HEADERS, PROBLEM_HEADERS } from './http/headers.ts';
 import { marketProblem, notFoundProblem, problemText } from './http/problems.ts';
 import type { Route, RouteTable } from './routes.ts';
@@ -70,7 +71,7 @@ export interface Manifest {
 }
 
 const sha256 = (body: Buffer): string => createHash('sha256').update(body).digest('hex');
-const byPath = (a: { path: string }, b: { path: string }): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+const byPath = byId((r: { path: string }) => r.path);
 
 /** The error bodies written as files (site-relative), with what each answers. */
 export function errorFiles(table: RouteTable): { entry: Omit<ManifestErrorFile, 'bytes' | 'sha256'>; body: Buffer }[] {

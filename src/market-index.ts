@@ -1,27 +1,25 @@
 // Builds the /api/markets index envelope from the assembled profiles (docs/contract.md 2.8).
-import { PROFILE_CAVEATS, PRODUCTION_MODE, SCHEMA_VERSION, type MarketIndex, type MarketProfile } from './contract.ts';
+import { PROFILE_CAVEATS, PRODUCTION_MODE, SCHEMA_VERSION, byId, type MarketIndex, type MarketProfile } from './contract.ts';
 import { METHODOLOGY_VERSION } from './methodology.ts';
 import { PATHS } from './paths.ts';
 
 export function buildMarketIndex(profiles: readonly MarketProfile[], snapshotDate: string, baseUrl: string): MarketIndex {
-  const markets = [...profiles]
-    .sort((a, b) => (a.market.id < b.market.id ? -1 : a.market.id > b.market.id ? 1 : 0))
-    .map((p) => ({
-      id: p.market.id,
-      name: p.market.name,
-      state: p.market.state,
-      stateCode: p.market.stateCode,
-      ...(p.market.cbsaName === undefined ? {} : { cbsaName: p.market.cbsaName }),
-      updatedDate: p.profile.updatedDate,
-      scores: p.profile.scores,
-      coverage: { percent: p.profile.coverage.percent, missing: p.profile.coverage.missing },
-      freshness: p.profile.freshness.freshness,
-      links: {
-        json: baseUrl + PATHS.profile(p.market.id),
-        csv: baseUrl + PATHS.marketCsv(p.market.id),
-        html: baseUrl + PATHS.marketPage(p.market.id),
-      },
-    }));
+  const markets = [...profiles].sort(byId((p) => p.market.id)).map((p) => ({
+    id: p.market.id,
+    name: p.market.name,
+    state: p.market.state,
+    stateCode: p.market.stateCode,
+    ...(p.market.cbsaName === undefined ? {} : { cbsaName: p.market.cbsaName }),
+    updatedDate: p.profile.updatedDate,
+    scores: p.profile.scores,
+    coverage: { percent: p.profile.coverage.percent, missing: p.profile.coverage.missing },
+    freshness: p.profile.freshness.freshness,
+    links: {
+      json: baseUrl + PATHS.profile(p.market.id),
+      csv: baseUrl + PATHS.marketCsv(p.market.id),
+      html: baseUrl + PATHS.marketPage(p.market.id),
+    },
+  }));
   return {
     schemaVersion: SCHEMA_VERSION,
     generatedAt: snapshotDate,

@@ -1,4 +1,5 @@
 // The fixed registry of the sixteen supported markets (docs/contract.md 2.5) and the census codes adapters join on.
+import { byId } from './contract.ts';
 
 export interface MarketDefinition {
   id: string;
@@ -189,12 +190,12 @@ export const MARKETS: readonly MarketDefinition[] = [
     'Washington-Arlington-Alexandria, DC-VA-MD-WV',
     [division('47764', 'Washington, DC-MD', '2023'), division('47894', 'Washington-Arlington-Alexandria, DC-VA-MD-WV', '2020')],
   ),
-].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+].sort(byId((m) => m.id));
 
 export const MARKET_IDS: readonly string[] = MARKETS.map((m) => m.id);
 
-const byId = new Map(MARKETS.map((m) => [m.id, m]));
+const marketById = new Map(MARKETS.map((m) => [m.id, m]));
 
 export function findMarket(id: string): MarketDefinition | undefined {
-  return byId.get(id);
+  return marketById.get(id);
 }

@@ -1,5 +1,16 @@
 // The assembly stage: observations of every source become one market profile per market (docs/contract.md 2.1-2.4).
-import { PRODUCTION_MODE, PROFILE_CAVEATS, SCHEMA_VERSION, listWords, type GeographyScope, type MarketProfile, type Metric, type Source } from './contract.ts';
+import {
+  PRODUCTION_MODE,
+  PROFILE_CAVEATS,
+  SCHEMA_VERSION,
+  byId,
+  compareIds,
+  listWords,
+  type GeographyScope,
+  type MarketProfile,
+  type Metric,
+  type Source,
+} from './contract.ts';
 import { DataError } from './errors.ts';
 import type { MarketDefinition } from './markets.ts';
 import {
@@ -16,8 +27,6 @@ import {
 import { profileLinks } from './paths.ts';
 import type { LoadedSources } from './sources/index.ts';
 import type { Boundary, Observation } from './sources/types.ts';
-
-const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Copies a source record with its keys in contract order, optional dates omitted when unknown. */
 function sourceEntry(s: Source): Source {
@@ -93,7 +102,7 @@ function geographyScope(market: MarketDefinition, observations: readonly Observa
       name: boundary.name,
       codes: boundary.codes,
       states: boundary.states,
-      metrics: [...metrics].sort(byString),
+      metrics: [...metrics].sort(compareIds),
     })),
   };
 }
@@ -101,7 +110,7 @@ function geographyScope(market: MarketDefinition, observations: readonly Observa
 export function assembleProfile(market: MarketDefinition, data: LoadedSources, baseUrl: string, observations: readonly Observation[]): MarketProfile {
   const metrics: Record<string, Metric> = {};
   const values: Record<string, number> = {};
-  for (const o of [...observations].sort((a, b) => byString(a.metricId, b.metricId))) {
+  for (const o of [...observations].sort(byId((o) => o.metricId))) {
     const definition = metricDefinition(o.metricId);
     if (definition === undefined) {
       throw new DataError(
@@ -131,7 +140,7 @@ export function assembleProfile(market: MarketDefinition, data: LoadedSources, b
   const sources = data.loads
     .map((l) => l.source)
     .filter((s) => cited.has(s.sourceId))
-    .sort((a, b) => byString(a.sourceId, b.sourceId));
+    .sort(byId((s) => s.sourceId));
   const retrievals = sources
     .map((s) => s.latestRetrievedAt)
     .filter((d): d is string => d !== undefined)

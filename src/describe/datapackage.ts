@@ -1,6 +1,6 @@
 // The Frictionless Data Package served at /api/datapackage: the bulk CSV and each market CSV as tabular resources, with the Table Schema, dialect, sizes and hashes of the bytes served.
 import { createHash } from 'node:crypto';
-import { CSV_COLUMNS, PRODUCTION_MODE, PROFILE_CAVEATS, displayName, type CsvColumn, type MarketProfile, type Source } from '../contract.ts';
+import { CSV_COLUMNS, PRODUCTION_MODE, PROFILE_CAVEATS, byId, displayName, type CsvColumn, type MarketProfile, type Source } from '../contract.ts';
 import { BULK_CSV_FILENAME, PATHS, marketCsvFilename } from '../paths.ts';
 import { termsOf } from '../render/pages/source-terms.ts';
 import { bodyOf, type Served } from './served.ts';
@@ -87,10 +87,10 @@ function resource(input: DataPackageInput, path: string, name: string, title: st
 /** The Data Package descriptor (a JSON-ready object). */
 export function dataPackage(input: DataPackageInput): Json {
   const { baseUrl, profiles } = input;
-  const sorted = [...profiles].sort((a, b) => (a.market.id < b.market.id ? -1 : a.market.id > b.market.id ? 1 : 0));
+  const sorted = [...profiles].sort(byId((p) => p.market.id));
   const sources = new Map<string, Source>();
   for (const p of sorted) for (const s of p.sources) if (!sources.has(s.sourceId)) sources.set(s.sourceId, s);
-  const cited = [...sources.values()].sort((a, b) => (a.sourceId < b.sourceId ? -1 : 1));
+  const cited = [...sources.values()].sort(byId((s) => s.sourceId));
   const name = (file: string): string => file.replace(/\.csv$/, '');
   return {
     profile: 'tabular-data-package',

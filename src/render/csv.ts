@@ -1,5 +1,5 @@
 // Renders profiles as CSV (docs/contract.md 2.6): header line, RFC 4180 quoting, CRLF, UTF-8 without BOM, plain decimals.
-import { CSV_COLUMNS, displayName, type CsvRow, type MarketProfile } from '../contract.ts';
+import { CSV_COLUMNS, byId, displayName, type CsvRow, type MarketProfile } from '../contract.ts';
 import { csvField, plainDecimal } from '../csv.ts';
 
 const CRLF = '\r\n';
@@ -7,7 +7,7 @@ const CRLF = '\r\n';
 /** One row per metric of the profile, sorted by metric id. */
 export function csvRows(p: MarketProfile): CsvRow[] {
   return Object.values(p.profile.metrics)
-    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .sort(byId((m) => m.id))
     .map((m) => ({
       market_id: p.market.id,
       market_name: displayName(p.market),
@@ -35,6 +35,6 @@ export function renderMarketCsv(p: MarketProfile): string {
 
 /** Every market's rows, sorted by market_id then metric_id (docs/contract.md 2.6). */
 export function renderBulkCsv(profiles: readonly MarketProfile[]): string {
-  const ordered = [...profiles].sort((a, b) => (a.market.id < b.market.id ? -1 : a.market.id > b.market.id ? 1 : 0));
+  const ordered = [...profiles].sort(byId((p) => p.market.id));
   return csvDocument(ordered.flatMap(csvRows));
 }
