@@ -5,19 +5,20 @@ export function csvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }
 
-/** Writes a finite number as a plain decimal: no exponent, no thousands separator, no negative zero. */
+/**
+ * Writes a finite number as a plain decimal: no exponent, no thousands separator, no negative zero. JavaScript writes
+ * numbers plainly from 1e-6 up to 1e21 (and -0 as "0"); outside that range it uses an exponent, which is expanded here.
+ */
 export function plainDecimal(value: number): string {
   if (!Number.isFinite(value)) throw new RangeError(`cannot write ${value} as a CSV decimal`);
-  if (Object.is(value, -0) || value === 0) return '0';
   const text = String(value);
   const match = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
   if (match === null) return text;
-  const [, sign = '', lead = '', fraction = '', exp = '0'] = match;
+  const [, sign = '', lead = '', fraction = '', exponent = '0'] = match;
   const digits = lead + fraction;
-  const point = 1 + Number(exp);
-  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`;
-  if (point >= digits.length) return sign + digits + '0'.repeat(point - digits.length);
-  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
+  const point = 1 + Number(exponent);
+  // Below 1e-6 the point sits left of every digit; from 1e21 on it sits right of all of them (17 digits at most).
+  return point <= 0 ? `${sign}0.${'0'.repeat(-point)}${digits}` : `${sign}${digits}${'0'.repeat(point - digits.length)}`;
 }
 
 // A strict RFC 4180 reader: the build's CSV ties and `verify` read what was served with it, so it rejects what the contract does not allow.

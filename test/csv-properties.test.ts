@@ -61,6 +61,11 @@ describe('csvField', () => {
 });
 
 describe('parseCsv, the strict reader the build and verify use', () => {
+  test('an empty text is no record; an empty line is one empty field', () => {
+    assert.deepEqual(parseCsv(''), []);
+    assert.deepEqual(parseCsv('\r\n'), [['']]);
+    assert.deepEqual(parseCsv('"",\r\n'), [['', '']]);
+  });
   test('reads back whatever csvField writes, CRLF after every record', () => {
     fc.assert(
       fc.property(fc.array(fc.array(fc.string({ maxLength: 12 }), { minLength: 2, maxLength: 4 }), { minLength: 1, maxLength: 6 }), (records) => {
@@ -77,6 +82,11 @@ describe('parseCsv, the strict reader the build and verify use', () => {
     ['a CR without LF', 'a\rb\r\n', /line 1: a CR not followed by LF/],
     ['a quoted field never closed', 'x\r\n"open,\r\n', /line 2: a quoted field opened here is never closed/],
     ['a last record without CRLF', 'a,b\r\nc,d', /line 2: the last record does not end with CRLF/],
+    ['a last quoted field without CRLF', '"a"', /line 1: the last record does not end with CRLF/],
+    ['a last empty quoted field without CRLF', 'x\r\n""', /line 2: the last record does not end with CRLF/],
+    ['a last record ending in a comma without CRLF', 'a,', /line 1: the last record does not end with CRLF/],
+    ['a lone field without CRLF', 'a', /line 1: the last record does not end with CRLF/],
+    ['a quote error after a quoted field that spans lines, on its own line', '"multi\nline"\r\nbad"quote\r\n', /line 3: a quote inside an unquoted field/],
   ];
   for (const [name, text, message] of refusals) {
     test(`refuses ${name}, naming the line`, () => {
