@@ -341,6 +341,25 @@ describe('site pages', () => {
     assert.ok(words.includes(`These are the scores the profile publishes: ${published}.`), words);
   });
 
+  it("methodology: each derived input of the worked example is written out with the example's own numbers, and the arithmetic holds", () => {
+    const words = visible(text(PATHS.methodology));
+    const derived = [...words.matchAll(/(rentToIncome|priceToIncome|permitsPerThousand) = ([\d,.×÷ ]+?) = ([\d.]+)/g)];
+    assert.deepEqual(
+      derived.map((d) => d[1]),
+      ['rentToIncome', 'priceToIncome', 'permitsPerThousand'],
+    );
+    for (const [, key, expression = '', result = ''] of derived) {
+      // Left to right, as the line reads: numbers with thousands separators, × and ÷.
+      const tokens = expression.trim().split(/\s+/);
+      let value = Number((tokens[0] ?? '').replace(/,/g, ''));
+      for (let i = 1; i < tokens.length; i += 2) {
+        const operand = Number((tokens[i + 1] ?? '').replace(/,/g, ''));
+        value = tokens[i] === '×' ? value * operand : value / operand;
+      }
+      assert.equal(value.toFixed(2), result, `${key}: ${expression} = ${result}`);
+    }
+  });
+
   it('data catalog: every endpoint with a curl line, and an anchor for every problem type', () => {
     const html = text(PATHS.dataCatalog);
     const words = visible(html);

@@ -10,7 +10,8 @@ import type { Site } from './site.ts';
 
 /** How each derived input is formed from metrics (the value itself comes from scoreInputs). */
 const DERIVATIONS: Record<string, (v: Values) => string> = {
-  rentToIncome: (v) => `12 × ${formatNumber(v['medianGrossRent'] ?? NaN)} ÷ ${formatNumber(v['medianHouseholdIncome'] ?? NaN)} × 100`,
+  rentToIncome: (v) => `12 × ${formatNumber(v['medianGrossRent'] ?? NaN)} ÷ ${formatNumber(v['medianRenterIncome'] ?? NaN)} × 100`,
+  priceToIncome: (v) => `${formatNumber(v['medianHomeValue'] ?? NaN)} ÷ ${formatNumber(v['medianHouseholdIncome'] ?? NaN)}`,
   permitsPerThousand: (v) => `${formatNumber(v['permits'] ?? NaN)} ÷ ${formatNumber(v['housingUnits'] ?? NaN)} × 1,000`,
 };
 
