@@ -2,7 +2,7 @@
 import type { MarketProfile } from '../../contract.ts';
 import { THRESHOLDS, computeScores, metricDefinition, type Values } from '../../methodology.ts';
 import { PATHS } from '../../paths.ts';
-import { ReflowTable } from './components.tsx';
+import { IllustrativeNote, ReflowTable } from './components.tsx';
 import { displayName, formatMetric, formatNumber, labelList, listWords } from './format.ts';
 import { workScores, type WorkedScore } from './formulas.ts';
 import { SCORE_KEYS, scoreDependencies, scoreLabel, scoreOf, type ThresholdKey } from './scores.ts';
@@ -66,6 +66,11 @@ export function WorkedExample({ site }: { site: Site }) {
       <p>
         The published numbers of <a href={site.href(PATHS.marketPage(example.market.id))}>{displayName(example.market)}</a>, run through the formulas above.
       </p>
+      {site.illustrative.size === 0 ? null : (
+        <p class="notice">
+          <IllustrativeNote site={site} sourceIds={example.sources.map((s) => s.sourceId)} />
+        </p>
+      )}
       <ReflowTable>
         <table>
           <caption>Metrics of {displayName(example.market)} the scores read</caption>
