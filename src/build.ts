@@ -23,7 +23,11 @@ export function buildRouteTable(options: BuildOptions): RouteTable {
   const index = buildMarketIndex(profiles, data.snapshotDate, options.baseUrl);
   const missing = data.loads.flatMap((l) => l.missing);
   const illustrative = new Map(data.loads.flatMap((l) => (l.illustrative === undefined ? [] : [[l.source.sourceId, l.illustrative] as const])));
-  const table = buildRoutes({ baseUrl: options.baseUrl, snapshotDate: data.snapshotDate, profiles, index, missing, illustrative });
+  // What only the pages read, never the JSON or CSV: each market's history of a metric, how a value was put together, where a city is.
+  const series = data.loads.flatMap((l) => l.series ?? []);
+  const notes = data.loads.flatMap((l) => l.notes ?? []);
+  const locations = new Map(markets.flatMap((m) => (m.location === undefined ? [] : [[m.id, m.location] as const])));
+  const table = buildRoutes({ baseUrl: options.baseUrl, snapshotDate: data.snapshotDate, profiles, index, missing, illustrative, series, notes, locations });
 
   // Validate what will be served: the published schema bytes against the served profile bytes.
   const served = (path: string): Buffer => {

@@ -28,6 +28,13 @@ export interface MarketDefinition {
    * City's five boroughs), the counties whose rows add up to the market's permits (methodology v1.1). Absent: the place's one row.
    */
   bpsParts?: readonly BpsPart[];
+  /** Where the principal city's centre is, in degrees: only to place the market's dot on the home page's map. Absent: no dot. */
+  location?: Location;
+}
+
+export interface Location {
+  lat: number;
+  lon: number;
 }
 
 /** One row of a city the Building Permits Survey publishes county by county: the county's FIPS code and the row's name. */
@@ -91,6 +98,26 @@ function market(
     ...(bpsParts === undefined ? {} : { bpsParts }),
   };
 }
+
+/** Each city's centre (its city hall), rounded to 0.01 degree: a dot on a national map needs no more. */
+const LOCATIONS: Readonly<Record<string, Location>> = {
+  'us-az-phoenix': { lat: 33.45, lon: -112.07 },
+  'us-ca-los-angeles': { lat: 34.05, lon: -118.24 },
+  'us-ca-san-diego': { lat: 32.72, lon: -117.16 },
+  'us-ca-san-francisco': { lat: 37.78, lon: -122.42 },
+  'us-co-denver': { lat: 39.74, lon: -104.99 },
+  'us-dc-washington': { lat: 38.9, lon: -77.04 },
+  'us-fl-miami': { lat: 25.77, lon: -80.19 },
+  'us-fl-tampa': { lat: 27.95, lon: -82.46 },
+  'us-ga-atlanta': { lat: 33.75, lon: -84.39 },
+  'us-il-chicago': { lat: 41.88, lon: -87.63 },
+  'us-ma-boston': { lat: 42.36, lon: -71.06 },
+  'us-ny-new-york': { lat: 40.71, lon: -74.01 },
+  'us-tn-nashville': { lat: 36.17, lon: -86.78 },
+  'us-tx-austin': { lat: 30.27, lon: -97.74 },
+  'us-tx-dallas': { lat: 32.78, lon: -96.8 },
+  'us-wa-seattle': { lat: 47.6, lon: -122.33 },
+};
 
 /**
  * Sorted by id, the order every listing uses.
@@ -190,7 +217,12 @@ export const MARKETS: readonly MarketDefinition[] = [
     'Washington-Arlington-Alexandria, DC-VA-MD-WV',
     [division('47764', 'Washington, DC-MD', '2023'), division('47894', 'Washington-Arlington-Alexandria, DC-VA-MD-WV', '2020')],
   ),
-].sort(byId((m) => m.id));
+]
+  .map((m): MarketDefinition => {
+    const location = LOCATIONS[m.id];
+    return location === undefined ? m : { ...m, location };
+  })
+  .sort(byId((m) => m.id));
 
 export const MARKET_IDS: readonly string[] = MARKETS.map((m) => m.id);
 

@@ -9,7 +9,8 @@ import { openApiDocument } from './describe/openapi.ts';
 import type { Served } from './describe/served.ts';
 import { renderJson } from './json.ts';
 import { BULK_CSV_FILENAME, PATHS, marketCsvFilename } from './paths.ts';
-import type { MissingValue } from './sources/types.ts';
+import type { Location } from './markets.ts';
+import type { MetricSeries, MissingValue, ValueNote } from './sources/types.ts';
 import { renderBulkCsv, renderMarketCsv } from './render/csv.ts';
 import { renderAllPages as renderPages, renderNotFound as renderNotFoundPage } from './render/pages/render.tsx';
 import { STYLESHEET } from './render/pages/stylesheet.ts';
@@ -78,6 +79,12 @@ export interface RouteInput {
   missing?: readonly MissingValue[];
   /** Sources whose fixture values are illustrative, by source id, with the sentence that says which; the pages say so where the numbers are. */
   illustrative?: ReadonlyMap<string, string>;
+  /** Each market's history of a metric (the house price index by quarter), for the pages' charts only. */
+  series?: readonly MetricSeries[];
+  /** How a value was put together where it is more than one row, for the pages only. */
+  notes?: readonly ValueNote[];
+  /** Where each market's city is, for the home page's map; markets without one get no dot. */
+  locations?: ReadonlyMap<string, Location>;
 }
 
 export function buildRoutes(input: RouteInput): RouteTable {
@@ -120,8 +127,17 @@ export function buildRoutes(input: RouteInput): RouteTable {
   add(PATHS.profileSchema, 'json', renderJson(profileSchema(baseUrl)));
   add(PATHS.csvDescriptor, 'json', renderJson(csvDescriptor()));
   add(PATHS.indexSchema, 'json', renderJson(indexSchema(baseUrl)));
-  for (const [path, html] of renderPages({ baseUrl, profiles, index, missing: input.missing ?? [], illustrative: input.illustrative ?? new Map() }))
-    add(path, 'html', html);
+  const pageInput = {
+    baseUrl,
+    profiles,
+    index,
+    missing: input.missing ?? [],
+    illustrative: input.illustrative ?? new Map<string, string>(),
+    series: input.series ?? [],
+    notes: input.notes ?? [],
+    locations: input.locations ?? new Map<string, Location>(),
+  };
+  for (const [path, html] of renderPages(pageInput)) add(path, 'html', html);
   add(PATHS.stylesheet, 'css', STYLESHEET);
   add(PATHS.health, 'json', renderJson({ status: 'ok' }), [], CACHE_CONTROL.health);
   // The descriptions last: they describe, and hash, the bytes above.

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { buildRouteTable } from '../src/build.ts';
 import { SCHEMA_VERSION, type MarketIndex, type MarketProfile } from '../src/contract.ts';
 import { METHODOLOGY_VERSION, METRICS, THRESHOLDS, computeScores } from '../src/methodology.ts';
-import { formatDate, formatMetric, formatNumber, formatValue } from '../src/render/pages/format.ts';
+import { formatDate, formatMetric, formatNumber, formatShort, formatValue } from '../src/render/pages/format.ts';
 import { SCORE_KEYS, scoreLabel } from '../src/render/pages/scores.ts';
 import { ENDPOINTS, PAGES, makeSite } from '../src/render/pages/site.ts';
 import { PATHS } from '../src/paths.ts';
@@ -251,8 +251,43 @@ describe('market pages', () => {
           rows.some((r) => visible(r).includes(`${scoreLabel(key)} ${value} / 100`)),
           `${id}: score ${key}`,
         );
-      assert.equal(html.includes('id="geography"'), p.geographyScope !== undefined, `${id}: geography note iff geographyScope`);
-      for (const b of p.geographyScope?.boundaries ?? []) assert.ok(words.includes(b.name), `${id}: boundary ${b.name}`);
+    });
+
+    it(`${id}: what each number covers, from geographyScope, with each boundary's name and code`, () => {
+      const html = text(PATHS.marketPage(id));
+      // Every market mixes the city's values with a metro's or a division's price index, so every market has the line.
+      assert.ok(p.geographyScope, `${id} has no geographyScope`);
+      const line = html.match(/<p class="covers" id="geography">([\s\S]*?)<\/p>/)?.[1];
+      assert.ok(line !== undefined, `${id}: no "What each number covers" line`);
+      const covers = visible(line).trim();
+      assert.ok(covers.startsWith('What each number covers:'), covers);
+      for (const b of p.geographyScope.boundaries) {
+        assert.ok(covers.includes(b.name), `${id}: boundary ${b.name} in "${covers}"`);
+        const code = b.level === 'place' ? Object.values(b.codes).join('') : (b.codes['division'] ?? b.codes['cbsa'] ?? '');
+        assert.ok(covers.includes(code), `${id}: code ${code} in "${covers}"`);
+      }
+      assert.ok(!html.includes('notice-geography'), 'the old warning box is gone');
+    });
+
+    it(`${id}: every metric placed among the markets, the price index over time, every chart named`, () => {
+      const html = text(PATHS.marketPage(id));
+      const rows = rowsOf(html);
+      for (const metric of Object.values(p.profile.metrics)) {
+        const row = rows.find((r) => r.includes(`href="/methodology#metric-${metric.id}"`)) ?? '';
+        assert.match(visible(row), new RegExp(`(\\d+(st|nd|rd|th) )?(highest|lowest) of ${profiles.length}`), `${id} ${metric.id}: rank`);
+      }
+      assert.match(html, /<svg class="chart chart-market"[^>]*role="img" aria-labelledby="score-chart-title score-chart-desc"/, 'score chart');
+      assert.match(html, /<svg class="chart chart-standing"[^>]*role="img" aria-labelledby="standing-chart-title standing-chart-desc"/, 'standing chart');
+      assert.match(html, /<svg class="chart chart-price"[^>]*role="img" aria-labelledby="price-chart-title price-chart-desc"/, 'price chart');
+      const standing = html.match(/<desc id="standing-chart-desc">([^<]*)<\/desc>/)?.[1] ?? '';
+      for (const metric of Object.values(p.profile.metrics))
+        assert.ok(decode(standing).includes(formatShort(metric.id, metric.value)), `${id}: ${metric.id} in the standing chart's description`);
+      const title = decode(html.match(/<title id="price-chart-title">([^<]*)<\/title>/)?.[1] ?? '');
+      assert.match(title, /, (19[789]\d|2000) Q\d to 2025 Q4 \(1995 Q1 = 100\)/, `${id}: ${title}`);
+      assert.ok(
+        html.includes('<summary>Every quarter&#39;s value, as a table</summary>') || html.includes("<summary>Every quarter's value, as a table</summary>"),
+        'table of every quarter',
+      );
     });
   }
 
@@ -274,13 +309,60 @@ describe('market pages', () => {
     assert.ok(words.includes('Coverage: 10 of the 11 metrics'));
   });
 
-  it('shows the geography note for New York and Washington, naming the metropolitan division', () => {
-    for (const id of ['us-ny-new-york', 'us-dc-washington']) {
-      const words = visible(text(PATHS.marketPage(id)));
-      assert.ok(words.includes('Geography: these numbers describe different areas'), id);
-      assert.ok(words.includes('Metropolitan division:'), id);
+  it('says what each number covers: the metropolitan division for New York and Washington, the whole metro for Austin', () => {
+    const covers = (id: string): string => visible(text(PATHS.marketPage(id)).match(/<p class="covers" id="geography">([\s\S]*?)<\/p>/)?.[1] ?? '').trim();
+    assert.equal(
+      covers('us-ny-new-york'),
+      'What each number covers: the house price index and the year-over-year house price change describe the New York-Jersey City-White Plains, NY-NJ metropolitan division (35614) of the New York-Newark-Jersey City, NY-NJ metro area, which spans NY and NJ; every other number describes New York city, New York (Census place 3651000).',
+    );
+    assert.ok(
+      covers('us-dc-washington').includes(
+        'the Washington, DC-MD metropolitan division (47764) of the Washington-Arlington-Alexandria, DC-VA-MD-WV metro area, which spans DC and MD',
+      ),
+    );
+    assert.equal(
+      covers('us-tx-austin'),
+      'What each number covers: the house price index and the year-over-year house price change describe the Austin-Round Rock-San Marcos, TX metro area (CBSA 12420); every other number describes Austin city, Texas (Census place 4805000).',
+    );
+  });
+
+  it('New York: its permits are the sum of the five borough rows, said beside the value; no page says it lacks permits', () => {
+    const ny = text(PATHS.marketPage('us-ny-new-york'));
+    const row = rowsOf(ny).find((r) => r.includes('href="/methodology#metric-permits"')) ?? '';
+    assert.ok(
+      visible(row).includes(
+        'The sum of the five rows the Building Permits Survey publishes for New York city, New York, one per county: Bronx borough, Brooklyn borough, Manhattan borough, Queens borough and Staten Island borough.',
+      ),
+      visible(row),
+    );
+    assert.ok(visible(row).includes('27,671 units'));
+    for (const p of profiles.filter((x) => x.market.id !== 'us-ny-new-york')) {
+      const other = rowsOf(text(PATHS.marketPage(p.market.id))).find((r) => r.includes('href="/methodology#metric-permits"')) ?? '';
+      assert.ok(!other.includes('value-note'), `${p.market.id}: a permits note`);
     }
-    assert.ok(visible(text(PATHS.marketPage('us-dc-washington'))).includes('Metropolitan division: Washington, DC-MD (spans 2 states: DC, MD)'));
+    assert.ok(!visible(row).includes('Not available'));
+    const lacking = /\b(no|lacks?|missing|without) (building )?permits\b/i;
+    // The changelog alone may say it: under methodology v1.0 New York had no permits value, which is history.
+    for (const [path, html] of pages.filter(([path]) => path !== PATHS.changelog)) assert.doesNotMatch(visible(html), lacking, path);
+    assert.doesNotMatch(readFileSync(new URL('../docs/pages.md', import.meta.url), 'utf8'), lacking);
+  });
+
+  it("New York: the price chart runs over the fixture's every quarter and marks the published year-over-year change", () => {
+    const html = text(PATHS.marketPage('us-ny-new-york'));
+    const ny = profiles.find((p) => p.market.id === 'us-ny-new-york');
+    const change = ny?.profile.metrics['homePriceChange']?.value ?? NaN;
+    const chart = html.match(/<svg class="chart chart-price"[\s\S]*?<\/svg>\s*<details/)?.[0] ?? '';
+    assert.ok(visible(chart).includes(`2025 Q4: 437.42 +${formatNumber(change, 1)}% on 2024 Q4`), visible(chart));
+    // Every quarter of the fixture's series is in the table behind the chart: 1975 Q4 (the first with a value) to 2025 Q4.
+    const table = html.match(/<table class="compact">[\s\S]*?<\/table>/)?.[0] ?? '';
+    const csv = readFileSync(join(FIXTURES, 'fhfa-hpi/hpi_at_metro.csv'), 'utf8')
+      .split('\n')
+      .filter((l) => l.includes(',35614,') && !l.endsWith(',-,-'));
+    assert.ok(csv.length > 190, `${csv.length} quarters`);
+    for (const line of csv) {
+      const value = Number(line.split(',').at(-2));
+      assert.ok(table.includes(`>${formatNumber(value, 2)}<`), line);
+    }
   });
 
   it('writes numbers for people: thousands separators in the page, raw values in the API', () => {
@@ -314,11 +396,94 @@ describe('site pages', () => {
     assert.match(html, /<table class="compare">/);
     for (const m of index.markets) assert.ok(html.includes(`href="${PATHS.marketPage(m.id)}"`), m.id);
     assert.match(html, /<svg class="chart chart-compare"[^>]*aria-labelledby="comparison-chart-title comparison-chart-desc"/);
+    const chart = html.match(/<svg class="chart chart-compare"[\s\S]*?<\/svg>/)?.[0] ?? '';
     assert.equal(
-      (html.match(/<rect [^>]*fill="#/g) ?? []).length - SCORE_KEYS.length,
+      (chart.match(/<rect [^>]*fill="#/g) ?? []).length,
       index.markets.reduce((n, m) => n + Object.keys(m.scores).length, 0),
-      'one bar per published score, plus a legend swatch per score',
+      'one bar per published score',
     );
+    // The headline column says what it is: renters and owners both.
+    const head = html.match(/<table class="compare">[\s\S]*?<\/thead>/)?.[0] ?? '';
+    for (const key of SCORE_KEYS) assert.ok(visible(head).includes(scoreLabel(key)), key);
+    assert.ok(visible(head).includes('Affordability (renters and owners)'));
+  });
+
+  it('home: a map with one labelled dot per market, coloured by a score the legend names', () => {
+    const html = text(PATHS.home);
+    const map = html.match(/<svg class="map"[\s\S]*?<\/svg>/)?.[0] ?? '';
+    assert.match(map, /^<svg class="map" viewBox="0 0 975 610" width="100%" role="img" aria-labelledby="map-title map-desc">/);
+    assert.equal((map.match(/<circle class="map-dot"/g) ?? []).length, index.markets.length);
+    const desc = decode(map.match(/<desc id="map-desc">([^<]*)<\/desc>/)?.[1] ?? '');
+    const labels = visible(map.match(/<g class="map-labels map-labels-wide">[\s\S]*?<\/g>/)?.[0] ?? '');
+    for (const m of index.markets) {
+      const score = m.scores.affordability;
+      assert.ok(desc.includes(`${m.name}, ${m.stateCode} ${score ?? 'not computed'}`), `${m.id} in the map's description`);
+      assert.ok(labels.includes(`${m.name}, ${m.stateCode} ${score ?? 'n/a'}`), `${m.id} labelled on the map`);
+    }
+    const legend = visible(html.match(/<ul class="legend map-legend">[\s\S]*?<\/ul>/)?.[0] ?? '');
+    for (const range of ['0–19', '20–39', '40–59', '60–79', '80–100', 'not computed']) assert.ok(legend.includes(range), range);
+    assert.ok(visible(html).includes('coloured by its affordability (renters and owners) score'));
+  });
+
+  it('home: every metric compared across the markets, in a chart each and in one table', () => {
+    const html = text(PATHS.home);
+    for (const m of METRICS) {
+      const chart = html.match(
+        new RegExp(`<svg class="chart chart-metric"[^>]*aria-labelledby="metric-chart-${m.id}-title metric-chart-${m.id}-desc">[\\s\\S]*?</svg>`),
+      )?.[0];
+      assert.ok(chart, `${m.id}: no chart`);
+      const desc = decode(chart.match(/<desc[^>]*>([^<]*)<\/desc>/)?.[1] ?? '');
+      for (const p of profiles) {
+        const v = p.profile.metrics[m.id]?.value;
+        assert.ok(desc.includes(`${p.market.name}, ${p.market.stateCode} ${v === undefined ? 'no value' : formatShort(m.id, v)}`), `${m.id} ${p.market.id}`);
+      }
+    }
+    const table = html.match(/<table class="dense">[\s\S]*?<\/table>/)?.[0] ?? '';
+    const rows = [...table.matchAll(/<tr>[\s\S]*?<\/tr>/g)].map((r) => r[0]);
+    for (const p of profiles) {
+      const row = rows.find((r) => r.includes(`href="${PATHS.marketPage(p.market.id)}"`));
+      assert.ok(row, p.market.id);
+      const cells = [...row.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((c) => visible(c[1] ?? '').trim());
+      assert.deepEqual(
+        cells,
+        METRICS.map((m) => {
+          const v = p.profile.metrics[m.id]?.value;
+          return v === undefined ? '— no value' : formatShort(m.id, v);
+        }),
+        p.market.id,
+      );
+    }
+  });
+
+  it('home and market pages say which sources are illustrative where the numbers are, linking the data sources page', () => {
+    const illustrative = ['American Community Survey 5-year estimates', 'Building Permits Survey'];
+    for (const path of [PATHS.home, ...profiles.map((p) => PATHS.marketPage(p.market.id)), PATHS.methodology]) {
+      const html = text(path);
+      const note = html.match(/<span class="illustrative-note">([\s\S]*?)<\/span>/)?.[1];
+      assert.ok(note !== undefined, `${path}: no illustrative note`);
+      const words = visible(note);
+      assert.ok(words.includes(`Illustrative fixture values: the ${illustrative.join(' and ')} figures here`), `${path}: ${words}`);
+      assert.ok(words.includes('The FHFA House Price Index figures are published.'), `${path}: ${words}`);
+      assert.ok(note.includes(`href="${PATHS.dataSources}"`), path);
+    }
+  });
+
+  it('with no illustrative source (a retrieval.json without "illustrative"), no page carries the notice', () => {
+    const published = buildRouteTable({
+      baseUrl: BASE_URL,
+      read: (path) => {
+        const raw = readFileSync(join(FIXTURES, path), 'utf8');
+        if (!path.endsWith('retrieval.json')) return raw;
+        const { illustrative: _dropped, ...rest } = JSON.parse(raw) as Record<string, unknown>;
+        return JSON.stringify(rest);
+      },
+    });
+    for (const r of published.routes.values()) {
+      if (r.kind !== 'html') continue;
+      const html = r.identity.body.toString('utf8');
+      assert.ok(!html.includes('illustrative-note') && !visible(html).includes('Illustrative fixture values'), r.path);
+    }
+    assert.ok(visible(published.routes.get(PATHS.dataSources)?.identity.body.toString('utf8') ?? '').includes("Every value is the agency's published figure"));
   });
 
   it('methodology: version, every metric definition, thresholds, freshness rule and a worked example from real numbers', () => {
@@ -339,6 +504,25 @@ describe('site pages', () => {
       .map(([k, v]) => `${k} ${v}`)
       .join(', ');
     assert.ok(words.includes(`These are the scores the profile publishes: ${published}.`), words);
+  });
+
+  it("methodology: each derived input of the worked example is written out with the example's own numbers, and the arithmetic holds", () => {
+    const words = visible(text(PATHS.methodology));
+    const derived = [...words.matchAll(/(rentToIncome|priceToIncome|permitsPerThousand) = ([\d,.×÷ ]+?) = ([\d.]+)/g)];
+    assert.deepEqual(
+      derived.map((d) => d[1]),
+      ['rentToIncome', 'priceToIncome', 'permitsPerThousand'],
+    );
+    for (const [, key, expression = '', result = ''] of derived) {
+      // Left to right, as the line reads: numbers with thousands separators, × and ÷.
+      const tokens = expression.trim().split(/\s+/);
+      let value = Number((tokens[0] ?? '').replace(/,/g, ''));
+      for (let i = 1; i < tokens.length; i += 2) {
+        const operand = Number((tokens[i + 1] ?? '').replace(/,/g, ''));
+        value = tokens[i] === '×' ? value * operand : value / operand;
+      }
+      assert.equal(value.toFixed(2), result, `${key}: ${expression} = ${result}`);
+    }
   });
 
   it('data catalog: every endpoint with a curl line, and an anchor for every problem type', () => {

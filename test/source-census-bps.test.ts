@@ -72,6 +72,15 @@ describe('census-bps: the committed fixture (four regional files, 2025)', () => 
     assert.equal(value(load, 'us-ny-new-york'), 27671);
     assert.deepEqual(load.missing, []);
   });
+  test("New York City's permits carry a note for the pages naming the five borough rows they add up; no other market has one", () => {
+    assert.deepEqual(load.notes, [
+      {
+        marketId: 'us-ny-new-york',
+        metricId: 'permits',
+        note: 'The sum of the five rows the Building Permits Survey publishes for New York city, New York, one per county: Bronx borough, Brooklyn borough, Manhattan borough, Queens borough and Staten Island borough.',
+      },
+    ]);
+  });
   test('units are summed over the four structure-size groups of the imputed block: Austin 4851 + 186 + 94 + 9112', () => {
     assert.equal(value(load, 'us-tx-austin'), 14243);
     assert.equal(load.observations.find((o) => o.marketId === 'us-tx-austin')?.asOf, '2025');

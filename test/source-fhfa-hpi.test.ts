@@ -341,6 +341,53 @@ describe('fhfa-hpi: the committed fixture (2023 delineations, through 2025 Q4)',
     );
   });
 
+  test("each market's series for the pages: every quarter from the first with a value to the latest, ending at the published value", () => {
+    assert.equal(load.series?.length, 16);
+    for (const s of load.series ?? []) {
+      assert.equal(s.metricId, 'homePriceIndex');
+      assert.equal(s.perYear, 4);
+      const last = s.points.at(-1);
+      assert.equal(last?.period, '2025 Q4', s.marketId);
+      assert.equal(last?.value, observation(load, s.marketId)?.value, s.marketId);
+      assert.notEqual(s.points[0]?.value, undefined, `${s.marketId} starts at its first quarter with a value`);
+      // Consecutive quarters, none skipped.
+      const keys = s.points.map((p) => Number(p.period.slice(0, 4)) * 4 + Number(p.period.slice(6)) - 1);
+      assert.deepEqual(
+        keys,
+        keys.map((_, i) => (keys[0] ?? 0) + i),
+        s.marketId,
+      );
+      // The published year-over-year change is the series' own.
+      const yearBefore = s.points.at(-5)?.value ?? NaN;
+      assert.equal(Math.round(((last?.value ?? NaN) / yearBefore - 1) * 1000) / 10, observation(load, s.marketId, 'homePriceChange')?.value, s.marketId);
+    }
+    const dallas = load.series?.find((s) => s.marketId === 'us-tx-dallas');
+    assert.deepEqual(dallas?.points[0], { period: '2000 Q1', value: 125.81 });
+    assert.equal(dallas?.points.length, 104);
+  });
+
+  test('a "-" quarter inside a series stays in it without a value; the series never reaches the JSON', () => {
+    const rows = [
+      '"Austin-Round Rock-San Marcos, TX",12420,2024,2,-,-',
+      '"Austin-Round Rock-San Marcos, TX",12420,2024,3,509.23,( 3.49)',
+      '"Austin-Round Rock-San Marcos, TX",12420,2024,4,-,-',
+      '"Austin-Round Rock-San Marcos, TX",12420,2025,1,506.86,( 3.78)',
+    ];
+    const gappy = fhfaHpi.load(readerOf(`${rows.join('\n')}\n`), MARKETS);
+    assert.deepEqual(gappy.series, [
+      {
+        marketId: 'us-tx-austin',
+        metricId: 'homePriceIndex',
+        perYear: 4,
+        points: [
+          { period: '2024 Q3', value: 509.23 },
+          { period: '2024 Q4', value: undefined },
+          { period: '2025 Q1', value: 506.86 },
+        ],
+      },
+    ]);
+  });
+
   test("the vintage is the latest quarter of the file, and fetch downloads FHFA's own address", () => {
     assert.equal(fhfaHpi.vintageOf?.(fixtureReader()), '2025 Q4');
     assert.deepEqual(fhfaHpi.remote, [{ file: FILE, url: 'https://www.fhfa.gov/hpi/download/quarterly_datasets/hpi_at_metro.csv' }]);

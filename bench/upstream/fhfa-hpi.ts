@@ -47,7 +47,9 @@ function seriesRows(name: string, code: string, first: number, last: number, sta
 /** The FHFA files for these markets, keyed by fixture path. */
 export function fhfaFiles(markets: readonly SyntheticMarket[]): Map<string, string> {
   const blocks: { key: string; rows: string[] }[] = [];
-  const first = 2024 * 4;
+  // From 2000 Q1, where the committed fixture's series run at least, so each market page's price chart and table are
+  // drawn at their real length in the scale benchmark.
+  const first = 2000 * 4;
   const last = 2026 * 4 + 1;
   for (const { i, market } of markets) {
     const division = market.fhfaDivisions[0];

@@ -6,10 +6,11 @@
 // divisions carry an MCD code beside their place code (Boston `07000 ,07000 ,`), townships carry place code `00000`.
 // A market's row is found by state and FIPS place code, never by name; New York City is the sum of its five borough
 // rows (methodology v1.1), which share the city's place code and differ by county.
+import { listWords } from '../contract.ts';
 import { FixtureError, type Place } from '../errors.ts';
 import type { MarketDefinition } from '../markets.ts';
 import { eachLine, numeric, readRetrieval, splitCsvLine, text, withRetrieval } from './parse.ts';
-import type { MissingValue, Observation, ReadFixture, RemoteFile, SourceAdapter, SourceLoad } from './types.ts';
+import type { MissingValue, Observation, ReadFixture, RemoteFile, SourceAdapter, SourceLoad, ValueNote } from './types.ts';
 
 const DIR = 'census-bps';
 /** The survey year the files hold; a new year's files are a new vintage (their names change). */
@@ -130,6 +131,14 @@ function parseRow(raw: string, place: { file: string; line: number }, market: Ma
   return { market, county, name, units: units.reduce((a, b) => a + b, 0), origin: place };
 }
 
+const COUNT_WORDS = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+
+/** What a reader of the page is told about a market whose permits add up several rows: which rows, and why. */
+function sumNote(market: MarketDefinition, parts: readonly { name: string }[]): string {
+  const count = COUNT_WORDS[parts.length] ?? String(parts.length);
+  return `The sum of the ${count} rows the Building Permits Survey publishes for ${market.placeName}, one per county: ${listWords(parts.map((p) => p.name))}.`;
+}
+
 const describeRow = (r: BpsRow): string => `${r.origin.file}:${r.origin.line}`;
 
 /** The rows each market's permits add up, checked against the registry: one row of the place, or one per listed county. */
@@ -195,6 +204,7 @@ export const censusBps: SourceAdapter = {
     }
     const observations: Observation[] = [];
     const missing: MissingValue[] = [];
+    const notes: ValueNote[] = [];
     for (const market of markets) {
       const result = permitsOf(market, rowsOf.get(market.id) ?? []);
       if ('missing' in result) {
@@ -215,6 +225,7 @@ export const censusBps: SourceAdapter = {
         },
         origin: result.origin,
       });
+      if (market.bpsParts !== undefined) notes.push({ marketId: market.id, metricId: 'permits', note: sumNote(market, market.bpsParts) });
     }
     return {
       source: withRetrieval(
@@ -234,6 +245,7 @@ export const censusBps: SourceAdapter = {
       missing,
       skipped,
       ...(retrieval.illustrative === undefined ? {} : { illustrative: retrieval.illustrative }),
+      notes,
     };
   },
 };

@@ -7,7 +7,7 @@
 import { FixtureError, type Place } from '../errors.ts';
 import { fhfaSeriesCodes, type MarketDefinition } from '../markets.ts';
 import { eachLine, numeric, readRetrieval, roundTo, splitCsvLine, text, withRetrieval } from './parse.ts';
-import type { Boundary, MissingValue, Observation, ReadFixture, SourceAdapter, SourceLoad } from './types.ts';
+import type { Boundary, MetricSeries, MissingValue, Observation, ReadFixture, SourceAdapter, SourceLoad } from './types.ts';
 
 const DIR = 'fhfa-hpi';
 const FILE = `${DIR}/hpi_at_metro.csv`;
@@ -158,6 +158,18 @@ export function latestQuarterOf(source: string): string {
   return quarterLabel({ year: Math.floor(latest / 4), quarter: (latest % 4) + 1 });
 }
 
+/** The market's index quarter by quarter, from the first quarter with a value to `latest`; a quarter without a row or with "-" has no value. */
+function seriesOf(marketId: string, entry: Series, latest: Quarter): MetricSeries {
+  const end = quarterKey(latest.year, latest.quarter);
+  let start = end;
+  for (const q of entry.quarters.values()) if (q.index !== undefined) start = Math.min(start, quarterKey(q.year, q.quarter));
+  const points: { period: string; value: number | undefined }[] = [];
+  for (let key = start; key <= end; key += 1) {
+    points.push({ period: quarterLabel({ year: Math.floor(key / 4), quarter: (key % 4) + 1 }), value: entry.quarters.get(key)?.index });
+  }
+  return { marketId, metricId: 'homePriceIndex', perYear: 4, points };
+}
+
 const describeCodes = (market: MarketDefinition): string =>
   [
     `the whole metro ${market.cbsaCode}`,
@@ -176,6 +188,7 @@ export const fhfaHpi: SourceAdapter = {
 
     const observations: Observation[] = [];
     const missing: MissingValue[] = [];
+    const histories: MetricSeries[] = [];
     const used = new Set<string>();
     const kinds = new Set<'cbsa' | 'division'>();
     let latestOfAll = -1;
@@ -214,6 +227,7 @@ export const fhfaHpi: SourceAdapter = {
       const base = { marketId: market.id, sourceId: 'fhfa-hpi', boundary };
       const index = latest.index ?? 0;
       observations.push({ ...base, metricId: 'homePriceIndex', value: index, asOf: quarterLabel(latest), origin: { file: FILE, line: latest.line } });
+      histories.push(seriesOf(market.id, entry, latest));
       const before = { year: latest.year - 1, quarter: latest.quarter };
       const yearBefore = entry.quarters.get(quarterKey(before.year, before.quarter));
       if (yearBefore?.index === undefined) {
@@ -260,6 +274,7 @@ export const fhfaHpi: SourceAdapter = {
       missing,
       skipped,
       ...(retrieval.illustrative === undefined ? {} : { illustrative: retrieval.illustrative }),
+      series: histories,
     };
   },
 };

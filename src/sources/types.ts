@@ -26,6 +26,27 @@ export interface MissingValue {
   origin: { file: string; line?: number };
 }
 
+/**
+ * One market's history of a metric, for the pages' charts (the FHFA index quarter by quarter). It never reaches the JSON
+ * or CSV, which carry the latest value only.
+ */
+export interface MetricSeries {
+  marketId: string;
+  metricId: string;
+  /** Periods in a year (4 for quarters): the year-over-year change compares a point with the one this many before. */
+  perYear: number;
+  /** Consecutive periods, oldest first, from the first with a value to the latest with one; undefined where the source has no value (FHFA's "-"). */
+  points: readonly { period: string; value: number | undefined }[];
+}
+
+/** How a market's value was put together where that is not the plain reading of one row (New York City's permits: five borough rows). */
+export interface ValueNote {
+  marketId: string;
+  metricId: string;
+  /** One sentence a reader understands. */
+  note: string;
+}
+
 export interface SourceLoad {
   source: Source;
   observations: Observation[];
@@ -35,6 +56,10 @@ export interface SourceLoad {
   skipped: number;
   /** Which values are illustrative rather than published, as retrieval.json says; absent when every value is the agency's. */
   illustrative?: string;
+  /** Each market's history of a metric, where the source has one; only the markets' own series, for the pages. */
+  series?: MetricSeries[];
+  /** Values put together from more than one row, and how; the pages say it beside the value. */
+  notes?: ValueNote[];
 }
 
 /** One file `market-profiles fetch` downloads from the agency, and where under the fixtures root it is written. */

@@ -3,24 +3,38 @@ import { scaleBand, scaleLinear } from 'd3-scale';
 import { displayName } from './format.ts';
 import { SCORE_COLORS, SCORE_KEYS, scoreLabel, scoreOf, type ScoreKey } from './scores.ts';
 import type { IndexEntry } from '../../contract.ts';
+import { GRID, INK, MUTED, pct, px } from './chart-parts.ts';
 
-/*
- * Horizontal positions are percentages of the chart's width and vertical ones are pixels, with no
- * viewBox: the SVG stretches to its column while its text keeps its size, so a chart stays
- * readable at 375 px and at 1280 px without a second layout. The row labels sit left of x = 0,
- * in the SVG's CSS left padding (see .chart-* in the stylesheet), so their column keeps a fixed width.
- */
-const pct = (n: number): string => `${Number(n.toFixed(3))}%`;
-const px = (n: number): number => Number(n.toFixed(2));
-const INK = '#1b1f24';
-const MUTED = '#4a5560';
-const GRID = '#c9d1d9';
 const TICKS = [0, 25, 50, 75, 100];
 
 interface Row {
   key: string;
   label: string;
   bars: { key: ScoreKey; value: number | undefined }[];
+}
+
+/**
+ * A long label takes two lines, so the label column stays narrow on a phone: "Affordability" over "(renters and
+ * owners)", "Renter" over "affordability".
+ */
+function RowLabel({ x, y, label, labelClass }: { x: string; y: number; label: string; labelClass: string }) {
+  const paren = label.indexOf(' (');
+  const cut = paren !== -1 ? paren : label.length > 16 ? label.lastIndexOf(' ') : -1;
+  if (cut <= 0) {
+    return (
+      <text x={x} dx="-8" y={y} dy="0.35em" text-anchor="end" fill={INK} class={labelClass}>
+        {label}
+      </text>
+    );
+  }
+  return (
+    <text x={x} dx="-8" y={y} dy="-0.2em" text-anchor="end" fill={INK} class={labelClass}>
+      {label.slice(0, cut)}
+      <tspan x={x} dx="-8" dy="1.15em" class="label-rest">
+        {label.slice(cut + 1)}
+      </tspan>
+    </text>
+  );
 }
 
 interface ChartProps {
@@ -71,9 +85,7 @@ function BarChart({ id, title, desc, rows, variant, barHeight, barGap, rowGap, l
         const lastMissing = missing.at(-1)?.i ?? 0;
         return (
           <g key={row.key}>
-            <text x={pct(x(0))} dx="-8" y={px(y0 + rowHeight / 2)} dy="0.35em" text-anchor="end" fill={INK} class={labelClass}>
-              {row.label}
-            </text>
+            <RowLabel x={pct(x(0))} y={px(y0 + rowHeight / 2)} label={row.label} labelClass={labelClass} />
             {row.bars.map((bar, i) => {
               if (bar.value === undefined) return null;
               const by = barY(i);

@@ -1,17 +1,45 @@
 // Small building blocks several pages share, so a table region or a date reads the same everywhere.
 import type { ComponentChildren } from 'preact';
-import type { Freshness } from '../../contract.ts';
+import { listWords, type Freshness } from '../../contract.ts';
+import { PATHS } from '../../paths.ts';
 import { formatDate } from './format.ts';
+import type { Site } from './site.ts';
 
 /**
  * Wide tables scroll inside their own region on a phone instead of widening the page; a keyboard
- * user can focus the region to scroll it, and the label names it for a screen reader.
+ * user can focus the region to scroll it, and the label names it for a screen reader. Where the
+ * table can be wider than the screen, a line above it says so, the first column stays in place
+ * while the others scroll, and a shadow at the right edge shows that more columns follow.
  */
-export function TableScroll({ label, children }: { label: string; children: ComponentChildren }) {
+export function TableScroll({ label, columns, children }: { label: string; columns: number; children: ComponentChildren }) {
   return (
-    <div class="table-scroll" role="region" aria-label={label} tabindex={0}>
-      {children}
+    <div class="table-scroll-frame">
+      <p class="scroll-cue" aria-hidden="true">
+        Scroll sideways for all {columns} columns <span class="arrow">→</span>
+      </p>
+      <div class="table-scroll" role="region" aria-label={label} tabindex={0}>
+        {children}
+      </div>
     </div>
+  );
+}
+
+/**
+ * Which sources of the values a page shows are illustrative, said where the numbers are (inside the page's fixture
+ * notice); nothing once every source is a real download.
+ */
+export function IllustrativeNote({ site, sourceIds }: { site: Site; sourceIds: readonly string[] }) {
+  const shown = new Set(sourceIds);
+  const illustrative = site.sources.filter((s) => shown.has(s.sourceId) && site.illustrative.has(s.sourceId));
+  if (illustrative.length === 0) return null;
+  const published = site.sources.filter((s) => shown.has(s.sourceId) && !site.illustrative.has(s.sourceId));
+  return (
+    <span class="illustrative-note">
+      <strong>Illustrative fixture values:</strong> the {listWords(illustrative.map((s) => s.sourceName))} figures here are of the right magnitude but are not
+      the published estimates; do not cite them.
+      {published.length === 0 ? '' : ` The ${listWords(published.map((s) => s.sourceName))} figures are published.`}{' '}
+      <a href={site.href(PATHS.dataSources)}>Which values are which</a>.
+    </span>
   );
 }
 

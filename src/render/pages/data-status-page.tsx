@@ -1,7 +1,7 @@
 // /data-status: how current each source is at the snapshot, and what each market covers.
 import { EXPECTED_INTERVAL_DAYS, daysBetween, metricDefinition, sourceFreshness } from '../../methodology.ts';
 import { PATHS } from '../../paths.ts';
-import { DateText, FreshnessBadge, ReflowTable, TableScroll } from './components.tsx';
+import { DateText, FreshnessBadge, ReflowTable } from './components.tsx';
 import { displayName, formatDate, formatDays, formatPercent, labelList, listWords } from './format.ts';
 import type { Site } from './site.ts';
 
@@ -62,7 +62,7 @@ function SourcesTable({ site }: { site: Site }) {
 
 function MarketsTable({ site }: { site: Site }) {
   return (
-    <TableScroll label="Market status table">
+    <ReflowTable>
       <table class="status">
         <caption>Freshness and coverage of every market, and the freshness of each source it cites</caption>
         <thead>
@@ -89,16 +89,16 @@ function MarketsTable({ site }: { site: Site }) {
                 <th scope="row">
                   <a href={site.href(PATHS.marketPage(p.market.id))}>{displayName(p.market)}</a>
                 </th>
-                <td>
+                <td data-label="Freshness">
                   <FreshnessBadge value={freshness.freshness} />
                 </td>
-                <td>
+                <td data-label="Retrieved">
                   <DateText iso={freshness.retrievedAt} />
                 </td>
-                <td class="num">
+                <td data-label="Coverage" class="num">
                   {coverage.totalProvided} of {coverage.totalRequired} ({formatPercent(coverage.percent)})
                 </td>
-                <td class="missing-cell">
+                <td data-label="Missing" class="missing-cell">
                   {coverage.missing.length === 0 ? (
                     <span class="muted">none</span>
                   ) : (
@@ -108,7 +108,7 @@ function MarketsTable({ site }: { site: Site }) {
                 {site.sources.map((s) => {
                   const cited = p.sources.find((c) => c.sourceId === s.sourceId);
                   return (
-                    <td key={s.sourceId}>
+                    <td key={s.sourceId} data-label={s.sourceName}>
                       {cited === undefined ? <span class="muted">not cited</span> : <FreshnessBadge value={sourceFreshness(cited, p.profile.updatedDate)} />}
                     </td>
                   );
@@ -118,7 +118,7 @@ function MarketsTable({ site }: { site: Site }) {
           })}
         </tbody>
       </table>
-    </TableScroll>
+    </ReflowTable>
   );
 }
 

@@ -30,6 +30,8 @@ export function formatValue(value: number, unit: string, decimals: number): stri
       return `$${n} per month`;
     case 'USD/yr':
       return `$${n} per year`;
+    case 'USD':
+      return `$${n}`;
     case '%':
       return `${n}%`;
     case 'index':
@@ -45,7 +47,8 @@ export const formatMetric = (metric: { id: string; value: number; unit: string }
   formatValue(metric.value, metric.unit, metricDecimals(metric.id, metric.value));
 
 /** A percentage that is already 0-100, with at most one decimal: "87.5%", "100%". */
-export const formatPercent = (percent: number): string => `${new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }).format(percent)}%`;
+const percentFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+export const formatPercent = (percent: number): string => `${percentFormat.format(percent)}%`;
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
 
@@ -66,3 +69,56 @@ export const labelList = (labels: readonly string[]): string => listWords(labels
 
 /** "Austin, TX": the display name the CSV uses too. */
 export { displayName } from '../../contract.ts';
+
+/** A value as a chart or a dense table writes it, the unit in the column head: "$1,843", "52.0%", "386.91", "3,718,427". */
+export function formatShort(metricId: string, value: number): string {
+  const unit = metricDefinition(metricId)?.unit;
+  const n = formatNumber(Math.abs(value), metricDecimals(metricId, value));
+  const sign = value < 0 ? '\u2212' : '';
+  if (unit === 'USD/mo' || unit === 'USD/yr' || unit === 'USD') return `${sign}$${n}`;
+  if (unit === '%') return `${sign}${n}%`;
+  return `${sign}${n}`;
+}
+
+/** Short names of the metrics, for chart rows and column heads where the full label does not fit; the full label is always one link away. */
+const SHORT_LABELS: Readonly<Record<string, string>> = {
+  medianGrossRent: 'Median rent',
+  medianHouseholdIncome: 'Median income',
+  medianRenterIncome: 'Renter income',
+  rentBurden: 'Rent burden',
+  medianHomeValue: 'Home value',
+  ownerCostBurden: 'Owner burden',
+  rentalVacancyRate: 'Rental vacancy',
+  housingUnits: 'Housing units',
+  homePriceIndex: 'Price index',
+  homePriceChange: 'Price change',
+  permits: 'Permits',
+};
+
+export const shortLabel = (metricId: string): string => SHORT_LABELS[metricId] ?? metricDefinition(metricId)?.label ?? metricId;
+
+/** A unit as a column head says it: "$ per month", "%", "1995 Q1 = 100"; the change says over what it is. */
+export function unitWords(metricId: string): string {
+  if (metricId === 'homePriceChange') return '% on a year earlier';
+  switch (metricDefinition(metricId)?.unit) {
+    case 'USD/mo':
+      return '$ per month';
+    case 'USD/yr':
+      return '$ per year';
+    case 'USD':
+      return '$';
+    case 'index':
+      return '1995 Q1 = 100';
+    case undefined:
+      return '';
+    default:
+      return metricDefinition(metricId)?.unit ?? '';
+  }
+}
+
+/** 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st. */
+export function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${formatNumber(n)}${suffix}`;
+}

@@ -1,11 +1,14 @@
 // The home page: what the service is, every market side by side, and the way to each page and endpoint.
 import { METHODOLOGY_VERSION, METRICS } from '../../methodology.ts';
 import { PATHS } from '../../paths.ts';
+import { CHART_MARKET_LIMIT } from './chart-parts.ts';
 import { ComparisonChart, Legend } from './charts.tsx';
-import { Caveats, FreshnessBadge, TableScroll } from './components.tsx';
+import { Caveats, FreshnessBadge, IllustrativeNote, TableScroll } from './components.tsx';
 import { displayName, formatDate, formatNumber, formatPercent } from './format.ts';
+import { MetricCharts, MetricTable } from './metric-compare.tsx';
 import { SCORE_KEYS, scoreLabel, scoreOf } from './scores.ts';
 import { ENDPOINTS, PAGES, type Site } from './site.ts';
+import { MAP_SCORE, MapLegend, MarketMap } from './us-map.tsx';
 
 /** A dash for the eye, words for a screen reader. */
 function NotComputed() {
@@ -19,22 +22,18 @@ function NotComputed() {
 
 function ComparisonTable({ site }: { site: Site }) {
   return (
-    <TableScroll label="Market comparison table">
+    <TableScroll label="Market comparison table" columns={SCORE_KEYS.length + 3}>
       <table class="compare">
-        <caption>Scores (0 to 100, higher is better; — where a score's inputs are missing), coverage and freshness of every market</caption>
+        <caption>Scores, coverage and freshness of every market</caption>
         <thead>
           <tr>
             <th scope="col">Market</th>
-            <th scope="col">Metro area</th>
             {SCORE_KEYS.map((k) => (
               <th key={k} scope="col" class="num">
                 {scoreLabel(k)}
               </th>
             ))}
-            <th scope="col" class="num">
-              Coverage
-            </th>
-            <th scope="col">Freshness</th>
+            <th scope="col">Coverage, freshness</th>
             <th scope="col">Data</th>
           </tr>
         </thead>
@@ -43,8 +42,8 @@ function ComparisonTable({ site }: { site: Site }) {
             <tr key={m.id}>
               <th scope="row">
                 <a href={site.href(PATHS.marketPage(m.id))}>{displayName(m)}</a>
+                {m.cbsaName === undefined ? null : <span class="sub">{m.cbsaName}</span>}
               </th>
-              <td class="metro">{m.cbsaName ?? <span class="muted">not given</span>}</td>
               {SCORE_KEYS.map((k) => {
                 const v = scoreOf(m.scores, k);
                 return (
@@ -53,9 +52,8 @@ function ComparisonTable({ site }: { site: Site }) {
                   </td>
                 );
               })}
-              <td class="num">{formatPercent(m.coverage.percent)}</td>
-              <td>
-                <FreshnessBadge value={m.freshness} />
+              <td class="nowrap">
+                {formatPercent(m.coverage.percent)} <FreshnessBadge value={m.freshness} />
               </td>
               <td class="nowrap">
                 <a href={site.href(PATHS.profile(m.id))} aria-label={`${m.name} JSON`}>
@@ -74,22 +72,51 @@ function ComparisonTable({ site }: { site: Site }) {
   );
 }
 
+/** The map while the markets are few enough to label one by one; beyond that the tables below carry them. */
+function MapSection({ site }: { site: Site }) {
+  const located = site.index.markets.filter((m) => site.locations.has(m.id)).length;
+  if (located === 0) return null;
+  return (
+    <section aria-labelledby="map">
+      <h2 id="map">The markets on the map</h2>
+      {located > CHART_MARKET_LIMIT ? (
+        <p>
+          A map labels each market only up to {CHART_MARKET_LIMIT} of them; the {formatNumber(located)} markets here are compared in the{' '}
+          <a href="#compare">tables below</a>.
+        </p>
+      ) : (
+        <>
+          <p>
+            Each dot is a market's city, coloured by its {scoreLabel(MAP_SCORE).toLowerCase()} score (0 to 100, higher is more affordable) and labelled with it;
+            the <a href="#compare">table below</a> has every score.
+          </p>
+          <MapLegend />
+          <MarketMap site={site} />
+        </>
+      )}
+    </section>
+  );
+}
+
 export function HomePage({ site }: { site: Site }) {
   const { index } = site;
   return (
     <>
       <h1>Housing market profiles</h1>
       <p class="lead">
-        Source-attributed housing-market profiles for {formatNumber(index.count)} US markets: {METRICS.length} metrics each from public datasets, three scores
-        from 0 to 100, and the freshness and coverage of every value. Free to read as JSON and CSV, with these pages for people.
+        Source-attributed housing-market profiles for {formatNumber(index.count)} US markets: {METRICS.length} metrics each from public datasets,{' '}
+        {SCORE_KEYS.length} scores from 0 to 100, and the freshness and coverage of every value. Free to read as JSON and CSV, with these pages for people.
       </p>
       <p class="notice">
         Static fixture data, snapshot of {formatDate(site.snapshotDate)}, methodology {METHODOLOGY_VERSION}. Not live data, not a forecast, and not investment,
-        legal, financial or property-level advice.
+        legal, financial or property-level advice. <IllustrativeNote site={site} sourceIds={site.sources.map((s) => s.sourceId)} />
       </p>
+
+      <MapSection site={site} />
 
       <section aria-labelledby="compare">
         <h2 id="compare">Compare the markets</h2>
+        <p>Scores run from 0 to 100 against fixed thresholds; higher is better. A dash marks a score whose inputs are missing: it is left out, never 0.</p>
         <ComparisonTable site={site} />
       </section>
 
@@ -101,6 +128,18 @@ export function HomePage({ site }: { site: Site }) {
         </p>
         <Legend />
         <ComparisonChart markets={index.markets} />
+      </section>
+
+      <section aria-labelledby="metrics">
+        <h2 id="metrics">Every metric across the markets</h2>
+        <p>
+          The numbers behind the scores, highest first in each chart. Rents, incomes, home values and permits describe each city; the house price index and its
+          change describe the city's metro area or metropolitan division (each market page says which). The index tracks price changes since 1995 Q1 (= 100),
+          not price levels.
+        </p>
+        <MetricCharts site={site} />
+        <h3 id="metrics-table">Every value in one table</h3>
+        <MetricTable site={site} />
       </section>
 
       <section aria-labelledby="data">

@@ -4,7 +4,7 @@ import { render } from 'preact-render-to-string';
 import { METHODOLOGY_VERSION } from '../../methodology.ts';
 import { PATHS } from '../../paths.ts';
 import { SCHEMA_VERSION } from '../../contract.ts';
-import { displayName, formatDate } from './format.ts';
+import { displayName, formatDate, formatNumber } from './format.ts';
 import { ENDPOINTS, PAGES, type Site } from './site.ts';
 
 /**
@@ -85,7 +85,7 @@ function Footer({ site }: { site: Site }) {
               </ul>
             ) : (
               <p>
-                <a href={site.href(`${PATHS.home}#compare`)}>All {site.profiles.length.toLocaleString('en-US')} markets</a>, compared on the home page
+                <a href={site.href(`${PATHS.home}#compare`)}>All {formatNumber(site.profiles.length)} markets</a>, compared on the home page
               </p>
             )}
           </div>

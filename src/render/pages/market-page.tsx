@@ -1,12 +1,14 @@
 // /markets/<market-id>: one market's profile for people, every number with its unit, period and source.
-import type { GeographyScope, MarketProfile, Metric } from '../../contract.ts';
+import type { Boundary, GeographyScope, MarketProfile, Metric } from '../../contract.ts';
 import { METHODOLOGY_VERSION, METRICS, metricDefinition, sourceFreshness } from '../../methodology.ts';
 import { PATHS } from '../../paths.ts';
 import { MarketScoreChart } from './charts.tsx';
-import { Caveats, DateText, ExternalLink, Facts, FreshnessBadge, ReflowTable, Td } from './components.tsx';
-import { displayName, formatDate, formatMetric, formatPercent, labelList } from './format.ts';
+import { Caveats, DateText, ExternalLink, Facts, FreshnessBadge, IllustrativeNote, ReflowTable, TableScroll, Td } from './components.tsx';
+import { displayName, formatDate, formatMetric, formatNumber, formatPercent, labelList, listWords } from './format.ts';
+import { PriceIndexChart, PriceIndexTable } from './price-chart.tsx';
 import { SCORE_KEYS, scoreDependencies, scoreLabel, scoreMeaning, scoreOf } from './scores.ts';
 import type { Site } from './site.ts';
+import { StandingChart, StandingLegend, distribution, rankWords } from './standing.tsx';
 
 const metricLabel = (id: string): string => metricDefinition(id)?.label ?? id;
 
@@ -84,24 +86,41 @@ function Scores({ site, profile }: { site: Site; profile: MarketProfile }) {
   );
 }
 
-function MetricRow({ site, id, metric, sourceName }: { site: Site; id: string; metric: Metric | undefined; sourceName: string | undefined }) {
+function MetricRow({
+  site,
+  id,
+  metric,
+  sourceName,
+  note,
+}: {
+  site: Site;
+  id: string;
+  metric: Metric | undefined;
+  sourceName: string | undefined;
+  note?: string;
+}) {
   const label = <a href={site.href(`${PATHS.methodology}#metric-${id}`)}>{metric?.label ?? metricLabel(id)}</a>;
   if (metric === undefined) {
     return (
       <tr class="missing-row">
         <th scope="row">{label}</th>
-        <Td colSpan={3}>
+        <Td colSpan={4}>
           <strong>Not available.</strong> This snapshot has no value for this metric in this market.
         </Td>
       </tr>
     );
   }
+  const d = distribution(site, id);
   return (
     <tr>
-      <th scope="row">{label}</th>
+      <th scope="row">
+        {label}
+        {note === undefined ? null : <span class="sub value-note">{note}</span>}
+      </th>
       <Td label="Value" class="num">
         <span class="value">{formatMetric(metric)}</span>
       </Td>
+      <Td label="Among the markets">{rankWords(d, metric.value)}</Td>
       <Td label="Period">{metric.asOf}</Td>
       <Td label="Source">
         <a href={site.href(`${PATHS.dataSources}#${metric.sourceId}`)}>{sourceName ?? metric.sourceId}</a>
@@ -138,13 +157,17 @@ function Metrics({ site, profile }: { site: Site; profile: MarketProfile }) {
       )}
       <ReflowTable>
         <table>
-          <caption>Metrics of {displayName(profile.market)}, with the period each value covers and its source</caption>
+          <caption>
+            Metrics of {displayName(profile.market)}, with where each stands among the {formatNumber(site.profiles.length)} markets, the period each value
+            covers and its source
+          </caption>
           <thead>
             <tr>
               <th scope="col">Metric</th>
               <th scope="col" class="num">
                 Value
               </th>
+              <th scope="col">Among the markets</th>
               <th scope="col">Period</th>
               <th scope="col">Source</th>
             </tr>
@@ -153,35 +176,99 @@ function Metrics({ site, profile }: { site: Site; profile: MarketProfile }) {
             {ids.map((id) => {
               const metric = metrics[id];
               return (
-                <MetricRow key={id} site={site} id={id} metric={metric} sourceName={metric === undefined ? undefined : sourceNames.get(metric.sourceId)} />
+                <MetricRow
+                  key={id}
+                  site={site}
+                  id={id}
+                  metric={metric}
+                  sourceName={metric === undefined ? undefined : sourceNames.get(metric.sourceId)}
+                  note={site.notes.get(`${profile.market.id} ${id}`)}
+                />
               );
             })}
           </tbody>
         </table>
       </ReflowTable>
+      <h3 id="standing">Where {displayName(profile.market)} stands</h3>
+      <p>
+        Each line runs from the lowest of the {formatNumber(site.profiles.length)} markets to the highest on that metric; the values of the other markets are in
+        the <a href={site.href(`${PATHS.home}#metrics-table`)}>home page's table</a>.
+      </p>
+      <StandingLegend site={site} name={displayName(profile.market)} />
+      <StandingChart site={site} profile={profile} />
     </section>
   );
 }
 
-const LEVEL_WORDS: Record<string, string> = { place: 'City', county: 'County', cbsa: 'Metro area', division: 'Metropolitan division' };
+/** The area the house price index describes, as a sentence names it. */
+function indexArea(profile: MarketProfile): string {
+  const b = profile.geographyScope?.boundaries.find((x) => x.metrics.includes('homePriceIndex'));
+  if (b === undefined) return profile.market.cbsaName === undefined ? displayName(profile.market) : `the ${profile.market.cbsaName} metro area`;
+  return b.level === 'division' ? `the ${b.name} metropolitan division` : b.level === 'cbsa' ? `the ${b.name} metro area` : b.name;
+}
 
-function Geography({ scope }: { scope: GeographyScope }) {
+function HousePrices({ site, profile }: { site: Site; profile: MarketProfile }) {
+  const series = site.series.get(`${profile.market.id} homePriceIndex`);
+  const area = indexArea(profile);
+  const missing = site.missingReasons.get(`${profile.market.id} homePriceIndex`);
   return (
-    <section aria-labelledby="geography" class="notice notice-geography">
-      <h2 id="geography">Geography: these numbers describe different areas</h2>
-      <p>Not every metric on this page covers the same area, so compare them with care:</p>
-      <ul>
-        {scope.boundaries.map((b) => (
-          <li key={`${b.level}-${b.name}`}>
-            <strong>
-              {LEVEL_WORDS[b.level] ?? b.level}: {b.name}
-            </strong>{' '}
-            ({b.states.length > 1 ? `spans ${b.states.length} states: ${b.states.join(', ')}` : b.states.join(', ')}) for{' '}
-            {labelList(b.metrics.map(metricLabel))}.
-          </li>
-        ))}
-      </ul>
+    <section aria-labelledby="house-prices">
+      <h2 id="house-prices">House prices over time</h2>
+      {series === undefined ? (
+        <p>No house price index for this market in this snapshot{missing === undefined ? '' : `: ${missing.reason}`}.</p>
+      ) : (
+        <>
+          <p>
+            The FHFA all-transactions index of {area}, every quarter the snapshot holds ({series.points[0]?.period} to {series.points.at(-1)?.period}). It
+            tracks how prices changed since 1995 Q1 (= 100), not what a home costs; the latest year is drawn thicker, and the lower panel shows each quarter's
+            change on a year earlier. Price changes stay out of the scores (the <a href={site.href(`${PATHS.methodology}#scores`)}>methodology</a> says why).
+          </p>
+          <PriceIndexChart series={series} area={area} />
+          <details class="data-table">
+            <summary>Every quarter's value, as a table</summary>
+            <TableScroll label="House price index by quarter" columns={6}>
+              <PriceIndexTable series={series} area={area} />
+            </TableScroll>
+          </details>
+        </>
+      )}
     </section>
+  );
+}
+
+/** A boundary as the covers line names it, with its codes. */
+function boundaryWords(b: Boundary, profile: MarketProfile): string {
+  const codes = Object.values(b.codes);
+  const spans = b.states.length > 1 ? `, which spans ${listWords(b.states)}` : '';
+  switch (b.level) {
+    case 'place':
+      return `${b.name} (Census place ${codes.join('')})`;
+    case 'county':
+      return `${b.name} (county ${codes.join('')})`;
+    case 'division':
+      return `the ${b.name} metropolitan division (${b.codes['division'] ?? ''})${profile.market.cbsaName === undefined ? '' : ` of the ${profile.market.cbsaName} metro area`}${spans}`;
+    case 'cbsa':
+      return `the ${b.name} metro area (CBSA ${b.codes['cbsa'] ?? ''})${spans}`;
+  }
+}
+
+/**
+ * "What each number covers", in one line: the boundaries with the fewest metrics named with their metrics, the one with
+ * the most as "every other number". The full sentence and the codes are in the profile's geographyScope.
+ */
+function Covers({ scope, profile }: { scope: GeographyScope; profile: MarketProfile }) {
+  const [main, ...rest] = [...scope.boundaries].sort((a, b) => b.metrics.length - a.metrics.length);
+  if (main === undefined) return null;
+  const order = new Map(METRICS.map((m, i) => [m.id, i]));
+  const clauses = rest.map((b) => {
+    const nouns = [...b.metrics].sort((x, y) => (order.get(x) ?? 0) - (order.get(y) ?? 0)).map((id) => metricDefinition(id)?.noun ?? id);
+    return `${listWords(nouns)} ${nouns.length === 1 ? 'describes' : 'describe'} ${boundaryWords(b, profile)}`;
+  });
+  return (
+    <p class="covers" id="geography">
+      <strong>What each number covers:</strong> {clauses.join('; ')}
+      {clauses.length === 0 ? 'every number describes' : '; every other number describes'} {boundaryWords(main, profile)}.
+    </p>
   );
 }
 
@@ -267,15 +354,16 @@ export function MarketPage({ site, profile }: { site: Site; profile: MarketProfi
       </p>
       <p class="notice">
         Static fixture data, snapshot of {formatDate(profile.profile.updatedDate)}: not live, not a forecast and not advice. See the{' '}
-        <a href="#caveats">caveats</a>.
+        <a href="#caveats">caveats</a>. <IllustrativeNote site={site} sourceIds={profile.sources.map((s) => s.sourceId)} />
       </p>
+      {profile.geographyScope === undefined ? null : <Covers scope={profile.geographyScope} profile={profile} />}
       <section aria-labelledby="downloads">
         <h2 id="downloads">Download</h2>
         <Downloads site={site} profile={profile} />
       </section>
-      {profile.geographyScope === undefined ? null : <Geography scope={profile.geographyScope} />}
       <Scores site={site} profile={profile} />
       <Metrics site={site} profile={profile} />
+      <HousePrices site={site} profile={profile} />
       <Freshness site={site} profile={profile} />
       <Caveats caveats={profile.caveats} headingId="caveats" />
     </>

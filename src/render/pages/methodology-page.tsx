@@ -223,7 +223,7 @@ export function MethodologyPage({ site }: { site: Site }) {
     <>
       <h1>Methodology {METHODOLOGY_VERSION}</h1>
       <p class="lead">
-        How the profiles are put together: which metrics each market needs, how the three scores are computed, and how freshness and coverage are judged. Every
+        How the profiles are put together: which metrics each market needs, how the scores are computed, and how freshness and coverage are judged. Every
         profile names the methodology it used in <code>methodologyVersion</code>; a change to any rule below changes that version.
       </p>
       <nav aria-label="On this page" class="toc">

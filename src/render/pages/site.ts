@@ -1,6 +1,7 @@
 // What every page template reads: the data, the site's page and endpoint lists, and how to write a link.
 import type { MarketIndex, MarketProfile, Source } from '../../contract.ts';
-import type { MissingValue } from '../../sources/types.ts';
+import type { Location } from '../../markets.ts';
+import type { MetricSeries, MissingValue, ValueNote } from '../../sources/types.ts';
 import { CONTENT_TYPES } from '../../http/headers.ts';
 import { PATHS } from '../../paths.ts';
 
@@ -12,6 +13,12 @@ export interface PageInput {
   missing?: readonly MissingValue[];
   /** Sources whose values are illustrative rather than published, by source id, with the sentence that says which. */
   illustrative?: ReadonlyMap<string, string>;
+  /** Each market's history of a metric (the house price index by quarter). */
+  series?: readonly MetricSeries[];
+  /** How a value was put together where it is more than one row. */
+  notes?: readonly ValueNote[];
+  /** Where each market's city is; markets without one get no dot on the map. */
+  locations?: ReadonlyMap<string, Location>;
 }
 
 export interface Site {
@@ -26,6 +33,12 @@ export interface Site {
   missingReasons: ReadonlyMap<string, MissingValue>;
   /** Sources whose values are illustrative, by source id, with the sentence that says which; empty once every source is a real download. */
   illustrative: ReadonlyMap<string, string>;
+  /** Each market's history of a metric, by `<market id> <metric id>`. */
+  series: ReadonlyMap<string, MetricSeries>;
+  /** How a value was put together, by `<market id> <metric id>`. */
+  notes: ReadonlyMap<string, string>;
+  /** Where each market's city is, by market id. */
+  locations: ReadonlyMap<string, Location>;
   /** A route path as an in-page link: root-relative, under the base URL's own path if it has one. */
   href(path: string): string;
   /** A route path as the absolute URL people copy and `curl`. */
@@ -45,6 +58,9 @@ export function makeSite(input: PageInput): Site {
     sources: [...sources.values()].sort((a, b) => (a.sourceId < b.sourceId ? -1 : 1)),
     missingReasons: new Map((input.missing ?? []).map((m) => [`${m.marketId} ${m.metricId}`, m])),
     illustrative: input.illustrative ?? new Map(),
+    series: new Map((input.series ?? []).map((s) => [`${s.marketId} ${s.metricId}`, s])),
+    notes: new Map((input.notes ?? []).map((n) => [`${n.marketId} ${n.metricId}`, n.note])),
+    locations: input.locations ?? new Map(),
     href: (path) => (basePath === '' ? path : path === '/' ? `${basePath}/` : basePath + path),
     url: (path) => input.baseUrl + path,
   };

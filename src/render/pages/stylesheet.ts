@@ -64,9 +64,11 @@ p, ul, ol, dl { margin: 0 0 1em; }
 /* Notices: the caveats and anything missing are meant to be seen. */
 .notice { background: var(--notice); border-left: 4px solid var(--notice-line); padding: 0.6rem 0.9rem; max-width: 52rem; }
 .notice-missing { background: var(--missing); border-left-color: var(--missing-line); }
-.notice-geography { margin: 1.5rem 0; }
-.notice-geography h2 { border-top: 0; padding-top: 0; margin-top: 0.3em; font-size: 1.2rem; }
-.notice-geography ul { margin-bottom: 0.3rem; }
+.illustrative-note { display: block; margin-top: 0.4rem; }
+.illustrative-note:first-child { margin-top: 0; }
+/* What each number covers: one line under the notices, so nobody reads a metro's index as the city's. */
+.covers { max-width: 52rem; border-left: 4px solid var(--accent); background: #eef4fb; padding: 0.5rem 0.9rem; }
+.value-note { margin-top: 0.2rem; max-width: 26rem; }
 .caveats { background: var(--panel); padding: 0.2rem 1rem 0.4rem; margin: 2rem 0; border-radius: 4px; }
 .caveats h2 { border-top: 0; margin-top: 0.8em; }
 .missing-note { display: block; margin-top: 0.25rem; color: var(--missing-line); }
@@ -76,8 +78,26 @@ p, ul, ol, dl { margin: 0 0 1em; }
 /* Tables: wide comparison tables scroll inside their own region on a phone; the others reflow into cards. */
 /* position: relative keeps visually hidden text inside the region, so it never widens the page. */
 .table-scroll, .table-reflow { position: relative; margin: 0 0 1.5rem; border: 1px solid var(--line); border-radius: 4px; }
-.table-scroll { overflow-x: auto; }
+.table-scroll-frame { margin: 0 0 1.5rem; }
+.table-scroll-frame .table-scroll { margin: 0; }
+/*
+ * A scrolling table says so: a line above it on narrower screens, its first column kept in place, and a shadow at the
+ * right edge while more columns follow (the white cover scrolls with the content and hides the shadow at the end).
+ */
+.table-scroll {
+  overflow-x: auto;
+  background:
+    linear-gradient(to left, #fff 40%, rgba(255, 255, 255, 0)) right center / 2.5rem 100% no-repeat local,
+    radial-gradient(farthest-side at 100% 50%, rgba(27, 31, 36, 0.28), rgba(27, 31, 36, 0)) right center / 1rem 100% no-repeat scroll;
+}
 .table-scroll table { min-width: 40rem; }
+/* The caption stays on screen while the columns scroll under it. */
+.table-scroll caption { position: sticky; left: 0; max-width: calc(100vw - 2.2rem); }
+.table-scroll tbody th, .table-scroll thead th:first-child { position: sticky; left: 0; z-index: 1; }
+.table-scroll tbody th { background: #fff; box-shadow: inset -1px 0 0 var(--line); }
+.table-scroll thead th:first-child { box-shadow: inset -1px 0 0 var(--line); }
+.scroll-cue { display: none; margin: 0 0 0.3rem; font-size: 0.875rem; color: var(--muted); }
+.scroll-cue .arrow { font-weight: 700; }
 table { border-collapse: collapse; width: 100%; font-size: 0.95rem; }
 caption { text-align: left; padding: 0.6rem 0.75rem; color: var(--muted); font-size: 0.9rem; caption-side: top; }
 th, td { text-align: left; vertical-align: top; padding: 0.45rem 0.75rem; border-top: 1px solid var(--line); }
@@ -85,13 +105,28 @@ thead th { background: var(--panel); border-top: 0; font-weight: 600; white-spac
 tbody th { font-weight: 600; }
 .num { text-align: right; font-variant-numeric: tabular-nums; }
 td.num { white-space: nowrap; }
-table.compare .num, table.compare .nowrap, table.compare tbody th { white-space: nowrap; }
-table.compare .metro { min-width: 13rem; }
+table.compare td.num, table.compare .nowrap { white-space: nowrap; }
+table.compare th, table.compare td { padding: 0.45rem 0.6rem; }
+table.compare thead th { white-space: normal; vertical-align: bottom; }
+table.compare thead th.num { min-width: 6rem; }
+table.compare tbody th { min-width: 10rem; }
+/* Every metric of every market: small type, units under each head, so twelve columns fit a desktop's width. */
+table.dense { font-size: 0.85rem; min-width: 58rem; }
+table.dense th, table.dense td { padding: 0.35rem 0.45rem; }
+table.dense thead th { white-space: normal; vertical-align: bottom; }
+table.dense .unit { display: block; font-weight: normal; color: var(--muted); font-size: 0.8rem; }
+table.dense tbody th { min-width: 8.5rem; }
+table.compact { min-width: 0; font-size: 0.8rem; }
+table.compact th, table.compact td { padding: 0.25rem 0.3rem; }
+/* Every data cell of the price index table is a number: aligned by the stylesheet, not by a class on each cell. */
+table.compact td { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+details.data-table { margin: 0 0 1.5rem; }
+details.data-table summary { cursor: pointer; color: var(--accent); font-weight: 600; margin-bottom: 0.5rem; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 .value { white-space: nowrap; }
-table.status td, table.status tbody th { white-space: nowrap; }
-table.status th.source-col { white-space: normal; min-width: 6rem; }
-table.status td.missing-cell { white-space: normal; min-width: 9rem; }
+table.status thead th { white-space: normal; vertical-align: bottom; }
+table.status tbody th, table.status time, table.status td.num { white-space: nowrap; }
+table.status td.missing-cell { min-width: 6rem; }
 
 /* Fact lists. */
 .facts { display: grid; grid-template-columns: minmax(7rem, max-content) 1fr; gap: 0.25rem 1rem; margin: 0 0 1rem; }
@@ -123,17 +158,37 @@ pre.curl code { font-size: 0.88rem; }
 /* Charts: static SVG; text sizes here, geometry in the markup. */
 .chart { display: block; max-width: 52rem; margin: 0.5rem 0 1.5rem; overflow: visible; font-family: inherit; }
 /* The label column: x = 0 of the plot is the end of this padding; labels are drawn to its left. */
-.chart-market { padding-left: 7.5rem; max-width: 44rem; }
+.chart-market { padding-left: 9.5rem; max-width: 46rem; }
 .chart-compare { padding-left: 9.5rem; }
-.chart text { font-size: 14px; }
+/* Sizes are inherited, so a class on a group sizes every text in it. */
+.chart { font-size: 14px; }
 .chart .small { font-size: 13px; }
 .chart .bar-value { font-size: 12px; }
 .chart .tick { font-size: 11px; }
 .chart .row-label { font-weight: 600; }
+.chart .label-rest { font-size: 12px; font-weight: normal; }
 .chart .bar-missing { font-size: 12px; font-style: italic; }
 .chart-compare .bar-missing { font-size: 11px; }
 .legend { list-style: none; padding: 0; margin: 0.5rem 0; display: flex; flex-wrap: wrap; gap: 0.3rem 1.2rem; }
 .legend li { display: flex; align-items: center; gap: 0.4rem; }
+.chart .strong { font-weight: 700; }
+.chart .panel-title { font-size: 13px; font-weight: 600; }
+.chart .annotation { font-size: 13px; }
+/* Where a market stands: the label column holds the short metric names. */
+.chart-standing { padding-left: 8rem; padding-right: 0.75rem; max-width: 48rem; }
+/* The price index: the value axis in the left padding. */
+.chart-price { padding-left: 2.75rem; padding-right: 0.25rem; max-width: 52rem; }
+/* Every metric across the markets: a grid of small bar charts, as many columns as fit. */
+.small-multiples { display: grid; grid-template-columns: repeat(auto-fill, minmax(19rem, 1fr)); gap: 0.5rem 2rem; }
+.metric-figure { margin: 0 0 1rem; min-width: 0; }
+.metric-figure figcaption { font-weight: 600; }
+.chart-metric { padding-left: 8rem; padding-right: 0.25rem; margin: 0.3rem 0 0; }
+/* The map: drawn in its own 975 x 610 frame and scaled, so label sizes are in that frame's units; a phone gets bigger ones. */
+.map { display: block; width: 100%; max-width: 56rem; height: auto; margin: 0.5rem 0 1.5rem; font-family: inherit; }
+.map-labels-wide text { font-size: 15px; }
+.map-labels-narrow { display: none; }
+.map-labels-narrow text { font-size: 33px; }
+.map .strong { font-weight: 700; }
 
 /* Footer: every page and endpoint, on every page. */
 .site-footer { margin-top: 3rem; background: var(--panel); border-top: 1px solid var(--line); padding: 1rem 0 1.5rem; font-size: 0.95rem; }
@@ -144,7 +199,20 @@ pre.curl code { font-size: 0.88rem; }
 .footer-nav .columns { columns: 2 9rem; }
 .footer-note { color: var(--muted); margin: 1.2rem 0 0; max-width: 52rem; }
 
+@media (max-width: 64rem) {
+  .scroll-cue { display: block; }
+}
+
 @media (max-width: 40rem) {
+  .map-labels-wide { display: none; }
+  .map-labels-narrow { display: inline; }
+  .map .map-dot { r: 15px; }
+  .chart-standing { padding-left: 7.5rem; }
+  .chart-standing .row-label { font-size: 13px; }
+  /* The first column stays in place while the others scroll, so it must leave them room. */
+  table.compare tbody th { min-width: 8.5rem; max-width: 9.5rem; }
+  table.compare .sub { font-size: 0.8em; }
+  table.dense tbody th { min-width: 7rem; }
   .table-reflow table, .table-reflow caption, .table-reflow tbody, .table-reflow tr, .table-reflow th, .table-reflow td { display: block; }
   /* The column headers move into each cell's label, but stay in the table for screen readers. */
   .table-reflow thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }

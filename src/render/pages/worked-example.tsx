@@ -2,7 +2,7 @@
 import type { MarketProfile } from '../../contract.ts';
 import { THRESHOLDS, computeScores, metricDefinition, type Values } from '../../methodology.ts';
 import { PATHS } from '../../paths.ts';
-import { ReflowTable } from './components.tsx';
+import { IllustrativeNote, ReflowTable } from './components.tsx';
 import { displayName, formatMetric, formatNumber, labelList, listWords } from './format.ts';
 import { workScores, type WorkedScore } from './formulas.ts';
 import { SCORE_KEYS, scoreDependencies, scoreLabel, scoreOf, type ThresholdKey } from './scores.ts';
@@ -10,7 +10,8 @@ import type { Site } from './site.ts';
 
 /** How each derived input is formed from metrics (the value itself comes from scoreInputs). */
 const DERIVATIONS: Record<string, (v: Values) => string> = {
-  rentToIncome: (v) => `12 × ${formatNumber(v['medianGrossRent'] ?? NaN)} ÷ ${formatNumber(v['medianHouseholdIncome'] ?? NaN)} × 100`,
+  rentToIncome: (v) => `12 × ${formatNumber(v['medianGrossRent'] ?? NaN)} ÷ ${formatNumber(v['medianRenterIncome'] ?? NaN)} × 100`,
+  priceToIncome: (v) => `${formatNumber(v['medianHomeValue'] ?? NaN)} ÷ ${formatNumber(v['medianHouseholdIncome'] ?? NaN)}`,
   permitsPerThousand: (v) => `${formatNumber(v['permits'] ?? NaN)} ÷ ${formatNumber(v['housingUnits'] ?? NaN)} × 1,000`,
 };
 
@@ -65,6 +66,11 @@ export function WorkedExample({ site }: { site: Site }) {
       <p>
         The published numbers of <a href={site.href(PATHS.marketPage(example.market.id))}>{displayName(example.market)}</a>, run through the formulas above.
       </p>
+      {site.illustrative.size === 0 ? null : (
+        <p class="notice">
+          <IllustrativeNote site={site} sourceIds={example.sources.map((s) => s.sourceId)} />
+        </p>
+      )}
       <ReflowTable>
         <table>
           <caption>Metrics of {displayName(example.market)} the scores read</caption>

@@ -1,0 +1,287 @@
+// The home page's map: state outlines from us-atlas (Census cartographic boundaries), one dot per market coloured by its affordability score, drawn at build time as inline SVG.
+import { createRequire } from 'node:module';
+import { geoAlbersUsa, geoPath, type GeoContext, type GeoPermissibleObjects } from 'd3-geo';
+import { scaleThreshold } from 'd3-scale';
+import { feature, mesh } from 'topojson-client';
+import { presimplify, simplify } from 'topojson-simplify';
+import type { GeometryCollection, Topology } from 'topojson-specification';
+import type { Location } from '../../markets.ts';
+import { INK, MUTED } from './chart-parts.ts';
+import { displayName } from './format.ts';
+import { scoreLabel, scoreOf, type ScoreKey } from './scores.ts';
+import type { Site } from './site.ts';
+
+/** The score the map colours by: the headline one. */
+export const MAP_SCORE: ScoreKey = 'affordability';
+
+/** us-atlas's states-albers-10m is already projected (Albers USA, Alaska and Hawaii inset) into this frame. */
+const WIDTH = 975;
+const HEIGHT = 610;
+/** The projection us-atlas documents for its -albers files, to place the cities in the same frame. */
+const projection = geoAlbersUsa().scale(1300).translate([487.5, 305]);
+
+/**
+ * Five classes of 20 points, light to dark (ColorBrewer YlGnBu, which readers with the common colour-vision deficiencies
+ * tell apart). The light classes are close to the land's grey, so every dot has a dark outline (14:1 against the land)
+ * and its score written beside it: the colour never carries the number alone.
+ */
+export const MAP_CLASSES = [
+  { from: 0, to: 19, fill: '#ffffcc' },
+  { from: 20, to: 39, fill: '#a1dab4' },
+  { from: 40, to: 59, fill: '#41b6c4' },
+  { from: 60, to: 79, fill: '#2c7fb8' },
+  { from: 80, to: 100, fill: '#253494' },
+] as const;
+const colour = scaleThreshold<number, string>()
+  .domain(MAP_CLASSES.slice(1).map((c) => c.from))
+  .range(MAP_CLASSES.map((c) => c.fill));
+const LAND = '#e9edf1';
+const BORDER = '#ffffff';
+const COAST = '#8b96a1';
+
+/** Writes a projected path with integer coordinates, relative moves and no repeated points: a third of geoPath's text. */
+function compactPath(object: GeoPermissibleObjects): string {
+  let out = '';
+  let x = 0;
+  let y = 0;
+  let startX = 0;
+  let startY = 0;
+  let drawn = 0;
+  const context: GeoContext = {
+    beginPath() {},
+    moveTo(px: number, py: number) {
+      x = startX = Math.round(px);
+      y = startY = Math.round(py);
+      out += `M${x} ${y}`;
+      drawn = 0;
+    },
+    lineTo(px: number, py: number) {
+      const nx = Math.round(px);
+      const ny = Math.round(py);
+      if (nx === x && ny === y) return;
+      const dx = nx - x;
+      const dy = ny - y;
+      out += `${drawn === 0 ? 'l' : dx < 0 ? '' : ' '}${dx}${dy < 0 ? '' : ' '}${dy}`;
+      x = nx;
+      y = ny;
+      drawn += 1;
+    },
+    closePath() {
+      out += 'z';
+      x = startX;
+      y = startY;
+    },
+    arc() {},
+  };
+  geoPath(null, context)(object);
+  return out;
+}
+
+interface Outlines {
+  land: string;
+  borders: string;
+}
+
+let outlines: Outlines | undefined;
+
+/**
+ * The land and the borders between states, simplified (Visvalingam, areas under 2 square units of the 975 x 610 frame
+ * dropped: finer than a pixel at the widths the page has), computed once per process: every build draws the same states.
+ */
+function stateOutlines(): Outlines {
+  if (outlines === undefined) {
+    const raw = createRequire(import.meta.url)('us-atlas/states-albers-10m.json') as Topology<{ states: GeometryCollection; nation: GeometryCollection }>;
+    const us = simplify(presimplify(structuredClone(raw)), 2) as typeof raw;
+    outlines = {
+      land: compactPath(feature(us, us.objects.nation)),
+      borders: compactPath(mesh(us, us.objects.states, (a, b) => a !== b)),
+    };
+  }
+  return outlines;
+}
+
+/** A city's place in the map's frame; undefined outside the projection (Albers USA covers the fifty states). */
+export function project(location: Location): [number, number] | undefined {
+  const p = projection([location.lon, location.lat]);
+  return p === null ? undefined : [p[0], p[1]];
+}
+
+interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+const overlap = (a: Box, b: Box): number => Math.max(0, Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0)) * Math.max(0, Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0));
+
+interface Dot {
+  id: string;
+  x: number;
+  y: number;
+  text: string;
+  score: number | undefined;
+}
+
+interface Placed {
+  x: number;
+  y: number;
+  anchor: 'start' | 'middle' | 'end';
+}
+
+/**
+ * Puts each label beside its dot where it overlaps no other label, dot or the frame's edge: right, left, above, below,
+ * then the corners; where every place overlaps, the one that overlaps least. Widths are estimated from the character
+ * count, generously, since the browser's font is not known at build time.
+ */
+function placeLabels(dots: readonly Dot[], fontSize: number, radius: number): Map<string, Placed> {
+  const charWidth = fontSize * 0.62;
+  const h = fontSize * 1.15;
+  const gap = radius + 4;
+  const taken: Box[] = dots.map((d) => ({ x0: d.x - radius - 1, y0: d.y - radius - 1, x1: d.x + radius + 1, y1: d.y + radius + 1 }));
+  const placed = new Map<string, Placed>();
+  // The crowded east first, so its labels get the first choice.
+  for (const d of [...dots].sort((a, b) => b.x - a.x || a.y - b.y)) {
+    const w = d.text.length * charWidth;
+    const candidates: { box: Box; at: Placed }[] = [
+      { box: { x0: d.x + gap, y0: d.y - h / 2, x1: d.x + gap + w, y1: d.y + h / 2 }, at: { x: d.x + gap, y: d.y, anchor: 'start' } },
+      { box: { x0: d.x - gap - w, y0: d.y - h / 2, x1: d.x - gap, y1: d.y + h / 2 }, at: { x: d.x - gap, y: d.y, anchor: 'end' } },
+      { box: { x0: d.x - w / 2, y0: d.y - gap - h, x1: d.x + w / 2, y1: d.y - gap }, at: { x: d.x, y: d.y - gap - h / 2, anchor: 'middle' } },
+      { box: { x0: d.x - w / 2, y0: d.y + gap, x1: d.x + w / 2, y1: d.y + gap + h }, at: { x: d.x, y: d.y + gap + h / 2, anchor: 'middle' } },
+      {
+        box: { x0: d.x + gap * 0.7, y0: d.y - gap - h * 0.8, x1: d.x + gap * 0.7 + w, y1: d.y - gap + h * 0.2 },
+        at: { x: d.x + gap * 0.7, y: d.y - gap - h * 0.3, anchor: 'start' },
+      },
+      {
+        box: { x0: d.x + gap * 0.7, y0: d.y + gap - h * 0.2, x1: d.x + gap * 0.7 + w, y1: d.y + gap + h * 0.8 },
+        at: { x: d.x + gap * 0.7, y: d.y + gap + h * 0.3, anchor: 'start' },
+      },
+      {
+        box: { x0: d.x - gap * 0.7 - w, y0: d.y - gap - h * 0.8, x1: d.x - gap * 0.7, y1: d.y - gap + h * 0.2 },
+        at: { x: d.x - gap * 0.7, y: d.y - gap - h * 0.3, anchor: 'end' },
+      },
+      {
+        box: { x0: d.x - gap * 0.7 - w, y0: d.y + gap - h * 0.2, x1: d.x - gap * 0.7, y1: d.y + gap + h * 0.8 },
+        at: { x: d.x - gap * 0.7, y: d.y + gap + h * 0.3, anchor: 'end' },
+      },
+    ];
+    const outside = (b: Box): number => (b.x0 < 2 || b.y0 < 2 || b.x1 > WIDTH - 2 || b.y1 > HEIGHT - 2 ? 1e9 : 0);
+    const own = taken.findIndex((t) => t.x0 === d.x - radius - 1 && t.y0 === d.y - radius - 1);
+    let best = candidates[0];
+    let bestCost = Infinity;
+    for (const c of candidates) {
+      const cost = outside(c.box) + taken.reduce((sum, t, i) => sum + (i === own ? 0 : overlap(c.box, t)), 0);
+      if (cost < bestCost) {
+        best = c;
+        bestCost = cost;
+      }
+      if (cost === 0) break;
+    }
+    if (best === undefined) continue;
+    taken.push(best.box);
+    placed.set(d.id, best.at);
+  }
+  return placed;
+}
+
+/** Label sizes in the map's own units: at about 900 px wide (a desktop) and about 345 px (a phone), each near 13 px on screen. */
+const WIDE = { font: 15, radius: 8 };
+const NARROW = { font: 33, radius: 15 };
+
+function Labels({ dots, size, variant }: { dots: readonly Dot[]; size: { font: number; radius: number }; variant: 'wide' | 'narrow' }) {
+  const placed = placeLabels(dots, size.font, size.radius);
+  return (
+    <g class={`map-labels map-labels-${variant}`}>
+      {dots.map((d) => {
+        const at = placed.get(d.id);
+        if (at === undefined) return null;
+        return (
+          <text
+            key={d.id}
+            x={Number(at.x.toFixed(1))}
+            y={Number(at.y.toFixed(1))}
+            dy="0.35em"
+            text-anchor={at.anchor}
+            fill={INK}
+            stroke="#ffffff"
+            stroke-width={variant === 'wide' ? 3 : 6}
+            paint-order="stroke"
+          >
+            {d.text.slice(0, d.text.lastIndexOf(' '))} <tspan class="strong">{d.text.slice(d.text.lastIndexOf(' ') + 1)}</tspan>
+          </text>
+        );
+      })}
+    </g>
+  );
+}
+
+/** The markets on a map of the states, each dot coloured by its affordability score and labelled with its name and score. */
+export function MarketMap({ site }: { site: Site }) {
+  const { land, borders } = stateOutlines();
+  const dots: { wide: Dot; narrow: Dot }[] = site.index.markets.flatMap((m) => {
+    const location = site.locations.get(m.id);
+    const at = location === undefined ? undefined : project(location);
+    if (at === undefined) return [];
+    const score = scoreOf(m.scores, MAP_SCORE);
+    const value = score === undefined ? 'n/a' : String(score);
+    const base = { id: m.id, x: at[0], y: at[1], score };
+    return [{ wide: { ...base, text: `${displayName(m)} ${value}` }, narrow: { ...base, text: `${m.name} ${value}` } }];
+  });
+  const listed = [...site.index.markets]
+    .map((m) => ({ m, score: scoreOf(m.scores, MAP_SCORE) }))
+    .filter(({ m }) => dots.some((d) => d.wide.id === m.id))
+    .sort((a, b) => (b.score ?? -1) - (a.score ?? -1) || (a.m.name < b.m.name ? -1 : 1));
+  return (
+    <svg class="map" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} width="100%" role="img" aria-labelledby="map-title map-desc">
+      <title id="map-title">{`Map of the ${dots.length} markets, each coloured by its ${scoreLabel(MAP_SCORE).toLowerCase()} score`}</title>
+      <desc id="map-desc">
+        {`Scores from 0 to 100, higher is more affordable: ${listed.map(({ m, score }) => `${displayName(m)} ${score ?? 'not computed'}`).join(', ')}.`}
+      </desc>
+      <path d={land} fill={LAND} stroke={COAST} stroke-width={1} />
+      <path d={borders} fill="none" stroke={BORDER} stroke-width={1.5} stroke-linejoin="round" />
+      {dots.map(({ wide: d }) => (
+        <circle
+          key={d.id}
+          class="map-dot"
+          cx={Number(d.x.toFixed(1))}
+          cy={Number(d.y.toFixed(1))}
+          r={WIDE.radius}
+          fill={d.score === undefined ? '#ffffff' : colour(d.score)}
+          stroke={INK}
+          stroke-width={1.5}
+          stroke-dasharray={d.score === undefined ? '3 2' : undefined}
+        />
+      ))}
+      <Labels dots={dots.map((d) => d.wide)} size={WIDE} variant="wide" />
+      <Labels dots={dots.map((d) => d.narrow)} size={NARROW} variant="narrow" />
+    </svg>
+  );
+}
+
+/** The colour key: each class as a swatch with its range of scores. */
+export function MapLegend() {
+  return (
+    <ul class="legend map-legend">
+      {MAP_CLASSES.map((c) => (
+        <li key={c.from}>
+          <svg width="16" height="16" aria-hidden="true" focusable="false">
+            <circle cx="8" cy="8" r="6.5" fill={c.fill} stroke={INK} stroke-width="1.5" />
+          </svg>
+          {c.from}–{c.to}
+        </li>
+      ))}
+      <li>
+        <svg width="16" height="16" aria-hidden="true" focusable="false">
+          <circle cx="8" cy="8" r="6.5" fill="#ffffff" stroke={INK} stroke-width="1.5" stroke-dasharray="3 2" />
+        </svg>
+        not computed (n/a)
+      </li>
+      <li class="muted">
+        <svg width="16" height="16" aria-hidden="true" focusable="false">
+          <rect x="1" y="3" width="14" height="10" fill={LAND} stroke={MUTED} stroke-width="1" />
+        </svg>
+        states (Alaska and Hawaii inset)
+      </li>
+    </ul>
+  );
+}
