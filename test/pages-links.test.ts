@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { buildRouteTable } from '../src/build.ts';
 import { SCHEMA_VERSION, type MarketIndex, type MarketProfile } from '../src/contract.ts';
-import { METHODOLOGY_VERSION, METRICS, THRESHOLDS, computeScores } from '../src/methodology.ts';
+import { METHODOLOGY_VERSION, METRICS, THRESHOLDS, THRESHOLD_BASIS } from '../src/methodology.ts';
 import { formatDate, formatMetric, formatNumber, formatShort, formatValue } from '../src/render/pages/format.ts';
 import { SCORE_KEYS, scoreLabel } from '../src/render/pages/scores.ts';
 import { ENDPOINTS, PAGES, makeSite } from '../src/render/pages/site.ts';
@@ -486,20 +486,71 @@ describe('site pages', () => {
     assert.ok(visible(published.routes.get(PATHS.dataSources)?.identity.body.toString('utf8') ?? '').includes("Every value is the agency's published figure"));
   });
 
-  it('methodology: version, every metric definition, thresholds, freshness rule and a worked example from real numbers', () => {
+  it('methodology: version, and each metric in its own section with its definition and a link to its source', () => {
     const html = text(PATHS.methodology);
-    const words = visible(html);
-    assert.ok(words.includes(`Methodology ${METHODOLOGY_VERSION}`));
+    assert.ok(visible(html).includes(`Methodology ${METHODOLOGY_VERSION}`));
     for (const m of METRICS) {
-      assert.ok(html.includes(`id="metric-${m.id}"`), m.id);
-      assert.ok(words.includes(m.definition), m.id);
+      // The metric's section: from its anchor to the next metric's.
+      const start = html.indexOf(`id="metric-${m.id}"`);
+      assert.ok(start > 0, m.id);
+      const next = html.indexOf('id="metric-', start + 1);
+      const section = html.slice(start, next === -1 ? html.indexOf('id="scores"') : next);
+      assert.ok(m.definition.length > 40 && visible(section).includes(m.definition), `${m.id}: definition`);
+      assert.ok(section.includes(`href="/data-sources#${m.sourceId}"`), `${m.id}: source link to ${m.sourceId}`);
+      assert.ok(visible(section).includes(m.label), `${m.id}: label`);
     }
-    for (const t of Object.values(THRESHOLDS)) assert.ok(words.includes(formatNumber(t.zeroAt)) && words.includes(formatNumber(t.fullAt)));
     assert.ok(html.includes('id="freshness"') && html.includes('id="worked-example"'));
+  });
+
+  it('methodology: each threshold on its own row, with its two numbers and what it rests on', () => {
+    const html = text(PATHS.methodology);
+    const rows = html.slice(html.indexOf('id="thresholds"'), html.indexOf('id="formulas"')).split('<tr').slice(2);
+    assert.equal(rows.length, Object.keys(THRESHOLDS).length);
+    for (const [key, t] of Object.entries(THRESHOLDS) as [keyof typeof THRESHOLDS, { zeroAt: number; fullAt: number }][]) {
+      const row = rows.find((r) => r.includes(`<code>${key}</code>`));
+      assert.ok(row, key);
+      const cell = (label: string): string =>
+        visible(
+          row
+            .slice(row.indexOf(`data-label="${label}"`))
+            .replace(/^[^>]*>/, '')
+            .split('</td>')[0] ?? '',
+        ).trim();
+      assert.equal(cell('Scores 0 at'), formatNumber(t.zeroAt), `${key}: 0 at`);
+      assert.equal(cell('Scores 100 at'), formatNumber(t.fullAt), `${key}: 100 at`);
+      assert.equal(cell('What it rests on'), THRESHOLD_BASIS[key], `${key}: basis`);
+    }
+  });
+
+  it("methodology: the worked example's arithmetic holds when redone here, and its rounded results are the scores the profile publishes", () => {
+    const words = visible(text(PATHS.methodology));
     const example = profiles.find((p) => words.includes(`Worked example: ${p.market.name}, ${p.market.stateCode}`));
     assert.ok(example, 'worked example names a market');
-    const values = Object.fromEntries(Object.values(example.profile.metrics).map((m) => [m.id, m.value]));
-    assert.deepEqual(computeScores(values), example.profile.scores);
+    const num = (s: string): number => Number(s.replace(/,/g, ''));
+    // Each scaled input: s(x = v) with 0 at a and 100 at b = r, redone with the scale written out by hand.
+    const scaled = [...words.matchAll(/s\((\w+) = ([\d.,]+)\) with 0 at ([\d.,]+) and 100 at ([\d.,]+) = ([\d.]+)/g)];
+    assert.equal(scaled.length, 6, 'six thresholded inputs');
+    for (const [, name, v, a, b, r] of scaled) {
+      const [lo, hi] = [num(a ?? ''), num(b ?? '')];
+      const expected = Math.min(100, Math.max(0, (100 * (num(v ?? '') - lo)) / (hi - lo)));
+      // The page shows x to two decimals and scales the unrounded x: allow that rounding through the slope, and the result's own.
+      const tolerance = (0.005 * 100) / Math.abs(hi - lo) + 0.005;
+      assert.ok(Math.abs(expected - num(r ?? '')) <= tolerance, `${name}: ${expected} vs ${r}`);
+    }
+    // Each weighted sum and its rounding: w1 × x1 + w2 × x2 = sum, rounded: n.
+    const sums = [...words.matchAll(/([\d.]+) × ([\d.]+) \+ ([\d.]+) × ([\d.]+) = ([\d.]+) , rounded: (\d+)/g)];
+    assert.equal(sums.length, 5, 'one sum per score');
+    for (const [line, w1, x1, w2, x2, sum, rounded] of sums) {
+      const total = num(w1 ?? '') * num(x1 ?? '') + num(w2 ?? '') * num(x2 ?? '');
+      assert.ok(Math.abs(total - num(sum ?? '')) < 0.01, line);
+      assert.equal(num(rounded ?? ''), Math.floor(num(sum ?? '') + 0.5), `${line}: half up`);
+    }
+    assert.deepEqual(
+      sums.map((m) => Number(m[6])),
+      ['renterAffordability', 'ownerAffordability', 'supply', 'affordability', 'overall'].map(
+        (k) => example.profile.scores[k as keyof typeof example.profile.scores],
+      ),
+    );
     const published = Object.entries(example.profile.scores)
       .map(([k, v]) => `${k} ${v}`)
       .join(', ');
