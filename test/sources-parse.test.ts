@@ -87,8 +87,9 @@ describe('retrieval.json', () => {
   });
   test('not JSON, not an object, no vintage: an error naming the file', () => {
     fails(() => readRetrieval(reader('{'), 'src-x'), 'bad_shape', /^src-x\/retrieval\.json: not valid JSON/);
-    fails(() => readRetrieval(reader('[]'), 'src-x'), 'bad_shape', /expected a JSON object/);
-    fails(() => readRetrieval(reader('null'), 'src-x'), 'bad_shape', /expected a JSON object/);
+    for (const notAnObject of ['[]', 'null', '5', '"2025"', 'true']) {
+      fails(() => readRetrieval(reader(notAnObject), 'src-x'), 'bad_shape', /^src-x\/retrieval\.json: expected a JSON object$/);
+    }
     fails(() => readRetrieval(reader('{"vintage":""}'), 'src-x'), 'missing_field', /at \/vintage: required field "vintage" is missing/);
     fails(() => readRetrieval(reader('{}'), 'src-x'), 'missing_field', /"vintage"/);
   });
@@ -103,12 +104,19 @@ describe('retrieval.json', () => {
     fails(() => readRetrieval(reader('{"vintage":"2025","latestReleaseDate":"2026-04-31"}'), 'src-x'), 'bad_shape', /at \/latestReleaseDate/);
   });
   test('an illustrative mark must be a sentence', () => {
-    for (const bad of ['""', '" "', '1', 'true'])
-      fails(() => readRetrieval(reader(`{"vintage":"2025","illustrative":${bad}}`), 'src-x'), 'bad_shape', /at \/illustrative/);
+    for (const bad of ['""', '" "', '1', 'true']) {
+      fails(
+        () => readRetrieval(reader(`{"vintage":"2025","illustrative":${bad}}`), 'src-x'),
+        'bad_shape',
+        /^src-x\/retrieval\.json, at \/illustrative: "illustrative" must be a sentence saying which values are not published$/,
+      );
+    }
   });
   test('isCalendarDate: real days only', () => {
     for (const ok of ['2026-05-20', '2024-02-29', '2000-02-29', '1999-12-31']) assert.equal(isCalendarDate(ok), true, ok);
-    for (const bad of ['2025-02-29', '1900-02-29', '2026-00-10', '2026-12-32', '26-05-20', '2026-05-20 ']) assert.equal(isCalendarDate(bad), false, bad);
+    for (const bad of ['2025-02-29', '1900-02-29', '2026-00-10', '2026-12-32', '26-05-20', '2026-05-20 ', '+02026-05-20', '2026-5-20', '20260520', '']) {
+      assert.equal(isCalendarDate(bad), false, bad);
+    }
   });
   test('withRetrieval adds only the dates it knows', () => {
     const base = {
@@ -162,5 +170,7 @@ describe('arrayElementLines', () => {
     assert.deepEqual(arrayElementLines('[["x\\"],["],\n["y"]]'), [1, 2]);
     assert.deepEqual(arrayElementLines('[{"a":[1,2]},\n{"b":"}"}]'), [1, 2]);
     assert.deepEqual(arrayElementLines('[]'), []);
+    assert.deepEqual(arrayElementLines('[12,\n345, 6]'), [1, 2, 2], 'a number of several digits is one element');
+    assert.deepEqual(arrayElementLines('[\n[\n1],\n[\n2]\n]'), [2, 4], 'an element starts at its opening bracket, not at its first value');
   });
 });

@@ -53,11 +53,11 @@ export interface Retrieval {
   illustrative?: string;
 }
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A real calendar day written YYYY-MM-DD: Date.parse alone takes 2026-02-30 for March 2. */
+/**
+ * A real calendar day written YYYY-MM-DD. Date.parse alone takes 2026-02-30 for March 2, so the day must come back
+ * unchanged from the date it parses to; any other spelling (2026-5-20, a time, a sign) cannot.
+ */
 export function isCalendarDate(value: string): boolean {
-  if (!ISO_DATE.test(value)) return false;
   const time = Date.parse(`${value}T00:00:00Z`);
   return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value;
 }
