@@ -28,6 +28,7 @@ export const MODULES: readonly { name: string; file: string; tests: readonly str
   { name: 'request-target', file: 'src/http/request-target.ts', tests: ['test/request-target.test.ts'] },
   { name: 'negotiation', file: 'src/http/negotiation.ts', tests: ['test/negotiation.test.ts'] },
   { name: 'conditional', file: 'src/http/conditional.ts', tests: ['test/negotiation.test.ts'] },
+  { name: 'verdict', file: 'src/http/verdict.ts', tests: ['test/verdict.test.ts'] },
   { name: 'validate', file: 'src/validate.ts', tests: ['test/schema.test.ts', 'test/build.test.ts'] },
 ];
 

@@ -30,7 +30,8 @@ describe('parseAcceptEncoding', () => {
     );
   });
   test('by hand: explicit codings, the wildcard, x-gzip, case, the best of repeated codings, malformed q as a refusal', () => {
-    assert.deepEqual(parseAcceptEncoding(undefined), NO_HEADER);
+    assert.deepEqual(parseAcceptEncoding(undefined), { br: 0, gzip: 0, identity: 1 });
+    assert.deepEqual(NO_HEADER, { br: 0, gzip: 0, identity: 1 });
     assert.deepEqual(parseAcceptEncoding(''), { br: 0, gzip: 0, identity: 1 });
     assert.deepEqual(parseAcceptEncoding('gzip'), { br: 0, gzip: 1, identity: 1 });
     assert.deepEqual(parseAcceptEncoding('br;q=0.5, gzip;q=0.8'), { br: 0.5, gzip: 0.8, identity: 1 });
@@ -47,6 +48,33 @@ describe('parseAcceptEncoding', () => {
     assert.deepEqual(parseAcceptEncoding('*'), { br: 1, gzip: 1, identity: 1 });
     assert.deepEqual(parseAcceptEncoding('*;q=0'), { br: 0, gzip: 0, identity: 0 });
     assert.deepEqual(parseAcceptEncoding('gzip;q=2, br;q=abc'), { br: 0, gzip: 0, identity: 1 });
+  });
+  test('q-values as RFC 9110 writes them: 0 to 1 with at most three decimals; anything else refuses the coding', () => {
+    const q = (value: string): number => parseAcceptEncoding(`gzip;q=${value}`).gzip;
+    for (const [value, expected] of [
+      ['1', 1],
+      ['1.', 1],
+      ['1.0', 1],
+      ['1.00', 1],
+      ['1.000', 1],
+      ['0', 0],
+      ['0.', 0],
+      ['0.5', 0.5],
+      ['0.25', 0.25],
+      ['0.125', 0.125],
+      ['0.001', 0.001],
+    ] as const)
+      assert.equal(q(value), expected, value);
+    for (const value of ['1.0001', '1.5', '1.01', '2', '20', '01', '0.1234', '.5', '-0.5', '0,5', 'abc', '']) assert.equal(q(value), 0, value);
+  });
+  test('parameters: spaces around them, the name q in any case, other parameters ignored wherever they stand', () => {
+    assert.equal(parseAcceptEncoding('gzip; q=0.5').gzip, 0.5);
+    assert.equal(parseAcceptEncoding('gzip ; Q=0.5').gzip, 0.5);
+    assert.equal(parseAcceptEncoding('gzip;q=0.5 , br;q=0.2').gzip, 0.5);
+    assert.equal(parseAcceptEncoding('gzip;q=0.4;level=9').gzip, 0.4);
+    assert.equal(parseAcceptEncoding('gzip;level=9;q=0.4').gzip, 0.4);
+    assert.equal(parseAcceptEncoding('gzip;qq=0.3').gzip, 1, 'qq is not q');
+    assert.equal(parseAcceptEncoding('gzip;q').gzip, 1, 'a q without a value is ignored');
   });
 });
 

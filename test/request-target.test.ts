@@ -2,7 +2,16 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { BAD_TARGET_REASONS, classifyPath, echoablePath, echoableSegment, isApiPath, marketIdOf, MAX_PATH_LENGTH } from '../src/http/request-target.ts';
+import {
+  BAD_TARGET_REASONS,
+  ORIGIN_FORM_REASON,
+  classifyPath,
+  echoablePath,
+  echoableSegment,
+  isApiPath,
+  marketIdOf,
+  MAX_PATH_LENGTH,
+} from '../src/http/request-target.ts';
 
 const RUNS = { numRuns: 1000, seed: 20261124 };
 const UNRESERVED = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~';
@@ -58,25 +67,30 @@ describe('classifyPath', () => {
       RUNS,
     );
   });
-  test('each rule answers its own reason', () => {
+  test('each rule answers its own reason, in the words the 400 problem carries', () => {
     const reasonOf = (raw: string): string | undefined => {
       const v = classifyPath(raw);
       return v.kind === 'bad_request' ? v.reason : undefined;
     };
-    assert.equal(reasonOf('/a\u0001b'), BAD_TARGET_REASONS.control);
-    assert.equal(reasonOf('/a\\b'), BAD_TARGET_REASONS.backslash);
-    assert.equal(reasonOf('/a%zz'), BAD_TARGET_REASONS.encoding);
-    assert.equal(reasonOf('/a%'), BAD_TARGET_REASONS.encoding);
-    assert.equal(reasonOf('/a%2Fb'), BAD_TARGET_REASONS.encoding);
-    assert.equal(reasonOf('/a%5Cb'), BAD_TARGET_REASONS.encoding);
-    assert.equal(reasonOf('/a%00'), BAD_TARGET_REASONS.encoding);
-    assert.equal(reasonOf('/a%c0%af'), BAD_TARGET_REASONS.utf8);
-    assert.equal(reasonOf('/a%0a'), BAD_TARGET_REASONS.encodedControl);
-    assert.equal(reasonOf('/a%7F'), BAD_TARGET_REASONS.encodedControl);
-    assert.equal(reasonOf('/a/../b'), BAD_TARGET_REASONS.dot);
-    assert.equal(reasonOf('/a/%2e%2E/b'), BAD_TARGET_REASONS.dot);
-    assert.equal(reasonOf('/a/./b'), BAD_TARGET_REASONS.dot);
+    const CONTROL = 'The request target contains a control character.';
+    const BACKSLASH = 'The request target contains a backslash.';
+    const ENCODING = 'The request target has malformed percent-encoding, an encoded slash, backslash or NUL.';
+    const UTF8 = 'The request target is not valid percent-encoded UTF-8.';
+    const ENCODED_CONTROL = 'The request target contains an encoded control character.';
+    const DOT = 'The request target contains a dot segment.';
+    assert.deepEqual(BAD_TARGET_REASONS, { control: CONTROL, backslash: BACKSLASH, encoding: ENCODING, utf8: UTF8, encodedControl: ENCODED_CONTROL, dot: DOT });
+    assert.equal(reasonOf('/a\u0001b'), CONTROL);
+    assert.equal(reasonOf('/a\\b'), BACKSLASH);
+    for (const raw of ['/a%zz', '/a%', '/a%4', '/a%4g', '/a%2Fb', '/a%5Cb', '/a%00']) assert.equal(reasonOf(raw), ENCODING, raw);
+    assert.equal(reasonOf('/a%c0%af'), UTF8);
+    assert.equal(reasonOf('/a%e2%82'), UTF8, 'a truncated sequence');
+    assert.equal(reasonOf('/a%0a'), ENCODED_CONTROL);
+    assert.equal(reasonOf('/a%7F'), ENCODED_CONTROL);
+    assert.equal(reasonOf('/a/../b'), DOT);
+    assert.equal(reasonOf('/a/%2e%2E/b'), DOT);
+    assert.equal(reasonOf('/a/./b'), DOT);
     assert.equal(reasonOf('/a/..b'), undefined, 'a segment that only starts with dots is a name');
+    assert.equal(ORIGIN_FORM_REASON, 'The request target must be a path beginning with "/" (origin form).');
   });
   test('a doubled slash is never a route, however it is spelled', () => {
     assert.deepEqual(classifyPath('//api/markets'), { kind: 'not_found', path: '//api/markets' });
