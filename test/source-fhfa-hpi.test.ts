@@ -374,7 +374,7 @@ describe('fhfa-hpi: parseSeriesName', () => {
       assert.deepEqual(parseSeriesName(name, place), expected);
     });
   }
-  for (const name of ['Austin', 'Austin TX', 'Austin, TEX', 'Austin, tx', 'New York, NY-nj', 'Austin, ', 'Boston, MA (MSAD) x']) {
+  for (const name of ['Austin', 'Austin TX', 'NYC', 'Austin, TEX', 'Austin, tx', 'New York, NY-nj', 'Austin, ', 'Boston, MA (MSAD) x']) {
     test(`${JSON.stringify(name)} does not end with state codes: an error naming the place and the name`, () => {
       fixtureError(
         () => parseSeriesName(name, place),

@@ -56,8 +56,9 @@ export function parseSeriesName(name: string, place: Place): { name: string; div
   const division = MSAD.test(name);
   const bare = division ? name.replace(MSAD, '') : name.trim();
   const comma = bare.lastIndexOf(', ');
-  const states = comma === -1 ? [] : bare.slice(comma + 2).split('-');
-  if (states.length === 0 || !states.every((s) => STATE.test(s))) {
+  // Without a ", " the name has no states: the test below refuses it before looking at what the split read.
+  const states = bare.slice(comma + 2).split('-');
+  if (comma === -1 || !states.every((s) => STATE.test(s))) {
     throw new FixtureError('bad_shape', { ...place, column: 'name' }, `the name ${JSON.stringify(name)} does not end with two-letter state codes`);
   }
   return { name: bare, division, states };
@@ -149,9 +150,9 @@ export function latestQuarterOf(source: string): string {
       first = false;
       if (isHeader(raw)) return;
     }
-    const code = codeOf(raw);
-    const after = raw.indexOf(`,${code ?? ''},`);
-    const [year, quarter] = raw.slice(after + (code ?? '').length + 2).split(',', 2);
+    const code = codeOf(raw) ?? '';
+    const after = raw.indexOf(`,${code},`);
+    const [year, quarter] = raw.slice(after + code.length + 2).split(',', 2);
     const key = quarterKey(Number(year), Number(quarter));
     if (!Number.isInteger(key)) throw new FixtureError('bad_shape', { file: FILE, line }, 'no year and quarter after the code');
     if (key > latest) latest = key;
