@@ -42,12 +42,12 @@ const DALLAS = ['Dallas city, Texas', '1413', '68742', '52400', '308000', '59532
 // prettier-ignore
 const OTHER = ['Abbeville city, Alabama', '-666666666', null, '-666666666', '-666666666', '1214', '402', '0', '0', '0', '0', '402', '0', '0', '0', '0', '0', '0', '01', '00124'];
 
-type Cells = readonly (string | null)[];
-const response = (rows: readonly Cells[]): string => `[${rows.map((r) => JSON.stringify(r)).join(',\n')}]`;
+type Cells = readonly unknown[];
+const response = (rows: readonly unknown[]): string => `[${rows.map((r) => JSON.stringify(r)).join(',\n')}]`;
 const austinMarkets = MARKETS.filter((m) => m.id === 'us-tx-austin' || m.id === 'us-tx-dallas');
 
-/** A reader over a small in-memory pair of responses (profile defaults to Austin and Dallas only). */
-function reader(detailed: readonly Cells[], profile?: readonly Cells[]): ReadFixture {
+/** A reader over a small in-memory pair of responses (profile defaults to Austin and Dallas only; retrieval.json to the fixture's). */
+function reader(detailed: readonly unknown[], profile?: readonly Cells[], retrieval = FIXTURE_FILES.get(RETRIEVAL) ?? ''): ReadFixture {
   const files = new Map([
     [DETAILED, response(detailed)],
     [
@@ -60,7 +60,7 @@ function reader(detailed: readonly Cells[], profile?: readonly Cells[]): ReadFix
         ],
       ),
     ],
-    [RETRIEVAL, FIXTURE_FILES.get(RETRIEVAL) ?? ''],
+    [RETRIEVAL, retrieval],
   ]);
   return (path) => {
     const text = files.get(path);
@@ -75,13 +75,14 @@ const reasonOf = (load: SourceLoad, marketId: string, metricId: string): string 
   load.missing.find((m) => m.marketId === marketId && m.metricId === metricId)?.reason;
 
 /** Austin's row with one cell replaced. */
-const austinWith = (field: string, cell: string | null): Cells => AUSTIN.map((c, i) => (DETAILED_HEADER[i] === field ? cell : c));
+const austinWith = (field: string, cell: unknown): Cells => AUSTIN.map((c, i) => (DETAILED_HEADER[i] === field ? cell : c));
 
-const fixtureError = (fn: () => unknown, code: string, message: RegExp): void => {
+const fixtureError = (fn: () => unknown, code: string, message: RegExp | string): void => {
   assert.throws(fn, (error: unknown) => {
     assert.ok(error instanceof FixtureError, String(error));
     assert.equal(error.code, code);
-    assert.match(error.message, message);
+    if (typeof message === 'string') assert.equal(error.message, message);
+    else assert.match(error.message, message);
     return true;
   });
 };
@@ -137,6 +138,58 @@ describe('census-acs-5yr: the real fixture', () => {
     }
     assert.equal(censusAcs5yr.vintageOf?.(fixtureReader()), '2020-2024');
   });
+  test('reads the two responses and retrieval.json, and nothing else', () => {
+    assert.deepEqual(censusAcs5yr.files, [DETAILED, PROFILE, RETRIEVAL]);
+    assert.equal(censusAcs5yr.sourceId, 'census-acs-5yr');
+  });
+  test("attributes the values to the Census Bureau's ACS 5-year estimates, naming the tables, with retrieval.json's dates", () => {
+    assert.deepEqual(load.source, {
+      sourceId: 'census-acs-5yr',
+      sourceName: 'American Community Survey 5-year estimates',
+      agency: 'U.S. Census Bureau',
+      datasetName: 'ACS 5-year estimates 2020-2024: tables B25064, B19013, B25119, B25077, B25001, B25070, B25091 and profile DP04',
+      sourceUrl: 'https://www.census.gov/programs-surveys/acs',
+      confidence: 'high',
+      updateFrequency: 'annually',
+      provenance: 'fixture',
+      latestReleaseDate: '2026-01-29',
+      latestRetrievedAt: '2026-05-20',
+    });
+  });
+  test("carries retrieval.json's notice that the fixture's values are illustrative", () => {
+    assert.equal(
+      load.illustrative,
+      "Every value in the sixteen markets' rows is illustrative (the right magnitude, not the Census Bureau's published 2020-2024 estimates); the rows of other places are made up.",
+    );
+  });
+  test('an observation names the place as the API does, its FIPS codes and state, the vintage, the source and its line', () => {
+    assert.deepEqual(
+      load.observations.find((o) => o.marketId === 'us-tx-austin' && o.metricId === 'medianGrossRent'),
+      {
+        marketId: 'us-tx-austin',
+        metricId: 'medianGrossRent',
+        value: 1712,
+        asOf: '2020-2024',
+        sourceId: 'census-acs-5yr',
+        boundary: { level: 'place', name: 'Austin city, Texas', codes: { stateFips: '48', placeFips: '05000' }, states: ['TX'] },
+        origin: { file: DETAILED, line: 287 },
+      },
+    );
+    assert.deepEqual(load.observations.find((o) => o.marketId === 'us-tx-austin' && o.metricId === 'rentalVacancyRate')?.origin, { file: PROFILE, line: 287 });
+  });
+});
+
+describe('census-acs-5yr: the illustrative notice', () => {
+  test('is absent when retrieval.json has none, as after a real fetch', () => {
+    const load = censusAcs5yr.load(
+      reader([DETAILED_HEADER, AUSTIN, DALLAS], undefined, '{"vintage":"2020-2024","latestReleaseDate":"2026-01-29"}'),
+      austinMarkets,
+    );
+    assert.equal('illustrative' in load, false);
+    assert.deepEqual(load.source.latestReleaseDate, '2026-01-29');
+    assert.equal('latestRetrievedAt' in load.source, false);
+    assert.equal(value(load, 'us-tx-austin', 'medianGrossRent'), 1712);
+  });
 });
 
 describe('census-acs-5yr: places that are not markets', () => {
@@ -156,6 +209,16 @@ describe('census-acs-5yr: places that are not markets', () => {
     assert.equal(value(load, 'us-tx-austin', 'medianGrossRent'), 1712);
     assert.equal(value(load, 'us-tx-dallas', 'medianGrossRent'), 1413);
     assert.deepEqual(load.missing, []);
+  });
+  test("a row whose state or place cell is not a string is not a market's row, even if it would print as the market's codes", () => {
+    const codes = (state: unknown, place: unknown): Cells => AUSTIN.map((c, i) => (i === 18 ? state : i === 19 ? place : c));
+    const load = censusAcs5yr.load(reader([DETAILED_HEADER, codes(48, '05000'), codes('48', ['05000']), DALLAS]), austinMarkets);
+    assert.equal(load.skipped, 2);
+    assert.deepEqual(
+      load.observations.filter((o) => o.marketId === 'us-tx-austin').map((o) => o.metricId),
+      ['rentalVacancyRate'],
+    );
+    assert.equal(value(load, 'us-tx-dallas', 'medianGrossRent'), 1413);
   });
   test('thousands of other places around the sixteen markets change none of their values', () => {
     const plain = censusAcs5yr.load(fixtureReader(), MARKETS);
@@ -218,6 +281,31 @@ describe('census-acs-5yr: values a market row leaves out', () => {
       assert.equal(value(load, 'us-tx-austin', 'rentalVacancyRate'), 7.2);
     });
   }
+  test('an annotation value padded with spaces is still that annotation, and the reason names it without the padding', () => {
+    const load = censusAcs5yr.load(reader([DETAILED_HEADER, austinWith('B25064_001E', ' -666666666 '), DALLAS]), austinMarkets);
+    assert.equal(
+      reasonOf(load, 'us-tx-austin', 'medianGrossRent'),
+      "B25064_001E is -666666666: the Census API's annotation that the estimate could not be computed (too few sample observations, or a median in an open-ended interval)",
+    );
+  });
+  test('another negative value padded with spaces is named without the padding', () => {
+    const load = censusAcs5yr.load(reader([DETAILED_HEADER, austinWith('B25077_001E', ' -1 '), DALLAS]), austinMarkets);
+    assert.equal(reasonOf(load, 'us-tx-austin', 'medianHomeValue'), 'B25077_001E is -1: a negative annotation value, not an estimate');
+  });
+  test('zero is a value, not an annotation: no renter household at 30 % or more gives a rent burden of 0', () => {
+    const row = AUSTIN.map((c, i) => (['B25070_007E', 'B25070_008E', 'B25070_009E', 'B25070_010E'].includes(DETAILED_HEADER[i] ?? '') ? '0' : c));
+    const load = censusAcs5yr.load(reader([DETAILED_HEADER, row, DALLAS]), austinMarkets);
+    assert.equal(value(load, 'us-tx-austin', 'rentBurden'), 0);
+    assert.deepEqual(load.missing, []);
+  });
+  test('two gaps among the B25070 inputs are both named, in column order', () => {
+    const row = AUSTIN.map((c, i) => (DETAILED_HEADER[i] === 'B25070_007E' ? null : DETAILED_HEADER[i] === 'B25070_011E' ? '-888888888' : c));
+    const load = censusAcs5yr.load(reader([DETAILED_HEADER, row, DALLAS]), austinMarkets);
+    assert.equal(
+      reasonOf(load, 'us-tx-austin', 'rentBurden'),
+      "the rent burden needs all of B25070_001E, _007E to _010E and _011E; B25070_007E is null: the Census API has no data for this place; B25070_011E is -888888888: the Census API's annotation that the estimate is not applicable or not available",
+    );
+  });
   test('a sentinel in one B25070 input leaves the rent burden missing, naming that input', () => {
     const load = censusAcs5yr.load(reader([DETAILED_HEADER, austinWith('B25070_009E', '-999999999'), DALLAS]), austinMarkets);
     assert.equal(value(load, 'us-tx-austin', 'rentBurden'), undefined);
@@ -349,6 +437,69 @@ describe('census-acs-5yr: layout', () => {
       /^census-acs-5yr\/acs5-2024-detailed-place\.json:2, column B19013_001E, at \/1: field "B19013_001E" must be a decimal number, got "91,461"$/,
     );
   });
+  test('a cell that is neither a string nor null in a market row is an error naming the cell', () => {
+    fixtureError(
+      () => censusAcs5yr.load(reader([DETAILED_HEADER, austinWith('B25064_001E', 1712), DALLAS]), austinMarkets),
+      'bad_shape',
+      'census-acs-5yr/acs5-2024-detailed-place.json:2, column B25064_001E, at /1: cell "B25064_001E" must be a string or null, got 1712',
+    );
+  });
+  test("a market row without a name is an error naming the row's NAME cell", () => {
+    fixtureError(
+      () => censusAcs5yr.load(reader([DETAILED_HEADER, austinWith('NAME', null), DALLAS]), austinMarkets),
+      'missing_field',
+      'census-acs-5yr/acs5-2024-detailed-place.json:2, column NAME, at /1: required field "NAME" is missing or empty',
+    );
+  });
+  test('an empty array is an error naming the file', () => {
+    fixtureError(
+      () => censusAcs5yr.load(reader([]), austinMarkets),
+      'bad_shape',
+      'census-acs-5yr/acs5-2024-detailed-place.json: expected a Census API response: an array whose first row names the variables',
+    );
+  });
+  const withDetailed =
+    (text: string): ReadFixture =>
+    (path) =>
+      path === DETAILED ? text : reader([DETAILED_HEADER])(path);
+  for (const [label, text] of [
+    ['an object', `[{"NAME":"Austin city, Texas"},\n${JSON.stringify(AUSTIN)}]`],
+    ['a row of names with a number among them', `[${JSON.stringify(DETAILED_HEADER.map((c) => (c === 'state' ? 48 : c)))},\n${JSON.stringify(AUSTIN)}]`],
+  ] as const) {
+    test(`a first row that is ${label} is not a header: an error naming the file, line 1 and /0`, () => {
+      fixtureError(
+        () => censusAcs5yr.load(withDetailed(text), austinMarkets),
+        'bad_shape',
+        'census-acs-5yr/acs5-2024-detailed-place.json:1, at /0: the first row must be the header: an array of variable names',
+      );
+    });
+  }
+  test('a header that names a column twice is an error naming the column and its place in the header', () => {
+    fixtureError(
+      () =>
+        censusAcs5yr.load(
+          reader([
+            [...DETAILED_HEADER, 'NAME'],
+            [...AUSTIN, 'Austin'],
+          ]),
+          austinMarkets,
+        ),
+      'bad_shape',
+      'census-acs-5yr/acs5-2024-detailed-place.json:1, column NAME, at /0/20: header names "NAME" twice',
+    );
+  });
+  for (const [label, bad] of [
+    ['a null', null],
+    ['a number', 7],
+  ] as const) {
+    test(`a row that is ${label} instead of an array is an error naming it, even between rows of other places`, () => {
+      fixtureError(
+        () => censusAcs5yr.load(reader([DETAILED_HEADER, OTHER, bad, DALLAS]), austinMarkets),
+        'bad_shape',
+        `census-acs-5yr/acs5-2024-detailed-place.json:3, at /2: row 2 has ${label}; the header names 20 columns`,
+      );
+    });
+  }
   test('a response that is not an array of rows is an error', () => {
     const read: ReadFixture = (path) => (path === DETAILED ? '{"error":"unknown variable"}' : reader([DETAILED_HEADER])(path));
     fixtureError(() => censusAcs5yr.load(read, austinMarkets), 'bad_shape', /acs5-2024-detailed-place\.json: expected a Census API response/);

@@ -4,17 +4,17 @@ import { describe, test } from 'node:test';
 import { withOtherFhfaSeries } from '../bench/upstream/fhfa-hpi.ts';
 import { FixtureError } from '../src/errors.ts';
 import { MARKETS } from '../src/markets.ts';
-import { fhfaHpi } from '../src/sources/fhfa-hpi.ts';
+import { codeOf, fhfaHpi, latestQuarterOf, parseSeriesName } from '../src/sources/fhfa-hpi.ts';
 import type { ReadFixture, SourceLoad } from '../src/sources/types.ts';
 import { FIXTURE_FILES, fixtureReader } from './support/data.ts';
 
 const FILE = 'fhfa-hpi/hpi_at_metro.csv';
 const RETRIEVAL = '{ "vintage": "2025 Q4", "latestReleaseDate": "2026-02-24", "latestRetrievedAt": "2026-09-28" }';
 
-const readerOf = (csv: string): ReadFixture => {
+const readerOf = (csv: string, retrieval = RETRIEVAL): ReadFixture => {
   const files = new Map([
     [FILE, csv],
-    ['fhfa-hpi/retrieval.json', RETRIEVAL],
+    ['fhfa-hpi/retrieval.json', retrieval],
   ]);
   return (path) => {
     const text = files.get(path);
@@ -94,6 +94,17 @@ const thrown = (fn: () => unknown): FixtureError => {
   throw new Error('expected a FixtureError');
 };
 
+/** Asserts that `fn` throws a FixtureError with this code and this whole message (file, line, column and reason). */
+const fixtureError = (fn: () => unknown, code: string, message: string): void => {
+  const error = thrown(fn);
+  assert.equal(error.code, code);
+  assert.equal(error.message, message);
+};
+
+const AUSTIN_NAME = '"Austin-Round Rock-San Marcos, TX"';
+/** Austin's 2024 Q4 and 2025 Q4 rows, the latter with its index and standard error columns as given. */
+const austin = (latest = '505.70,( 3.49)'): string => `${AUSTIN_NAME},12420,2024,4,503.80,( 3.63)\n${AUSTIN_NAME},12420,2025,4,${latest}\n`;
+
 describe('fhfa-hpi: the published layout', () => {
   test('a file without a header line is read from its first line', () => {
     const load = fhfaHpi.load(readerOf(sample(EDITION_2023)), MARKETS);
@@ -152,7 +163,288 @@ describe('fhfa-hpi: the published layout', () => {
   });
 
   test('an empty file is an error', () => {
-    assert.equal(thrown(() => fhfaHpi.load(readerOf('\n'), MARKETS)).reason, 'no data rows');
+    fixtureError(() => fhfaHpi.load(readerOf('\n'), MARKETS), 'bad_shape', 'fhfa-hpi/hpi_at_metro.csv: no data rows');
+  });
+
+  test('a file of a header line alone is an error too', () => {
+    fixtureError(() => fhfaHpi.load(readerOf('name,cbsa,yr,qtr,index_nsa,index_sa\n'), MARKETS), 'bad_shape', 'fhfa-hpi/hpi_at_metro.csv: no data rows');
+  });
+
+  for (const code of ['cbsa_2023', '2023 code', 'code']) {
+    test(`a first line whose code column is not all digits ("${code}") is a header, not counted`, () => {
+      const load = fhfaHpi.load(readerOf(`name,${code},yr,qtr,index_nsa,index_sa\n${austin()}`), MARKETS);
+      assert.equal(load.skipped, 0);
+      assert.equal(observation(load, 'us-tx-austin')?.value, 505.7);
+    });
+  }
+
+  test('a first line without any comma is a header too', () => {
+    const load = fhfaHpi.load(readerOf(`hpi_at_metro\n${austin()}`), MARKETS);
+    assert.equal(load.skipped, 0);
+    assert.deepEqual(observation(load, 'us-tx-austin')?.origin, { file: FILE, line: 3 });
+  });
+
+  test('only the first line may be a header: a header-like line or a line without commas further down is a skipped row', () => {
+    const load = fhfaHpi.load(readerOf(`${austin()}name,cbsa,yr,qtr,index_nsa,index_sa\nhpi_at_metro\n`), MARKETS);
+    assert.equal(load.skipped, 2);
+    assert.equal(observation(load, 'us-tx-austin')?.value, 505.7);
+  });
+
+  test("a code padded with spaces is the market's code, on the first line too", () => {
+    const csv = `${AUSTIN_NAME}, 12420 ,2024,4,503.80,( 3.63)\n${AUSTIN_NAME},12420 ,2025,4,505.70,( 3.49)\n`;
+    const load = fhfaHpi.load(readerOf(csv), MARKETS);
+    assert.equal(load.skipped, 0);
+    assert.equal(observation(load, 'us-tx-austin', 'homePriceChange')?.value, 0.4);
+    assert.deepEqual(observation(load, 'us-tx-austin')?.boundary.codes, { cbsa: '12420' });
+  });
+
+  test('index and standard error padded with spaces read as without: " - " is no index, " 505.70 " and " ( 3.49) " a value', () => {
+    const csv = `${AUSTIN_NAME},12420,2024,3, - , - \n${austin(' 505.70 , ( 3.49) ')}`;
+    const load = fhfaHpi.load(readerOf(csv), MARKETS);
+    assert.equal(observation(load, 'us-tx-austin')?.value, 505.7);
+    assert.deepEqual(load.series?.[0]?.points, [
+      { period: '2024 Q4', value: 503.8 },
+      { period: '2025 Q1', value: undefined },
+      { period: '2025 Q2', value: undefined },
+      { period: '2025 Q3', value: undefined },
+      { period: '2025 Q4', value: 505.7 },
+    ]);
+  });
+
+  test('rows in any order: the latest quarter with a value is the index, and its year-earlier quarter the base of the change', () => {
+    const rows = [
+      `${AUSTIN_NAME},12420,2025,4,505.70,( 3.49)`,
+      `${AUSTIN_NAME},12420,2025,3,506.86,( 3.78)`,
+      `${AUSTIN_NAME},12420,2024,4,503.80,( 3.63)`,
+      `${AUSTIN_NAME},12420,2025,2,510.00,( 3.50)`,
+    ];
+    const load = fhfaHpi.load(readerOf(`${rows.join('\n')}\n`), MARKETS);
+    assert.deepEqual(observation(load, 'us-tx-austin'), {
+      marketId: 'us-tx-austin',
+      metricId: 'homePriceIndex',
+      value: 505.7,
+      asOf: '2025 Q4',
+      sourceId: 'fhfa-hpi',
+      boundary: { level: 'cbsa', name: 'Austin-Round Rock-San Marcos, TX', codes: { cbsa: '12420' }, states: ['TX'] },
+      origin: { file: FILE, line: 1 },
+    });
+    assert.equal(observation(load, 'us-tx-austin', 'homePriceChange')?.asOf, '2024 Q4 to 2025 Q4');
+  });
+});
+
+describe('fhfa-hpi: a market row that cannot be read is an error naming file, line, column and reason', () => {
+  const cases: [string, string, string, string][] = [
+    ['an empty name', '"",12420,2025,4,505.70,( 3.49)', 'missing_field', 'fhfa-hpi/hpi_at_metro.csv:1, column name: required field "name" is missing or empty'],
+    [
+      'five fields',
+      `${AUSTIN_NAME},12420,2025,4,505.70`,
+      'bad_shape',
+      'fhfa-hpi/hpi_at_metro.csv:1: expected 6 fields (name, code, year, quarter, index, standard error), got 5',
+    ],
+    [
+      'a year that is not a number',
+      `${AUSTIN_NAME},12420,2025a,4,505.70,( 3.49)`,
+      'not_numeric',
+      'fhfa-hpi/hpi_at_metro.csv:1, column year: field "year" must be a decimal number, got "2025a"',
+    ],
+    [
+      'a quarter that is not a number',
+      `${AUSTIN_NAME},12420,2025,IV,505.70,( 3.49)`,
+      'not_numeric',
+      'fhfa-hpi/hpi_at_metro.csv:1, column quarter: field "quarter" must be a decimal number, got "IV"',
+    ],
+    [
+      'a year with a fraction',
+      `${AUSTIN_NAME},12420,2025.5,4,505.70,( 3.49)`,
+      'bad_shape',
+      'fhfa-hpi/hpi_at_metro.csv:1: year 2025.5 and quarter 4 do not name a calendar quarter',
+    ],
+    [
+      'a quarter with a fraction',
+      `${AUSTIN_NAME},12420,2025,1.5,505.70,( 3.49)`,
+      'bad_shape',
+      'fhfa-hpi/hpi_at_metro.csv:1: year 2025 and quarter 1.5 do not name a calendar quarter',
+    ],
+    [
+      'quarter 0',
+      `${AUSTIN_NAME},12420,2025,0,505.70,( 3.49)`,
+      'bad_shape',
+      'fhfa-hpi/hpi_at_metro.csv:1: year 2025 and quarter 0 do not name a calendar quarter',
+    ],
+    [
+      'quarter 5',
+      `${AUSTIN_NAME},12420,2025,5,505.70,( 3.49)`,
+      'bad_shape',
+      'fhfa-hpi/hpi_at_metro.csv:1: year 2025 and quarter 5 do not name a calendar quarter',
+    ],
+    [
+      'no index but a standard error',
+      `${AUSTIN_NAME},12420,2025,4,-,( 3.49)`,
+      'bad_shape',
+      'fhfa-hpi/hpi_at_metro.csv:1, column standard error: no index ("-") but a standard error "( 3.49)"',
+    ],
+    [
+      'an index that is not a number',
+      `${AUSTIN_NAME},12420,2025,4,n/a,( 3.49)`,
+      'not_numeric',
+      'fhfa-hpi/hpi_at_metro.csv:1, column index: field "index" must be a decimal number, got "n/a"',
+    ],
+    [
+      'an index of zero',
+      `${AUSTIN_NAME},12420,2025,4,0.00,( 3.49)`,
+      'not_numeric',
+      'fhfa-hpi/hpi_at_metro.csv:1, column index: the index must be positive, got "0.00"',
+    ],
+    [
+      'a negative index',
+      `${AUSTIN_NAME},12420,2025,4,-5.00,( 3.49)`,
+      'not_numeric',
+      'fhfa-hpi/hpi_at_metro.csv:1, column index: the index must be positive, got "-5.00"',
+    ],
+    [
+      // The quick look finds Austin's code after the first `",`; the CSV rules read the quoted name on to the next quote.
+      'a code the CSV rules read as six digits, behind a quoted name holding `",`',
+      '"A"",12420,x",123456,2025,4,505.70,( 3.49)',
+      'bad_shape',
+      'fhfa-hpi/hpi_at_metro.csv:1, column code: the code must be five digits, got "123456"',
+    ],
+  ];
+  for (const [label, row, code, message] of cases) {
+    test(label, () => {
+      fixtureError(() => fhfaHpi.load(readerOf(`${row}\n`), MARKETS), code, message);
+    });
+  }
+
+  for (const bad of ['1.20', '-2.75', '(1.20', '1.20)', '(( 1.20)', '( 1.20))', '( 1.)', '()', '-']) {
+    test(`a standard error written ${JSON.stringify(bad)} is refused`, () => {
+      fixtureError(
+        () => fhfaHpi.load(readerOf(austin(`505.70,${bad}`)), MARKETS),
+        'not_numeric',
+        `fhfa-hpi/hpi_at_metro.csv:2, column standard error: the standard error must be written in parentheses like "( 2.51)", got ${JSON.stringify(bad)}`,
+      );
+    });
+  }
+
+  test('standard errors in parentheses, padded or not, with or without a fraction, are accepted', () => {
+    for (const good of ['( 2.51)', '(10.55)', '( 0.00)', '(12)', '(  3.5)']) {
+      assert.equal(observation(fhfaHpi.load(readerOf(austin(`505.70,${good}`)), MARKETS), 'us-tx-austin')?.value, 505.7, good);
+    }
+  });
+
+  test("a market's series whose name does not end with state codes is an error naming the series' last line", () => {
+    const csv = `Austin-Round Rock-San Marcos TX,12420,2024,4,503.80,( 3.63)\nAustin-Round Rock-San Marcos TX,12420,2025,4,505.70,( 3.49)\n`;
+    fixtureError(
+      () => fhfaHpi.load(readerOf(csv), MARKETS),
+      'bad_shape',
+      'fhfa-hpi/hpi_at_metro.csv:2, column name: the name "Austin-Round Rock-San Marcos TX" does not end with two-letter state codes',
+    );
+  });
+});
+
+describe('fhfa-hpi: codeOf, the quick look at a line', () => {
+  const cases: [string, string, string | undefined][] = [
+    ['a quoted name', '"Austin-Round Rock-San Marcos, TX",12420,2025,4,505.70,( 3.49)', '12420'],
+    ['an empty quoted name', '"",12420,2025,4,505.70,( 3.49)', '12420'],
+    ['an unquoted name', 'Austin TX,12420,2025,4,505.70,( 3.49)', '12420'],
+    ['a header line', 'name,cbsa,yr,qtr,index_nsa,index_sa', 'cbsa'],
+    ['a quoted name never closed', '"Austin, TX,12420,2025,4,505.70,( 3.49)', undefined],
+    ['a quoted name with nothing after the code', '"Austin, TX",12420', undefined],
+    ['an unquoted name with nothing after the code', 'Austin TX,12420', undefined],
+    ['a line without a comma', 'hpi_at_metro', undefined],
+  ];
+  for (const [label, line, code] of cases) {
+    test(`${label}: ${String(code)}`, () => {
+      assert.equal(codeOf(line), code);
+    });
+  }
+});
+
+describe('fhfa-hpi: parseSeriesName', () => {
+  const place = { file: FILE, line: 7 };
+  const cases: [string, { name: string; division: boolean; states: string[] }][] = [
+    ['Austin-Round Rock-San Marcos, TX', { name: 'Austin-Round Rock-San Marcos, TX', division: false, states: ['TX'] }],
+    ['Austin-Round Rock-San Marcos, TX ', { name: 'Austin-Round Rock-San Marcos, TX', division: false, states: ['TX'] }],
+    ['New York-Jersey City-White Plains, NY-NJ (MSAD)', { name: 'New York-Jersey City-White Plains, NY-NJ', division: true, states: ['NY', 'NJ'] }],
+    ['Boston, MA(MSAD)', { name: 'Boston, MA', division: true, states: ['MA'] }],
+    ['Boston, MA  (MSAD) ', { name: 'Boston, MA', division: true, states: ['MA'] }],
+    ['Sandusky (MSAD) Bay, OH', { name: 'Sandusky (MSAD) Bay, OH', division: false, states: ['OH'] }],
+  ];
+  for (const [name, expected] of cases) {
+    test(`${JSON.stringify(name)}: ${expected.division ? 'a division' : 'a metro'} named ${JSON.stringify(expected.name)} in ${expected.states.join(', ')}`, () => {
+      assert.deepEqual(parseSeriesName(name, place), expected);
+    });
+  }
+  for (const name of ['Austin', 'Austin TX', 'NYC', 'Austin, TEX', 'Austin, tx', 'New York, NY-nj', 'Austin, ', 'Boston, MA (MSAD) x']) {
+    test(`${JSON.stringify(name)} does not end with state codes: an error naming the place and the name`, () => {
+      fixtureError(
+        () => parseSeriesName(name, place),
+        'bad_shape',
+        `fhfa-hpi/hpi_at_metro.csv:7, column name: the name ${JSON.stringify(name)} does not end with two-letter state codes`,
+      );
+    });
+  }
+});
+
+describe('fhfa-hpi: latestQuarterOf, the vintage fetch records', () => {
+  test('the latest quarter of any row, not the last row: series are ordered by name', () => {
+    const csv = `${austin()}"Sandusky, OH",41780,2025,2,300.00,( 2.00)\n"Sandusky, OH",41780,2025,3,301.00,( 2.00)\n`;
+    assert.equal(latestQuarterOf(csv), '2025 Q4');
+  });
+  test('one row without a header is read', () => {
+    assert.equal(latestQuarterOf(`${AUSTIN_NAME},12420,2026,1,510.00,( 3.49)`), '2026 Q1');
+  });
+  test('a header line first is passed over', () => {
+    assert.equal(latestQuarterOf(`name,cbsa,yr,qtr,index_nsa,index_sa\n${austin()}`), '2025 Q4');
+  });
+  test('only the first line may be a header: a later row counts whatever its code column holds', () => {
+    assert.equal(latestQuarterOf(`${austin()}"Odd, TX",cbsa,2026,2,1.00,( 1.00)\n`), '2026 Q2');
+  });
+  test('a row without a year and a quarter after its code is an error naming its line', () => {
+    fixtureError(
+      () => latestQuarterOf(`${AUSTIN_NAME},12420,2025,4,505.70,( 3.49)\n"Abilene, TX",10180,x,y\n`),
+      'bad_shape',
+      'fhfa-hpi/hpi_at_metro.csv:2: no year and quarter after the code',
+    );
+  });
+  for (const [label, csv] of [
+    ['an empty file', ''],
+    ['a header alone', 'name,cbsa,yr,qtr,index_nsa,index_sa\n'],
+  ] as const) {
+    test(`${label} has no vintage: an error`, () => {
+      fixtureError(() => latestQuarterOf(csv), 'bad_shape', 'fhfa-hpi/hpi_at_metro.csv: no data rows');
+    });
+  }
+});
+
+describe('fhfa-hpi: the source attribution', () => {
+  const dataset = (csv: string): string => fhfaHpi.load(readerOf(csv), MARKETS).source.datasetName;
+  test('metro indexes only: "metro"', () => {
+    assert.equal(dataset(austin()), 'House Price Index, metro all-transactions indexes, quarterly, not seasonally adjusted (through 2025 Q4)');
+  });
+  test('division indexes only: "metropolitan-division"', () => {
+    assert.equal(
+      dataset(`${pair('Tampa, FL (MSAD)', '45294', '500.00', '510.00').join('\n')}\n`),
+      'House Price Index, metropolitan-division all-transactions indexes, quarterly, not seasonally adjusted (through 2025 Q4)',
+    );
+  });
+  test("through the latest quarter any market's index has, not retrieval.json's vintage", () => {
+    const csv = `${[...pair('Austin-Round Rock-San Marcos, TX', '12420', '500.00', '510.00', 2024), ...pair('Denver-Aurora-Centennial, CO', '19740', '500.00', '510.00', 2023)].join('\n')}\n`;
+    assert.equal(dataset(csv), 'House Price Index, metro all-transactions indexes, quarterly, not seasonally adjusted (through 2024 Q4)');
+  });
+  test("no market with an index: through retrieval.json's vintage", () => {
+    const load = fhfaHpi.load(readerOf('"Abilene, TX",10180,2025,4,369.82,( 9.23)\n'), MARKETS);
+    assert.equal(load.observations.length, 0);
+    assert.equal(load.missing.length, 32);
+    assert.equal(load.source.datasetName, 'House Price Index, metro all-transactions indexes, quarterly, not seasonally adjusted (through 2025 Q4)');
+  });
+  test('a retrieval.json with a notice carries it, and the dates it records', () => {
+    const load = fhfaHpi.load(
+      readerOf(austin(), '{ "vintage": "2025 Q4", "latestRetrievedAt": "2026-09-28", "illustrative": "Austin\'s 2025 Q4 index is made up." }'),
+      MARKETS,
+    );
+    assert.equal(load.illustrative, "Austin's 2025 Q4 index is made up.");
+    assert.equal('latestReleaseDate' in load.source, false);
+    assert.equal(load.source.latestRetrievedAt, '2026-09-28');
   });
 });
 
@@ -191,6 +483,23 @@ describe('fhfa-hpi: "-" quarters', () => {
           reason:
             'FHFA writes "-" for Denver-Aurora-Centennial, CO (19740) in 2024 Q4, the quarter a year before 2025 Q4: too few transactions for an index value',
           origin: { file: FILE, line: 13 },
+        },
+      ],
+    );
+  });
+
+  test('no row for the quarter a year earlier leaves the change missing, with the reason and the latest row', () => {
+    const csv = `${AUSTIN_NAME},12420,2024,3,509.23,( 3.49)\n${AUSTIN_NAME},12420,2025,4,505.70,( 3.49)\n`;
+    const load = fhfaHpi.load(readerOf(csv), MARKETS);
+    assert.equal(observation(load, 'us-tx-austin')?.value, 505.7);
+    assert.deepEqual(
+      load.missing.filter((m) => m.marketId === 'us-tx-austin'),
+      [
+        {
+          marketId: 'us-tx-austin',
+          metricId: 'homePriceChange',
+          reason: 'Austin-Round Rock-San Marcos, TX (12420) has no row for 2024 Q4, the quarter a year before 2025 Q4',
+          origin: { file: FILE, line: 2 },
         },
       ],
     );
@@ -303,10 +612,19 @@ describe('fhfa-hpi: which series each market uses', () => {
 
   test('a second row for the same series and quarter is an error naming file and line and the first line', () => {
     const csv = `${sample(EDITION_2023)}"New York-Jersey City-White Plains, NY-NJ (MSAD)",35614,2025,4,320.00,( 1.20)\n`;
-    const error = thrown(() => fhfaHpi.load(readerOf(csv), MARKETS));
-    assert.equal(error.code, 'duplicate_row');
-    assert.deepEqual(error.place, { file: FILE, line: 38 });
-    assert.match(error.message, /35614 \(New York-Jersey City-White Plains, NY-NJ \(MSAD\)\) 2025 Q4; the first is on line 22/);
+    fixtureError(
+      () => fhfaHpi.load(readerOf(csv), MARKETS),
+      'duplicate_row',
+      'fhfa-hpi/hpi_at_metro.csv:38: second row for 35614 (New York-Jersey City-White Plains, NY-NJ (MSAD)) 2025 Q4; the first is on line 22',
+    );
+  });
+
+  test('a market whose division both delineation editions share is missing with a reason naming both editions', () => {
+    const load = fhfaHpi.load(readerOf(sample(EDITION_2023.filter(([, code]) => code !== '35614'))), MARKETS);
+    assert.equal(
+      load.missing.find((m) => m.marketId === 'us-ny-new-york')?.reason,
+      'hpi_at_metro.csv has no series for the whole metro 35620 or the metropolitan division 35614 (New York-Jersey City-White Plains, NY-NJ, 2020 and 2023 delineations)',
+    );
   });
 });
 
@@ -329,6 +647,40 @@ describe('fhfa-hpi: the committed fixture (2023 delineations, through 2025 Q4)',
     assert.equal(index?.boundary.level, 'division');
     assert.equal(index?.boundary.name, 'New York-Jersey City-White Plains, NY-NJ');
     assert.equal(observation(load, 'us-ny-new-york', 'homePriceChange')?.value, 6);
+  });
+
+  test("attributes the indexes to FHFA's House Price Index, with retrieval.json's dates and no illustrative notice: every value is published", () => {
+    assert.deepEqual(load.source, {
+      sourceId: 'fhfa-hpi',
+      sourceName: 'FHFA House Price Index',
+      agency: 'Federal Housing Finance Agency',
+      datasetName: 'House Price Index, metro and metropolitan-division all-transactions indexes, quarterly, not seasonally adjusted (through 2025 Q4)',
+      sourceUrl: 'https://www.fhfa.gov/data/hpi',
+      confidence: 'high',
+      updateFrequency: 'quarterly',
+      provenance: 'fixture',
+      latestReleaseDate: '2026-02-24',
+      latestRetrievedAt: '2026-05-20',
+    });
+    assert.equal('illustrative' in load, false);
+  });
+
+  test("Austin's change: both quarters named, on the latest quarter's line", () => {
+    assert.deepEqual(observation(load, 'us-tx-austin', 'homePriceChange'), {
+      marketId: 'us-tx-austin',
+      metricId: 'homePriceChange',
+      value: 0.4,
+      asOf: '2024 Q4 to 2025 Q4',
+      sourceId: 'fhfa-hpi',
+      boundary: { level: 'cbsa', name: 'Austin-Round Rock-San Marcos, TX', codes: { cbsa: '12420' }, states: ['TX'] },
+      origin: { file: FILE, line: 616 },
+    });
+    assert.deepEqual(observation(load, 'us-tx-austin')?.origin, { file: FILE, line: 616 });
+  });
+
+  test('reads hpi_at_metro.csv and retrieval.json, and nothing else', () => {
+    assert.equal(fhfaHpi.sourceId, 'fhfa-hpi');
+    assert.deepEqual(fhfaHpi.files, [FILE, 'fhfa-hpi/retrieval.json']);
   });
 
   test('every market has both metrics; the other series around them are skipped and counted', () => {

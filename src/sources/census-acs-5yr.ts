@@ -52,15 +52,16 @@ function cellOf(raw: unknown, field: string, place: Place): Cell {
   return { value };
 }
 
-interface ApiRow {
+/** A market's row: its cells by field, every field of the query present. */
+interface ApiRow<F extends string> {
   market: MarketDefinition;
   name: string;
-  cells: ReadonlyMap<string, Cell>;
+  cells: Readonly<Record<F, Cell>>;
   origin: { file: string; line: number };
 }
 
-interface ApiResponse {
-  rows: ApiRow[];
+interface ApiResponse<F extends string> {
+  rows: ApiRow<F>[];
   /** Rows of places that are not markets. */
   skipped: number;
 }
@@ -72,7 +73,7 @@ const placeKey = (state: string, place: string): string => `${state}:${place}`;
  * geography columns `state` and `place`) and whose other rows are places, every cell a string or null. Columns are
  * found by name. A row of a place that is not a market is counted and left unread past its `state` and `place`.
  */
-function readResponse(read: ReadFixture, file: string, fields: readonly string[], byPlace: ReadonlyMap<string, MarketDefinition>): ApiResponse {
+function readResponse<F extends string>(read: ReadFixture, file: string, fields: readonly F[], byPlace: ReadonlyMap<string, MarketDefinition>): ApiResponse<F> {
   const source = read(file);
   const parsed = parseJson(source, file);
   let lines: number[] | undefined;
@@ -102,7 +103,7 @@ function readResponse(read: ReadFixture, file: string, fields: readonly string[]
   const width = columns.length;
 
   const seen = new Map<string, number>();
-  const rows: ApiRow[] = [];
+  const rows: ApiRow<F>[] = [];
   let skipped = 0;
   for (let r = 1; r < parsed.length; r += 1) {
     const row = parsed[r] as unknown;
@@ -131,8 +132,9 @@ function readResponse(read: ReadFixture, file: string, fields: readonly string[]
     seen.set(key, line);
     const nameCell = row[iName] as unknown;
     const name = text(typeof nameCell === 'string' ? nameCell : undefined, place, 'NAME');
-    const cells = new Map<string, Cell>();
-    for (const [field, i] of iFields) cells.set(field, cellOf(row[i] as unknown, field, place));
+    // Filled for every field of the query just below.
+    const cells = {} as Record<F, Cell>;
+    for (const [field, i] of iFields) cells[field] = cellOf(row[i] as unknown, field, place);
     rows.push({ market, name, cells, origin: { file, line } });
   }
   return { rows, skipped };
@@ -152,7 +154,7 @@ export const censusAcs5yr: SourceAdapter = {
     const byPlace = new Map(markets.map((m) => [placeKey(m.placeGeoid.state, m.placeGeoid.place), m]));
     const observations: Observation[] = [];
     const missing: MissingValue[] = [];
-    const emit = (row: ApiRow, metricId: string, value: number): void => {
+    const emit = (row: ApiRow<string>, metricId: string, value: number): void => {
       observations.push({
         marketId: row.market.id,
         metricId,
@@ -168,12 +170,11 @@ export const censusAcs5yr: SourceAdapter = {
         origin: row.origin,
       });
     };
-    const absent = (row: ApiRow, metricId: string, reason: string): void => {
+    const absent = (row: ApiRow<string>, metricId: string, reason: string): void => {
       missing.push({ marketId: row.market.id, metricId, reason, origin: row.origin });
     };
-    const single = (row: ApiRow, metricId: string, field: string, shape: (value: number) => number = (v) => v): void => {
-      const cell = row.cells.get(field);
-      if (cell === undefined) return;
+    const single = <F extends string>(row: ApiRow<F>, metricId: string, field: F, shape: (value: number) => number = (v) => v): void => {
+      const cell = row.cells[field];
       if ('absent' in cell) absent(row, metricId, cell.absent);
       else emit(row, metricId, shape(cell.value));
     };
@@ -182,12 +183,12 @@ export const censusAcs5yr: SourceAdapter = {
      * A cost-burden share from a table's rows: [total, the four groups at 30 % or more, not computed], all needed.
      * Share = the four groups over the total less those not computed, %, one decimal.
      */
-    const burden = (row: ApiRow, metricId: string, what: string, fields: readonly string[], whom: string): void => {
-      const cells = fields.map((field) => row.cells.get(field) ?? { absent: `${field} is not in the row` });
+    const burden = <F extends string>(row: ApiRow<F>, metricId: string, what: string, fields: readonly [F, F, F, F, F, F], whom: string): void => {
+      const cells = fields.map((field) => row.cells[field]);
       const gaps = cells.flatMap((cell) => ('absent' in cell ? [cell.absent] : []));
-      const [first = '', , , , , last = ''] = fields;
+      const [first, second, , , fifth, last] = fields;
       if (gaps.length > 0) {
-        absent(row, metricId, `${what} needs all of ${first}, ${fields[1]?.slice(-5)} to ${fields[4]?.slice(-5)} and ${last.slice(-5)}; ${gaps.join('; ')}`);
+        absent(row, metricId, `${what} needs all of ${first}, ${second.slice(-5)} to ${fifth.slice(-5)} and ${last.slice(-5)}; ${gaps.join('; ')}`);
         return;
       }
       const [total = 0, b30 = 0, b35 = 0, b40 = 0, b50 = 0, notComputed = 0] = cells.map((cell) => ('value' in cell ? cell.value : 0));

@@ -21,21 +21,26 @@ const REGIONS = [
   { code: 'so', folder: 'South Region' },
   { code: 'we', folder: 'West Region' },
 ] as const;
-const FILES = REGIONS.map((r) => `${DIR}/${r.code}${YEAR}a.txt`);
-const REMOTE: RemoteFile[] = REGIONS.map((r, i) => ({
-  file: FILES[i] ?? '',
+const fileOf = (region: (typeof REGIONS)[number]): string => `${DIR}/${region.code}${YEAR}a.txt`;
+const FILES = REGIONS.map(fileOf);
+const REMOTE: RemoteFile[] = REGIONS.map((r) => ({
+  file: fileOf(r),
   url: `https://www2.census.gov/econ/bps/Place/${encodeURIComponent(r.folder)}/${r.code}${YEAR}a.txt`,
 }));
 
 const FIELDS = 41;
-const COL = { survey: 0, state: 1, county: 3, fipsPlace: 5, fipsMcd: 6, placeName: 16 } as const;
-/** Units columns of the four structure-size groups, with imputation for months not reported: 1-unit, 2-units, 3-4 units, 5+ units. */
-const UNIT_COLUMNS = [18, 21, 24, 27] as const;
-const UNIT_NAMES = ['1-unit Units', '2-units Units', '3-4 units Units', '5+ units Units'] as const;
+const COL = { survey: 0, county: 3, fipsPlace: 5, fipsMcd: 6, placeName: 16 } as const;
+/** Units columns of the four structure-size groups, with imputation for months not reported. */
+const UNITS = [
+  { column: 18, name: '1-unit Units' },
+  { column: 21, name: '2-units Units' },
+  { column: 24, name: '3-4 units Units' },
+  { column: 27, name: '5+ units Units' },
+] as const;
 /** A survey date of a data row: the year (annual files), or a year and month. */
 const SURVEY = /^\d{4}(\d{2})?$/;
-const CODE = (digits: number): RegExp => new RegExp(`^\\d{${digits}}$`);
-const STATE_CODE = CODE(2);
+/** A code of so many digits, and the pattern that checks it. */
+const CODE = (digits: number): { digits: number; pattern: RegExp } => ({ digits, pattern: new RegExp(`^\\d{${digits}}$`) });
 const COUNTY_CODE = CODE(3);
 const FIVE_DIGITS = CODE(5);
 
@@ -58,7 +63,7 @@ interface BpsRow {
 }
 
 /** One file's rows of markets, in one pass; the rows of other places are counted, not parsed. */
-function readFile(source: string, file: string, byPlace: ReadonlyMap<string, MarketDefinition>): { rows: BpsRow[]; skipped: number; survey?: string } {
+function readFile(source: string, file: string, byPlace: ReadonlyMap<string, MarketDefinition>): { rows: BpsRow[]; skipped: number; survey: string } {
   const rows: BpsRow[] = [];
   let skipped = 0;
   let survey: string | undefined;
@@ -99,33 +104,31 @@ function readFile(source: string, file: string, byPlace: ReadonlyMap<string, Mar
   return { rows, skipped, survey };
 }
 
-function code(raw: string | undefined, pattern: RegExp, place: Place, column: string): string {
-  const value = (raw ?? '').trim();
+function code(raw: string, { digits, pattern }: { digits: number; pattern: RegExp }, place: Place, column: string): string {
+  const value = raw.trim();
   if (!pattern.test(value))
-    throw new FixtureError(
-      'bad_shape',
-      { ...place, column },
-      `"${column}" must be a code of ${pattern.source.match(/\d+/)?.[0]} digits, got ${JSON.stringify(raw)}`,
-    );
+    throw new FixtureError('bad_shape', { ...place, column }, `"${column}" must be a code of ${digits} digits, got ${JSON.stringify(raw)}`);
   return value;
 }
 
 function parseRow(raw: string, place: { file: string; line: number }, market: MarketDefinition): BpsRow {
   const fields = splitCsvLine(raw, place);
   if (fields.length !== FIELDS) throw new FixtureError('bad_shape', place, `expected ${FIELDS} fields, got ${fields.length}`);
-  const survey = (fields[COL.survey] ?? '').trim();
+  // Every column below is one of the FIELDS just counted.
+  const at = (column: number): string => fields[column] as string;
+  const survey = at(COL.survey).trim();
   if (survey.slice(0, 4) !== String(YEAR)) {
     throw new FixtureError('bad_shape', { ...place, column: 'Survey Date' }, `survey date ${survey} in the ${YEAR} file`);
   }
-  code(fields[COL.state], STATE_CODE, place, 'State Code');
-  const county = code(fields[COL.county], COUNTY_CODE, place, 'County Code');
-  code(fields[COL.fipsPlace], FIVE_DIGITS, place, 'FIPS Place Code');
-  code(fields[COL.fipsMcd], FIVE_DIGITS, place, 'FIPS MCD Code');
-  const name = text(fields[COL.placeName]?.trim() === '' ? '' : fields[COL.placeName], place, 'Place Name').trim();
-  const units = UNIT_COLUMNS.map((column, i) => {
-    const n = numeric(fields[column], place, UNIT_NAMES[i] ?? String(column));
+  // The state code needs no check: the row was found by it, and nothing ahead of it can be quoted (the survey date is digits).
+  const county = code(at(COL.county), COUNTY_CODE, place, 'County Code');
+  code(at(COL.fipsPlace), FIVE_DIGITS, place, 'FIPS Place Code');
+  code(at(COL.fipsMcd), FIVE_DIGITS, place, 'FIPS MCD Code');
+  const name = text(at(COL.placeName), place, 'Place Name').trim();
+  const units = UNITS.map(({ column, name: unitName }) => {
+    const n = numeric(at(column), place, unitName);
     if (!Number.isInteger(n) || n < 0)
-      throw new FixtureError('not_numeric', { ...place, column: UNIT_NAMES[i] }, `units must be a count, got ${JSON.stringify(fields[column])}`);
+      throw new FixtureError('not_numeric', { ...place, column: unitName }, `units must be a count, got ${JSON.stringify(at(column))}`);
     return n;
   });
   return { market, county, name, units: units.reduce((a, b) => a + b, 0), origin: place };
@@ -178,7 +181,8 @@ function permitsOf(market: MarketDefinition, rows: readonly BpsRow[]): { units: 
       missing: `the permits of ${market.placeName} are the sum of ${parts.length} rows (${parts.map((p) => p.name).join(', ')}); the BPS place files lack ${absent.map((p) => `${p.name} (county ${p.countyFips})`).join(', ')}`,
     };
   }
-  const first = rows.reduce((a, b) => (b.origin.file < a.origin.file || (b.origin.file === a.origin.file && b.origin.line < a.origin.line) ? b : a));
+  // Rows come in reading order, so within a file the first is the earliest line: the origin is the first row of the file whose name sorts first.
+  const first = rows.reduce((a, b) => (b.origin.file < a.origin.file ? b : a));
   return { units: rows.reduce((n, r) => n + r.units, 0), origin: first.origin };
 }
 
@@ -187,8 +191,8 @@ export const censusBps: SourceAdapter = {
   files: [...FILES, `${DIR}/retrieval.json`],
   remote: REMOTE,
   vintageOf: (read: ReadFixture) => {
-    const first = FILES[0] ?? '';
-    return readFile(read(first), first, new Map()).survey ?? String(YEAR);
+    const first = fileOf(REGIONS[0]);
+    return readFile(read(first), first, new Map()).survey;
   },
   load(read, markets): SourceLoad {
     const retrieval = readRetrieval(read, DIR);
@@ -199,7 +203,7 @@ export const censusBps: SourceAdapter = {
     for (const file of FILES) {
       const got = readFile(read(file), file, byPlace);
       skipped += got.skipped;
-      survey = got.survey ?? survey;
+      survey = got.survey;
       for (const row of got.rows) rowsOf.set(row.market.id, [...(rowsOf.get(row.market.id) ?? []), row]);
     }
     const observations: Observation[] = [];

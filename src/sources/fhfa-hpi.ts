@@ -37,7 +37,7 @@ const quarterLabel = (q: { year: number; quarter: number }): string => `${q.year
 const quarterKey = (year: number, quarter: number): number => year * 4 + quarter - 1;
 
 /** One line of the file, split only as far as the code: enough to know whether the row belongs to a market. */
-function codeOf(raw: string): string | undefined {
+export function codeOf(raw: string): string | undefined {
   // Names are quoted (they hold a comma); the code follows the closing quote.
   if (raw.charCodeAt(0) === 34) {
     const close = raw.indexOf('",', 1);
@@ -45,9 +45,10 @@ function codeOf(raw: string): string | undefined {
     const end = raw.indexOf(',', close + 2);
     return end === -1 ? undefined : raw.slice(close + 2, end);
   }
+  // Without a first comma there is no second one either.
   const first = raw.indexOf(',');
   const end = raw.indexOf(',', first + 1);
-  return first === -1 || end === -1 ? undefined : raw.slice(first + 1, end);
+  return end === -1 ? undefined : raw.slice(first + 1, end);
 }
 
 /** The name without the division marker, whether it is a division, and the states read from after the last ", ". */
@@ -55,8 +56,9 @@ export function parseSeriesName(name: string, place: Place): { name: string; div
   const division = MSAD.test(name);
   const bare = division ? name.replace(MSAD, '') : name.trim();
   const comma = bare.lastIndexOf(', ');
-  const states = comma === -1 ? [] : bare.slice(comma + 2).split('-');
-  if (states.length === 0 || !states.every((s) => STATE.test(s))) {
+  // Without a ", " the name has no states: the test below refuses it before looking at what the split read.
+  const states = bare.slice(comma + 2).split('-');
+  if (comma === -1 || !states.every((s) => STATE.test(s))) {
     throw new FixtureError('bad_shape', { ...place, column: 'name' }, `the name ${JSON.stringify(name)} does not end with two-letter state codes`);
   }
   return { name: bare, division, states };
@@ -73,38 +75,39 @@ function parseRow(raw: string, place: Place): { name: string; code: string; year
   if (fields.length !== 6) {
     throw new FixtureError('bad_shape', place, `expected 6 fields (name, code, year, quarter, index, standard error), got ${fields.length}`);
   }
-  const name = text(fields[0], place, 'name');
-  const code = (fields[1] ?? '').trim();
-  if (!CODE.test(code)) throw new FixtureError('bad_shape', { ...place, column: 'code' }, `the code must be five digits, got ${JSON.stringify(fields[1])}`);
-  const year = numeric(fields[2], place, 'year');
-  const quarter = numeric(fields[3], place, 'quarter');
+  const [nameField, codeField, yearField, quarterField, indexField, errorField] = fields as [string, string, string, string, string, string];
+  const name = text(nameField, place, 'name');
+  const code = codeField.trim();
+  if (!CODE.test(code)) throw new FixtureError('bad_shape', { ...place, column: 'code' }, `the code must be five digits, got ${JSON.stringify(codeField)}`);
+  const year = numeric(yearField, place, 'year');
+  const quarter = numeric(quarterField, place, 'quarter');
   if (!Number.isInteger(year) || !Number.isInteger(quarter) || quarter < 1 || quarter > 4) {
-    throw new FixtureError('bad_shape', place, `year ${fields[2]} and quarter ${fields[3]} do not name a calendar quarter`);
+    throw new FixtureError('bad_shape', place, `year ${yearField} and quarter ${quarterField} do not name a calendar quarter`);
   }
-  const rawIndex = (fields[4] ?? '').trim();
-  const rawError = (fields[5] ?? '').trim();
+  const rawIndex = indexField.trim();
+  const rawError = errorField.trim();
   if (rawIndex === '-') {
     if (rawError !== '-')
-      throw new FixtureError('bad_shape', { ...place, column: 'standard error' }, `no index ("-") but a standard error ${JSON.stringify(fields[5])}`);
+      throw new FixtureError('bad_shape', { ...place, column: 'standard error' }, `no index ("-") but a standard error ${JSON.stringify(errorField)}`);
     return { name, code, year, quarter, index: undefined };
   }
   const index = numeric(rawIndex, place, 'index');
-  if (!(index > 0)) throw new FixtureError('not_numeric', { ...place, column: 'index' }, `the index must be positive, got ${JSON.stringify(fields[4])}`);
+  if (!(index > 0)) throw new FixtureError('not_numeric', { ...place, column: 'index' }, `the index must be positive, got ${JSON.stringify(indexField)}`);
   if (!STANDARD_ERROR.test(rawError)) {
     throw new FixtureError(
       'not_numeric',
       { ...place, column: 'standard error' },
-      `the standard error must be written in parentheses like "( 2.51)", got ${JSON.stringify(fields[5])}`,
+      `the standard error must be written in parentheses like "( 2.51)", got ${JSON.stringify(errorField)}`,
     );
   }
   return { name, code, year, quarter, index: roundTo(index, 2) };
 }
 
 /** Every series of a market's codes, in one pass; other rows are counted, not parsed. */
-function readSeries(source: string, wanted: ReadonlySet<string>): { series: Map<string, Series>; others: number; rows: number; lastLine: number } {
+function readSeries(source: string, wanted: ReadonlySet<string>): { series: Map<string, Series>; others: number; lastLine: number } {
   const series = new Map<string, Series>();
   let others = 0;
-  let rows = 0;
+  let anyRow = false;
   let lastLine = 0;
   let first = true;
   eachLine(source, (raw, line) => {
@@ -113,7 +116,7 @@ function readSeries(source: string, wanted: ReadonlySet<string>): { series: Map<
       first = false;
       if (isHeader(raw)) return;
     }
-    rows += 1;
+    anyRow = true;
     const code = codeOf(raw)?.trim();
     if (code === undefined || !wanted.has(code)) {
       others += 1;
@@ -134,8 +137,8 @@ function readSeries(source: string, wanted: ReadonlySet<string>): { series: Map<
     entry.quarters.set(key, { year: row.year, quarter: row.quarter, index: row.index, line });
     entry.lastLine = line;
   });
-  if (rows === 0) throw new FixtureError('bad_shape', { file: FILE }, 'no data rows');
-  return { series, others, rows, lastLine };
+  if (!anyRow) throw new FixtureError('bad_shape', { file: FILE }, 'no data rows');
+  return { series, others, lastLine };
 }
 
 /** The latest quarter any row of the file names: the file's vintage, "YYYY Qn". */
@@ -147,14 +150,15 @@ export function latestQuarterOf(source: string): string {
       first = false;
       if (isHeader(raw)) return;
     }
-    const code = codeOf(raw);
-    const after = raw.indexOf(`,${code ?? ''},`);
-    const [year, quarter] = raw.slice(after + (code ?? '').length + 2).split(',', 2);
+    const code = codeOf(raw) ?? '';
+    const after = raw.indexOf(`,${code},`);
+    const [year, quarter] = raw.slice(after + code.length + 2).split(',', 2);
     const key = quarterKey(Number(year), Number(quarter));
     if (!Number.isInteger(key)) throw new FixtureError('bad_shape', { file: FILE, line }, 'no year and quarter after the code');
     if (key > latest) latest = key;
   });
-  if (latest < 0) throw new FixtureError('bad_shape', { file: FILE }, 'no data rows');
+  // A key only replaces -1 when it is not negative.
+  if (latest === -1) throw new FixtureError('bad_shape', { file: FILE }, 'no data rows');
   return quarterLabel({ year: Math.floor(latest / 4), quarter: (latest % 4) + 1 });
 }
 
@@ -194,8 +198,9 @@ export const fhfaHpi: SourceAdapter = {
     let latestOfAll = -1;
     for (const market of markets) {
       // The documented rule: the first of the market's codes that the file holds (the whole metro, then its divisions).
-      const code = fhfaSeriesCodes(market).find((c) => series.has(c));
-      const entry = code === undefined ? undefined : series.get(code);
+      const entry = fhfaSeriesCodes(market)
+        .map((c) => series.get(c))
+        .find((e) => e !== undefined);
       if (entry === undefined) {
         const reason = `${FILE.slice(DIR.length + 1)} has no series for ${describeCodes(market)}`;
         for (const metricId of ['homePriceIndex', 'homePriceChange'])
@@ -254,7 +259,7 @@ export const fhfaHpi: SourceAdapter = {
     let skipped = others;
     for (const entry of series.values()) if (!used.has(entry.code)) skipped += entry.quarters.size;
 
-    const through = latestOfAll < 0 ? retrieval.vintage : quarterLabel({ year: Math.floor(latestOfAll / 4), quarter: (latestOfAll % 4) + 1 });
+    const through = latestOfAll === -1 ? retrieval.vintage : quarterLabel({ year: Math.floor(latestOfAll / 4), quarter: (latestOfAll % 4) + 1 });
     const kindText = kinds.size === 2 ? 'metro and metropolitan-division' : kinds.has('division') ? 'metropolitan-division' : 'metro';
     return {
       source: withRetrieval(
