@@ -58,3 +58,17 @@ describe('judgeRequest', () => {
     }
   });
 });
+
+describe('judgeRequest with an engine’s own copy of the path rules', () => {
+  test('the path rules it is given decide every target that is not a route as sent, and only those', () => {
+    const asked: string[] = [];
+    const classify = (raw: string): { kind: 'not_found'; path: string } => {
+      asked.push(raw);
+      return { kind: 'not_found', path: `decided:${raw}` };
+    };
+    const lookup = (path: string): string | undefined => ROUTES.get(path);
+    assert.deepEqual(judgeRequest('GET', '/api/markets/us-tx-austin', lookup, classify), { kind: 'route', route: 'austin' });
+    assert.deepEqual(judgeRequest('GET', '/api/n%6Fpe?q', lookup, classify), { kind: 'not_found', path: 'decided:/api/n%6Fpe' });
+    assert.deepEqual(asked, ['/api/n%6Fpe']);
+  });
+});

@@ -1,5 +1,5 @@
 // What a request asks for, decided in one order by every engine that runs code (the embedded server, the edge Worker): target form, path rules, route, method.
-import { ORIGIN_FORM_REASON, classifyPath } from './request-target.ts';
+import { ORIGIN_FORM_REASON, classifyPath, type PathVerdict } from './request-target.ts';
 
 export type RequestVerdict<R> =
   /** GET or HEAD on a route. */
@@ -19,8 +19,14 @@ const PREFLIGHT: RequestVerdict<never> = { kind: 'preflight' };
  * Decides a request from its method and raw target (path and query, as sent). The exact path is looked up first, so
  * a route costs one lookup; anything else is classified by the path rules (decoded once, safely) and looked up again.
  * Query strings are ignored. The order is the contract: a bad target is 400 whatever the method, then the method.
+ * `classify` is the path rules; an engine may pass a cached copy of them, so a repeated miss is not decoded again.
  */
-export function judgeRequest<R>(method: string, target: string, lookup: (path: string) => R | undefined): RequestVerdict<R> {
+export function judgeRequest<R>(
+  method: string,
+  target: string,
+  lookup: (path: string) => R | undefined,
+  classify: (raw: string) => PathVerdict = classifyPath,
+): RequestVerdict<R> {
   if (target.charCodeAt(0) !== 47 /* "/" */) {
     return method === 'OPTIONS' && target === '*' ? PREFLIGHT : { kind: 'bad_request', reason: ORIGIN_FORM_REASON };
   }
@@ -29,7 +35,7 @@ export function judgeRequest<R>(method: string, target: string, lookup: (path: s
   let route = lookup(raw);
   let path = raw;
   if (route === undefined) {
-    const verdict = classifyPath(raw);
+    const verdict = classify(raw);
     if (verdict.kind === 'bad_request') return verdict;
     path = verdict.path;
     route = verdict.kind === 'route' ? lookup(path) : undefined;

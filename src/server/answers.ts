@@ -2,6 +2,7 @@
 import { PREFLIGHT_HEADERS, notFoundPageHeaders, notModifiedHeaders, okHeaders, problemHeaders, type Header } from '../http/headers.ts';
 import { NO_HEADER, parseAcceptEncoding, type Acceptable } from '../http/negotiation.ts';
 import { problemText, unknownPathProblem, type ProblemDetails } from '../http/problems.ts';
+import { classifyPath, type PathVerdict } from '../http/request-target.ts';
 import type { Route, RouteTable, Variant } from '../routes.ts';
 
 export type Flat = string[];
@@ -71,8 +72,10 @@ export class Answers {
   private readonly knownIds: ReadonlySet<string>;
   private readonly notFoundPage: Answer;
   private readonly accepts = new Bounded<Acceptable>(256);
-  /** Misses repeat (a mistyped id, a probe for /wp-admin), so their answers are kept by decoded path. */
+  /** Misses repeat (a mistyped id, a probe for /wp-admin), so their answers are kept by decoded path, */
   private readonly byPath = new Bounded<Answer>(1024);
+  /** and the path rules' verdicts by raw path, so a repeated miss is not decoded again. */
+  private readonly verdicts = new Bounded<PathVerdict>(1024);
 
   constructor(private readonly table: RouteTable) {
     const lastModifiedMs = Date.parse(table.lastModified);
@@ -90,6 +93,9 @@ export class Answers {
     if (header === undefined) return NO_HEADER;
     return this.accepts.get(header) ?? this.accepts.remember(header, parseAcceptEncoding(header));
   }
+
+  /** The path rules' verdict on a raw path that is not a route as sent, decided once per distinct path. */
+  readonly classify = (raw: string): PathVerdict => this.verdicts.get(raw) ?? this.verdicts.remember(raw, classifyPath(raw));
 
   /** The 404 of a decoded path: the HTML page outside /api/, market_not_found for an unknown id, not_found otherwise. */
   notFound(path: string): Answer {

@@ -82,7 +82,7 @@ export function createHandler(table: RouteTable, options: HandlerOptions = {}): 
     if (facts.transferEncoding !== undefined && !CHUNKED_LAST.test(facts.transferEncoding)) {
       return badRequest(req, res, 'The request has a Transfer-Encoding whose last coding is not chunked.');
     }
-    const verdict = judgeRequest(method, target, lookup);
+    const verdict = judgeRequest(method, target, lookup, answers.classify);
     switch (verdict.kind) {
       case 'route':
         return serve(req, res, verdict.route, facts, answers);
