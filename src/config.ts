@@ -351,13 +351,21 @@ export function loadFetchConfig(env: Readonly<Record<string, string | undefined>
   };
 }
 
+const flagText = (name: Name): string => {
+  const spec: OptionSpec<unknown> = OPTIONS[name];
+  return spec.envOnly ? '' : `--${name}${spec.boolean ? '' : ' VALUE'}`;
+};
+const envText = (name: Name): string => OPTIONS[name].env ?? '';
+/** Column widths of the usage text, wide enough for the longest flag and environment name of any command. */
+const FLAG_WIDTH = Math.max(...NAMES.map((name) => flagText(name).length)) + 2;
+const ENV_WIDTH = Math.max(...NAMES.map((name) => envText(name).length)) + 2;
+
 /** The options of one command, as lines of the usage text. */
 export function usageLines(command: Command): string[] {
   return NAMES.filter((name) => (OPTIONS[name].commands as readonly Command[]).includes(command)).map((name) => {
     const spec: OptionSpec<unknown> = OPTIONS[name];
-    const flag = spec.envOnly ? '' : `--${name}${spec.boolean ? '' : ' VALUE'}`;
-    const env = spec.env === undefined ? '' : spec.env;
-    return `  ${flag.padEnd(20)}${env.padEnd(14)}${spec.help.replaceAll('`', '')} (${spec.type.replaceAll('`', '')}; default ${spec.shown.replaceAll('`', '')})`;
+    const help = `${spec.help} (${spec.type}; default ${spec.shown})`.replaceAll('`', '');
+    return `  ${flagText(name).padEnd(FLAG_WIDTH)}${envText(name).padEnd(ENV_WIDTH)}${help}`;
   });
 }
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { main } from '../src/cli.ts';
-import { DEFAULTS, loadConfig, loadVerifyConfig, optionsTable } from '../src/config.ts';
+import { DEFAULTS, loadConfig, loadVerifyConfig, optionsTable, usageLines } from '../src/config.ts';
 import { ConfigError } from '../src/errors.ts';
 
 test('defaults: 127.0.0.1:3000, links on http://localhost:3000, no log', () => {
@@ -100,4 +100,16 @@ test('every command refuses a bad value with exit code 2 and a message naming th
 test("the README's options table is the one generated from the options table", () => {
   const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
   assert.ok(readme.includes(`\n${optionsTable()}\n`), 'README.md: regenerate the Options table from optionsTable() in src/config.ts');
+});
+
+test("the usage text keeps its columns: every option's environment name and help start at the same place, however long the flag or name", () => {
+  const lines = (['serve', 'build', 'verify', 'fetch'] as const).flatMap((command) => usageLines(command));
+  const fetchTimeout = lines.find((line) => line.startsWith('  --fetch-timeout-ms VALUE '));
+  const apiKey = lines.find((line) => line.includes('CENSUS_API_KEY'));
+  assert.ok(fetchTimeout !== undefined && apiKey !== undefined);
+  const helpAt = fetchTimeout.indexOf('Time allowed');
+  assert.equal(apiKey.indexOf('Census Data API key'), helpAt);
+  assert.equal(apiKey.indexOf('CENSUS_API_KEY') + 'CENSUS_API_KEY'.length < helpAt, true);
+  for (const line of lines) assert.match(line.slice(helpAt - 2, helpAt), /^ {2}$/, line);
+  for (const line of lines) assert.match(line.charAt(helpAt), /\S/, line);
 });
