@@ -12,6 +12,7 @@ export type CsvRecord = {
   [K in CsvColumn]: K extends 'value' ? number : K extends 'live_data' ? false : K extends 'production_mode' ? 'static-fixture' : string;
 };
 
+// The column names again rather than contract.ts's CSV_COLUMNS: that module loads TypeBox, which a browser bundle of the client need not carry (test/client.test.ts keeps the two equal).
 const COLUMNS: readonly CsvColumn[] = [
   'market_id',
   'market_name',
