@@ -1,6 +1,6 @@
 // Small building blocks several pages share, so a table region or a date reads the same everywhere.
 import type { ComponentChildren } from 'preact';
-import { listWords, type Freshness } from '../../contract.ts';
+import { displayName, listWords, type Freshness } from '../../contract.ts';
 import { PATHS } from '../../paths.ts';
 import { formatDate } from './format.ts';
 import type { Site } from './site.ts';
@@ -49,6 +49,15 @@ export function IllustrativeNote({ site, sourceIds }: { site: Site; sourceIds: r
  */
 export function ReflowTable({ children }: { children: ComponentChildren }) {
   return <div class="table-reflow">{children}</div>;
+}
+
+/** A table row's header cell: the market's name, linking to its page. */
+export function MarketRowHeader({ site, market }: { site: Site; market: { id: string; name: string; stateCode: string } }) {
+  return (
+    <th scope="row">
+      <a href={site.href(PATHS.marketPage(market.id))}>{displayName(market)}</a>
+    </th>
+  );
 }
 
 /** A data cell that names its column for the phone layout of a ReflowTable. */

@@ -3,8 +3,7 @@ import { CSV_COLUMNS, SCHEMA_VERSION } from '../../contract.ts';
 import { BULK_CSV_FILENAME, PATHS, marketCsvFilename } from '../../paths.ts';
 import { CONTENT_TYPES } from '../../http/headers.ts';
 import { DOCUMENTED_CODES, PROBLEM_CATALOGUE } from '../../http/problems.ts';
-import { Facts, ReflowTable } from './components.tsx';
-import { displayName } from './format.ts';
+import { Facts, MarketRowHeader, ReflowTable } from './components.tsx';
 import { ENDPOINTS, type Site } from './site.ts';
 
 function Curl({ command }: { command: string }) {
@@ -108,9 +107,7 @@ function MarketEndpoints({ site }: { site: Site }) {
         <tbody>
           {site.profiles.map((p) => (
             <tr key={p.market.id}>
-              <th scope="row">
-                <a href={site.href(PATHS.marketPage(p.market.id))}>{displayName(p.market)}</a>
-              </th>
+              <MarketRowHeader site={site} market={p.market} />
               <td data-label="Id">
                 <code>{p.market.id}</code>
               </td>

@@ -2,7 +2,7 @@
 import type { Source } from '../../contract.ts';
 import { METRICS } from '../../methodology.ts';
 import { PATHS } from '../../paths.ts';
-import { DateText, ExternalLink, Facts, ReflowTable } from './components.tsx';
+import { DateText, ExternalLink, Facts, MarketRowHeader, ReflowTable } from './components.tsx';
 import { displayName, listWords } from './format.ts';
 import type { Site } from './site.ts';
 import { termsOf } from './source-terms.ts';
@@ -84,9 +84,7 @@ function AreaTable({ site, source }: { site: Site; source: Source }) {
         <tbody>
           {rows.map(({ p, boundary }) => (
             <tr key={p.market.id}>
-              <th scope="row">
-                <a href={site.href(PATHS.marketPage(p.market.id))}>{displayName(p.market)}</a>
-              </th>
+              <MarketRowHeader site={site} market={p.market} />
               <td data-label="Area">{boundary.name}</td>
               <td data-label="Kind">{LEVEL_NAMES[boundary.level] ?? boundary.level}</td>
               <td data-label="Codes">

@@ -1,7 +1,7 @@
 // /data-status: how current each source is at the snapshot, and what each market covers.
 import { EXPECTED_INTERVAL_DAYS, daysBetween, metricDefinition, sourceFreshness } from '../../methodology.ts';
 import { PATHS } from '../../paths.ts';
-import { DateText, FreshnessBadge, ReflowTable } from './components.tsx';
+import { DateText, FreshnessBadge, MarketRowHeader, ReflowTable } from './components.tsx';
 import { displayName, formatDate, formatDays, formatPercent, labelList, listWords } from './format.ts';
 import type { Site } from './site.ts';
 
@@ -86,9 +86,7 @@ function MarketsTable({ site }: { site: Site }) {
             const { freshness, coverage } = p.profile;
             return (
               <tr key={p.market.id}>
-                <th scope="row">
-                  <a href={site.href(PATHS.marketPage(p.market.id))}>{displayName(p.market)}</a>
-                </th>
+                <MarketRowHeader site={site} market={p.market} />
                 <td data-label="Freshness">
                   <FreshnessBadge value={freshness.freshness} />
                 </td>
@@ -141,9 +139,7 @@ function MissingTable({ site }: { site: Site }) {
         <tbody>
           {rows.map(({ p, metricId, known }) => (
             <tr key={`${p.market.id} ${metricId}`}>
-              <th scope="row">
-                <a href={site.href(PATHS.marketPage(p.market.id))}>{displayName(p.market)}</a>
-              </th>
+              <MarketRowHeader site={site} market={p.market} />
               <td data-label="Metric">{metricDefinition(metricId)?.label ?? metricId}</td>
               <td data-label="Why">
                 {known === undefined ? (

@@ -3,7 +3,7 @@ import { scaleLinear } from 'd3-scale';
 import { METRICS, type MetricDefinition } from '../../methodology.ts';
 import { PATHS } from '../../paths.ts';
 import { ACCENT, CHART_MARKET_LIMIT, FALL, GRID, INK, MUTED, pct, px } from './chart-parts.ts';
-import { TableScroll } from './components.tsx';
+import { MarketRowHeader, TableScroll } from './components.tsx';
 import { displayName, formatNumber, formatShort, shortLabel, unitWords } from './format.ts';
 import type { Site } from './site.ts';
 
@@ -111,9 +111,7 @@ export function MetricTable({ site }: { site: Site }) {
         <tbody>
           {site.profiles.map((p) => (
             <tr key={p.market.id}>
-              <th scope="row">
-                <a href={site.href(PATHS.marketPage(p.market.id))}>{displayName(p.market)}</a>
-              </th>
+              <MarketRowHeader site={site} market={p.market} />
               {METRICS.map((m) => {
                 const v = p.profile.metrics[m.id]?.value;
                 return (
