@@ -1,14 +1,10 @@
 // Runs the edge Worker of a built dist/ on Cloudflare's local runtime (`wrangler dev`, workerd) for tests and `npm run serve:edge`: install check, start, readiness, stop.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeBuild } from '../src/artifact.ts';
-import { buildRouteTable } from '../src/build.ts';
 import { EDGE_CONFIG_FILE } from '../src/engines/edge.ts';
-import { fixtureReader } from '../src/sources/index.ts';
-import { freePort } from './nginx-run.ts';
+import { overFreshBuild, type FreshBuildRun } from './nginx-run.ts';
 
 /** edge/: Wrangler and workerd with their own package.json and lock, out of the root install (about 200 MB). */
 export const EDGE_TOOLS_DIR = fileURLToPath(new URL('../edge/', import.meta.url));
@@ -195,24 +191,4 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 }
 
 /** Builds dist/ into a temporary folder for a free loopback port and runs its Worker with wrangler (tests). */
-export async function edgeOverFreshBuild(fixturesDir: string): Promise<{ baseUrl: string; dir: string; run: EdgeRun; stop: () => Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'mp-edge-'));
-  try {
-    const port = await freePort();
-    const baseUrl = `http://127.0.0.1:${port}`;
-    await writeBuild(buildRouteTable({ baseUrl, read: fixtureReader(fixturesDir) }), join(dir, 'dist'));
-    const run = await startEdge({ distDir: join(dir, 'dist'), runDir: join(dir, 'run'), host: '127.0.0.1', port });
-    return {
-      baseUrl,
-      dir,
-      run,
-      stop: async () => {
-        await run.stop();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
-    throw error;
-  }
-}
+export const edgeOverFreshBuild = (fixturesDir: string): Promise<FreshBuildRun<EdgeRun>> => overFreshBuild(fixturesDir, 'mp-edge-', startEdge);

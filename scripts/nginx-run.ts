@@ -139,14 +139,26 @@ export function freePort(host = '127.0.0.1'): Promise<number> {
   });
 }
 
-/** Builds dist/ into a temporary folder for a free loopback port and serves it with nginx (tests, benchmarks). */
-export async function nginxOverFreshBuild(fixturesDir: string): Promise<{ baseUrl: string; dir: string; run: NginxRun; stop: () => Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'mp-nginx-'));
+/** A server over a build in a temporary folder, and the one call that stops it and removes the folder. */
+export interface FreshBuildRun<R> {
+  baseUrl: string;
+  dir: string;
+  run: R;
+  stop: () => Promise<void>;
+}
+
+/** Builds dist/ into a temporary folder for a free loopback port and starts a server over it; the folder goes when it stops or fails to start. */
+export async function overFreshBuild<R extends { stop: () => Promise<void> }>(
+  fixturesDir: string,
+  prefix: string,
+  start: (options: { distDir: string; runDir: string; host: string; port: number }) => Promise<R>,
+): Promise<FreshBuildRun<R>> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
   try {
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
     await writeBuild(buildRouteTable({ baseUrl, read: fixtureReader(fixturesDir) }), join(dir, 'dist'));
-    const run = await startNginx({ distDir: join(dir, 'dist'), runDir: join(dir, 'run'), host: '127.0.0.1', port });
+    const run = await start({ distDir: join(dir, 'dist'), runDir: join(dir, 'run'), host: '127.0.0.1', port });
     return {
       baseUrl,
       dir,
@@ -161,3 +173,6 @@ export async function nginxOverFreshBuild(fixturesDir: string): Promise<{ baseUr
     throw error;
   }
 }
+
+/** Builds dist/ into a temporary folder for a free loopback port and serves it with nginx (tests, benchmarks). */
+export const nginxOverFreshBuild = (fixturesDir: string): Promise<FreshBuildRun<NginxRun>> => overFreshBuild(fixturesDir, 'mp-nginx-', startNginx);
