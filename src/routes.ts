@@ -1,7 +1,7 @@
 // The route table: every public path with its exact bytes, headers and precompressed variants.
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
-import { csvDescriptor, indexSchema, profileSchema, type MarketIndex, type MarketProfile } from './contract.ts';
+import { csvDescriptor, indexSchema, profileSchema } from './contract.ts';
 import { CACHE_CONTROL, COMMON_HEADERS, CONTENT_TYPES, PAGE_HEADERS, type Header, type Kind } from './http/headers.ts';
 import type { Encoding } from './http/negotiation.ts';
 import { dataPackage } from './describe/datapackage.ts';
@@ -9,10 +9,9 @@ import { openApiDocument } from './describe/openapi.ts';
 import type { Served } from './describe/served.ts';
 import { renderJson } from './json.ts';
 import { BULK_CSV_FILENAME, PATHS, marketCsvFilename } from './paths.ts';
-import type { Location } from './markets.ts';
-import type { MetricSeries, MissingValue, ValueNote } from './sources/types.ts';
 import { renderBulkCsv, renderMarketCsv } from './render/csv.ts';
 import { renderAllPages as renderPages, renderNotFound as renderNotFoundPage } from './render/pages/render.tsx';
+import type { PageInput } from './render/pages/site.ts';
 import { STYLESHEET } from './render/pages/stylesheet.ts';
 
 export interface Variant {
@@ -70,21 +69,9 @@ function variants(body: Buffer): Pick<Route, 'identity' | 'gzip' | 'br'> {
   };
 }
 
-export interface RouteInput {
-  baseUrl: string;
+/** What the routes are made of: what the pages show (the extra series, notes and locations are for the pages only), and the snapshot date. */
+export interface RouteInput extends PageInput {
   snapshotDate: string;
-  profiles: readonly MarketProfile[];
-  index: MarketIndex;
-  /** Values the sources' rows lack, with the reason; the data-status page lists them. */
-  missing?: readonly MissingValue[];
-  /** Sources whose fixture values are illustrative, by source id, with the sentence that says which; the pages say so where the numbers are. */
-  illustrative?: ReadonlyMap<string, string>;
-  /** Each market's history of a metric (the house price index by quarter), for the pages' charts only. */
-  series?: readonly MetricSeries[];
-  /** How a value was put together where it is more than one row, for the pages only. */
-  notes?: readonly ValueNote[];
-  /** Where each market's city is, for the home page's map; markets without one get no dot. */
-  locations?: ReadonlyMap<string, Location>;
 }
 
 export function buildRoutes(input: RouteInput): RouteTable {
@@ -127,17 +114,7 @@ export function buildRoutes(input: RouteInput): RouteTable {
   add(PATHS.profileSchema, 'json', renderJson(profileSchema(baseUrl)));
   add(PATHS.csvDescriptor, 'json', renderJson(csvDescriptor()));
   add(PATHS.indexSchema, 'json', renderJson(indexSchema(baseUrl)));
-  const pageInput = {
-    baseUrl,
-    profiles,
-    index,
-    missing: input.missing ?? [],
-    illustrative: input.illustrative ?? new Map<string, string>(),
-    series: input.series ?? [],
-    notes: input.notes ?? [],
-    locations: input.locations ?? new Map<string, Location>(),
-  };
-  for (const [path, html] of renderPages(pageInput)) add(path, 'html', html);
+  for (const [path, html] of renderPages(input)) add(path, 'html', html);
   add(PATHS.stylesheet, 'css', STYLESHEET);
   add(PATHS.health, 'json', renderJson({ status: 'ok' }), [], CACHE_CONTROL.health);
   // The descriptions last: they describe, and hash, the bytes above.
