@@ -1,5 +1,5 @@
 // What every page template reads: the data, the site's page and endpoint lists, and how to write a link.
-import type { MarketIndex, MarketProfile, Source } from '../../contract.ts';
+import { byId, type MarketIndex, type MarketProfile, type Source } from '../../contract.ts';
 import type { Location } from '../../markets.ts';
 import type { MetricSeries, MissingValue, ValueNote } from '../../sources/types.ts';
 import { CONTENT_TYPES } from '../../http/headers.ts';
@@ -52,10 +52,10 @@ export function makeSite(input: PageInput): Site {
   for (const p of input.profiles) for (const s of p.sources) if (!sources.has(s.sourceId)) sources.set(s.sourceId, s);
   return {
     baseUrl: input.baseUrl,
-    profiles: [...input.profiles].sort((a, b) => (a.market.id < b.market.id ? -1 : a.market.id > b.market.id ? 1 : 0)),
+    profiles: [...input.profiles].sort(byId((p) => p.market.id)),
     index: input.index,
     snapshotDate: input.index.generatedAt,
-    sources: [...sources.values()].sort((a, b) => (a.sourceId < b.sourceId ? -1 : 1)),
+    sources: [...sources.values()].sort(byId((s) => s.sourceId)),
     missingReasons: new Map((input.missing ?? []).map((m) => [`${m.marketId} ${m.metricId}`, m])),
     illustrative: input.illustrative ?? new Map(),
     series: new Map((input.series ?? []).map((s) => [`${s.marketId} ${s.metricId}`, s])),
