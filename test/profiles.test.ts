@@ -200,8 +200,17 @@ describe('geographyScope, assembled from hand-made observations', () => {
       'Median gross rent and housing units describe New York city, New York (Census place 3651000); building permits describe Kings County, New York (county 36047); the house price index describes the New York-Jersey City-White Plains, NY-NJ metropolitan division (35614), which spans NY and NJ.',
     );
   });
-  test('one boundary only: no geographyScope (the contract asks for two or more)', () => {
-    assert.equal(assembleProfile(market, data, BASE, [observation('medianGrossRent', place), observation('housingUnits', place)]).geographyScope, undefined);
+  test('a metro area comes after the city it holds', () => {
+    const cbsa = { level: 'cbsa' as const, name: 'Austin-Round Rock-San Marcos, TX', codes: { cbsa: '12420' }, states: ['TX'] };
+    const scope = assembleProfile(market, data, BASE, [observation('homePriceIndex', cbsa), observation('medianGrossRent', place)]).geographyScope;
+    assert.deepEqual(
+      scope?.boundaries.map((b) => b.level),
+      ['place', 'cbsa'],
+    );
+  });
+  test('one boundary only: no geographyScope key at all (the contract asks for two or more)', () => {
+    const profile = assembleProfile(market, data, BASE, [observation('medianGrossRent', place), observation('housingUnits', place)]);
+    assert.equal(Object.hasOwn(profile, 'geographyScope'), false);
   });
   test('a market with no observation at all assembles an empty profile: no metric, no source, nothing covered', () => {
     const [empty] = assembleProfiles([market], data, BASE);
@@ -209,5 +218,52 @@ describe('geographyScope, assembled from hand-made observations', () => {
     assert.deepEqual(empty?.sources, []);
     assert.equal(empty?.profile.coverage.totalProvided, 0);
     assert.equal(empty?.geographyScope, undefined);
+  });
+});
+
+describe('optional fields are left out, not set to undefined', () => {
+  const newYork = findMarket('us-ny-new-york') ?? assert.fail('no New York');
+  const bare: LoadedSources = {
+    snapshotDate: '2026-05-20',
+    loads: [
+      {
+        source: {
+          sourceId: 'census-acs-5yr',
+          sourceName: 'ACS',
+          agency: 'U.S. Census Bureau',
+          datasetName: 'ACS 5-year',
+          sourceUrl: 'https://www.census.gov/',
+          confidence: 'high',
+          updateFrequency: 'annually',
+          provenance: 'fixture',
+        },
+        observations: [],
+        missing: [],
+        skipped: 0,
+      },
+    ],
+  };
+  const profile = assembleProfile({ ...newYork, cbsaName: undefined }, bare, BASE, [
+    {
+      marketId: newYork.id,
+      metricId: 'medianGrossRent',
+      value: 1,
+      asOf: '2024',
+      sourceId: 'census-acs-5yr',
+      boundary: { level: 'place', name: 'New York city, New York', codes: { stateFips: '36', placeFips: '51000' }, states: ['NY'] },
+      origin: { file: 'f', line: 1 },
+    },
+  ]);
+  test('a source without release or retrieval dates has no such keys', () => {
+    const [source] = profile.sources;
+    assert.ok(source !== undefined);
+    assert.equal(Object.hasOwn(source, 'latestReleaseDate'), false);
+    assert.equal(Object.hasOwn(source, 'latestRetrievedAt'), false);
+    assert.equal(profile.profile.freshness.retrievedAt, '2026-05-20');
+  });
+  test('a market without a county or a metro name has no such keys', () => {
+    assert.equal(newYork.countyName, undefined);
+    assert.equal(Object.hasOwn(profile.market, 'countyName'), false);
+    assert.equal(Object.hasOwn(profile.market, 'cbsaName'), false);
   });
 });
