@@ -94,6 +94,7 @@ export function parseCsv(text: string): string[][] {
     atFieldStart = false;
     i += 1;
   }
-  if (!atFieldStart || field !== '' || record.length > 0) throw new CsvSyntaxError(line, 'the last record does not end with CRLF');
+  // A field with text in it is never at its start, so these two cover every unfinished record.
+  if (!atFieldStart || record.length > 0) throw new CsvSyntaxError(line, 'the last record does not end with CRLF');
   return records;
 }
