@@ -148,7 +148,8 @@ export function eachLine(source: string, visit: (raw: string, line: number) => v
     let end = source.indexOf('\n', start);
     if (end === -1) end = source.length;
     line += 1;
-    const stop = end > start && source.charCodeAt(end - 1) === 13 ? end - 1 : end;
+    // The character before `end` is this line's own, or the previous line's LF when the line is empty: a CR only ends a line.
+    const stop = source.charCodeAt(end - 1) === 13 ? end - 1 : end;
     const raw = source.slice(start, stop);
     if (raw.trim() !== '') visit(raw, line);
     start = end + 1;
@@ -164,16 +165,17 @@ export function arrayElementLines(source: string): number[] {
   let depth = 0;
   let line = 1;
   let inString = false;
+  // Set only at depth 1 (after the opening bracket or a comma there) and cleared by the next element's first character.
   let expectElement = false;
   for (let i = 0; i < source.length; i += 1) {
-    const ch = source[i];
+    const ch = source.charAt(i);
     if (ch === '\n') line += 1;
     if (inString) {
       if (ch === '\\') i += 1;
       else if (ch === '"') inString = false;
       continue;
     }
-    if (depth === 1 && expectElement && ch !== undefined && ch !== ']' && !/\s/.test(ch)) {
+    if (expectElement && ch !== ']' && !/\s/.test(ch)) {
       starts.push(line);
       expectElement = false;
     }
