@@ -75,6 +75,7 @@ describe('parseAcceptEncoding', () => {
     assert.equal(parseAcceptEncoding('gzip;level=9;q=0.4').gzip, 0.4);
     assert.equal(parseAcceptEncoding('gzip;qq=0.3').gzip, 1, 'qq is not q');
     assert.equal(parseAcceptEncoding('gzip;q').gzip, 1, 'a q without a value is ignored');
+    assert.equal(parseAcceptEncoding('gzip;qx').gzip, 1, 'a parameter without "=" is ignored, whatever its name begins with');
   });
 });
 
