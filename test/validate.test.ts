@@ -57,13 +57,20 @@ describe('compilePublished and assertValid', () => {
         e.place.marketId === undefined &&
         e.place.route === '/api/markets' &&
         e.place.pointer === '/generatedAt' &&
-        /^must match/.test(e.reason),
+        e.reason === 'must match pattern "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"' &&
+        !Object.hasOwn(e.place, 'marketId'),
     );
   });
   test('schemas are compiled strictly: a keyword Ajv does not know is refused, so a typo cannot pass as a rule', () => {
     assert.throws(
       () => compilePublished(JSON.stringify({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', requird: ['a'] })),
       /unknown keyword: "requird"/,
+    );
+  });
+  test('a keyword without the type it applies to is refused too (Ajv strictTypes)', () => {
+    assert.throws(
+      () => compilePublished(JSON.stringify({ $schema: 'http://json-schema.org/draft-07/schema#', properties: { a: { type: 'string' } } })),
+      /missing type "object" for keyword "properties"/,
     );
   });
 });
@@ -136,6 +143,10 @@ describe('assertProfileRules: what draft-07 cannot say', () => {
       place('/profile/coverage/totalProvided'),
       msg('/profile/coverage/totalProvided', 'totalProvided must count the metrics'),
     );
+    const oneMissing = copy(austin);
+    delete oneMissing.profile.metrics['permits'];
+    oneMissing.profile.coverage = { ...oneMissing.profile.coverage, totalProvided: 10, missing: ['permits'] };
+    assert.doesNotThrow(() => assertProfileRules(oneMissing, ROUTE), 'ten provided and one missing make the eleven required');
     const missingListed = copy(austin);
     missingListed.profile.coverage.missing = ['permits'];
     refused(
