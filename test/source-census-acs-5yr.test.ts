@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { acsFiles, withOtherAcsPlaces } from '../bench/upstream/census-acs-5yr.ts';
 import { synthetic } from '../bench/synthetic-markets.ts';
-import { FixtureError } from '../src/errors.ts';
 import { MARKETS } from '../src/markets.ts';
 import { censusAcs5yr } from '../src/sources/census-acs-5yr.ts';
 import type { ReadFixture, SourceLoad } from '../src/sources/types.ts';
 import { FIXTURE_FILES, fixtureReader } from './support/data.ts';
+import { assertFixtureError } from './support/fixture-error.ts';
 
 const DETAILED = 'census-acs-5yr/acs5-2024-detailed-place.json';
 const PROFILE = 'census-acs-5yr/acs5-2024-profile-place.json';
@@ -76,16 +76,6 @@ const reasonOf = (load: SourceLoad, marketId: string, metricId: string): string 
 
 /** Austin's row with one cell replaced. */
 const austinWith = (field: string, cell: unknown): Cells => AUSTIN.map((c, i) => (DETAILED_HEADER[i] === field ? cell : c));
-
-const fixtureError = (fn: () => unknown, code: string, message: RegExp | string): void => {
-  assert.throws(fn, (error: unknown) => {
-    assert.ok(error instanceof FixtureError, String(error));
-    assert.equal(error.code, code);
-    if (typeof message === 'string') assert.equal(error.message, message);
-    else assert.match(error.message, message);
-    return true;
-  });
-};
 
 describe('census-acs-5yr: the real fixture', () => {
   const load = censusAcs5yr.load(fixtureReader(), MARKETS);
@@ -409,7 +399,7 @@ describe('census-acs-5yr: layout', () => {
     assert.equal(value(load, 'us-tx-dallas', 'rentalVacancyRate'), 7.6);
   });
   test('a second row for a market is an error naming the file, its line and the first one', () => {
-    fixtureError(
+    assertFixtureError(
       () => censusAcs5yr.load(reader([DETAILED_HEADER, AUSTIN, OTHER, DALLAS, AUSTIN]), austinMarkets),
       'duplicate_row',
       /^census-acs-5yr\/acs5-2024-detailed-place\.json:5, at \/4: second row for state 48 place 05000 \(Austin city, Texas\); the first is on line 2$/,
@@ -417,42 +407,42 @@ describe('census-acs-5yr: layout', () => {
   });
   test('a header without a required column is an error naming the file and the column', () => {
     const header = DETAILED_HEADER.filter((c) => c !== 'B25070_010E');
-    fixtureError(
+    assertFixtureError(
       () => censusAcs5yr.load(reader([header, AUSTIN.slice(0, 19)]), austinMarkets),
       'missing_field',
       /^census-acs-5yr\/acs5-2024-detailed-place\.json:1, column B25070_010E, at \/0: header has no "B25070_010E" column$/,
     );
   });
   test('a short row is an error naming the file and the row, even for a place that is not a market', () => {
-    fixtureError(
+    assertFixtureError(
       () => censusAcs5yr.load(reader([DETAILED_HEADER, AUSTIN, OTHER.slice(0, 19), DALLAS]), austinMarkets),
       'bad_shape',
       /^census-acs-5yr\/acs5-2024-detailed-place\.json:3, at \/2: row 2 has 19 cells; the header names 20 columns$/,
     );
   });
   test('a text that is not a number in a market row is an error naming the cell', () => {
-    fixtureError(
+    assertFixtureError(
       () => censusAcs5yr.load(reader([DETAILED_HEADER, austinWith('B19013_001E', '91,461'), DALLAS]), austinMarkets),
       'not_numeric',
       /^census-acs-5yr\/acs5-2024-detailed-place\.json:2, column B19013_001E, at \/1: field "B19013_001E" must be a decimal number, got "91,461"$/,
     );
   });
   test('a cell that is neither a string nor null in a market row is an error naming the cell', () => {
-    fixtureError(
+    assertFixtureError(
       () => censusAcs5yr.load(reader([DETAILED_HEADER, austinWith('B25064_001E', 1712), DALLAS]), austinMarkets),
       'bad_shape',
       'census-acs-5yr/acs5-2024-detailed-place.json:2, column B25064_001E, at /1: cell "B25064_001E" must be a string or null, got 1712',
     );
   });
   test("a market row without a name is an error naming the row's NAME cell", () => {
-    fixtureError(
+    assertFixtureError(
       () => censusAcs5yr.load(reader([DETAILED_HEADER, austinWith('NAME', null), DALLAS]), austinMarkets),
       'missing_field',
       'census-acs-5yr/acs5-2024-detailed-place.json:2, column NAME, at /1: required field "NAME" is missing or empty',
     );
   });
   test('an empty array is an error naming the file', () => {
-    fixtureError(
+    assertFixtureError(
       () => censusAcs5yr.load(reader([]), austinMarkets),
       'bad_shape',
       'census-acs-5yr/acs5-2024-detailed-place.json: expected a Census API response: an array whose first row names the variables',
@@ -467,7 +457,7 @@ describe('census-acs-5yr: layout', () => {
     ['a row of names with a number among them', `[${JSON.stringify(DETAILED_HEADER.map((c) => (c === 'state' ? 48 : c)))},\n${JSON.stringify(AUSTIN)}]`],
   ] as const) {
     test(`a first row that is ${label} is not a header: an error naming the file, line 1 and /0`, () => {
-      fixtureError(
+      assertFixtureError(
         () => censusAcs5yr.load(withDetailed(text), austinMarkets),
         'bad_shape',
         'census-acs-5yr/acs5-2024-detailed-place.json:1, at /0: the first row must be the header: an array of variable names',
@@ -475,7 +465,7 @@ describe('census-acs-5yr: layout', () => {
     });
   }
   test('a header that names a column twice is an error naming the column and its place in the header', () => {
-    fixtureError(
+    assertFixtureError(
       () =>
         censusAcs5yr.load(
           reader([
@@ -493,7 +483,7 @@ describe('census-acs-5yr: layout', () => {
     ['a number', 7],
   ] as const) {
     test(`a row that is ${label} instead of an array is an error naming it, even between rows of other places`, () => {
-      fixtureError(
+      assertFixtureError(
         () => censusAcs5yr.load(reader([DETAILED_HEADER, OTHER, bad, DALLAS]), austinMarkets),
         'bad_shape',
         `census-acs-5yr/acs5-2024-detailed-place.json:3, at /2: row 2 has ${label}; the header names 20 columns`,
@@ -502,6 +492,6 @@ describe('census-acs-5yr: layout', () => {
   }
   test('a response that is not an array of rows is an error', () => {
     const read: ReadFixture = (path) => (path === DETAILED ? '{"error":"unknown variable"}' : reader([DETAILED_HEADER])(path));
-    fixtureError(() => censusAcs5yr.load(read, austinMarkets), 'bad_shape', /acs5-2024-detailed-place\.json: expected a Census API response/);
+    assertFixtureError(() => censusAcs5yr.load(read, austinMarkets), 'bad_shape', /acs5-2024-detailed-place\.json: expected a Census API response/);
   });
 });

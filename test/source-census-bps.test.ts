@@ -1,11 +1,11 @@
 // The Census BPS adapter reads the four regional annual place files as published: multi-line header, padded codes, MCD rows, New York City's boroughs.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { FixtureError } from '../src/errors.ts';
 import { MARKETS, findMarket, type MarketDefinition } from '../src/markets.ts';
 import { censusBps } from '../src/sources/census-bps.ts';
 import type { ReadFixture, SourceLoad } from '../src/sources/types.ts';
 import { fixtureReader } from './support/data.ts';
+import { assertFixtureError } from './support/fixture-error.ts';
 
 const value = (load: SourceLoad, marketId: string): number | undefined =>
   load.observations.find((o) => o.marketId === marketId && o.metricId === 'permits')?.value;
@@ -62,15 +62,6 @@ function reader(rows: Partial<Record<(typeof REGIONS)[number], string[]>>, optio
 
 const market = (id: string): MarketDefinition => findMarket(id) ?? assert.fail(`no market ${id}`);
 
-/** Asserts that `fn` throws a FixtureError with this code and this whole message (file, line, column and reason). */
-const fixtureError = (fn: () => unknown, code: string, message: string): void => {
-  assert.throws(fn, (error: unknown) => {
-    assert.ok(error instanceof FixtureError, String(error));
-    assert.equal(error.code, code);
-    assert.equal(error.message, message);
-    return true;
-  });
-};
 const BOSTON = market('us-ma-boston');
 const BOSTON_ROW = row({ state: '25', place: '07000', mcd: '07000', name: 'Boston', units: [64, 30, 97, 1873] });
 const NEW_YORK = market('us-ny-new-york');
@@ -264,7 +255,7 @@ describe('census-bps: samples in the published layout', () => {
   });
   test("a row of New York City's place code in a county that is not a borough is an error naming the counties the market adds up", () => {
     const rows = ['005', '047', '059'].map((county) => row({ state: '36', county, place: '51000', name: `Place in ${county}`, units: [1, 0, 0, 0] }));
-    fixtureError(
+    assertFixtureError(
       () => censusBps.load(reader({ ne: rows }), [NEW_YORK]),
       'bad_shape',
       'census-bps/ne2025a.txt:6, column County Code: a row for state 36 place 51000 in county 059 (Place in 059), which is not one of the 5 the market adds up (005, 047, 061, 081, 085)',
@@ -272,7 +263,7 @@ describe('census-bps: samples in the published layout', () => {
   });
   test('two rows of one borough: a duplicate row error naming both lines', () => {
     const rows = ['005', '005'].map((county) => row({ state: '36', county, place: '51000', name: 'Bronx borough', units: [1, 0, 0, 0] }));
-    fixtureError(
+    assertFixtureError(
       () => censusBps.load(reader({ ne: rows }), [NEW_YORK]),
       'duplicate_row',
       'census-bps/ne2025a.txt:5: second row for state 36 place 51000 county 005 (Bronx borough); the first is on census-bps/ne2025a.txt:4',
@@ -280,14 +271,14 @@ describe('census-bps: samples in the published layout', () => {
   });
   test("two rows of a one-row market, even in different files: a duplicate row error naming the second and the first, and the place's name without its padding", () => {
     const boston = (name: string): string => row({ state: '25', place: '07000', mcd: '07000', name, units: [1, 0, 0, 0] });
-    fixtureError(
+    assertFixtureError(
       () => censusBps.load(reader({ ne: [boston('Boston ')], so: [boston('  Boston  ')] }), [BOSTON]),
       'duplicate_row',
       'census-bps/so2025a.txt:4: second row for state 25 place 07000 (Boston); the first is on census-bps/ne2025a.txt:4',
     );
   });
   test("a market's data row with a survey year other than the file name's is refused", () => {
-    fixtureError(
+    assertFixtureError(
       () => censusBps.load(reader({ ne: [BOSTON_ROW.replace(/^2025,/, '2024,')] }), [BOSTON]),
       'bad_shape',
       'census-bps/ne2025a.txt:4, column Survey Date: survey date 2024 in the 2025 file',
@@ -313,14 +304,14 @@ describe('census-bps: samples in the published layout', () => {
   });
   test('a row of another place whose survey date differs from the rows above is refused, naming both', () => {
     const other = row({ state: '34', place: '00000', mcd: '00070', name: 'Aberdeen township', units: [31, 0, 0, 0] }).replace(/^2025,/, '2024,');
-    fixtureError(
+    assertFixtureError(
       () => censusBps.load(reader({ ne: [BOSTON_ROW, other] }), [BOSTON]),
       'bad_shape',
       'census-bps/ne2025a.txt:5, column Survey Date: survey date 2024, but the rows above say 2025',
     );
   });
   test('a line whose first field is five digits (12025) is no survey date: after the data rows began, it is refused', () => {
-    fixtureError(
+    assertFixtureError(
       () => censusBps.load(reader({ ne: [BOSTON_ROW, BOSTON_ROW.replace(/^2025,25,/, '12025,34,')] }), [BOSTON]),
       'bad_shape',
       'census-bps/ne2025a.txt:5: a line that is not a data row (no survey date) after the data rows began',
@@ -332,7 +323,11 @@ describe('census-bps: samples in the published layout', () => {
     assert.equal(load.skipped, 1 + 3);
   });
   test("a market's row of 42 fields is refused, naming its line", () => {
-    fixtureError(() => censusBps.load(reader({ ne: [`${BOSTON_ROW},0`] }), [BOSTON]), 'bad_shape', 'census-bps/ne2025a.txt:4: expected 41 fields, got 42');
+    assertFixtureError(
+      () => censusBps.load(reader({ ne: [`${BOSTON_ROW},0`] }), [BOSTON]),
+      'bad_shape',
+      'census-bps/ne2025a.txt:4: expected 41 fields, got 42',
+    );
   });
   for (const [label, edit, message] of [
     ['a county code of two digits', (r: string) => r.replace(',123000,001,', ',123000,01,'), '"County Code" must be a code of 3 digits, got "01"'],
@@ -340,19 +335,23 @@ describe('census-bps: samples in the published layout', () => {
   ] as const) {
     test(`${label} in a market's row is refused, naming the column`, () => {
       const column = label.startsWith('a county') ? 'County Code' : 'FIPS MCD Code';
-      fixtureError(() => censusBps.load(reader({ ne: [edit(BOSTON_ROW)] }), [BOSTON]), 'bad_shape', `census-bps/ne2025a.txt:4, column ${column}: ${message}`);
+      assertFixtureError(
+        () => censusBps.load(reader({ ne: [edit(BOSTON_ROW)] }), [BOSTON]),
+        'bad_shape',
+        `census-bps/ne2025a.txt:4, column ${column}: ${message}`,
+      );
     });
   }
   test('a quoted field holding a comma ahead of the place code: the row is read by its CSV fields, whose FIPS place code is then no code, and refused', () => {
     const shifted = BOSTON_ROW.replace(',123000,001,    ,07000 ,', ',"123,000",001,07000 ,    ,');
-    fixtureError(
+    assertFixtureError(
       () => censusBps.load(reader({ ne: [shifted] }), [BOSTON]),
       'bad_shape',
       'census-bps/ne2025a.txt:4, column FIPS Place Code: "FIPS Place Code" must be a code of 5 digits, got "    "',
     );
   });
   test("a market's row without a place name is refused, naming the column", () => {
-    fixtureError(
+    assertFixtureError(
       () => censusBps.load(reader({ ne: [BOSTON_ROW.replace(',Boston,', ',   ,')] }), [BOSTON]),
       'missing_field',
       'census-bps/ne2025a.txt:4, column Place Name: required field "Place Name" is missing or empty',
@@ -382,7 +381,7 @@ describe('census-bps: samples in the published layout', () => {
     test(`units that are ${label} are refused, naming the structure-size group`, () => {
       const bad = edit(BOSTON_ROW);
       assert.notEqual(bad, BOSTON_ROW);
-      fixtureError(() => censusBps.load(reader({ ne: [bad] }), [BOSTON]), code, `census-bps/ne2025a.txt:4, ${message}`);
+      assertFixtureError(() => censusBps.load(reader({ ne: [bad] }), [BOSTON]), code, `census-bps/ne2025a.txt:4, ${message}`);
     });
   }
   for (const [name, raw, message] of [
@@ -401,7 +400,7 @@ describe('census-bps: samples in the published layout', () => {
     ['a data row before the header', `${BOSTON_ROW}\r\n`, 'census-bps/ne2025a.txt:1: a data row before the header lines ("Survey,State,6-Digit,...")'],
   ] as const) {
     test(`${name} is refused with the file and line`, () => {
-      fixtureError(() => censusBps.load(reader({}, { raw: { ne: raw } }), [BOSTON]), 'bad_shape', message);
+      assertFixtureError(() => censusBps.load(reader({}, { raw: { ne: raw } }), [BOSTON]), 'bad_shape', message);
     });
   }
   test('the vintage is the survey year the rows carry', () => {

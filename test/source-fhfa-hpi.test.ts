@@ -7,6 +7,7 @@ import { MARKETS } from '../src/markets.ts';
 import { codeOf, fhfaHpi, latestQuarterOf, parseSeriesName } from '../src/sources/fhfa-hpi.ts';
 import type { ReadFixture, SourceLoad } from '../src/sources/types.ts';
 import { FIXTURE_FILES, fixtureReader } from './support/data.ts';
+import { assertFixtureError } from './support/fixture-error.ts';
 
 const FILE = 'fhfa-hpi/hpi_at_metro.csv';
 const RETRIEVAL = '{ "vintage": "2025 Q4", "latestReleaseDate": "2026-02-24", "latestRetrievedAt": "2026-09-28" }';
@@ -94,13 +95,6 @@ const thrown = (fn: () => unknown): FixtureError => {
   throw new Error('expected a FixtureError');
 };
 
-/** Asserts that `fn` throws a FixtureError with this code and this whole message (file, line, column and reason). */
-const fixtureError = (fn: () => unknown, code: string, message: string): void => {
-  const error = thrown(fn);
-  assert.equal(error.code, code);
-  assert.equal(error.message, message);
-};
-
 const AUSTIN_NAME = '"Austin-Round Rock-San Marcos, TX"';
 /** Austin's 2024 Q4 and 2025 Q4 rows, the latter with its index and standard error columns as given. */
 const austin = (latest = '505.70,( 3.49)'): string => `${AUSTIN_NAME},12420,2024,4,503.80,( 3.63)\n${AUSTIN_NAME},12420,2025,4,${latest}\n`;
@@ -163,11 +157,11 @@ describe('fhfa-hpi: the published layout', () => {
   });
 
   test('an empty file is an error', () => {
-    fixtureError(() => fhfaHpi.load(readerOf('\n'), MARKETS), 'bad_shape', 'fhfa-hpi/hpi_at_metro.csv: no data rows');
+    assertFixtureError(() => fhfaHpi.load(readerOf('\n'), MARKETS), 'bad_shape', 'fhfa-hpi/hpi_at_metro.csv: no data rows');
   });
 
   test('a file of a header line alone is an error too', () => {
-    fixtureError(() => fhfaHpi.load(readerOf('name,cbsa,yr,qtr,index_nsa,index_sa\n'), MARKETS), 'bad_shape', 'fhfa-hpi/hpi_at_metro.csv: no data rows');
+    assertFixtureError(() => fhfaHpi.load(readerOf('name,cbsa,yr,qtr,index_nsa,index_sa\n'), MARKETS), 'bad_shape', 'fhfa-hpi/hpi_at_metro.csv: no data rows');
   });
 
   for (const code of ['cbsa_2023', '2023 code', 'code']) {
@@ -311,13 +305,13 @@ describe('fhfa-hpi: a market row that cannot be read is an error naming file, li
   ];
   for (const [label, row, code, message] of cases) {
     test(label, () => {
-      fixtureError(() => fhfaHpi.load(readerOf(`${row}\n`), MARKETS), code, message);
+      assertFixtureError(() => fhfaHpi.load(readerOf(`${row}\n`), MARKETS), code, message);
     });
   }
 
   for (const bad of ['1.20', '-2.75', '(1.20', '1.20)', '(( 1.20)', '( 1.20))', '( 1.)', '()', '-']) {
     test(`a standard error written ${JSON.stringify(bad)} is refused`, () => {
-      fixtureError(
+      assertFixtureError(
         () => fhfaHpi.load(readerOf(austin(`505.70,${bad}`)), MARKETS),
         'not_numeric',
         `fhfa-hpi/hpi_at_metro.csv:2, column standard error: the standard error must be written in parentheses like "( 2.51)", got ${JSON.stringify(bad)}`,
@@ -333,7 +327,7 @@ describe('fhfa-hpi: a market row that cannot be read is an error naming file, li
 
   test("a market's series whose name does not end with state codes is an error naming the series' last line", () => {
     const csv = `Austin-Round Rock-San Marcos TX,12420,2024,4,503.80,( 3.63)\nAustin-Round Rock-San Marcos TX,12420,2025,4,505.70,( 3.49)\n`;
-    fixtureError(
+    assertFixtureError(
       () => fhfaHpi.load(readerOf(csv), MARKETS),
       'bad_shape',
       'fhfa-hpi/hpi_at_metro.csv:2, column name: the name "Austin-Round Rock-San Marcos TX" does not end with two-letter state codes',
@@ -376,7 +370,7 @@ describe('fhfa-hpi: parseSeriesName', () => {
   }
   for (const name of ['Austin', 'Austin TX', 'NYC', 'Austin, TEX', 'Austin, tx', 'New York, NY-nj', 'Austin, ', 'Boston, MA (MSAD) x']) {
     test(`${JSON.stringify(name)} does not end with state codes: an error naming the place and the name`, () => {
-      fixtureError(
+      assertFixtureError(
         () => parseSeriesName(name, place),
         'bad_shape',
         `fhfa-hpi/hpi_at_metro.csv:7, column name: the name ${JSON.stringify(name)} does not end with two-letter state codes`,
@@ -400,7 +394,7 @@ describe('fhfa-hpi: latestQuarterOf, the vintage fetch records', () => {
     assert.equal(latestQuarterOf(`${austin()}"Odd, TX",cbsa,2026,2,1.00,( 1.00)\n`), '2026 Q2');
   });
   test('a row without a year and a quarter after its code is an error naming its line', () => {
-    fixtureError(
+    assertFixtureError(
       () => latestQuarterOf(`${AUSTIN_NAME},12420,2025,4,505.70,( 3.49)\n"Abilene, TX",10180,x,y\n`),
       'bad_shape',
       'fhfa-hpi/hpi_at_metro.csv:2: no year and quarter after the code',
@@ -411,7 +405,7 @@ describe('fhfa-hpi: latestQuarterOf, the vintage fetch records', () => {
     ['a header alone', 'name,cbsa,yr,qtr,index_nsa,index_sa\n'],
   ] as const) {
     test(`${label} has no vintage: an error`, () => {
-      fixtureError(() => latestQuarterOf(csv), 'bad_shape', 'fhfa-hpi/hpi_at_metro.csv: no data rows');
+      assertFixtureError(() => latestQuarterOf(csv), 'bad_shape', 'fhfa-hpi/hpi_at_metro.csv: no data rows');
     });
   }
 });
@@ -612,7 +606,7 @@ describe('fhfa-hpi: which series each market uses', () => {
 
   test('a second row for the same series and quarter is an error naming file and line and the first line', () => {
     const csv = `${sample(EDITION_2023)}"New York-Jersey City-White Plains, NY-NJ (MSAD)",35614,2025,4,320.00,( 1.20)\n`;
-    fixtureError(
+    assertFixtureError(
       () => fhfaHpi.load(readerOf(csv), MARKETS),
       'duplicate_row',
       'fhfa-hpi/hpi_at_metro.csv:38: second row for 35614 (New York-Jersey City-White Plains, NY-NJ (MSAD)) 2025 Q4; the first is on line 22',

@@ -3,17 +3,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { FixtureError } from '../src/errors.ts';
 import { arrayElementLines, eachLine, isCalendarDate, numeric, readRetrieval, roundTo, splitCsvLine, text, withRetrieval } from '../src/sources/parse.ts';
+import { assertFixtureError } from './support/fixture-error.ts';
 
 const place = { file: 'f.csv', line: 7 };
-/** Asserts a FixtureError with this code whose message matches. */
-const fails = (fn: () => unknown, code: string, message: RegExp): void => {
-  assert.throws(fn, (e: unknown) => {
-    assert.ok(e instanceof FixtureError, String(e));
-    assert.equal(e.code, code);
-    assert.match(e.message, message);
-    return true;
-  });
-};
 
 describe('text', () => {
   test('a present text is returned as it is', () => {
@@ -22,11 +14,11 @@ describe('text', () => {
   });
   test('missing or blank: missing_field, naming the file, line and column', () => {
     for (const raw of [undefined, '', '   '])
-      fails(() => text(raw, place, 'NAME'), 'missing_field', /^f\.csv:7, column NAME: required field "NAME" is missing or empty$/);
+      assertFixtureError(() => text(raw, place, 'NAME'), 'missing_field', /^f\.csv:7, column NAME: required field "NAME" is missing or empty$/);
   });
   test('a leading =, +, -, @, tab or carriage return is a formula a spreadsheet would run: formula_text', () => {
     for (const raw of ['=1+1', '+SUM(A1)', '-2+3', '@cmd', '\t=1', '\r=1']) {
-      fails(
+      assertFixtureError(
         () => text(raw, place, 'NAME'),
         'formula_text',
         /^f\.csv:7, column NAME: text field "NAME" starts with ".+", which a spreadsheet would execute as a formula/s,
@@ -43,7 +35,8 @@ describe('numeric', () => {
     assert.equal(numeric('0', place, 'x'), 0);
   });
   test('missing or blank: missing_field', () => {
-    for (const raw of [undefined, '', ' ']) fails(() => numeric(raw, place, 'rent'), 'missing_field', /column rent: required field "rent" is missing or empty/);
+    for (const raw of [undefined, '', ' '])
+      assertFixtureError(() => numeric(raw, place, 'rent'), 'missing_field', /column rent: required field "rent" is missing or empty/);
   });
   test('anything else: not_numeric, quoting the text', () => {
     for (const raw of ['1,712', '1e5', 'abc', '.', '1.', '.5', '--1', '0x10', 'NaN', 'Infinity']) {
@@ -86,26 +79,26 @@ describe('retrieval.json', () => {
     assert.deepEqual(readRetrieval(reader('{"vintage":"2025"}'), 'src-x'), { vintage: '2025' });
   });
   test('not JSON, not an object, no vintage: an error naming the file', () => {
-    fails(() => readRetrieval(reader('{'), 'src-x'), 'bad_shape', /^src-x\/retrieval\.json: not valid JSON/);
+    assertFixtureError(() => readRetrieval(reader('{'), 'src-x'), 'bad_shape', /^src-x\/retrieval\.json: not valid JSON/);
     for (const notAnObject of ['[]', 'null', '5', '"2025"', 'true']) {
-      fails(() => readRetrieval(reader(notAnObject), 'src-x'), 'bad_shape', /^src-x\/retrieval\.json: expected a JSON object$/);
+      assertFixtureError(() => readRetrieval(reader(notAnObject), 'src-x'), 'bad_shape', /^src-x\/retrieval\.json: expected a JSON object$/);
     }
-    fails(() => readRetrieval(reader('{"vintage":""}'), 'src-x'), 'missing_field', /at \/vintage: required field "vintage" is missing/);
-    fails(() => readRetrieval(reader('{}'), 'src-x'), 'missing_field', /"vintage"/);
+    assertFixtureError(() => readRetrieval(reader('{"vintage":""}'), 'src-x'), 'missing_field', /at \/vintage: required field "vintage" is missing/);
+    assertFixtureError(() => readRetrieval(reader('{}'), 'src-x'), 'missing_field', /"vintage"/);
   });
   test('an impossible or malformed date is refused, with its pointer: 2026-13-45, 2026-02-30, 2026-5-20, a number', () => {
     for (const bad of ['"2026-13-45"', '"2026-02-30"', '"2025-02-29"', '"2026-5-20"', '"2026-05-20T00:00:00Z"', '20260520']) {
-      fails(
+      assertFixtureError(
         () => readRetrieval(reader(`{"vintage":"2025","latestRetrievedAt":${bad}}`), 'src-x'),
         'bad_shape',
         /at \/latestRetrievedAt: "latestRetrievedAt" must be an ISO date \(YYYY-MM-DD\)/,
       );
     }
-    fails(() => readRetrieval(reader('{"vintage":"2025","latestReleaseDate":"2026-04-31"}'), 'src-x'), 'bad_shape', /at \/latestReleaseDate/);
+    assertFixtureError(() => readRetrieval(reader('{"vintage":"2025","latestReleaseDate":"2026-04-31"}'), 'src-x'), 'bad_shape', /at \/latestReleaseDate/);
   });
   test('an illustrative mark must be a sentence', () => {
     for (const bad of ['""', '" "', '1', 'true']) {
-      fails(
+      assertFixtureError(
         () => readRetrieval(reader(`{"vintage":"2025","illustrative":${bad}}`), 'src-x'),
         'bad_shape',
         /^src-x\/retrieval\.json, at \/illustrative: "illustrative" must be a sentence saying which values are not published$/,
@@ -142,9 +135,9 @@ describe('splitCsvLine', () => {
     assert.deepEqual(splitCsvLine('""', {}), ['']);
   });
   test('an unterminated quote, or text after a closing quote, is bad_shape with its position', () => {
-    fails(() => splitCsvLine('"open,1', place), 'bad_shape', /^f\.csv:7: unterminated quoted field$/);
-    fails(() => splitCsvLine('"a"b,1', place), 'bad_shape', /^f\.csv:7: unexpected character after a quoted field at position 4$/);
-    fails(() => splitCsvLine('1,"a" ,2', place), 'bad_shape', /at position 6/);
+    assertFixtureError(() => splitCsvLine('"open,1', place), 'bad_shape', /^f\.csv:7: unterminated quoted field$/);
+    assertFixtureError(() => splitCsvLine('"a"b,1', place), 'bad_shape', /^f\.csv:7: unexpected character after a quoted field at position 4$/);
+    assertFixtureError(() => splitCsvLine('1,"a" ,2', place), 'bad_shape', /at position 6/);
   });
 });
 
