@@ -21,7 +21,8 @@ function pointsOf(series: MetricSeries): Point[] {
 }
 
 export const formatIndex = (n: number): string => formatNumber(n, 2);
-export const formatChange = (n: number): string => `${n > 0 ? '+' : n < 0 ? '\u2212' : ''}${formatNumber(Math.abs(n), 1)}%`;
+/** A change with its sign and a true minus: "+2.4%", "−0.3%", "0.0%". */
+export const formatChange = (n: number, decimals = 1): string => `${n > 0 ? '+' : n < 0 ? '\u2212' : ''}${formatNumber(Math.abs(n), decimals)}%`;
 
 const extremes = (points: readonly Point[], of: (p: Point) => number | undefined): { low?: Point; high?: Point } => {
   let low: Point | undefined;
@@ -151,7 +152,7 @@ export function PriceIndexChart({ series, area }: { series: MetricSeries; area: 
         <g key={`c${t}`}>
           <line x1="0" x2="100%" y1={px(yc(t))} y2={px(yc(t))} stroke={t === 0 ? MUTED : GRID} stroke-width={1} />
           <text x="0" dx="-6" y={px(yc(t))} dy="0.35em" text-anchor="end" fill={MUTED} class="tick">
-            {t === 0 ? '0' : `${t > 0 ? '+' : '\u2212'}${formatNumber(Math.abs(t), Number.isInteger(t) ? 0 : 1)}%`}
+            {t === 0 ? '0' : formatChange(t, Number.isInteger(t) ? 0 : 1)}
           </text>
         </g>
       ))}

@@ -35,25 +35,13 @@ export function distribution(site: Site, metricId: string): Distribution {
   return d;
 }
 
-/** How many values are strictly below `value` (lower bound of a binary search). */
-function countBelow(sorted: Distribution['sorted'], value: number): number {
+/** How many of the ascending values pass `test`, which holds for a prefix of them (a binary search). */
+function prefixWhere(sorted: Distribution['sorted'], test: (v: number) => boolean): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if ((sorted[mid]?.value ?? 0) < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** How many values are at most `value`. */
-function countAtMost(sorted: Distribution['sorted'], value: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((sorted[mid]?.value ?? 0) <= value) lo = mid + 1;
+    if (test((sorted[mid] as Distribution['sorted'][number]).value)) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -62,8 +50,8 @@ function countAtMost(sorted: Distribution['sorted'], value: number): number {
 /** A value's place among the markets in words: "3rd highest of 16", "lowest of 16", "tied 2nd lowest of 16". */
 export function rankWords(d: Distribution, value: number): string {
   const n = d.sorted.length;
-  const below = countBelow(d.sorted, value);
-  const atMost = countAtMost(d.sorted, value);
+  const below = prefixWhere(d.sorted, (v) => v < value);
+  const atMost = prefixWhere(d.sorted, (v) => v <= value);
   const tied = atMost - below > 1 ? 'tied ' : '';
   const fromTop = n - atMost + 1;
   const fromBottom = below + 1;
