@@ -55,8 +55,8 @@ function freshnessNote(sources: readonly Source[], snapshotDate: string): string
   return `Static fixtures, snapshot ${snapshotDate}. Each source is judged against its update frequency: ${parts.join('; ')}.`;
 }
 
-/** The boundary as a sentence names it, with its codes: "Austin city, Texas (Census place 4805000)". */
-function boundaryPhrase(b: Boundary, market: MarketDefinition): string {
+/** The boundary as a sentence names it, with its codes: "Austin city, Texas (Census place 4805000)"; a division with its metro's name. */
+export function boundaryPhrase(b: Boundary, cbsaName: string | undefined): string {
   const spans = b.states.length > 1 ? `, which spans ${listWords(b.states)}` : '';
   switch (b.level) {
     case 'place':
@@ -64,10 +64,21 @@ function boundaryPhrase(b: Boundary, market: MarketDefinition): string {
     case 'county':
       return `${b.name} (county ${Object.values(b.codes).join('')})`;
     case 'division':
-      return `the ${b.name} metropolitan division (${b.codes['division'] ?? ''})${market.cbsaName === undefined ? '' : ` of the ${market.cbsaName} metro area`}${spans}`;
+      return `the ${b.name} metropolitan division (${b.codes['division'] ?? ''})${cbsaName === undefined ? '' : ` of the ${cbsaName} metro area`}${spans}`;
     case 'cbsa':
       return `the ${b.name} metro area (CBSA ${b.codes['cbsa'] ?? ''})${spans}`;
   }
+}
+
+const METRIC_ORDER = new Map(METRICS.map((m, i) => [m.id, i]));
+
+/**
+ * Metrics and the area they describe, as a clause of the geographyScope note and of the market page's covers line:
+ * "median gross rent and housing units describe Austin city, Texas (Census place 4805000)", metrics in the methodology's order.
+ */
+export function coverageClause(metricIds: readonly string[], boundary: Boundary, cbsaName: string | undefined): string {
+  const nouns = [...metricIds].sort((a, b) => (METRIC_ORDER.get(a) ?? 0) - (METRIC_ORDER.get(b) ?? 0)).map((id) => metricDefinition(id)?.noun ?? id);
+  return `${listWords(nouns)} ${nouns.length === 1 && !/s$/.test(nouns[0] ?? '') ? 'describes' : 'describe'} ${boundaryPhrase(boundary, cbsaName)}`;
 }
 
 const LEVEL_ORDER: readonly Boundary['level'][] = ['place', 'county', 'division', 'cbsa'];
@@ -86,15 +97,8 @@ function geographyScope(market: MarketDefinition, observations: readonly Observa
     boundaries.set(key, entry);
   }
   if (boundaries.size < 2) return undefined;
-  const order = new Map(METRICS.map((m, i) => [m.id, i]));
-  const entries = [...boundaries.values()]
-    .sort((a, b) => LEVEL_ORDER.indexOf(a.boundary.level) - LEVEL_ORDER.indexOf(b.boundary.level))
-    .map(({ boundary, metrics }) => ({ boundary, metrics: [...metrics].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0)) }));
-  const clauses = entries.map(({ boundary, metrics }) => {
-    const nouns = metrics.map((id) => metricDefinition(id)?.noun ?? id);
-    return `${listWords(nouns)} ${nouns.length === 1 && !/s$/.test(nouns[0] ?? '') ? 'describes' : 'describe'} ${boundaryPhrase(boundary, market)}`;
-  });
-  const sentence = clauses.join('; ');
+  const entries = [...boundaries.values()].sort((a, b) => LEVEL_ORDER.indexOf(a.boundary.level) - LEVEL_ORDER.indexOf(b.boundary.level));
+  const sentence = entries.map(({ boundary, metrics }) => coverageClause([...metrics], boundary, market.cbsaName)).join('; ');
   return {
     note: `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`,
     boundaries: entries.map(({ boundary, metrics }) => ({

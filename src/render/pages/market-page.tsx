@@ -1,10 +1,11 @@
 // /markets/<market-id>: one market's profile for people, every number with its unit, period and source.
-import type { Boundary, GeographyScope, MarketProfile, Metric } from '../../contract.ts';
+import type { GeographyScope, MarketProfile, Metric } from '../../contract.ts';
 import { METHODOLOGY_VERSION, METRICS, metricDefinition, sourceFreshness } from '../../methodology.ts';
 import { PATHS } from '../../paths.ts';
+import { boundaryPhrase, coverageClause } from '../../profiles.ts';
 import { MarketScoreChart } from './charts.tsx';
 import { Caveats, DateText, ExternalLink, Facts, FreshnessBadge, IllustrativeNote, ReflowTable, TableScroll, Td } from './components.tsx';
-import { displayName, formatDate, formatMetric, formatNumber, formatPercent, labelList, listWords } from './format.ts';
+import { displayName, formatDate, formatMetric, formatNumber, formatPercent, labelList } from './format.ts';
 import { PriceIndexChart, PriceIndexTable } from './price-chart.tsx';
 import { SCORE_KEYS, scoreDependencies, scoreLabel, scoreMeaning, scoreOf } from './scores.ts';
 import type { Site } from './site.ts';
@@ -236,22 +237,6 @@ function HousePrices({ site, profile }: { site: Site; profile: MarketProfile }) 
   );
 }
 
-/** A boundary as the covers line names it, with its codes. */
-function boundaryWords(b: Boundary, profile: MarketProfile): string {
-  const codes = Object.values(b.codes);
-  const spans = b.states.length > 1 ? `, which spans ${listWords(b.states)}` : '';
-  switch (b.level) {
-    case 'place':
-      return `${b.name} (Census place ${codes.join('')})`;
-    case 'county':
-      return `${b.name} (county ${codes.join('')})`;
-    case 'division':
-      return `the ${b.name} metropolitan division (${b.codes['division'] ?? ''})${profile.market.cbsaName === undefined ? '' : ` of the ${profile.market.cbsaName} metro area`}${spans}`;
-    case 'cbsa':
-      return `the ${b.name} metro area (CBSA ${b.codes['cbsa'] ?? ''})${spans}`;
-  }
-}
-
 /**
  * "What each number covers", in one line: the boundaries with the fewest metrics named with their metrics, the one with
  * the most as "every other number". The full sentence and the codes are in the profile's geographyScope.
@@ -259,15 +244,12 @@ function boundaryWords(b: Boundary, profile: MarketProfile): string {
 function Covers({ scope, profile }: { scope: GeographyScope; profile: MarketProfile }) {
   const [main, ...rest] = [...scope.boundaries].sort((a, b) => b.metrics.length - a.metrics.length);
   if (main === undefined) return null;
-  const order = new Map(METRICS.map((m, i) => [m.id, i]));
-  const clauses = rest.map((b) => {
-    const nouns = [...b.metrics].sort((x, y) => (order.get(x) ?? 0) - (order.get(y) ?? 0)).map((id) => metricDefinition(id)?.noun ?? id);
-    return `${listWords(nouns)} ${nouns.length === 1 ? 'describes' : 'describe'} ${boundaryWords(b, profile)}`;
-  });
+  const cbsaName = profile.market.cbsaName;
+  const clauses = rest.map((b) => coverageClause(b.metrics, b, cbsaName));
   return (
     <p class="covers" id="geography">
       <strong>What each number covers:</strong> {clauses.join('; ')}
-      {clauses.length === 0 ? 'every number describes' : '; every other number describes'} {boundaryWords(main, profile)}.
+      {clauses.length === 0 ? 'every number describes' : '; every other number describes'} {boundaryPhrase(main, cbsaName)}.
     </p>
   );
 }
