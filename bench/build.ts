@@ -1,5 +1,5 @@
 // Scale benchmark: builds synthetic market sets of growing size and prints time and memory per market.
-import { buildRouteTable } from '../src/build.ts';
+import { buildRouteTable } from '../src/build/build.ts';
 import { synthetic } from './synthetic-markets.ts';
 
 const sizes = (process.env['SIZES'] ?? '250,500,1000,2000,4000').split(',').map(Number);

@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildRouteTable } from '../src/build.ts';
+import { buildRouteTable } from '../src/build/build.ts';
 import type { ReadFixture } from '../src/sources/types.ts';
 import { nationalFiles } from './upstream/national.ts';
 

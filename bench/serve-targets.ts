@@ -4,10 +4,10 @@
 // Prints `READY <url>` once listening; the parent kills the process when done. sirv, express and fastify come from
 // bench/package.json (the parent installs them first).
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
-import { buildRouteTable } from '../src/build.ts';
+import { buildRouteTable } from '../src/build/build.ts';
 import { fixtureReader } from '../src/sources/index.ts';
-import { marketProblem, problemText } from '../src/http/problems.ts';
-import { startServer } from '../src/server/listener.ts';
+import { marketProblem, problemText } from '../src/protocol/problems.ts';
+import { startServer } from '../src/runtimes/server/listener.ts';
 import { ROWS } from './serve-rows.ts';
 
 const [kind = '', root = '', baseUrl = ''] = process.argv.slice(2);

@@ -18,7 +18,7 @@ import { request } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SITE_DIR, fileFor } from '../src/manifest.ts';
+import { SITE_DIR, fileFor } from '../src/artifact/manifest.ts';
 import { findNginx, freePort, startNginx as startNginxRun, type NginxRun } from '../scripts/nginx-run.ts';
 import { ensureBenchPackages } from './deps.ts';
 import { ROWS, type Row } from './serve-rows.ts';
@@ -78,7 +78,7 @@ interface Target {
 }
 
 const routeKind = (path: string): 'json' | 'csv' => (path.endsWith('/csv') ? 'csv' : 'json');
-/** The file behind a route in dist/site (src/artifact.ts decides the mapping). */
+/** The file behind a route in dist/site (src/artifact/manifest.ts decides the mapping). */
 const filePath = (row: Row): string => (row.kind === 'not-found' ? row.path : `/${fileFor({ path: row.path, kind: routeKind(row.path) })}`);
 
 function startChild(kind: string): Promise<{ url: string; child: ChildProcess }> {
@@ -101,7 +101,7 @@ async function startNode(t: Target): Promise<void> {
   t.child = child;
 }
 
-/** nginx over the same built output, through the generated config (src/engines/nginx-run.ts), when nginx is installed. */
+/** nginx over the same built output, through the generated config (scripts/nginx-run.ts), when nginx is installed. */
 async function startNginx(target: Target): Promise<string | undefined> {
   let run: NginxRun;
   try {

@@ -1,5 +1,5 @@
 // Synthetic markets in each upstream's fixture shape, any number of them: for the scale benchmark and the tests that page size does not grow with the market count.
-import type { MarketDefinition } from '../src/markets.ts';
+import type { MarketDefinition } from '../src/contract/markets.ts';
 import type { ReadFixture } from '../src/sources/types.ts';
 import { acsFiles } from './upstream/census-acs-5yr.ts';
 import { bpsFiles } from './upstream/census-bps.ts';

@@ -2,7 +2,7 @@
 // Entry point of the package's command: runs the compiled CLI (lib/, written by `npm ci` through the prepare script).
 import { existsSync } from 'node:fs';
 
-const cli = new URL('../lib/cli.js', import.meta.url);
+const cli = new URL('../lib/commands/cli.js', import.meta.url);
 if (!existsSync(cli)) {
   process.stderr.write('market-profiles: lib/ is missing; run `npm run compile` (npm ci runs it for you)\n');
   process.exit(1);

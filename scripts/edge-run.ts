@@ -3,7 +3,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EDGE_CONFIG_FILE } from '../src/engines/edge.ts';
+import { EDGE_CONFIG_FILE } from '../src/artifact/edge.ts';
 import { overFreshBuild, type FreshBuildRun } from './nginx-run.ts';
 
 /** edge/: Wrangler and workerd with their own package.json and lock, out of the root install (about 200 MB). */

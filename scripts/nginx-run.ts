@@ -4,9 +4,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { writeBuild } from '../src/artifact.ts';
-import { buildRouteTable } from '../src/build.ts';
-import { nginxMainConf, type MainConfOptions } from '../src/engines/nginx.ts';
+import { writeBuild } from '../src/artifact/write.ts';
+import { buildRouteTable } from '../src/build/build.ts';
+import { nginxMainConf, type MainConfOptions } from '../src/artifact/nginx.ts';
 import { fixtureReader } from '../src/sources/index.ts';
 
 export const INSTALL_HINT = 'install it with: apt-get install nginx-light libnginx-mod-http-brotli-static';

@@ -1,9 +1,9 @@
 // `npm run serve:edge`: builds dist/ for PORT and BASE_URL, then runs the edge Worker on Cloudflare's local runtime (wrangler dev, workerd) in the foreground.
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { writeBuild } from '../src/artifact.ts';
-import { buildRouteTable } from '../src/build.ts';
-import { loadConfig } from '../src/config.ts';
+import { writeBuild } from '../src/artifact/write.ts';
+import { buildRouteTable } from '../src/build/build.ts';
+import { loadConfig } from '../src/commands/config.ts';
 import { fixtureReader } from '../src/sources/index.ts';
 import { installEdgeTools, startEdge } from './edge-run.ts';
 

@@ -5,11 +5,11 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { artifactFiles, writeBuild } from '../src/artifact.ts';
-import { buildManifest, fileFor, NOT_FOUND_FILE, SITE_DIR } from '../src/manifest.ts';
-import { cdnFiles } from '../src/engines/cdn.ts';
-import { nginxFiles, NGINX_SERVER_CONF } from '../src/engines/nginx.ts';
-import { quote } from '../src/engines/nginx-syntax.ts';
+import { artifactFiles, writeBuild } from '../src/artifact/write.ts';
+import { buildManifest, fileFor, NOT_FOUND_FILE, SITE_DIR } from '../src/artifact/manifest.ts';
+import { cdnFiles } from '../src/artifact/cdn.ts';
+import { nginxFiles, NGINX_SERVER_CONF } from '../src/artifact/nginx.ts';
+import { quote } from '../src/artifact/nginx-syntax.ts';
 import { buildTable } from './support/data.ts';
 
 const table = buildTable();

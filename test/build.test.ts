@@ -5,11 +5,11 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, write
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { artifactFiles, writeArtifact } from '../src/artifact.ts';
-import { buildRouteTable } from '../src/build.ts';
+import { artifactFiles, writeArtifact } from '../src/artifact/write.ts';
+import { buildRouteTable } from '../src/build/build.ts';
 import { synthetic } from '../bench/synthetic-markets.ts';
-import { main } from '../src/cli.ts';
-import { ContractError, DataError } from '../src/errors.ts';
+import { main } from '../src/commands/cli.ts';
+import { ContractError, DataError } from '../src/contract/errors.ts';
 import { CHART_MARKET_LIMIT } from '../src/render/pages/chart-parts.ts';
 import { FOOTER_MARKET_LIMIT } from '../src/render/pages/layout.tsx';
 import { ADAPTERS } from '../src/sources/index.ts';

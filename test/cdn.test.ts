@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { runInNewContext } from 'node:vm';
-import { artifactFiles } from '../src/artifact.ts';
-import { buildManifest, SITE_DIR, type Manifest } from '../src/manifest.ts';
+import { artifactFiles } from '../src/artifact/write.ts';
+import { buildManifest, SITE_DIR, type Manifest } from '../src/artifact/manifest.ts';
 import {
   CLOUDFRONT_FUNCTION_LIMIT,
   CLOUDFRONT_REQUEST_FILE,
@@ -18,9 +18,9 @@ import {
   S3_OBJECTS_FILE,
   S3_UPLOAD_FILE,
   type S3Object,
-} from '../src/engines/cdn.ts';
+} from '../src/artifact/cdn.ts';
 import { synthetic } from '../bench/synthetic-markets.ts';
-import { buildRouteTable } from '../src/build.ts';
+import { buildRouteTable } from '../src/build/build.ts';
 import { buildTable } from './support/data.ts';
 
 const table = buildTable();

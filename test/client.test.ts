@@ -11,11 +11,11 @@ import {
   SchemaVersionError,
   createClient,
   type MarketProfilesClient,
-} from '../src/client.ts';
-import { CSV_CAVEATS, CSV_COLUMNS, PROFILE_CAVEATS, SCHEMA_VERSION, type MarketProfile } from '../src/contract.ts';
-import { MARKET_IDS } from '../src/markets.ts';
-import { PATHS } from '../src/paths.ts';
-import type { RouteTable } from '../src/routes.ts';
+} from '../src/client/client.ts';
+import { CSV_CAVEATS, CSV_COLUMNS, PROFILE_CAVEATS, SCHEMA_VERSION, type MarketProfile } from '../src/contract/schemas.ts';
+import { MARKET_IDS } from '../src/contract/markets.ts';
+import { PATHS } from '../src/contract/paths.ts';
+import type { RouteTable } from '../src/routes/route-table.ts';
 import { startEmbedded } from './support/embedded.ts';
 
 const ID = 'us-tx-austin';
@@ -232,10 +232,12 @@ describe('the client module', () => {
           /^\s*(?:import|export)\b(?!\s+type\b)[^;'"]*?\bfrom\s*['"]([^'"]+)['"]/gms,
         ),
       ].map((m) => m[1] ?? '');
-    assert.deepEqual(runtimeImports('client.ts'), ['./csv.ts', './paths.ts']);
-    assert.deepEqual(runtimeImports('csv.ts'), []);
-    assert.deepEqual(runtimeImports('paths.ts'), []);
-    const source = ['client.ts', 'csv.ts', 'paths.ts'].map((f) => readFileSync(new URL(`../src/${f}`, import.meta.url), 'utf8')).join('\n');
+    assert.deepEqual(runtimeImports('client/client.ts'), ['../contract/csv-format.ts', '../contract/paths.ts']);
+    assert.deepEqual(runtimeImports('contract/csv-format.ts'), []);
+    assert.deepEqual(runtimeImports('contract/paths.ts'), []);
+    const source = ['client/client.ts', 'contract/csv-format.ts', 'contract/paths.ts']
+      .map((f) => readFileSync(new URL(`../src/${f}`, import.meta.url), 'utf8'))
+      .join('\n');
     assert.doesNotMatch(source, /from 'node:|require\(|process\./);
   });
 
@@ -244,12 +246,12 @@ describe('the client module', () => {
       exports: Record<string, { types: string; default: string }>;
       types: string;
     };
-    assert.deepEqual(pkg.exports['.'], { types: './lib/client.d.ts', default: './lib/client.js' });
+    assert.deepEqual(pkg.exports['.'], { types: './lib/client/client.d.ts', default: './lib/client/client.js' });
     assert.deepEqual(pkg.exports['./client'], pkg.exports['.']);
-    assert.equal(pkg.types, './lib/client.d.ts');
+    assert.equal(pkg.types, './lib/client/client.d.ts');
     const name = 'market-profiles'; // the package's own name: Node resolves it through "exports" to lib/
     const exported = (await import(name)) as { createClient: unknown; ProblemError: unknown };
     assert.equal(typeof exported.createClient, 'function');
-    assert.match(readFileSync(new URL('../lib/client.d.ts', import.meta.url), 'utf8'), /export declare function createClient/);
+    assert.match(readFileSync(new URL('../lib/client/client.d.ts', import.meta.url), 'utf8'), /export declare function createClient/);
   });
 });

@@ -1,9 +1,9 @@
 // Every rule of docs/contract.md sections 2 and 4, checked on the served profile of each of the sixteen markets.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { PROFILE_CAVEATS } from '../src/contract.ts';
-import { MARKET_IDS } from '../src/markets.ts';
-import { PATHS } from '../src/paths.ts';
+import { PROFILE_CAVEATS } from '../src/contract/schemas.ts';
+import { MARKET_IDS } from '../src/contract/markets.ts';
+import { PATHS } from '../src/contract/paths.ts';
 import { BASE_URL, FIXTURE_FILES, body, buildTable, fixtureReader, servedProfiles } from './support/data.ts';
 
 const SPEC_MARKETS = [

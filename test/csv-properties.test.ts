@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
-import type { MarketProfile } from '../src/contract.ts';
-import { CsvSyntaxError, csvField, parseCsv, plainDecimal } from '../src/csv.ts';
-import { renderBulkCsv, renderMarketCsv } from '../src/render/csv.ts';
+import type { MarketProfile } from '../src/contract/schemas.ts';
+import { CsvSyntaxError, csvField, parseCsv, plainDecimal } from '../src/contract/csv-format.ts';
+import { renderBulkCsv, renderMarketCsv } from '../src/render/csv-documents.ts';
 import { buildTable, servedProfiles } from './support/data.ts';
 
 const RUNS = { numRuns: 500, seed: 20261124 };

@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { csvField, plainDecimal } from '../src/csv.ts';
-import { MARKET_IDS } from '../src/markets.ts';
-import { PATHS } from '../src/paths.ts';
+import { csvField, plainDecimal } from '../src/contract/csv-format.ts';
+import { MARKET_IDS } from '../src/contract/markets.ts';
+import { PATHS } from '../src/contract/paths.ts';
 import { body, buildTable, servedProfiles } from './support/data.ts';
 
 const HEADER = [

@@ -4,10 +4,10 @@ import { after, before, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { synthetic } from '../bench/synthetic-markets.ts';
 import { workerdDate } from '../scripts/edge-run.ts';
-import { artifactFiles } from '../src/artifact.ts';
-import { buildRouteTable } from '../src/build.ts';
-import { edgeData } from '../src/engines/edge-data.ts';
-import { cloudflareCoding, createEdgeWorker, type EdgeEnv, type EdgeWorker } from '../src/engines/edge-worker.ts';
+import { artifactFiles } from '../src/artifact/write.ts';
+import { buildRouteTable } from '../src/build/build.ts';
+import { edgeData } from '../src/artifact/edge-data.ts';
+import { cloudflareCoding, createEdgeWorker, type EdgeEnv, type EdgeWorker } from '../src/runtimes/edge-worker.ts';
 import {
   ASSET_FILE_LIMIT,
   EDGE_ASSETS_DIR,
@@ -16,10 +16,10 @@ import {
   EDGE_WORKER_FILE,
   WORKER_SCRIPT_LIMIT,
   edgeWorkerScript,
-} from '../src/engines/edge.ts';
-import { buildManifest } from '../src/manifest.ts';
-import type { RouteTable } from '../src/routes.ts';
-import type { RunningServer } from '../src/server/listener.ts';
+} from '../src/artifact/edge.ts';
+import { buildManifest } from '../src/artifact/manifest.ts';
+import type { RouteTable } from '../src/routes/route-table.ts';
+import type { RunningServer } from '../src/runtimes/server/listener.ts';
 import { fixtureReader } from './support/data.ts';
 import { startEmbedded } from './support/embedded.ts';
 import { exchange, request } from './support/http-suite.ts';

@@ -5,10 +5,10 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { buildRouteTable } from '../src/build.ts';
-import { main } from '../src/cli.ts';
-import type { MarketProfile } from '../src/contract.ts';
-import { addressOf, FetchError, fetchSources, type FetchOptions } from '../src/fetch.ts';
+import { buildRouteTable } from '../src/build/build.ts';
+import { main } from '../src/commands/cli.ts';
+import type { MarketProfile } from '../src/contract/schemas.ts';
+import { addressOf, FetchError, fetchSources, type FetchOptions } from '../src/commands/fetch.ts';
 import { ADAPTERS, fixtureReader } from '../src/sources/index.ts';
 import { FIXTURES_DIR } from './support/data.ts';
 import { startReplay, type Replay, type Reply } from './support/replay.ts';

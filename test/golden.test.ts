@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { test, type TestContext } from 'node:test';
-import { PATHS } from '../src/paths.ts';
+import { PATHS } from '../src/contract/paths.ts';
 import { body, buildTable } from './support/data.ts';
 
 // Regenerate with: UPDATE_GOLDEN=1 node --import tsx --test test/golden.test.ts (then review the diff).

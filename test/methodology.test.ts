@@ -1,7 +1,7 @@
 // Methodology v2.0: each formula and threshold on hand-computed examples, scores omitted when an input is missing, face validity on the fixtures, freshness and coverage.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Source as SourceRecord } from '../src/contract.ts';
+import type { Source as SourceRecord } from '../src/contract/schemas.ts';
 import {
   METHODOLOGY_CHANGES,
   METHODOLOGY_VERSION,
@@ -16,7 +16,7 @@ import {
   scoreInputs,
   sourceFreshness,
   worstFreshness,
-} from '../src/methodology.ts';
+} from '../src/methodology/methodology.ts';
 import { servedProfiles, buildTable } from './support/data.ts';
 
 /**

@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { ifNoneMatchHits, notModified } from '../src/http/conditional.ts';
-import { NO_HEADER, chooseEncoding, parseAcceptEncoding, type Acceptable, type Encoding } from '../src/http/negotiation.ts';
+import { ifNoneMatchHits, notModified } from '../src/protocol/conditional.ts';
+import { NO_HEADER, chooseEncoding, parseAcceptEncoding, type Acceptable, type Encoding } from '../src/protocol/negotiation.ts';
 
 const RUNS = { numRuns: 1000, seed: 20261124 };
 const CODINGS = ['br', 'gzip', 'identity', '*', 'x-gzip', 'deflate', 'compress', 'zstd'] as const;

@@ -4,12 +4,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { writeBuild } from '../src/artifact.ts';
-import { buildRouteTable } from '../src/build.ts';
+import { writeBuild } from '../src/artifact/write.ts';
+import { buildRouteTable } from '../src/build/build.ts';
 import { fixtureReader } from '../src/sources/index.ts';
 import { freePort, startNginx, type NginxRun } from '../scripts/nginx-run.ts';
-import type { RouteTable } from '../src/routes.ts';
-import { startServer, type RunningServer } from '../src/server/listener.ts';
+import type { RouteTable } from '../src/routes/route-table.ts';
+import { startServer, type RunningServer } from '../src/runtimes/server/listener.ts';
 import { CASES, exchange, header, request, type RawResponse } from './support/http-suite.ts';
 
 const FIXTURES = new URL('../fixtures/', import.meta.url).pathname;

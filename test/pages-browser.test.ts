@@ -7,9 +7,9 @@ import { after, before, describe, it } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Result } from 'axe-core';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { buildRouteTable } from '../src/build.ts';
-import { PATHS } from '../src/paths.ts';
-import { startServer, type RunningServer } from '../src/server/listener.ts';
+import { buildRouteTable } from '../src/build/build.ts';
+import { PATHS } from '../src/contract/paths.ts';
+import { startServer, type RunningServer } from '../src/runtimes/server/listener.ts';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const FIXTURES = new URL('../fixtures/', import.meta.url).pathname;

@@ -1,13 +1,13 @@
 // Assembly: a profile's dates, freshness and provenance follow its sources (not the fixtures' happy case), and every refusal has its code.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { buildRouteTable } from '../src/build.ts';
-import { findMarket, type MarketDefinition } from '../src/markets.ts';
-import { assembleProfile, assembleProfiles } from '../src/profiles.ts';
+import { buildRouteTable } from '../src/build/build.ts';
+import { findMarket, type MarketDefinition } from '../src/contract/markets.ts';
+import { assembleProfile, assembleProfiles } from '../src/methodology/profiles.ts';
 import type { LoadedSources } from '../src/sources/index.ts';
-import type { MarketIndex, MarketProfile } from '../src/contract.ts';
-import { DataError } from '../src/errors.ts';
-import { PATHS } from '../src/paths.ts';
+import type { MarketIndex, MarketProfile } from '../src/contract/schemas.ts';
+import { DataError } from '../src/contract/errors.ts';
+import { PATHS } from '../src/contract/paths.ts';
 import { ADAPTERS } from '../src/sources/index.ts';
 import type { Observation, SourceAdapter, SourceLoad } from '../src/sources/types.ts';
 import { fixtureReader } from './support/data.ts';

@@ -2,11 +2,11 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
-import { CSV_CAVEATS } from '../src/contract.ts';
-import { loadReadConfig } from '../src/config.ts';
-import { MARKET_IDS } from '../src/markets.ts';
-import { PATHS } from '../src/paths.ts';
-import type { RouteTable } from '../src/routes.ts';
+import { CSV_CAVEATS } from '../src/contract/schemas.ts';
+import { loadReadConfig } from '../src/commands/config.ts';
+import { MARKET_IDS } from '../src/contract/markets.ts';
+import { PATHS } from '../src/contract/paths.ts';
+import type { RouteTable } from '../src/routes/route-table.ts';
 import { startEmbedded } from './support/embedded.ts';
 
 const BIN = new URL('../bin/market-profiles.js', import.meta.url).pathname;

@@ -11,7 +11,7 @@ import {
   isApiPath,
   marketIdOf,
   MAX_PATH_LENGTH,
-} from '../src/http/request-target.ts';
+} from '../src/protocol/request-target.ts';
 
 const RUNS = { numRuns: 1000, seed: 20261124 };
 const UNRESERVED = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~';

@@ -1,8 +1,8 @@
 // The served draft-07 schema validates every served profile and rejects broken ones; it tolerates additive fields.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { compilePublished } from '../src/validate.ts';
-import { PATHS } from '../src/paths.ts';
+import { compilePublished } from '../src/validate/contract-checks.ts';
+import { PATHS } from '../src/contract/paths.ts';
 import { body, buildTable, servedProfiles } from './support/data.ts';
 
 const table = buildTable();

@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, test } from 'node:test';
-import type { RouteTable } from '../src/routes.ts';
-import type { RunningServer } from '../src/server/listener.ts';
+import type { RouteTable } from '../src/routes/route-table.ts';
+import type { RunningServer } from '../src/runtimes/server/listener.ts';
 import { startEmbedded } from './support/embedded.ts';
 import { checkResponse, expectedFor, parseResponses, type Expected, type RawResponse } from './support/http-suite.ts';
 

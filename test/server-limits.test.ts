@@ -1,10 +1,10 @@
 // The embedded server's own rules beyond the shared contract: limits and timeouts, parser rejections, methods, preflight, negotiation order.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { RouteTable } from '../src/routes.ts';
+import type { RouteTable } from '../src/routes/route-table.ts';
 import type { Socket } from 'node:net';
-import { Answers } from '../src/server/answers.ts';
-import { LIMITS, sweepStalled, type RunningServer } from '../src/server/listener.ts';
+import { Answers } from '../src/runtimes/server/answers.ts';
+import { LIMITS, sweepStalled, type RunningServer } from '../src/runtimes/server/listener.ts';
 import { startEmbedded } from './support/embedded.ts';
 import { checkProblem, exchange, header, request, type RawExchange, type RawResponse } from './support/http-suite.ts';
 

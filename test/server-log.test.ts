@@ -1,9 +1,9 @@
 // Access log: off by default; when on, exactly one JSON line per request with the documented fields.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { BAD_TARGET_REASONS } from '../src/http/request-target.ts';
-import { UNPARSABLE_REASON, badRequestProblem, marketProblem, methodProblem, problemText, type ProblemDetails } from '../src/http/problems.ts';
-import type { AccessLogEntry } from '../src/server/listener.ts';
+import { BAD_TARGET_REASONS } from '../src/protocol/request-target.ts';
+import { UNPARSABLE_REASON, badRequestProblem, marketProblem, methodProblem, problemText, type ProblemDetails } from '../src/protocol/problems.ts';
+import type { AccessLogEntry } from '../src/runtimes/server/listener.ts';
 import { startEmbedded } from './support/embedded.ts';
 import { exchange, request } from './support/http-suite.ts';
 

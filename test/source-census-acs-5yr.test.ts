@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { acsFiles, withOtherAcsPlaces } from '../bench/upstream/census-acs-5yr.ts';
 import { synthetic } from '../bench/synthetic-markets.ts';
-import { MARKETS } from '../src/markets.ts';
+import { MARKETS } from '../src/contract/markets.ts';
 import { censusAcs5yr } from '../src/sources/census-acs-5yr.ts';
 import type { ReadFixture, SourceLoad } from '../src/sources/types.ts';
 import { FIXTURE_FILES, fixtureReader } from './support/data.ts';

@@ -1,7 +1,7 @@
 // The Census BPS adapter reads the four regional annual place files as published: multi-line header, padded codes, MCD rows, New York City's boroughs.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { MARKETS, findMarket, type MarketDefinition } from '../src/markets.ts';
+import { MARKETS, findMarket, type MarketDefinition } from '../src/contract/markets.ts';
 import { censusBps } from '../src/sources/census-bps.ts';
 import type { ReadFixture, SourceLoad } from '../src/sources/types.ts';
 import { fixtureReader } from './support/data.ts';

@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { withOtherFhfaSeries } from '../bench/upstream/fhfa-hpi.ts';
-import { FixtureError } from '../src/errors.ts';
-import { MARKETS } from '../src/markets.ts';
+import { FixtureError } from '../src/contract/errors.ts';
+import { MARKETS } from '../src/contract/markets.ts';
 import { codeOf, fhfaHpi, latestQuarterOf, parseSeriesName } from '../src/sources/fhfa-hpi.ts';
 import type { ReadFixture, SourceLoad } from '../src/sources/types.ts';
 import { FIXTURE_FILES, fixtureReader } from './support/data.ts';

@@ -1,7 +1,7 @@
 // The parsing helpers every adapter shares: text and number fields with their error codes, rounding, retrieval.json, CSV lines, where JSON array elements start.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { FixtureError } from '../src/errors.ts';
+import { FixtureError } from '../src/contract/errors.ts';
 import { arrayElementLines, eachLine, isCalendarDate, numeric, readRetrieval, roundTo, splitCsvLine, text, withRetrieval } from '../src/sources/parse.ts';
 import { assertFixtureError } from './support/fixture-error.ts';
 

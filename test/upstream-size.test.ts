@@ -2,11 +2,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { marketRowsOnly, nationalFiles } from '../bench/upstream/national.ts';
-import { MARKET_IDS } from '../src/markets.ts';
-import { PATHS } from '../src/paths.ts';
-import type { RouteTable } from '../src/routes.ts';
+import { MARKET_IDS } from '../src/contract/markets.ts';
+import { PATHS } from '../src/contract/paths.ts';
+import type { RouteTable } from '../src/routes/route-table.ts';
 import { ADAPTERS, loadSources } from '../src/sources/index.ts';
-import { MARKETS } from '../src/markets.ts';
+import { MARKETS } from '../src/contract/markets.ts';
 import { FIXTURE_FILES, buildTable } from './support/data.ts';
 
 const readerOf = (files: ReadonlyMap<string, string>) => (path: string) => files.get(path) ?? assert.fail(`no fixture ${path}`);

@@ -1,11 +1,11 @@
 // The validate stage: every rule it enforces beyond the schema, every CSV tie, and each failure named with its route, place and reason.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { MarketProfile } from '../src/contract.ts';
-import { ContractError } from '../src/errors.ts';
-import { PATHS } from '../src/paths.ts';
-import { renderMarketCsv } from '../src/render/csv.ts';
-import { assertCsvTies, assertProfileRules, assertValid, compilePublished } from '../src/validate.ts';
+import type { MarketProfile } from '../src/contract/schemas.ts';
+import { ContractError } from '../src/contract/errors.ts';
+import { PATHS } from '../src/contract/paths.ts';
+import { renderMarketCsv } from '../src/render/csv-documents.ts';
+import { assertCsvTies, assertProfileRules, assertValid, compilePublished } from '../src/validate/contract-checks.ts';
 import { body, buildTable, servedProfiles } from './support/data.ts';
 
 const table = buildTable();

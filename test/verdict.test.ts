@@ -1,7 +1,7 @@
 // The order of a request's checks, shared by the embedded server and the edge Worker: target form, path rules, route, method.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { judgeRequest } from '../src/http/verdict.ts';
+import { judgeRequest } from '../src/protocol/verdict.ts';
 
 const ROUTES = new Map([
   ['/api/markets', 'index'],

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { CsvSyntaxError, parseCsv } from '../src/csv.ts';
+import { CsvSyntaxError, parseCsv } from '../src/contract/csv-format.ts';
 
 test('reads quoted fields with commas, doubled quotes and line breaks; every record ends with CRLF', () => {
   const text = 'a,b,c\r\n"Austin, TX","say ""hi""","two\r\nlines"\r\n,,\r\n';

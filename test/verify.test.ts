@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { buildRouteTable } from '../src/build.ts';
-import { main } from '../src/cli.ts';
+import { buildRouteTable } from '../src/build/build.ts';
+import { main } from '../src/commands/cli.ts';
 import { fixtureReader } from '../src/sources/index.ts';
-import { etagOf, type Route, type RouteTable } from '../src/routes.ts';
-import { startServer } from '../src/server/listener.ts';
-import { formatReport, verifyDeployment, type VerifyReport } from '../src/verify.ts';
+import { etagOf, type Route, type RouteTable } from '../src/routes/route-table.ts';
+import { startServer } from '../src/runtimes/server/listener.ts';
+import { formatReport, verifyDeployment, type VerifyReport } from '../src/commands/verify/verify.ts';
 import { edgeOverFreshBuild } from '../scripts/edge-run.ts';
 import { freePort, nginxOverFreshBuild } from '../scripts/nginx-run.ts';
 

@@ -1,6 +1,6 @@
 // FHFA HPI files in the published layout (hpi_at_metro.csv: no header, quoted names, "-" gaps, "( 1.50)" standard errors)
 // for synthetic markets (scale benchmark, tests of page size and of large inputs).
-import { fhfaSeriesCodes, MARKETS, type MarketDefinition } from '../../src/markets.ts';
+import { fhfaSeriesCodes, MARKETS, type MarketDefinition } from '../../src/contract/markets.ts';
 import type { SyntheticMarket } from './types.ts';
 
 const FILE = 'fhfa-hpi/hpi_at_metro.csv';

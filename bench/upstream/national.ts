@@ -1,5 +1,5 @@
 // The fixtures at the two extremes a real download spans: only the markets' own rows, and national-size files with every place around them.
-import { fhfaSeriesCodes, MARKETS } from '../../src/markets.ts';
+import { fhfaSeriesCodes, MARKETS } from '../../src/contract/markets.ts';
 import { withOtherAcsPlaces } from './census-acs-5yr.ts';
 import { withOtherBpsPlaces } from './census-bps.ts';
 import { withOtherFhfaSeries } from './fhfa-hpi.ts';

@@ -1,7 +1,7 @@
 // The Frictionless Data Package served at /api/datapackage: the bulk CSV and each market CSV as tabular resources, with the Table Schema, dialect, sizes and hashes of the bytes served.
 import { createHash } from 'node:crypto';
-import { CSV_COLUMNS, PRODUCTION_MODE, PROFILE_CAVEATS, byId, displayName, type CsvColumn, type MarketProfile, type Source } from '../contract.ts';
-import { BULK_CSV_FILENAME, PATHS, marketCsvFilename } from '../paths.ts';
+import { CSV_COLUMNS, PRODUCTION_MODE, PROFILE_CAVEATS, byId, displayName, type CsvColumn, type MarketProfile, type Source } from '../contract/schemas.ts';
+import { BULK_CSV_FILENAME, PATHS, marketCsvFilename } from '../contract/paths.ts';
 import { termsOf } from '../render/pages/source-terms.ts';
 import { bodyOf, type Served } from './served.ts';
 

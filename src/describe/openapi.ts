@@ -1,9 +1,9 @@
 // The OpenAPI 3.1 document served at /api/openapi, generated from what the route table serves: the contract's schemas, the error catalogue, the headers of each route and real bodies as examples.
-import { CONTRACT_SCHEMAS, CsvDescriptor, PROFILE_CAVEATS, SCHEMA_VERSION, MARKET_ID_PATTERN, plainSchema } from '../contract.ts';
-import { NOT_MODIFIED_KEEP, PROBLEM_HEADERS, UNCACHED_PROBLEM_HEADERS, CONTENT_TYPES, type Header } from '../http/headers.ts';
-import { BAD_TARGET_REASONS } from '../http/request-target.ts';
-import { PROBLEM_CATALOGUE, PROBLEM_CODES, badRequestProblem, marketProblem, problem } from '../http/problems.ts';
-import { PATHS } from '../paths.ts';
+import { CONTRACT_SCHEMAS, CsvDescriptor, PROFILE_CAVEATS, SCHEMA_VERSION, MARKET_ID_PATTERN, plainSchema } from '../contract/schemas.ts';
+import { NOT_MODIFIED_KEEP, PROBLEM_HEADERS, UNCACHED_PROBLEM_HEADERS, CONTENT_TYPES, type Header } from '../protocol/headers.ts';
+import { BAD_TARGET_REASONS } from '../protocol/request-target.ts';
+import { PROBLEM_CATALOGUE, PROBLEM_CODES, badRequestProblem, marketProblem, problem } from '../protocol/problems.ts';
+import { PATHS } from '../contract/paths.ts';
 import { bodyOf, type Served } from './served.ts';
 
 export const OPENAPI_VERSION = '3.1.0';

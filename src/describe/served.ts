@@ -1,5 +1,5 @@
 // What the machine-readable descriptions read of the route table: each path's content type, headers and identity bytes.
-import type { Header, Kind } from '../http/headers.ts';
+import type { Header, Kind } from '../protocol/headers.ts';
 
 export interface ServedRoute {
   kind: Kind;

@@ -1,6 +1,6 @@
 // Adapter for the Census ACS 5-year estimates: reads the Census Data API's responses for every place in the country.
-import { FixtureError, type Place } from '../errors.ts';
-import type { MarketDefinition } from '../markets.ts';
+import { FixtureError, type Place } from '../contract/errors.ts';
+import type { MarketDefinition } from '../contract/markets.ts';
 import { arrayElementLines, numeric, parseJson, readRetrieval, roundTo, text, withRetrieval } from './parse.ts';
 import type { MissingValue, Observation, ReadFixture, RemoteFile, SourceAdapter, SourceLoad } from './types.ts';
 

@@ -6,9 +6,9 @@
 // divisions carry an MCD code beside their place code (Boston `07000 ,07000 ,`), townships carry place code `00000`.
 // A market's row is found by state and FIPS place code, never by name; New York City is the sum of its five borough
 // rows (methodology v1.1), which share the city's place code and differ by county.
-import { listWords } from '../contract.ts';
-import { FixtureError, type Place } from '../errors.ts';
-import type { MarketDefinition } from '../markets.ts';
+import { listWords } from '../contract/schemas.ts';
+import { FixtureError, type Place } from '../contract/errors.ts';
+import type { MarketDefinition } from '../contract/markets.ts';
 import { eachLine, numeric, readRetrieval, splitCsvLine, text, withRetrieval } from './parse.ts';
 import type { MissingValue, Observation, ReadFixture, RemoteFile, SourceAdapter, SourceLoad, ValueNote } from './types.ts';
 

@@ -4,8 +4,8 @@
 // A name is quoted and ends with the states ("Austin-Round Rock-San Marcos, TX"); a metropolitan division's name carries
 // " (MSAD)" after the states. "-" stands for a quarter with too few transactions for an index, in both value columns.
 // The standard error is written in parentheses, padded to five characters: "( 2.51)", "(10.55)".
-import { FixtureError, type Place } from '../errors.ts';
-import { fhfaSeriesCodes, type MarketDefinition } from '../markets.ts';
+import { FixtureError, type Place } from '../contract/errors.ts';
+import { fhfaSeriesCodes, type MarketDefinition } from '../contract/markets.ts';
 import { eachLine, numeric, readRetrieval, roundTo, splitCsvLine, text, withRetrieval } from './parse.ts';
 import type { Boundary, MetricSeries, MissingValue, Observation, ReadFixture, SourceAdapter, SourceLoad } from './types.ts';
 

@@ -1,8 +1,8 @@
 // The list of source adapters and the loading stage that runs them: raw fixtures in, observations out.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DataError, FixtureError } from '../errors.ts';
-import type { MarketDefinition } from '../markets.ts';
+import { DataError, FixtureError } from '../contract/errors.ts';
+import type { MarketDefinition } from '../contract/markets.ts';
 import { censusAcs5yr } from './census-acs-5yr.ts';
 import { censusBps } from './census-bps.ts';
 import { fhfaHpi } from './fhfa-hpi.ts';

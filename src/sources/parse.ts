@@ -1,6 +1,6 @@
 // Shared checks for raw fixture fields, so every adapter rejects bad input the same way.
-import { FixtureError, type Place } from '../errors.ts';
-import type { Source } from '../contract.ts';
+import { FixtureError, type Place } from '../contract/errors.ts';
+import type { Source } from '../contract/schemas.ts';
 import type { ReadFixture } from './types.ts';
 
 /** Text a spreadsheet would run as a formula when the value lands in a cell. */

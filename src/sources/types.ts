@@ -1,6 +1,6 @@
 // What every source adapter produces: the source's attribution and typed observations with their origin.
-import type { Boundary as ScopeBoundary, Source } from '../contract.ts';
-import type { MarketDefinition } from '../markets.ts';
+import type { Boundary as ScopeBoundary, Source } from '../contract/schemas.ts';
+import type { MarketDefinition } from '../contract/markets.ts';
 
 /** Which boundary a value describes (the contract's geographyScope boundary, before the metrics are known). */
 export type Boundary = Omit<ScopeBoundary, 'metrics'>;

@@ -1,11 +1,11 @@
 // Shared test inputs: the real fixtures read once, readers with one file altered, and the built table.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { buildRouteTable } from '../../src/build.ts';
-import type { MarketProfile } from '../../src/contract.ts';
-import { MARKET_IDS } from '../../src/markets.ts';
-import { PATHS } from '../../src/paths.ts';
-import type { RouteTable } from '../../src/routes.ts';
+import { buildRouteTable } from '../../src/build/build.ts';
+import type { MarketProfile } from '../../src/contract/schemas.ts';
+import { MARKET_IDS } from '../../src/contract/markets.ts';
+import { PATHS } from '../../src/contract/paths.ts';
+import type { RouteTable } from '../../src/routes/route-table.ts';
 import type { ReadFixture } from '../../src/sources/types.ts';
 
 export const FIXTURES_DIR = new URL('../../fixtures/', import.meta.url).pathname;

@@ -1,9 +1,9 @@
 // Starts the embedded server in this process on a free loopback port, with bytes built for that very URL.
 import { createServer } from 'node:net';
-import { buildRouteTable } from '../../src/build.ts';
+import { buildRouteTable } from '../../src/build/build.ts';
 import { fixtureReader } from '../../src/sources/index.ts';
-import type { RouteTable } from '../../src/routes.ts';
-import { startServer, type RunningServer, type ServerOptions } from '../../src/server/listener.ts';
+import type { RouteTable } from '../../src/routes/route-table.ts';
+import { startServer, type RunningServer, type ServerOptions } from '../../src/runtimes/server/listener.ts';
 
 /** A free port, so the route table can be built for the URL the server will answer on. */
 export function freePort(): Promise<number> {

@@ -11,9 +11,9 @@ import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { buildRouteTable } from '../../src/build.ts';
+import { buildRouteTable } from '../../src/build/build.ts';
 import { fixtureReader } from '../../src/sources/index.ts';
-import type { Route, RouteTable } from '../../src/routes.ts';
+import type { Route, RouteTable } from '../../src/routes/route-table.ts';
 
 export interface StartedEngine {
   /** BASE_URL the engine's bytes were built with (links, schema ids). */

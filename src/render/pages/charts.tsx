@@ -2,7 +2,7 @@
 import { scaleBand, scaleLinear } from 'd3-scale';
 import { displayName } from './format.ts';
 import { SCORE_COLORS, SCORE_KEYS, scoreLabel, scoreOf, type ScoreKey } from './scores.ts';
-import type { IndexEntry } from '../../contract.ts';
+import type { IndexEntry } from '../../contract/schemas.ts';
 import { GRID, INK, MUTED, pct, px } from './chart-parts.ts';
 
 const TICKS = [0, 25, 50, 75, 100];

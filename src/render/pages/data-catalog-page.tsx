@@ -1,8 +1,8 @@
 // /data-catalog: every endpoint with its URL, format and a curl line; the tools, the client and the contract; the CSV columns; the error codes.
-import { CSV_COLUMNS, SCHEMA_VERSION } from '../../contract.ts';
-import { BULK_CSV_FILENAME, PATHS, marketCsvFilename } from '../../paths.ts';
-import { CONTENT_TYPES } from '../../http/headers.ts';
-import { DOCUMENTED_CODES, PROBLEM_CATALOGUE } from '../../http/problems.ts';
+import { CSV_COLUMNS, SCHEMA_VERSION } from '../../contract/schemas.ts';
+import { BULK_CSV_FILENAME, PATHS, marketCsvFilename } from '../../contract/paths.ts';
+import { CONTENT_TYPES } from '../../protocol/headers.ts';
+import { DOCUMENTED_CODES, PROBLEM_CATALOGUE } from '../../protocol/problems.ts';
 import { Facts, MarketRowHeader, ReflowTable } from './components.tsx';
 import { ENDPOINTS, type Site } from './site.ts';
 

@@ -1,7 +1,7 @@
 // /data-sources: every upstream dataset (docs/contract.md 2.4) with its agency, landing page, cadence, confidence and terms.
-import type { Source } from '../../contract.ts';
-import { METRICS } from '../../methodology.ts';
-import { PATHS } from '../../paths.ts';
+import type { Source } from '../../contract/schemas.ts';
+import { METRICS } from '../../methodology/methodology.ts';
+import { PATHS } from '../../contract/paths.ts';
 import { DateText, ExternalLink, Facts, MarketRowHeader, ReflowTable } from './components.tsx';
 import { displayName, listWords } from './format.ts';
 import type { Site } from './site.ts';

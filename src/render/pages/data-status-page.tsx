@@ -1,6 +1,6 @@
 // /data-status: how current each source is at the snapshot, and what each market covers.
-import { EXPECTED_INTERVAL_DAYS, daysBetween, metricDefinition, sourceFreshness } from '../../methodology.ts';
-import { PATHS } from '../../paths.ts';
+import { EXPECTED_INTERVAL_DAYS, daysBetween, metricDefinition, sourceFreshness } from '../../methodology/methodology.ts';
+import { PATHS } from '../../contract/paths.ts';
 import { DateText, FreshnessBadge, MarketRowHeader, ReflowTable } from './components.tsx';
 import { displayName, formatDate, formatDays, formatPercent, labelList, listWords } from './format.ts';
 import type { Site } from './site.ts';

@@ -1,6 +1,6 @@
 // Formats numbers and dates for people (the API keeps raw values); every formatter is deterministic.
-import { listWords } from '../../contract.ts';
-import { metricDefinition } from '../../methodology.ts';
+import { listWords } from '../../contract/schemas.ts';
+import { metricDefinition } from '../../methodology/methodology.ts';
 
 const numberFormats = new Map<string, Intl.NumberFormat>();
 
@@ -68,7 +68,7 @@ export { listWords };
 export const labelList = (labels: readonly string[]): string => listWords(labels.map((l) => `\u201c${l}\u201d`));
 
 /** "Austin, TX": the display name the CSV uses too. */
-export { displayName } from '../../contract.ts';
+export { displayName } from '../../contract/schemas.ts';
 
 /** A value as a chart or a dense table writes it, the unit in the column head: "$1,843", "52.0%", "386.91", "3,718,427". */
 export function formatShort(metricId: string, value: number): string {

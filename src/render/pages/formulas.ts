@@ -1,6 +1,6 @@
 // The score formulas and the freshness bounds as data for the pages, read off the methodology module itself.
-import type { Freshness, Source, UpdateFrequency } from '../../contract.ts';
-import { EXPECTED_INTERVAL_DAYS, THRESHOLDS, WEIGHTS, scale, scoreInputs, sourceFreshness, type Values } from '../../methodology.ts';
+import type { Freshness, Source, UpdateFrequency } from '../../contract/schemas.ts';
+import { EXPECTED_INTERVAL_DAYS, THRESHOLDS, WEIGHTS, scale, scoreInputs, sourceFreshness, type Values } from '../../methodology/methodology.ts';
 import { SCORE_KEYS, THRESHOLD_LABELS, scoreLabel, type ScoreKey, type ThresholdKey } from './scores.ts';
 
 export interface Term {

@@ -1,6 +1,6 @@
 // The home page: what the service is, every market side by side, and the way to each page and endpoint.
-import { METHODOLOGY_VERSION, METRICS } from '../../methodology.ts';
-import { PATHS } from '../../paths.ts';
+import { METHODOLOGY_VERSION, METRICS } from '../../methodology/methodology.ts';
+import { PATHS } from '../../contract/paths.ts';
 import { CHART_MARKET_LIMIT } from './chart-parts.ts';
 import { ComparisonChart, Legend } from './charts.tsx';
 import { Caveats, FreshnessBadge, IllustrativeNote, TableScroll } from './components.tsx';

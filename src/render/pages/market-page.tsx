@@ -1,8 +1,8 @@
 // /markets/<market-id>: one market's profile for people, every number with its unit, period and source.
-import type { GeographyScope, MarketProfile, Metric } from '../../contract.ts';
-import { METHODOLOGY_VERSION, METRICS, metricDefinition, sourceFreshness } from '../../methodology.ts';
-import { PATHS } from '../../paths.ts';
-import { boundaryPhrase, coverageClause } from '../../profiles.ts';
+import type { GeographyScope, MarketProfile, Metric } from '../../contract/schemas.ts';
+import { METHODOLOGY_VERSION, METRICS, metricDefinition, sourceFreshness } from '../../methodology/methodology.ts';
+import { PATHS } from '../../contract/paths.ts';
+import { boundaryPhrase, coverageClause } from '../../methodology/profiles.ts';
 import { MarketScoreChart } from './charts.tsx';
 import { Caveats, DateText, ExternalLink, Facts, FreshnessBadge, IllustrativeNote, ReflowTable, TableScroll, Td } from './components.tsx';
 import { displayName, formatDate, formatMetric, formatNumber, formatPercent, labelList } from './format.ts';

@@ -1,6 +1,6 @@
 // /methodology: the metric definitions, score formulas, thresholds and freshness rule of the running version.
-import { METHODOLOGY_VERSION, METRICS, THRESHOLDS, THRESHOLD_BASIS } from '../../methodology.ts';
-import { PATHS } from '../../paths.ts';
+import { METHODOLOGY_VERSION, METRICS, THRESHOLDS, THRESHOLD_BASIS } from '../../methodology/methodology.ts';
+import { PATHS } from '../../contract/paths.ts';
 import { Facts, ReflowTable } from './components.tsx';
 import { formatDays, formatNumber, formatPercent } from './format.ts';
 import { freshnessBounds, termsOf, type Term } from './formulas.ts';

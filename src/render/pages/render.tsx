@@ -1,6 +1,6 @@
 // Puts each page component in the shared frame and returns every page as path → HTML, and the 404 page (paths under /api keep problem+json).
 import type { ComponentChildren } from 'preact';
-import { PATHS } from '../../paths.ts';
+import { PATHS } from '../../contract/paths.ts';
 import { ChangelogPage } from './changelog-page.tsx';
 import { DataCatalogPage } from './data-catalog-page.tsx';
 import { DataSourcesPage } from './data-sources-page.tsx';

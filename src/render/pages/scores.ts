@@ -1,6 +1,6 @@
 // Names, meanings and inputs of the scores, read from the methodology so the pages cannot drift from it.
-import type { Scores } from '../../contract.ts';
-import { METRICS, SCORE_KEYS, WEIGHTS, computeScores, metricDefinition, type ScoreKey, type ThresholdKey } from '../../methodology.ts';
+import type { Scores } from '../../contract/schemas.ts';
+import { METRICS, SCORE_KEYS, WEIGHTS, computeScores, metricDefinition, type ScoreKey, type ThresholdKey } from '../../methodology/methodology.ts';
 import { formatPercent } from './format.ts';
 
 export type { ScoreKey, ThresholdKey };

@@ -1,7 +1,7 @@
 // Where one market stands among all the markets on each metric: every market's values, sorted once per build, and a dot strip per metric.
 import { scaleLinear } from 'd3-scale';
-import type { MarketProfile } from '../../contract.ts';
-import { METRICS } from '../../methodology.ts';
+import type { MarketProfile } from '../../contract/schemas.ts';
+import { METRICS } from '../../methodology/methodology.ts';
 import { CHART_MARKET_LIMIT, INK, MUTED, GRID, ACCENT, pct, px } from './chart-parts.ts';
 import { displayName, formatNumber, formatShort, ordinal, shortLabel } from './format.ts';
 import type { Site } from './site.ts';

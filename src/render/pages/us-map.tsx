@@ -5,7 +5,7 @@ import { scaleThreshold } from 'd3-scale';
 import { feature, mesh } from 'topojson-client';
 import { presimplify, simplify } from 'topojson-simplify';
 import type { GeometryCollection, Topology } from 'topojson-specification';
-import type { Location } from '../../markets.ts';
+import type { Location } from '../../contract/markets.ts';
 import { INK, MUTED } from './chart-parts.ts';
 import { displayName } from './format.ts';
 import { scoreLabel, scoreOf, type ScoreKey } from './scores.ts';

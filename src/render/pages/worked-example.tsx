@@ -1,7 +1,7 @@
 // The methodology's worked example: one real market's scores recomputed step by step with the methodology's functions.
-import type { MarketProfile } from '../../contract.ts';
-import { THRESHOLDS, computeScores, metricDefinition, type Values } from '../../methodology.ts';
-import { PATHS } from '../../paths.ts';
+import type { MarketProfile } from '../../contract/schemas.ts';
+import { THRESHOLDS, computeScores, metricDefinition, type Values } from '../../methodology/methodology.ts';
+import { PATHS } from '../../contract/paths.ts';
 import { IllustrativeNote, ReflowTable } from './components.tsx';
 import { displayName, formatMetric, formatNumber, labelList, listWords } from './format.ts';
 import { workScores, type WorkedScore } from './formulas.ts';

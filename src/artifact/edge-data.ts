@@ -1,0 +1,54 @@
+// What the edge Worker knows of the build: the manifest's routes, headers and representations, without bodies (those stay files behind the assets binding).
+import type { Header } from '../protocol/headers.ts';
+import type { Encoding } from '../protocol/negotiation.ts';
+import type { Manifest } from './manifest.ts';
+
+/** One representation: its coding, the file under the assets folder, its strong ETag and length. */
+export type EdgeVariant = [encoding: Encoding, file: string, etag: string, bytes: number];
+
+export interface EdgeRoute {
+  /** Index into `headerSets`: every header of the route's 200 but Content-Encoding, ETag and Content-Length. */
+  h: number;
+  /** Identity first, then the precompressed variants that exist. */
+  v: EdgeVariant[];
+}
+
+export interface EdgeData {
+  baseUrl: string;
+  /** Last-Modified of every route, for If-Modified-Since. */
+  lastModified: string;
+  marketIds: string[];
+  /** The HTML 404 page's file and length. */
+  notFoundPage: [file: string, bytes: number];
+  /** Route header lists, each written once (most routes of a kind share one). */
+  headerSets: Header[][];
+  routes: Record<string, EdgeRoute>;
+}
+
+export function edgeData(m: Manifest): EdgeData {
+  const headerSets: Header[][] = [];
+  const index = new Map<string, number>();
+  const setOf = (headers: Record<string, string>): number => {
+    const key = JSON.stringify(headers);
+    let i = index.get(key);
+    if (i === undefined) {
+      i = headerSets.push(Object.entries(headers)) - 1;
+      index.set(key, i);
+    }
+    return i;
+  };
+  const routes: Record<string, EdgeRoute> = {};
+  for (const r of m.routes) {
+    const order = ['identity', 'gzip', 'br'];
+    const variants = [...r.variants].sort((a, b) => order.indexOf(a.encoding) - order.indexOf(b.encoding));
+    routes[r.path] = { h: setOf(r.headers), v: variants.map((v): EdgeVariant => [v.encoding, v.file, v.etag, v.bytes]) };
+  }
+  return {
+    baseUrl: m.baseUrl,
+    lastModified: m.lastModified,
+    marketIds: m.marketIds,
+    notFoundPage: [m.notFoundPage.file, m.notFoundPage.bytes],
+    headerSets,
+    routes,
+  };
+}

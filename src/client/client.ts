@@ -1,0 +1,266 @@
+// The typed client of the service: only `fetch`, so it runs in Node 20 and in browsers. It pins schemaVersion "1", tolerates fields it does not know, hands the caveats back with the data, turns problem+json into errors with their code and revalidates with If-None-Match.
+import type { CsvColumn, CsvDescriptor, MarketIndex, MarketProfile } from '../contract/schemas.ts';
+import { CsvSyntaxError, parseCsv } from '../contract/csv-format.ts';
+import type { ProblemCode, ProblemDetails } from '../protocol/problems.ts';
+import { PATHS } from '../contract/paths.ts';
+
+/** The schemaVersion this client reads (docs/contract.md section 9); a service answering another is refused. */
+export const CLIENT_SCHEMA_VERSION = '1';
+
+/** One CSV row, typed: `value` a number, `live_data` the constant false, every other column a string. */
+export type CsvRecord = {
+  [K in CsvColumn]: K extends 'value' ? number : K extends 'live_data' ? false : K extends 'production_mode' ? 'static-fixture' : string;
+};
+
+// The column names again rather than contract.ts's CSV_COLUMNS: that module loads TypeBox, which a browser bundle of the client need not carry (test/client.test.ts keeps the two equal).
+const COLUMNS: readonly CsvColumn[] = [
+  'market_id',
+  'market_name',
+  'metric_id',
+  'metric_label',
+  'value',
+  'unit',
+  'source_id',
+  'updated_date',
+  'methodology_version',
+  'production_mode',
+  'live_data',
+];
+
+export interface Result<T> {
+  readonly data: T;
+  /**
+   * The caveats that come with the data, to show wherever it is shown: a profile's or the index's own, the CSV
+   * descriptor's for a CSV; empty for the schemas, the OpenAPI document and the Data Package, which describe data.
+   */
+  readonly caveats: readonly string[];
+  /** The entity tag of what was read, sent back as If-None-Match on the next call for the same URL. */
+  readonly etag: string | undefined;
+  /** True when the service answered 304 Not Modified and the value is the one read before. */
+  readonly revalidated: boolean;
+}
+
+/** A CSV read: the typed rows, and the text exactly as served (for a file or a pipe). */
+export interface CsvResult extends Result<CsvRecord[]> {
+  readonly text: string;
+}
+
+/** A JSON Schema, OpenAPI or Data Package document, as served. */
+export type JsonDocument = Record<string, unknown>;
+
+/** Any failure of the client; `url` is what it asked for. */
+export class MarketProfilesError extends Error {
+  constructor(
+    message: string,
+    readonly url: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'MarketProfilesError';
+  }
+}
+
+/** The service answered an RFC 9457 problem: `code` is the stable machine code (market_not_found, not_found, ...). */
+export class ProblemError extends MarketProfilesError {
+  readonly code: ProblemCode;
+  readonly status: number;
+  constructor(
+    readonly problem: ProblemDetails,
+    url: string,
+  ) {
+    super(`${problem.code} (${problem.status}): ${problem.detail}`, url);
+    this.name = 'ProblemError';
+    this.code = problem.code;
+    this.status = problem.status;
+  }
+}
+
+/** The service answered a schemaVersion other than the one this client reads: a breaking change it cannot read safely. */
+export class SchemaVersionError extends MarketProfilesError {
+  constructor(
+    readonly schemaVersion: unknown,
+    url: string,
+  ) {
+    super(
+      `${url} has schemaVersion ${JSON.stringify(schemaVersion)}; this client reads schemaVersion "${CLIENT_SCHEMA_VERSION}" only. Use a client for that version.`,
+      url,
+    );
+    this.name = 'SchemaVersionError';
+  }
+}
+
+/** An answer that is not what the contract promises (another content type, a body that does not parse, a claim of live data). */
+export class ResponseError extends MarketProfilesError {
+  constructor(
+    message: string,
+    url: string,
+    readonly status: number,
+  ) {
+    super(message, url);
+    this.name = 'ResponseError';
+  }
+}
+
+export interface ClientOptions {
+  /** Where the service is, e.g. https://data.example.org (a path prefix is kept). */
+  baseUrl: string;
+  /** The fetch to use; the global one by default. */
+  fetch?: typeof fetch;
+}
+
+export interface MarketProfilesClient {
+  readonly baseUrl: string;
+  /** The index: every market with its scores, coverage, freshness and links. */
+  listMarkets(): Promise<Result<MarketIndex>>;
+  /** One market's profile; an unknown id rejects with a ProblemError whose code is market_not_found. */
+  getProfile(marketId: string): Promise<Result<MarketProfile>>;
+  /** One market's CSV, parsed into typed rows. */
+  getMarketCsv(marketId: string): Promise<CsvResult>;
+  /** Every market's CSV, parsed into typed rows. */
+  getBulkCsv(): Promise<CsvResult>;
+  /** The CSV column descriptor; its caveats are those of every CSV. */
+  getCsvDescriptor(): Promise<Result<CsvDescriptor>>;
+  getProfileSchema(): Promise<Result<JsonDocument>>;
+  getIndexSchema(): Promise<Result<JsonDocument>>;
+  getOpenApi(): Promise<Result<JsonDocument>>;
+  getDataPackage(): Promise<Result<JsonDocument>>;
+}
+
+interface Cached {
+  etag: string;
+  value: unknown;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Rows of a served CSV by column name: columns it does not know are ignored, a missing one is an error. */
+function readRows(text: string, url: string): CsvRecord[] {
+  let records: string[][];
+  try {
+    records = parseCsv(text);
+  } catch (error) {
+    throw new ResponseError(`${url} is not RFC 4180 CSV: ${error instanceof CsvSyntaxError ? error.message : String(error)}`, url, 200);
+  }
+  const [header = [], ...rows] = records;
+  const at = new Map(header.map((name, i) => [name, i]));
+  for (const column of COLUMNS) if (!at.has(column)) throw new ResponseError(`${url} has no column ${column}`, url, 200);
+  return rows.map((fields, i) => {
+    const cell = (column: CsvColumn): string => fields[at.get(column) ?? -1] ?? '';
+    const value = Number(cell('value'));
+    if (cell('value') === '' || !Number.isFinite(value))
+      throw new ResponseError(`${url} line ${i + 2}: value ${JSON.stringify(cell('value'))} is not a number`, url, 200);
+    if (cell('live_data') !== 'false')
+      throw new ResponseError(`${url} line ${i + 2}: live_data is ${JSON.stringify(cell('live_data'))}; this data is never live`, url, 200);
+    return {
+      market_id: cell('market_id'),
+      market_name: cell('market_name'),
+      metric_id: cell('metric_id'),
+      metric_label: cell('metric_label'),
+      value,
+      unit: cell('unit'),
+      source_id: cell('source_id'),
+      updated_date: cell('updated_date'),
+      methodology_version: cell('methodology_version'),
+      production_mode: 'static-fixture',
+      live_data: false,
+    };
+  });
+}
+
+/** The pinned constants of a data document: schemaVersion "1" (refused otherwise) and, where it is stated, liveData false. */
+function pinned(doc: unknown, url: string): Record<string, unknown> {
+  if (!isObject(doc)) throw new ResponseError(`${url} is not a JSON object`, url, 200);
+  if (doc.schemaVersion !== CLIENT_SCHEMA_VERSION) throw new SchemaVersionError(doc.schemaVersion, url);
+  if ('liveData' in doc && doc.liveData !== false)
+    throw new ResponseError(`${url} claims liveData ${JSON.stringify(doc.liveData)}; this data is never live`, url, 200);
+  return doc;
+}
+
+const caveatsOf = (doc: Record<string, unknown>, url: string): string[] => {
+  if (!Array.isArray(doc.caveats) || !doc.caveats.every((c) => typeof c === 'string') || doc.caveats.length === 0)
+    throw new ResponseError(`${url} carries no caveats`, url, 200);
+  return doc.caveats;
+};
+
+export function createClient(options: ClientOptions): MarketProfilesClient {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const fetcher = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const cache = new Map<string, Cached>();
+
+  /** GETs a path, revalidating what was read before; `parse` turns a 200's text into the value kept and returned. */
+  async function get<T>(
+    path: string,
+    type: 'json' | 'csv',
+    parse: (text: string, url: string) => T,
+  ): Promise<{ value: T; etag: string | undefined; revalidated: boolean }> {
+    const url = baseUrl + path;
+    const cached = cache.get(url);
+    let res: Response;
+    try {
+      res = await fetcher(url, { headers: cached === undefined ? {} : { 'If-None-Match': cached.etag } });
+    } catch (error) {
+      const cause = (error as { cause?: { code?: unknown } }).cause?.code;
+      throw new MarketProfilesError(`GET ${url} failed: ${(error as Error).message}${typeof cause === 'string' ? ` (${cause})` : ''}`, url, { cause: error });
+    }
+    const contentType = res.headers.get('content-type') ?? '';
+    if (res.status === 304 && cached !== undefined) return { value: cached.value as T, etag: cached.etag, revalidated: true };
+    const text = await res.text();
+    if (contentType.startsWith('application/problem+json')) {
+      let problem: unknown;
+      try {
+        problem = JSON.parse(text);
+      } catch {
+        problem = undefined;
+      }
+      if (isObject(problem) && typeof problem.code === 'string') throw new ProblemError(problem as unknown as ProblemDetails, url);
+    }
+    if (res.status !== 200) throw new ResponseError(`GET ${url} answered ${res.status}`, url, res.status);
+    const expected = type === 'json' ? 'application/json' : 'text/csv';
+    if (!contentType.startsWith(expected)) throw new ResponseError(`GET ${url} answered ${JSON.stringify(contentType)}, not ${expected}`, url, res.status);
+    let value: T;
+    try {
+      value = parse(text, url);
+    } catch (error) {
+      if (error instanceof MarketProfilesError) throw error;
+      throw new ResponseError(`GET ${url}: ${(error as Error).message}`, url, res.status);
+    }
+    const etag = res.headers.get('etag') ?? undefined;
+    if (etag !== undefined) cache.set(url, { etag, value });
+    return { value, etag, revalidated: false };
+  }
+
+  const json = (text: string): unknown => JSON.parse(text);
+  const document = async (path: string): Promise<Result<JsonDocument>> => {
+    const { value, etag, revalidated } = await get(path, 'json', (text, url) => {
+      const doc = json(text);
+      if (!isObject(doc)) throw new ResponseError(`${url} is not a JSON object`, url, 200);
+      return doc;
+    });
+    return { data: value, caveats: [], etag, revalidated };
+  };
+  const dataDocument = async <T>(path: string): Promise<Result<T>> => {
+    const { value, etag, revalidated } = await get(path, 'json', (text, url) => {
+      const doc = pinned(json(text), url);
+      return { doc, caveats: caveatsOf(doc, url) };
+    });
+    return { data: value.doc as T, caveats: value.caveats, etag, revalidated };
+  };
+  const csv = async (path: string): Promise<CsvResult> => {
+    const descriptor = await dataDocument<CsvDescriptor>(PATHS.csvDescriptor);
+    const { value, etag, revalidated } = await get(path, 'csv', (text, url) => ({ text, rows: readRows(text, url) }));
+    return { data: value.rows, text: value.text, caveats: descriptor.caveats, etag, revalidated };
+  };
+
+  return {
+    baseUrl,
+    listMarkets: () => dataDocument<MarketIndex>(PATHS.index),
+    getProfile: (id) => dataDocument<MarketProfile>(PATHS.profile(encodeURIComponent(id))),
+    getMarketCsv: (id) => csv(PATHS.marketCsv(encodeURIComponent(id))),
+    getBulkCsv: () => csv(PATHS.bulkCsv),
+    getCsvDescriptor: () => dataDocument<CsvDescriptor>(PATHS.csvDescriptor),
+    getProfileSchema: () => document(PATHS.profileSchema),
+    getIndexSchema: () => document(PATHS.indexSchema),
+    getOpenApi: () => document(PATHS.openApi),
+    getDataPackage: () => document(PATHS.dataPackage),
+  };
+}

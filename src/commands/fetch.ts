@@ -1,0 +1,334 @@
+// `market-profiles fetch`: downloads every source from the agency, parses it with the same adapter as the build, and only then replaces the fixtures, atomically.
+import { createHash } from 'node:crypto';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { FetchConfig } from './config.ts';
+import { renderJson } from '../contract/json.ts';
+import { MARKETS, type MarketDefinition } from '../contract/markets.ts';
+import { ADAPTERS, fixtureReader } from '../sources/index.ts';
+import { readRetrieval, type Retrieval } from '../sources/parse.ts';
+import type { Observation, ReadFixture, RemoteFile, SourceAdapter, SourceLoad } from '../sources/types.ts';
+
+export interface FetchOptions {
+  fixturesDir: string;
+  /** Only these sources (ids); all when empty. */
+  sources?: readonly string[];
+  /** Download and check, print what would change, write nothing. */
+  dryRun?: boolean;
+  /** Replaces the scheme and host of every agency address (a mirror, or the tests' replay server); the path and query stay. */
+  upstream?: string;
+  /** Sent to the Census API as `key`, when set; never written to a file or a message. */
+  censusApiKey?: string;
+  timeoutMs?: number;
+  /** Attempts per file, the first included. */
+  attempts?: number;
+  /** Wait before the second attempt; doubled before each further one. */
+  backoffMs?: number;
+  /** Largest body accepted, in bytes. */
+  maxBytes?: number;
+  markets?: readonly MarketDefinition[];
+  adapters?: readonly SourceAdapter[];
+  /** The clock that dates the retrieval (injected so tests are deterministic). */
+  now?: () => Date;
+  fetch?: typeof globalThis.fetch;
+  /** Progress and changes (stdout); problems go to `warn` (stderr). */
+  say?: (line: string) => void;
+  warn?: (line: string) => void;
+}
+
+export const FETCH_DEFAULTS = { timeoutMs: 60_000, attempts: 3, backoffMs: 1_000, maxBytes: 256 * 1024 * 1024 } as const;
+
+/** A download that cannot be used; it names the source and the address (never the API key). */
+export class FetchError extends Error {
+  constructor(
+    readonly sourceId: string,
+    readonly url: string,
+    reason: string,
+  ) {
+    super(`${sourceId}: ${url}: ${reason}`);
+    this.name = 'FetchError';
+  }
+}
+
+/** A failure worth another attempt (a timeout, a reset, a 5xx), as opposed to a final answer (a 404, an HTML page). */
+class Transient extends Error {}
+
+interface Downloaded {
+  remote: RemoteFile;
+  body: Buffer;
+  lastModified: string | undefined;
+}
+
+const HTML_START = /^\s*<(?:!doctype\s+html|html|head|body)\b/i;
+
+/** Reads a body up to `maxBytes`, so a runaway answer cannot fill memory. */
+async function readCapped(response: Response, maxBytes: number): Promise<Buffer> {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (declared > maxBytes) throw new Error(`the answer declares ${declared} bytes, more than the limit of ${maxBytes}`);
+  const chunks: Buffer[] = [];
+  let total = 0;
+  if (response.body === null) return Buffer.alloc(0);
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    total += chunk.byteLength;
+    if (total > maxBytes) throw new Error(`the answer is larger than the limit of ${maxBytes} bytes`);
+    chunks.push(Buffer.from(chunk));
+  }
+  const body = Buffer.concat(chunks);
+  if (Number.isFinite(declared) && body.length !== declared) throw new Transient(`truncated: ${body.length} of ${declared} bytes arrived`);
+  return body;
+}
+
+async function attempt(
+  url: string,
+  options: Required<Pick<FetchOptions, 'timeoutMs' | 'maxBytes'>> & { fetch: typeof globalThis.fetch },
+): Promise<{ body: Buffer; lastModified: string | undefined }> {
+  let response: Response;
+  try {
+    response = await options.fetch(url, {
+      signal: AbortSignal.timeout(options.timeoutMs),
+      redirect: 'follow',
+      headers: { 'accept-encoding': 'gzip, deflate' },
+    });
+  } catch (error) {
+    throw new Transient(describe(error, options.timeoutMs));
+  }
+  if (response.status >= 500 || response.status === 429 || response.status === 408) {
+    await response.body?.cancel();
+    throw new Transient(`the server answered ${response.status}`);
+  }
+  if (response.status !== 200) {
+    await response.body?.cancel();
+    throw new Error(`the server answered ${response.status}, not 200`);
+  }
+  let body: Buffer;
+  try {
+    body = await readCapped(response, options.maxBytes);
+  } catch (error) {
+    if (error instanceof Transient || (error instanceof Error && error.message.startsWith('the answer'))) throw error;
+    throw new Transient(describe(error, options.timeoutMs));
+  }
+  if (body.length === 0) throw new Error('the answer is empty');
+  const type = response.headers.get('content-type') ?? '';
+  if (/text\/html/i.test(type) || HTML_START.test(body.subarray(0, 512).toString('latin1'))) {
+    throw new Error(`the answer is an HTML page (${type || 'no content type'}), not the data file`);
+  }
+  return { body, lastModified: response.headers.get('last-modified') ?? undefined };
+}
+
+function describe(error: unknown, timeoutMs: number): string {
+  const e = error as Error & { cause?: { code?: string; message?: string } };
+  if (e.name === 'TimeoutError' || e.name === 'AbortError') return `no complete answer within ${timeoutMs} ms`;
+  const cause = e.cause?.code ?? e.cause?.message;
+  return cause === undefined ? e.message : `${e.message} (${cause})`;
+}
+
+/** The agency's address, with the upstream override and the Census API key applied. */
+export function addressOf(remote: RemoteFile, sourceId: string, options: Pick<FetchOptions, 'upstream' | 'censusApiKey'>): string {
+  const url = new URL(remote.url);
+  if (options.upstream !== undefined) {
+    const base = new URL(options.upstream);
+    url.protocol = base.protocol;
+    url.host = base.host;
+  }
+  if (sourceId === 'census-acs-5yr' && options.censusApiKey !== undefined && options.censusApiKey !== '') url.searchParams.set('key', options.censusApiKey);
+  return url.href;
+}
+
+/** The address as it may be shown and recorded: without the API key. */
+const shown = (address: string): string => {
+  const url = new URL(address);
+  url.searchParams.delete('key');
+  return url.href;
+};
+
+async function download(adapter: SourceAdapter, remote: RemoteFile, options: FetchOptions): Promise<Downloaded> {
+  const address = addressOf(remote, adapter.sourceId, options);
+  const attempts = options.attempts ?? FETCH_DEFAULTS.attempts;
+  const settings = {
+    timeoutMs: options.timeoutMs ?? FETCH_DEFAULTS.timeoutMs,
+    maxBytes: options.maxBytes ?? FETCH_DEFAULTS.maxBytes,
+    fetch: options.fetch ?? globalThis.fetch,
+  };
+  let last = '';
+  for (let i = 0; i < attempts; i += 1) {
+    if (i > 0) await new Promise((wake) => setTimeout(wake, (options.backoffMs ?? FETCH_DEFAULTS.backoffMs) * 2 ** (i - 1)));
+    try {
+      return { remote, ...(await attempt(address, settings)) };
+    } catch (error) {
+      last = (error as Error).message;
+      if (!(error instanceof Transient)) throw new FetchError(adapter.sourceId, shown(address), last);
+      options.warn?.(`market-profiles: fetch: ${adapter.sourceId}: ${shown(address)}: ${last}${i + 1 < attempts ? '; trying again' : ''}`);
+    }
+  }
+  throw new FetchError(adapter.sourceId, shown(address), `${last} (after ${attempts} attempts)`);
+}
+
+const sha256 = (body: Buffer): string => createHash('sha256').update(body).digest('hex');
+const isoDate = (d: Date): string => d.toISOString().slice(0, 10);
+
+/** What fetch writes beside the data files: where each came from, when, its size and hash, and the dates the build reads. */
+export interface RetrievalRecord {
+  vintage: string;
+  latestReleaseDate?: string;
+  latestRetrievedAt: string;
+  files: { file: string; url: string; retrievedAt: string; bytes: number; sha256: string; lastModified?: string }[];
+}
+
+/** One line per value that differs between two loads of a source: `us-tx-austin medianGrossRent 1712 → 1748`. */
+export function changes(before: SourceLoad | undefined, after: SourceLoad): string[] {
+  const key = (o: Observation): string => `${o.marketId} ${o.metricId}`;
+  const old = new Map((before?.observations ?? []).map((o) => [key(o), o]));
+  const now = new Map(after.observations.map((o) => [key(o), o]));
+  const lines: string[] = [];
+  for (const k of [...new Set([...old.keys(), ...now.keys()])].sort()) {
+    const a = old.get(k);
+    const b = now.get(k);
+    if (a?.value === b?.value && a?.asOf === b?.asOf) continue;
+    const value = (o: Observation | undefined): string => (o === undefined ? '(none)' : String(o.value));
+    lines.push(`${k} ${value(a)} → ${value(b)}${a !== undefined && b !== undefined && a.asOf !== b.asOf ? ` (${a.asOf} → ${b.asOf})` : ''}`);
+  }
+  return lines;
+}
+
+/** A reader of the fixtures as they would be after the download: the new files over the old folder. */
+function overlay(base: ReadFixture, files: ReadonlyMap<string, Buffer>): ReadFixture {
+  return (path) => files.get(path)?.toString('utf8') ?? base(path);
+}
+
+async function writeAtomically(dir: string, files: ReadonlyMap<string, Buffer>): Promise<void> {
+  const staged: [string, string][] = [];
+  try {
+    for (const [file, body] of files) {
+      const target = join(dir, file);
+      const temp = `${target}.fetch-${process.pid}`;
+      await mkdir(dirname(target), { recursive: true });
+      await writeFile(temp, body);
+      staged.push([temp, target]);
+    }
+  } catch (error) {
+    await Promise.all(staged.map(([temp]) => rm(temp, { force: true })));
+    throw error;
+  }
+  // Every file is on disk before the first rename, so an interruption before this point leaves the fixtures as they were.
+  for (const [temp, target] of staged) await rename(temp, target);
+}
+
+export interface FetchReport {
+  ok: boolean;
+  /** Per source: files downloaded and the value changes. */
+  sources: { sourceId: string; files: number; bytes: number; changes: string[] }[];
+  written: boolean;
+}
+
+/**
+ * Downloads every selected source, parses each download with its adapter over the current fixtures, and writes the
+ * new files and retrieval.json of every source only when all of them succeeded; otherwise nothing is written.
+ */
+export async function fetchSources(options: FetchOptions): Promise<FetchReport> {
+  const adapters = (options.adapters ?? ADAPTERS).filter(
+    (a) => options.sources === undefined || options.sources.length === 0 || options.sources.includes(a.sourceId),
+  );
+  const unknown = (options.sources ?? []).filter((id) => !(options.adapters ?? ADAPTERS).some((a) => a.sourceId === id));
+  if (unknown.length > 0)
+    throw new FetchError(unknown.join(', '), '-', `no such source; the sources are ${(options.adapters ?? ADAPTERS).map((a) => a.sourceId).join(', ')}`);
+  const markets = options.markets ?? MARKETS;
+  const say = options.say ?? (() => undefined);
+  const current = fixtureReader(options.fixturesDir);
+  const now = (options.now ?? (() => new Date()))();
+  const pending = new Map<string, Buffer>();
+  const report: FetchReport = { ok: false, sources: [], written: false };
+  for (const adapter of adapters) {
+    const downloads: Downloaded[] = [];
+    for (const remote of adapter.remote) {
+      const got = await download(adapter, remote, options);
+      say(`${adapter.sourceId}: ${shown(addressOf(remote, adapter.sourceId, options))}: ${got.body.length} bytes`);
+      downloads.push(got);
+    }
+    const files = new Map(downloads.map((d) => [d.remote.file, d.body]));
+    let before: SourceLoad | undefined;
+    try {
+      before = adapter.load(current, markets);
+    } catch {
+      before = undefined; // the current fixtures may not load (a first fetch, a changed layout): every value is then new
+    }
+    let after: SourceLoad;
+    try {
+      // The vintage is read from the download too, so a file the adapter cannot read fails here, named as a download.
+      const retrieval = retrievalRecord(adapter, downloads, current, now, options);
+      files.set(`${adapter.sourceId}/retrieval.json`, Buffer.from(renderJson(retrieval)));
+      after = adapter.load(overlay(current, files), markets);
+    } catch (error) {
+      throw new FetchError(
+        adapter.sourceId,
+        downloads.map((d) => shown(addressOf(d.remote, adapter.sourceId, options))).join(' '),
+        `the download does not parse: ${(error as Error).message}`,
+      );
+    }
+    const lines = changes(before, after);
+    for (const line of lines) say(line);
+    if (lines.length === 0) say(`${adapter.sourceId}: no value changed`);
+    report.sources.push({ sourceId: adapter.sourceId, files: downloads.length, bytes: downloads.reduce((n, d) => n + d.body.length, 0), changes: lines });
+    for (const [file, body] of files) pending.set(file, body);
+  }
+  report.ok = true;
+  if (options.dryRun) {
+    say(`market-profiles: fetch: dry run, ${pending.size} files not written`);
+    return report;
+  }
+  await writeAtomically(options.fixturesDir, pending);
+  report.written = true;
+  say(`market-profiles: fetch: wrote ${pending.size} files to ${options.fixturesDir}/`);
+  return report;
+}
+
+/** retrieval.json of one source: the vintage and release date from the data and the agency's answer, the retrieval from the clock. */
+function retrievalRecord(adapter: SourceAdapter, downloads: readonly Downloaded[], current: ReadFixture, now: Date, options: FetchOptions): RetrievalRecord {
+  let previous: Retrieval | undefined;
+  try {
+    previous = readRetrieval(current, adapter.sourceId);
+  } catch {
+    previous = undefined;
+  }
+  const retrievedAt = now.toISOString();
+  const modified = downloads
+    .map((d) => (d.lastModified === undefined ? Number.NaN : Date.parse(d.lastModified)))
+    .filter((t) => !Number.isNaN(t))
+    .sort((a, b) => b - a)[0];
+  const vintage = adapter.vintageOf?.(overlay(current, new Map(downloads.map((d) => [d.remote.file, d.body])))) ?? previous?.vintage ?? 'unknown';
+  // Without a date from the agency's answer, a release date is kept only while the vintage is the one it dated.
+  const releaseDate = modified !== undefined ? isoDate(new Date(modified)) : previous?.vintage === vintage ? previous.latestReleaseDate : undefined;
+  return {
+    vintage,
+    ...(releaseDate === undefined ? {} : { latestReleaseDate: releaseDate }),
+    latestRetrievedAt: isoDate(now),
+    files: downloads.map((d) => ({
+      file: d.remote.file,
+      url: shown(addressOf(d.remote, adapter.sourceId, { ...options, upstream: undefined })),
+      retrievedAt,
+      bytes: d.body.length,
+      sha256: sha256(d.body),
+      ...(d.lastModified === undefined ? {} : { lastModified: d.lastModified }),
+    })),
+  };
+}
+
+/** The `fetch` subcommand: progress and changes on stdout, problems on stderr; exit code 0 only when every file was fetched, parsed and (unless a dry run) written. */
+export async function fetchCommand(config: FetchConfig): Promise<number> {
+  try {
+    await fetchSources({
+      fixturesDir: config.fixturesDir,
+      sources: config.source === undefined ? [] : [config.source],
+      dryRun: config.dryRun,
+      ...(config.upstream === undefined ? {} : { upstream: config.upstream }),
+      ...(config.censusApiKey === undefined ? {} : { censusApiKey: config.censusApiKey }),
+      timeoutMs: config.timeoutMs,
+      say: (line) => process.stdout.write(`${line}\n`),
+      warn: (line) => process.stderr.write(`${line}\n`),
+    });
+    return 0;
+  } catch (error) {
+    if (!(error instanceof FetchError)) throw error;
+    process.stderr.write(`market-profiles: fetch failed: ${error.message}\nmarket-profiles: the fixtures were left as they were.\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,198 @@
+// The assembly stage: observations of every source become one market profile per market (docs/contract.md 2.1-2.4).
+import {
+  PRODUCTION_MODE,
+  PROFILE_CAVEATS,
+  SCHEMA_VERSION,
+  byId,
+  compareIds,
+  listWords,
+  type GeographyScope,
+  type MarketProfile,
+  type Metric,
+  type Source,
+} from '../contract/schemas.ts';
+import { DataError } from '../contract/errors.ts';
+import type { MarketDefinition } from '../contract/markets.ts';
+import {
+  METHODOLOGY_VERSION,
+  METRICS,
+  computeCoverage,
+  computeScores,
+  daysBetween,
+  metricDefinition,
+  sourceFreshness,
+  worstFreshness,
+  type Values,
+} from './methodology.ts';
+import { profileLinks } from '../contract/paths.ts';
+import type { LoadedSources } from '../sources/index.ts';
+import type { Boundary, Observation } from '../sources/types.ts';
+
+/** Copies a source record with its keys in contract order, optional dates omitted when unknown. */
+function sourceEntry(s: Source): Source {
+  return {
+    sourceId: s.sourceId,
+    sourceName: s.sourceName,
+    agency: s.agency,
+    datasetName: s.datasetName,
+    sourceUrl: s.sourceUrl,
+    confidence: s.confidence,
+    updateFrequency: s.updateFrequency,
+    provenance: s.provenance,
+    ...(s.latestReleaseDate === undefined ? {} : { latestReleaseDate: s.latestReleaseDate }),
+    ...(s.latestRetrievedAt === undefined ? {} : { latestRetrievedAt: s.latestRetrievedAt }),
+  };
+}
+
+function freshnessNote(sources: readonly Source[], snapshotDate: string): string {
+  const parts = sources.map((s) => {
+    const release =
+      s.latestReleaseDate === undefined
+        ? 'release date unknown'
+        : `released ${s.latestReleaseDate}, ${daysBetween(s.latestReleaseDate, snapshotDate)} days before the snapshot`;
+    return `${s.sourceId} (${s.updateFrequency}) ${release}: ${sourceFreshness(s, snapshotDate)}`;
+  });
+  return `Static fixtures, snapshot ${snapshotDate}. Each source is judged against its update frequency: ${parts.join('; ')}.`;
+}
+
+/** The boundary as a sentence names it, with its codes: "Austin city, Texas (Census place 4805000)"; a division with its metro's name. */
+export function boundaryPhrase(b: Boundary, cbsaName: string | undefined): string {
+  const spans = b.states.length > 1 ? `, which spans ${listWords(b.states)}` : '';
+  switch (b.level) {
+    case 'place':
+      return `${b.name} (Census place ${Object.values(b.codes).join('')})`;
+    case 'county':
+      return `${b.name} (county ${Object.values(b.codes).join('')})`;
+    case 'division':
+      return `the ${b.name} metropolitan division (${b.codes['division'] ?? ''})${cbsaName === undefined ? '' : ` of the ${cbsaName} metro area`}${spans}`;
+    case 'cbsa':
+      return `the ${b.name} metro area (CBSA ${b.codes['cbsa'] ?? ''})${spans}`;
+  }
+}
+
+const METRIC_ORDER = new Map(METRICS.map((m, i) => [m.id, i]));
+
+/**
+ * Metrics and the area they describe, as a clause of the geographyScope note and of the market page's covers line:
+ * "median gross rent and housing units describe Austin city, Texas (Census place 4805000)", metrics in the methodology's order.
+ */
+export function coverageClause(metricIds: readonly string[], boundary: Boundary, cbsaName: string | undefined): string {
+  const nouns = [...metricIds].sort((a, b) => (METRIC_ORDER.get(a) ?? 0) - (METRIC_ORDER.get(b) ?? 0)).map((id) => metricDefinition(id)?.noun ?? id);
+  return `${listWords(nouns)} ${nouns.length === 1 && !/s$/.test(nouns[0] ?? '') ? 'describes' : 'describe'} ${boundaryPhrase(boundary, cbsaName)}`;
+}
+
+const LEVEL_ORDER: readonly Boundary['level'][] = ['place', 'county', 'division', 'cbsa'];
+
+/**
+ * geographyScope appears whenever a market's metrics come from more than one boundary (today every market: the city's
+ * ACS and permits values beside a metro's or a metropolitan division's price index). It names each boundary with its
+ * codes and states, the metrics it measures, and says the same in one sentence.
+ */
+function geographyScope(market: MarketDefinition, observations: readonly Observation[]): GeographyScope | undefined {
+  const boundaries = new Map<string, { boundary: Boundary; metrics: Set<string> }>();
+  for (const o of observations) {
+    const key = `${o.boundary.level}:${Object.values(o.boundary.codes).join(':')}`;
+    const entry = boundaries.get(key) ?? { boundary: o.boundary, metrics: new Set<string>() };
+    entry.metrics.add(o.metricId);
+    boundaries.set(key, entry);
+  }
+  if (boundaries.size < 2) return undefined;
+  const entries = [...boundaries.values()].sort((a, b) => LEVEL_ORDER.indexOf(a.boundary.level) - LEVEL_ORDER.indexOf(b.boundary.level));
+  const sentence = entries.map(({ boundary, metrics }) => coverageClause([...metrics], boundary, market.cbsaName)).join('; ');
+  return {
+    note: `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`,
+    boundaries: entries.map(({ boundary, metrics }) => ({
+      level: boundary.level,
+      name: boundary.name,
+      codes: boundary.codes,
+      states: boundary.states,
+      metrics: [...metrics].sort(compareIds),
+    })),
+  };
+}
+
+export function assembleProfile(market: MarketDefinition, data: LoadedSources, baseUrl: string, observations: readonly Observation[]): MarketProfile {
+  const metrics: Record<string, Metric> = {};
+  const values: Record<string, number> = {};
+  for (const o of [...observations].sort(byId((o) => o.metricId))) {
+    const definition = metricDefinition(o.metricId);
+    if (definition === undefined) {
+      throw new DataError(
+        'unknown_metric',
+        { ...o.origin, marketId: market.id },
+        `source ${o.sourceId} produced metric "${o.metricId}", which methodology ${METHODOLOGY_VERSION} does not define`,
+      );
+    }
+    if (!Number.isFinite(o.value)) {
+      throw new DataError(
+        'not_numeric',
+        { ...o.origin, marketId: market.id },
+        `source ${o.sourceId} produced ${o.value} for "${o.metricId}"; values must be finite numbers`,
+      );
+    }
+    if (metrics[o.metricId] !== undefined) {
+      throw new DataError(
+        'duplicate_metric',
+        { ...o.origin, marketId: market.id },
+        `metric "${o.metricId}" is provided twice (by ${metrics[o.metricId]?.sourceId} and ${o.sourceId})`,
+      );
+    }
+    metrics[o.metricId] = { id: o.metricId, label: definition.label, unit: definition.unit, value: o.value, asOf: o.asOf, sourceId: o.sourceId };
+    values[o.metricId] = o.value;
+  }
+  const cited = new Set(Object.values(metrics).map((m) => m.sourceId));
+  const sources = data.loads
+    .map((l) => l.source)
+    .filter((s) => cited.has(s.sourceId))
+    .sort(byId((s) => s.sourceId));
+  const retrievals = sources
+    .map((s) => s.latestRetrievedAt)
+    .filter((d): d is string => d !== undefined)
+    .sort();
+  const scope = geographyScope(market, observations);
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    generatedAt: data.snapshotDate,
+    methodologyVersion: METHODOLOGY_VERSION,
+    productionMode: PRODUCTION_MODE,
+    liveData: false,
+    market: {
+      id: market.id,
+      name: market.name,
+      slug: market.slug,
+      state: market.state,
+      stateCode: market.stateCode,
+      countryCode: market.countryCode,
+      ...(market.countyName === undefined ? {} : { countyName: market.countyName }),
+      ...(market.cbsaName === undefined ? {} : { cbsaName: market.cbsaName }),
+    },
+    profile: {
+      updatedDate: data.snapshotDate,
+      scores: computeScores(values as Values),
+      metrics,
+      freshness: {
+        provenance: sources.every((s) => s.provenance === 'fixture') ? 'fixture' : 'live',
+        freshness: worstFreshness(sources.map((s) => sourceFreshness(s, data.snapshotDate))),
+        // The oldest retrieval among the cited sources: the profile is no newer than that.
+        retrievedAt: retrievals[0] ?? data.snapshotDate,
+        note: freshnessNote(sources, data.snapshotDate),
+      },
+      coverage: computeCoverage(new Set(Object.keys(metrics))),
+    },
+    sources: sources.map(sourceEntry),
+    caveats: [...PROFILE_CAVEATS],
+    links: profileLinks(baseUrl, market.id),
+    ...(scope === undefined ? {} : { geographyScope: scope }),
+  };
+}
+
+export function assembleProfiles(markets: readonly MarketDefinition[], data: LoadedSources, baseUrl: string): MarketProfile[] {
+  // Grouped once, so assembly stays linear in the number of markets.
+  const byMarket = new Map<string, Observation[]>();
+  for (const o of data.loads.flatMap((l) => l.observations)) {
+    const list = byMarket.get(o.marketId);
+    if (list === undefined) byMarket.set(o.marketId, [o]);
+    else list.push(o);
+  }
+  return markets.map((m) => assembleProfile(m, data, baseUrl, byMarket.get(m.id) ?? []));
+}

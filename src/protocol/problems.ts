@@ -1,0 +1,176 @@
+// The error catalogue: every RFC 9457 problem any engine answers with (code, status, title, detail, what the data catalog says of it), and its builders.
+import { renderJson } from '../contract/json.ts';
+import { PATHS } from '../contract/paths.ts';
+import { echoablePath, echoableSegment, isApiPath, marketIdOf } from './request-target.ts';
+
+interface CatalogueEntry {
+  status: number;
+  title: string;
+  /**
+   * `catalog`: the problem's `type` links its entry on the data-catalog page. `about:blank`: an answer of the HTTP
+   * layer with no route of its own (RFC 9457 4.2), produced before a request is read or by an engine on its own.
+   */
+  type: 'catalog' | 'about:blank';
+  /** The detail, where it does not depend on the request. */
+  detail?: string;
+  /** When the code is answered, in the data-catalog page's words; codes without one are not listed there. */
+  note?: string;
+}
+
+/** Every problem code, once. Statuses an engine can produce on its own (parser limits, timeouts) each have one too. */
+export const PROBLEM_CATALOGUE = {
+  bad_request: {
+    status: 400,
+    title: 'Bad request',
+    type: 'catalog',
+    note: 'The request target is not a usable path: it does not start with "/", or it has malformed percent-encoding, an encoded slash, a backslash, NUL or another control character.',
+  },
+  not_found: {
+    status: 404,
+    title: 'Not found',
+    type: 'catalog',
+    detail: 'Nothing is published at this path. Paths are exact and lower case, without a trailing slash; the data catalog lists every endpoint.',
+    note: 'Nothing is published at the path under /api/. Paths are exact and lower case, without a trailing slash; the body links this catalog. Unknown page paths outside /api/ answer an HTML "page not found" page instead.',
+  },
+  market_not_found: {
+    status: 404,
+    title: 'Market not found',
+    type: 'catalog',
+    note: 'The <market-id> in a JSON or CSV path is not a supported market. The body echoes the id as marketId (when it is safe to echo), lists knownMarketIds and links the index.',
+  },
+  method_not_allowed: {
+    status: 405,
+    title: 'Method not allowed',
+    type: 'catalog',
+    note: 'Any method other than GET and HEAD (OPTIONS answers a CORS preflight on existing paths). The answer carries Allow: GET, HEAD.',
+  },
+  headers_too_large: {
+    status: 431,
+    title: 'Request header fields too large',
+    type: 'about:blank',
+    detail: 'The request line or a header is larger than this server accepts.',
+    note: 'The request line and headers are larger than the server accepts. The connection is closed after the answer.',
+  },
+  request_timeout: {
+    status: 408,
+    title: 'Request timeout',
+    type: 'about:blank',
+    detail: 'Request timeout.',
+    note: 'The complete request did not arrive in time. The connection is closed after the answer.',
+  },
+  forbidden: { status: 403, title: 'Forbidden', type: 'about:blank', detail: 'Forbidden.' },
+  length_required: { status: 411, title: 'Length required', type: 'about:blank', detail: 'Length required.' },
+  precondition_failed: { status: 412, title: 'Precondition failed', type: 'about:blank', detail: 'Precondition failed.' },
+  content_too_large: { status: 413, title: 'Content too large', type: 'about:blank', detail: 'Content too large.' },
+  uri_too_long: { status: 414, title: 'URI too long', type: 'about:blank', detail: 'URI too long.' },
+  range_not_satisfiable: { status: 416, title: 'Range not satisfiable', type: 'about:blank', detail: 'Range not satisfiable.' },
+  expectation_failed: { status: 417, title: 'Expectation failed', type: 'about:blank', detail: 'Expectation failed.' },
+  internal_server_error: { status: 500, title: 'Internal server error', type: 'about:blank', detail: 'Internal server error.' },
+  not_implemented: { status: 501, title: 'Not implemented', type: 'about:blank', detail: 'Not implemented.' },
+  bad_gateway: { status: 502, title: 'Bad gateway', type: 'about:blank', detail: 'Bad gateway.' },
+  service_unavailable: { status: 503, title: 'Service unavailable', type: 'about:blank', detail: 'Service unavailable.' },
+  gateway_timeout: { status: 504, title: 'Gateway timeout', type: 'about:blank', detail: 'Gateway timeout.' },
+  http_version_not_supported: { status: 505, title: 'HTTP version not supported', type: 'about:blank', detail: 'HTTP version not supported.' },
+} as const satisfies Record<string, CatalogueEntry>;
+
+export type ProblemCode = keyof typeof PROBLEM_CATALOGUE;
+export const PROBLEM_CODES = Object.keys(PROBLEM_CATALOGUE) as ProblemCode[];
+
+/** The codes whose `type` links their entry on the data-catalog page. */
+export const CATALOG_CODES = PROBLEM_CODES.filter((code) => PROBLEM_CATALOGUE[code].type === 'catalog');
+
+/** The codes the data-catalog page documents, in its order. */
+export const DOCUMENTED_CODES = PROBLEM_CODES.filter((code) => (PROBLEM_CATALOGUE[code] as CatalogueEntry).note !== undefined);
+
+/** For requests an engine's own HTTP parser refuses before any configuration applies. */
+export const UNPARSABLE_REASON = 'The request could not be parsed as HTTP/1.1 (RFC 9112).';
+
+export interface ProblemDetails {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance?: string;
+  code: ProblemCode;
+  [extension: string]: unknown;
+}
+
+export const problemType = (baseUrl: string, code: ProblemCode): string =>
+  PROBLEM_CATALOGUE[code].type === 'about:blank' ? 'about:blank' : `${baseUrl}${PATHS.dataCatalog}#problem-${code.replaceAll('_', '-')}`;
+
+/** A problem of the catalogue; the detail is the catalogue's unless the request gives a more precise one. */
+export function problem(baseUrl: string, code: ProblemCode, detail?: string, path?: string, extensions: Record<string, unknown> = {}): ProblemDetails {
+  const entry: CatalogueEntry = PROBLEM_CATALOGUE[code];
+  const text = detail ?? entry.detail;
+  if (text === undefined) throw new Error(`the problem ${code} needs a detail`);
+  return {
+    type: problemType(baseUrl, code),
+    title: entry.title,
+    status: entry.status,
+    detail: text,
+    ...(path !== undefined && echoablePath(path) ? { instance: path } : {}),
+    code,
+    ...extensions,
+  };
+}
+
+/** The problem body as served: the one JSON serialiser. */
+export const problemText = (p: ProblemDetails): string => renderJson(p);
+
+export const notFoundProblem = (baseUrl: string, path?: string): ProblemDetails =>
+  problem(baseUrl, 'not_found', undefined, path, { catalog: `${baseUrl}${PATHS.dataCatalog}` });
+
+/** The answer to an unknown market id on the JSON or CSV path: echo the id (when it is a safe token), list the known ones. */
+export function marketProblem(baseUrl: string, id: string, path: string | undefined, knownIds: readonly string[]): ProblemDetails {
+  const echo = echoableSegment(id);
+  return problem(
+    baseUrl,
+    'market_not_found',
+    echo
+      ? `There is no market with id "${id}". Market ids are lower case, of the form us-<state code>-<city slug>.`
+      : 'There is no market with that id. Market ids are lower case, of the form us-<state code>-<city slug>.',
+    path ?? '',
+    { ...(echo ? { marketId: id } : {}), knownMarketIds: knownIds, index: baseUrl + PATHS.index },
+  );
+}
+
+/**
+ * What a path without a route answers: the HTML 404 page (`undefined`) outside /api/, market_not_found for an unknown
+ * id on a market path, not_found for anything else under /api/ (and /healthz's neighbours).
+ */
+export function unknownPathProblem(baseUrl: string, path: string, known: ReadonlySet<string>, knownIds: readonly string[]): ProblemDetails | undefined {
+  if (!isApiPath(path)) return undefined;
+  const id = marketIdOf(path);
+  return id !== undefined && !known.has(id) ? marketProblem(baseUrl, id, path, knownIds) : notFoundProblem(baseUrl, path);
+}
+
+export const methodDetail = (method: string | undefined): string =>
+  `The method ${method !== undefined && /^[A-Z-]{1,20}$/.test(method) ? method : 'used'} is not allowed; every path is read-only and answers GET and HEAD.`;
+
+export const methodProblem = (baseUrl: string, method: string | undefined, path?: string): ProblemDetails =>
+  problem(baseUrl, 'method_not_allowed', methodDetail(method), path);
+
+export const badRequestProblem = (baseUrl: string, reason: string): ProblemDetails => problem(baseUrl, 'bad_request', reason);
+
+/** The code an engine answers with for a status it decided on its own. */
+export function codeOfStatus(status: number): ProblemCode {
+  if (status === 400) return 'bad_request';
+  if (status === 405) return 'method_not_allowed';
+  const code = PROBLEM_CODES.find((c) => PROBLEM_CATALOGUE[c].status === status && PROBLEM_CATALOGUE[c].type === 'about:blank');
+  if (code === undefined) throw new Error(`no problem in the catalogue for status ${status}`);
+  return code;
+}
+
+/** Statuses an engine can produce on its own (parser limits, timeouts); each gets a problem body too. */
+export const ENGINE_STATUSES: readonly number[] = [
+  400,
+  405,
+  ...PROBLEM_CODES.filter((c) => PROBLEM_CATALOGUE[c].type === 'about:blank').map((c) => PROBLEM_CATALOGUE[c].status),
+].sort((a, b) => a - b);
+
+/** A problem for a status the engine itself decided, shaped like the embedded server's parser-level refusals. */
+export function statusProblem(baseUrl: string, status: number): ProblemDetails {
+  if (status === 400) return badRequestProblem(baseUrl, UNPARSABLE_REASON);
+  if (status === 405) return methodProblem(baseUrl, undefined);
+  return problem(baseUrl, codeOfStatus(status));
+}

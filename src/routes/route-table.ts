@@ -1,0 +1,134 @@
+// The route table: every public path with its exact bytes, headers and precompressed variants.
+import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { csvDescriptor, indexSchema, profileSchema } from '../contract/schemas.ts';
+import { CACHE_CONTROL, COMMON_HEADERS, CONTENT_TYPES, PAGE_HEADERS, type Header, type Kind } from '../protocol/headers.ts';
+import type { Encoding } from '../protocol/negotiation.ts';
+import { dataPackage } from '../describe/datapackage.ts';
+import { openApiDocument } from '../describe/openapi.ts';
+import type { Served } from '../describe/served.ts';
+import { renderJson } from '../contract/json.ts';
+import { BULK_CSV_FILENAME, PATHS, marketCsvFilename } from '../contract/paths.ts';
+import { renderBulkCsv, renderMarketCsv } from '../render/csv-documents.ts';
+import { renderAllPages as renderPages, renderNotFound as renderNotFoundPage } from '../render/pages/render.tsx';
+import type { PageInput } from '../render/pages/site.ts';
+import { STYLESHEET } from '../render/pages/stylesheet.ts';
+
+export interface Variant {
+  encoding: Encoding;
+  body: Buffer;
+  /** Strong ETag of these bytes, quotes included. */
+  etag: string;
+}
+
+export interface Route {
+  path: string;
+  kind: Kind;
+  contentType: string;
+  /** Every header of a 200 except Content-Length, ETag and Content-Encoding, which depend on the variant. */
+  headers: readonly Header[];
+  identity: Variant;
+  gzip?: Variant;
+  br?: Variant;
+}
+
+export interface RouteTable {
+  baseUrl: string;
+  snapshotDate: string;
+  /** Last-Modified of every route: the snapshot date as an HTTP date. */
+  lastModified: string;
+  marketIds: readonly string[];
+  routes: Map<string, Route>;
+  /** Body of the HTML 404 page, answered for unknown paths outside /api/. */
+  notFoundPage: Buffer;
+}
+
+export function etagOf(body: Buffer): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+}
+
+/**
+ * Brotli quality is a build-time trade: 11 costs about 30 times quality 7 for roughly 10 % fewer
+ * bytes, a few hundred bytes on a profile (the same TCP segments either way), and at 11 the large
+ * shared documents (bulk CSV, index) compress at about 400 KB/s. Quality 7 for ordinary bodies and 9
+ * for large ones keeps a build of thousands of markets in seconds (npm run bench:build).
+ */
+export const brotliQuality = (bytes: number): number => (bytes >= 64 * 1024 ? 9 : 7);
+
+/** Precompressed variants, kept only where they are smaller than the identity bytes. */
+function variants(body: Buffer): Pick<Route, 'identity' | 'gzip' | 'br'> {
+  const identity: Variant = { encoding: 'identity', body, etag: etagOf(body) };
+  const gz = gzipSync(body, { level: 9 });
+  const br = brotliCompressSync(body, {
+    params: { [zlibConstants.BROTLI_PARAM_QUALITY]: brotliQuality(body.length), [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length },
+  });
+  return {
+    identity,
+    ...(gz.length < body.length ? { gzip: { encoding: 'gzip' as const, body: gz, etag: etagOf(gz) } } : {}),
+    ...(br.length < body.length ? { br: { encoding: 'br' as const, body: br, etag: etagOf(br) } } : {}),
+  };
+}
+
+/** What the routes are made of: what the pages show (the extra series, notes and locations are for the pages only), and the snapshot date. */
+export interface RouteInput extends PageInput {
+  snapshotDate: string;
+}
+
+export function buildRoutes(input: RouteInput): RouteTable {
+  const { baseUrl, profiles, index } = input;
+  const lastModified = new Date(`${input.snapshotDate}T00:00:00Z`).toUTCString();
+  const routes = new Map<string, Route>();
+  const headersOf = (kind: Kind, extra: readonly Header[] = [], cacheControl: string = CACHE_CONTROL.ok): Header[] => [
+    ['Content-Type', CONTENT_TYPES[kind]],
+    ['Cache-Control', cacheControl],
+    ['Last-Modified', lastModified],
+    ['Vary', 'Accept-Encoding'],
+    ...COMMON_HEADERS,
+    ...(kind === 'html' ? PAGE_HEADERS : []),
+    ...extra,
+  ];
+  const add = (path: string, kind: Kind, text: string, extra: readonly Header[] = [], cacheControl: string = CACHE_CONTROL.ok): void => {
+    if (routes.has(path)) throw new Error(`route ${path} is defined twice`);
+    routes.set(path, { path, kind, contentType: CONTENT_TYPES[kind], headers: headersOf(kind, extra, cacheControl), ...variants(Buffer.from(text, 'utf8')) });
+  };
+  const describedBy = (path: string): [string, string] => ['Link', `<${baseUrl}${path}>; rel="describedby"`];
+  const attachment = (filename: string): [string, string] => ['Content-Disposition', `attachment; filename="${filename}"`];
+  // The OpenAPI document describes itself too: its headers are known before its bytes are.
+  const openApiHeaders = headersOf('json');
+  const served: Served = (path) => {
+    if (path === PATHS.openApi) return { kind: 'json', contentType: CONTENT_TYPES.json, headers: openApiHeaders, body: undefined };
+    const route = routes.get(path);
+    if (route === undefined) throw new Error(`the description names ${path}, which is not a route`);
+    return { kind: route.kind, contentType: route.contentType, headers: route.headers, body: route.identity.body };
+  };
+
+  // The index links its schema, and this service's OpenAPI document (RFC 8631); its body stays as it was.
+  add(PATHS.index, 'json', renderJson(index), [
+    ['Link', `<${baseUrl}${PATHS.indexSchema}>; rel="describedby", <${baseUrl}${PATHS.openApi}>; rel="service-desc"`],
+  ]);
+  add(PATHS.bulkCsv, 'csv', renderBulkCsv(profiles), [attachment(BULK_CSV_FILENAME), describedBy(PATHS.csvDescriptor)]);
+  for (const p of profiles) {
+    add(PATHS.profile(p.market.id), 'json', renderJson(p), [describedBy(PATHS.profileSchema)]);
+    add(PATHS.marketCsv(p.market.id), 'csv', renderMarketCsv(p), [attachment(marketCsvFilename(p.market.id)), describedBy(PATHS.csvDescriptor)]);
+  }
+  add(PATHS.profileSchema, 'json', renderJson(profileSchema(baseUrl)));
+  add(PATHS.csvDescriptor, 'json', renderJson(csvDescriptor()));
+  add(PATHS.indexSchema, 'json', renderJson(indexSchema(baseUrl)));
+  for (const [path, html] of renderPages(input)) add(path, 'html', html);
+  add(PATHS.stylesheet, 'css', STYLESHEET);
+  add(PATHS.health, 'json', renderJson({ status: 'ok' }), [], CACHE_CONTROL.health);
+  // The descriptions last: they describe, and hash, the bytes above.
+  add(PATHS.dataPackage, 'json', renderJson(dataPackage({ baseUrl, snapshotDate: input.snapshotDate, profiles, served })));
+  const marketIds = profiles.map((p) => p.market.id);
+  add(PATHS.openApi, 'json', renderJson(openApiDocument({ baseUrl, marketIds, served })));
+  if (routes.get(PATHS.openApi)?.headers.join('\n') !== openApiHeaders.join('\n'))
+    throw new Error(`the headers of ${PATHS.openApi} differ from those it describes`);
+  return {
+    baseUrl,
+    snapshotDate: input.snapshotDate,
+    lastModified,
+    marketIds,
+    routes,
+    notFoundPage: Buffer.from(renderNotFoundPage({ baseUrl, profiles, index }), 'utf8'),
+  };
+}

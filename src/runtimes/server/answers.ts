@@ -1,0 +1,109 @@
+// Every answer the server can give, made ready before a request needs it: route variants with flattened headers, and bounded caches of repeated misses.
+import { PREFLIGHT_HEADERS, notFoundPageHeaders, notModifiedHeaders, okHeaders, problemHeaders, type Header } from '../../protocol/headers.ts';
+import { NO_HEADER, parseAcceptEncoding, type Acceptable } from '../../protocol/negotiation.ts';
+import { problemText, unknownPathProblem, type ProblemDetails } from '../../protocol/problems.ts';
+import { classifyPath, type PathVerdict } from '../../protocol/request-target.ts';
+import type { Route, RouteTable, Variant } from '../../routes/route-table.ts';
+
+export type Flat = string[];
+export const flat = (pairs: readonly Header[]): Flat => pairs.flatMap(([k, v]) => [k, v]);
+
+export interface PreparedVariant {
+  variant: Variant;
+  body: Buffer;
+  /** Every header of the 200, flattened once so a response is one writeHead of ready strings. */
+  ok: Flat;
+  /** The headers a 304 may carry (RFC 9110 15.4.5) plus the common ones. */
+  notModified: Flat;
+}
+
+export interface PreparedRoute {
+  identity: PreparedVariant;
+  gzip: PreparedVariant | undefined;
+  br: PreparedVariant | undefined;
+  lastModifiedMs: number;
+}
+
+function prepare(route: Route, lastModifiedMs: number): PreparedRoute {
+  const one = (variant: Variant): PreparedVariant => ({
+    variant,
+    body: variant.body,
+    ok: flat(okHeaders(route.headers, { encoding: variant.encoding, etag: variant.etag, bytes: variant.body.length })),
+    notModified: flat(notModifiedHeaders(route.headers, variant.etag)),
+  });
+  return {
+    identity: one(route.identity),
+    gzip: route.gzip === undefined ? undefined : one(route.gzip),
+    br: route.br === undefined ? undefined : one(route.br),
+    lastModifiedMs,
+  };
+}
+
+/** A ready answer outside the route table: status, every header (Content-Length included) and the body a GET gets. */
+export interface Answer {
+  status: number;
+  head: Flat;
+  body: Buffer;
+}
+
+/** The preflight answer (204), the same on every route. */
+export const PREFLIGHT: Flat = flat(PREFLIGHT_HEADERS);
+
+export function problemAnswer(body: ProblemDetails, extra: readonly Header[] = []): Answer {
+  const bytes = Buffer.from(problemText(body));
+  return { status: body.status, head: flat(problemHeaders(bytes.length, extra)), body: bytes };
+}
+
+/** A cache that is cleared when full, so a client sending endless distinct keys cannot grow memory. */
+class Bounded<V> extends Map<string, V> {
+  constructor(private readonly limit: number) {
+    super();
+  }
+
+  remember(key: string, value: V): V {
+    if (this.size >= this.limit) this.clear();
+    this.set(key, value);
+    return value;
+  }
+}
+
+export class Answers {
+  readonly routes = new Map<string, PreparedRoute>();
+  private readonly knownIds: ReadonlySet<string>;
+  private readonly notFoundPage: Answer;
+  private readonly accepts = new Bounded<Acceptable>(256);
+  /** Misses repeat (a mistyped id, a probe for /wp-admin), so their answers are kept by decoded path, */
+  private readonly byPath = new Bounded<Answer>(1024);
+  /** and the path rules' verdicts by raw path, so a repeated miss is not decoded again. */
+  private readonly verdicts = new Bounded<PathVerdict>(1024);
+
+  constructor(private readonly table: RouteTable) {
+    const lastModifiedMs = Date.parse(table.lastModified);
+    for (const [path, route] of table.routes) this.routes.set(path, prepare(route, lastModifiedMs));
+    this.knownIds = new Set(table.marketIds);
+    this.notFoundPage = {
+      status: 404,
+      head: flat(notFoundPageHeaders(table.notFoundPage.length)),
+      body: table.notFoundPage,
+    };
+  }
+
+  /** The q-values of an Accept-Encoding value, parsed once per distinct value. */
+  accept(header: string | undefined): Acceptable {
+    if (header === undefined) return NO_HEADER;
+    return this.accepts.get(header) ?? this.accepts.remember(header, parseAcceptEncoding(header));
+  }
+
+  /** The path rules' verdict on a raw path that is not a route as sent, decided once per distinct path. */
+  readonly classify = (raw: string): PathVerdict => this.verdicts.get(raw) ?? this.verdicts.remember(raw, classifyPath(raw));
+
+  /** The 404 of a decoded path: the HTML page outside /api/, market_not_found for an unknown id, not_found otherwise. */
+  notFound(path: string): Answer {
+    return this.byPath.get(path) ?? this.byPath.remember(path, this.notFoundAnswer(path));
+  }
+
+  private notFoundAnswer(path: string): Answer {
+    const problem = unknownPathProblem(this.table.baseUrl, path, this.knownIds, this.table.marketIds);
+    return problem === undefined ? this.notFoundPage : problemAnswer(problem);
+  }
+}

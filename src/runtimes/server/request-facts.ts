@@ -1,0 +1,44 @@
+// The request headers the server reads, in one pass over the raw header list (building req.headers is most of a request's cost).
+import type { Preconditions } from '../../protocol/conditional.ts';
+
+export interface RequestFacts extends Preconditions {
+  acceptEncoding: string | undefined;
+  hosts: number;
+  transferEncoding: string | undefined;
+}
+
+/** Field names are case-insensitive; the usual spellings are compared first so most requests never lowercase. */
+const is = (name: string, canonical: string, lowercase: string): boolean => name === canonical || name === lowercase || name.toLowerCase() === lowercase;
+const join = (prev: string | undefined, value: string): string => (prev === undefined ? value : `${prev}, ${value}`);
+
+export function readFacts(raw: readonly string[]): RequestFacts {
+  let acceptEncoding: string | undefined;
+  let ifNoneMatch: string | undefined;
+  let ifModifiedSince: string | undefined;
+  let imsInvalid = false;
+  let hosts = 0;
+  let transferEncoding: string | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string;
+    switch (name.length) {
+      case 4:
+        if (is(name, 'Host', 'host')) hosts += 1;
+        break;
+      case 13:
+        if (is(name, 'If-None-Match', 'if-none-match')) ifNoneMatch = join(ifNoneMatch, raw[i + 1] as string);
+        break;
+      case 15:
+        if (is(name, 'Accept-Encoding', 'accept-encoding')) acceptEncoding = join(acceptEncoding, raw[i + 1] as string);
+        break;
+      case 17:
+        if (is(name, 'If-Modified-Since', 'if-modified-since')) {
+          if (ifModifiedSince !== undefined) imsInvalid = true;
+          ifModifiedSince = raw[i + 1];
+        } else if (is(name, 'Transfer-Encoding', 'transfer-encoding')) transferEncoding = join(transferEncoding, raw[i + 1] as string);
+        break;
+      default:
+        break;
+    }
+  }
+  return { acceptEncoding, ifNoneMatch, ifModifiedSince, imsInvalid, hosts, transferEncoding };
+}

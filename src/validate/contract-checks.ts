@@ -1,0 +1,115 @@
+// Checks built output against the published contract with an independent validator (Ajv, draft-07).
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { CSV_COLUMNS, displayName, type MarketProfile } from '../contract/schemas.ts';
+import { CsvSyntaxError, parseCsv, plainDecimal } from '../contract/csv-format.ts';
+import { ContractError } from '../contract/errors.ts';
+
+// ajv-formats is CommonJS; under NodeNext its default export arrives as the module namespace.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+/**
+ * Compiles a schema from its published bytes, so what is checked is exactly what is served. Every strict check of
+ * Ajv's throws (an unknown keyword, a keyword without the type it applies to, …), so a slip in the schema cannot pass
+ * as a rule. Validation stops at the first violation: that is the one reported.
+ */
+export function compilePublished(schemaBytes: Buffer | string): ValidateFunction {
+  const ajv = new Ajv({ strict: true });
+  addFormats(ajv);
+  return ajv.compile(JSON.parse(schemaBytes.toString()) as object);
+}
+
+const describe = (e: ErrorObject): string => {
+  if (e.keyword === 'required') return `missing required property "${String((e.params as { missingProperty: string }).missingProperty)}"`;
+  return `${e.message ?? e.keyword}${e.keyword === 'const' ? ` (${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)})` : ''}`;
+};
+
+/** Throws on the first violation, naming the market and the JSON pointer. */
+export function assertValid(validate: ValidateFunction, document: unknown, marketId: string | undefined, route: string): void {
+  if (validate(document)) return;
+  // Ajv sets errors, at least one, whenever validation fails.
+  const first = (validate.errors as ErrorObject[])[0] as ErrorObject;
+  throw new ContractError('schema', { ...(marketId === undefined ? {} : { marketId }), route, pointer: first.instancePath }, describe(first));
+}
+
+/** Rules of docs/contract.md sections 2-4 that JSON Schema draft-07 cannot say: keys equal ids, references resolve, dates agree. */
+export function assertProfileRules(p: MarketProfile, route: string): void {
+  const fail = (pointer: string, reason: string): never => {
+    throw new ContractError('schema', { marketId: p.market.id, route, pointer }, reason);
+  };
+  if (p.generatedAt !== p.profile.updatedDate) fail('/generatedAt', `generatedAt ${p.generatedAt} differs from profile.updatedDate ${p.profile.updatedDate}`);
+  const sourceIds = p.sources.map((s) => s.sourceId);
+  sourceIds.forEach((id, i) => {
+    if (i > 0 && (sourceIds[i - 1] ?? '') >= id) fail(`/sources/${i}/sourceId`, 'sources must be sorted by sourceId with no repeats');
+  });
+  for (const [key, metric] of Object.entries(p.profile.metrics)) {
+    if (metric.id !== key) fail(`/profile/metrics/${key}/id`, `metric id "${metric.id}" differs from its key "${key}"`);
+    if (!sourceIds.includes(metric.sourceId)) fail(`/profile/metrics/${key}/sourceId`, `sourceId "${metric.sourceId}" is not in sources`);
+    if (!Number.isFinite(metric.value)) fail(`/profile/metrics/${key}/value`, 'value must be a finite number');
+  }
+  const c = p.profile.coverage;
+  if (c.totalProvided !== Object.keys(p.profile.metrics).length) fail('/profile/coverage/totalProvided', 'totalProvided must count the metrics');
+  if (c.totalProvided + c.missing.length !== c.totalRequired) fail('/profile/coverage/missing', 'provided plus missing must equal totalRequired');
+}
+
+/** Reads a CSV we wrote back and ties every row to the profile (docs/contract.md 2.6: every row ties to the JSON). */
+/** The fields of one CSV line, read with the strict RFC 4180 reader. */
+function readLine(text: string, route: string, line: number): string[] {
+  try {
+    return parseCsv(`${text}\r\n`)[0] ?? [];
+  } catch (error) {
+    if (!(error instanceof CsvSyntaxError)) throw error;
+    throw new ContractError('csv_tie', { route, line }, error.reason);
+  }
+}
+
+export function assertCsvTies(csv: string, profiles: readonly MarketProfile[], route: string): void {
+  const lines = csv.split('\r\n');
+  if (lines.at(-1) !== '') throw new ContractError('csv_tie', { route, line: lines.length }, 'the last line must end with CRLF');
+  const header = lines[0] ?? '';
+  const expected = CSV_COLUMNS.map((c) => c.name).join(',');
+  if (header !== expected) throw new ContractError('csv_tie', { route, line: 1 }, `header must be "${expected}"`);
+  const byId = new Map(profiles.map((p) => [p.market.id, p]));
+  const seen = new Set<string>();
+  let previous = '';
+  lines.slice(1, -1).forEach((text, i) => {
+    const line = i + 2;
+    const fields = readLine(text, route, line);
+    if (fields.length !== CSV_COLUMNS.length)
+      throw new ContractError('csv_tie', { route, line }, `expected ${CSV_COLUMNS.length} columns, got ${fields.length}`);
+    const row = Object.fromEntries(CSV_COLUMNS.map((c, k) => [c.name, fields[k] ?? ''])) as Record<string, string>;
+    const p = byId.get(row['market_id'] ?? '');
+    if (p === undefined) throw new ContractError('csv_tie', { route, line, column: 'market_id' }, `market_id "${row['market_id']}" has no profile`);
+    const metric = p.profile.metrics[row['metric_id'] ?? ''];
+    const fail = (column: string, reason: string): never => {
+      throw new ContractError('csv_tie', { route, line, column, marketId: p.market.id }, reason);
+    };
+    if (metric === undefined) return fail('metric_id', `metric_id "${row['metric_id']}" is not in profile.metrics`);
+    const want: Record<string, string> = {
+      market_name: displayName(p.market),
+      metric_label: metric.label,
+      value: plainDecimal(metric.value),
+      unit: metric.unit,
+      source_id: metric.sourceId,
+      updated_date: p.profile.updatedDate,
+      methodology_version: p.methodologyVersion,
+      production_mode: p.productionMode,
+      live_data: String(p.liveData),
+    };
+    // The value must be written exactly as plainDecimal writes the JSON's number, which also makes it read back as that number.
+    for (const [column, value] of Object.entries(want)) {
+      if (row[column] !== value) fail(column, `CSV has ${JSON.stringify(row[column])}, the JSON has ${JSON.stringify(value)}`);
+    }
+    const key = `${p.market.id}\u0000${metric.id}`;
+    if (seen.has(key)) fail('metric_id', `metric ${metric.id} appears twice`);
+    if (key < previous) fail('metric_id', 'rows must be sorted by market_id, then metric_id');
+    seen.add(key);
+    previous = key;
+  });
+  for (const p of profiles) {
+    for (const id of Object.keys(p.profile.metrics)) {
+      if (!seen.has(`${p.market.id}\u0000${id}`))
+        throw new ContractError('csv_tie', { route, marketId: p.market.id }, `metric ${id} of the JSON has no CSV row`);
+    }
+  }
+}
