@@ -13,23 +13,27 @@ const REPORTS = join(ROOT, 'artifacts', 'mutation');
 
 /** Each core module and the test files that exercise it: the fast per-module test command Stryker runs for every mutant. */
 export const MODULES: readonly { name: string; file: string; tests: readonly string[] }[] = [
-  { name: 'methodology', file: 'src/methodology/methodology.ts', tests: ['test/methodology.test.ts', 'test/profiles.test.ts', 'test/formulas.test.ts'] },
-  { name: 'profiles', file: 'src/methodology/profiles.ts', tests: ['test/profiles.test.ts', 'test/contract.test.ts', 'test/golden.test.ts'] },
-  { name: 'render-csv', file: 'src/render/csv-documents.ts', tests: ['test/csv.test.ts', 'test/csv-properties.test.ts', 'test/golden.test.ts'] },
-  { name: 'csv', file: 'src/contract/csv-format.ts', tests: ['test/csv-properties.test.ts', 'test/csv.test.ts', 'test/verify-csv.test.ts'] },
+  {
+    name: 'methodology',
+    file: 'src/methodology/methodology.ts',
+    tests: ['test/unit/methodology.test.ts', 'test/unit/profiles.test.ts', 'test/unit/formulas.test.ts'],
+  },
+  { name: 'profiles', file: 'src/methodology/profiles.ts', tests: ['test/unit/profiles.test.ts', 'test/unit/contract.test.ts', 'test/unit/golden.test.ts'] },
+  { name: 'render-csv', file: 'src/render/csv-documents.ts', tests: ['test/unit/csv.test.ts', 'test/unit/csv-properties.test.ts', 'test/unit/golden.test.ts'] },
+  { name: 'csv', file: 'src/contract/csv-format.ts', tests: ['test/unit/csv-properties.test.ts', 'test/unit/csv.test.ts', 'test/unit/verify-csv.test.ts'] },
   {
     name: 'parse',
     file: 'src/sources/parse.ts',
-    tests: ['test/sources-parse.test.ts', 'test/source-census-acs-5yr.test.ts', 'test/source-census-bps.test.ts'],
+    tests: ['test/unit/sources-parse.test.ts', 'test/unit/source-census-acs-5yr.test.ts', 'test/unit/source-census-bps.test.ts'],
   },
-  { name: 'census-acs-5yr', file: 'src/sources/census-acs-5yr.ts', tests: ['test/source-census-acs-5yr.test.ts'] },
-  { name: 'census-bps', file: 'src/sources/census-bps.ts', tests: ['test/source-census-bps.test.ts'] },
-  { name: 'fhfa-hpi', file: 'src/sources/fhfa-hpi.ts', tests: ['test/source-fhfa-hpi.test.ts'] },
-  { name: 'request-target', file: 'src/protocol/request-target.ts', tests: ['test/request-target.test.ts'] },
-  { name: 'negotiation', file: 'src/protocol/negotiation.ts', tests: ['test/negotiation.test.ts'] },
-  { name: 'conditional', file: 'src/protocol/conditional.ts', tests: ['test/negotiation.test.ts'] },
-  { name: 'verdict', file: 'src/protocol/verdict.ts', tests: ['test/verdict.test.ts'] },
-  { name: 'validate', file: 'src/validate/contract-checks.ts', tests: ['test/validate.test.ts', 'test/schema.test.ts'] },
+  { name: 'census-acs-5yr', file: 'src/sources/census-acs-5yr.ts', tests: ['test/unit/source-census-acs-5yr.test.ts'] },
+  { name: 'census-bps', file: 'src/sources/census-bps.ts', tests: ['test/unit/source-census-bps.test.ts'] },
+  { name: 'fhfa-hpi', file: 'src/sources/fhfa-hpi.ts', tests: ['test/unit/source-fhfa-hpi.test.ts'] },
+  { name: 'request-target', file: 'src/protocol/request-target.ts', tests: ['test/unit/request-target.test.ts'] },
+  { name: 'negotiation', file: 'src/protocol/negotiation.ts', tests: ['test/unit/negotiation.test.ts'] },
+  { name: 'conditional', file: 'src/protocol/conditional.ts', tests: ['test/unit/negotiation.test.ts'] },
+  { name: 'verdict', file: 'src/protocol/verdict.ts', tests: ['test/unit/verdict.test.ts'] },
+  { name: 'validate', file: 'src/validate/contract-checks.ts', tests: ['test/unit/validate.test.ts', 'test/unit/schema.test.ts'] },
 ];
 
 function ensureStryker(): string {

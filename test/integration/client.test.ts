@@ -1,0 +1,257 @@
+// The typed client against the running server: every call, schemaVersion pinned, unknown fields tolerated, problems as typed errors, 304 revalidation; and it stays a fetch-only ES module the package exports.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { after, before, describe, test } from 'node:test';
+import {
+  CLIENT_SCHEMA_VERSION,
+  MarketProfilesError,
+  ProblemError,
+  ResponseError,
+  SchemaVersionError,
+  createClient,
+  type MarketProfilesClient,
+} from '../../src/client/client.ts';
+import { CSV_CAVEATS, CSV_COLUMNS, PROFILE_CAVEATS, SCHEMA_VERSION, type MarketProfile } from '../../src/contract/schemas.ts';
+import { MARKET_IDS } from '../../src/contract/markets.ts';
+import { PATHS } from '../../src/contract/paths.ts';
+import type { RouteTable } from '../../src/routes/route-table.ts';
+import { startEmbedded } from '../support/embedded.ts';
+
+const ID = 'us-tx-austin';
+
+/** A fetch that records each request's If-None-Match and the status it got. */
+function recordingFetch(): { fetch: typeof fetch; seen: { url: string; ifNoneMatch: string | null; status: number }[] } {
+  const seen: { url: string; ifNoneMatch: string | null; status: number }[] = [];
+  return {
+    seen,
+    fetch: async (input, init) => {
+      const res = await fetch(input, init);
+      seen.push({ url: String(input), ifNoneMatch: new Headers(init?.headers).get('if-none-match'), status: res.status });
+      return res;
+    },
+  };
+}
+
+describe('the client against the running server', () => {
+  let stop: () => Promise<void>;
+  let table: RouteTable;
+  let baseUrl: string;
+  before(async () => {
+    const started = await startEmbedded();
+    ({ table, baseUrl } = started);
+    stop = () => started.running.close();
+  });
+  after(() => stop());
+  const served = (path: string): string => table.routes.get(path)?.identity.body.toString('utf8') ?? '';
+
+  test('every call: the index, a profile, a market CSV and the bulk CSV as typed rows, the schemas, the descriptor, OpenAPI and the Data Package', async () => {
+    const client = createClient({ baseUrl: `${baseUrl}/` });
+    const index = await client.listMarkets();
+    assert.equal(index.data.count, MARKET_IDS.length);
+    assert.deepEqual(index.caveats, PROFILE_CAVEATS);
+
+    const profile = await client.getProfile(ID);
+    assert.deepEqual(profile.data, JSON.parse(served(PATHS.profile(ID))));
+    assert.deepEqual(profile.caveats, PROFILE_CAVEATS);
+    assert.equal(profile.revalidated, false);
+    assert.match(profile.etag ?? '', /^"/);
+
+    const csv = await client.getMarketCsv(ID);
+    assert.equal(csv.text, served(PATHS.marketCsv(ID)));
+    assert.deepEqual(csv.caveats, CSV_CAVEATS);
+    assert.equal(csv.data.length, Object.keys(profile.data.profile.metrics).length);
+    for (const row of csv.data) {
+      assert.deepEqual(
+        Object.keys(row),
+        CSV_COLUMNS.map((c) => c.name),
+      );
+      const metric = profile.data.profile.metrics[row.metric_id];
+      assert.equal(row.value, metric?.value, row.metric_id);
+      assert.equal(typeof row.value, 'number');
+      assert.equal(row.live_data, false);
+      assert.equal(row.market_name, 'Austin, TX');
+    }
+    const bulk = await client.getBulkCsv();
+    assert.equal(bulk.text, served(PATHS.bulkCsv));
+    assert.equal(bulk.data.length, served(PATHS.bulkCsv).split('\r\n').length - 2);
+    assert.deepEqual(bulk.caveats, CSV_CAVEATS);
+
+    assert.equal((await client.getCsvDescriptor()).data.columns.length, CSV_COLUMNS.length);
+    assert.equal((await client.getProfileSchema()).data.$id, `${baseUrl}${PATHS.profileSchema}`);
+    assert.equal((await client.getIndexSchema()).data.$id, `${baseUrl}${PATHS.indexSchema}`);
+    assert.equal((await client.getOpenApi()).data.openapi, '3.1.0');
+    assert.equal((await client.getDataPackage()).data.profile, 'tabular-data-package');
+    assert.deepEqual((await client.getOpenApi()).caveats, []);
+  });
+
+  test('revalidates with If-None-Match: the 304 returns the value read before', async () => {
+    const { fetch: recording, seen } = recordingFetch();
+    const client = createClient({ baseUrl, fetch: recording });
+    const first = await client.getProfile(ID);
+    const again = await client.getProfile(ID);
+    assert.equal(again.revalidated, true);
+    assert.deepEqual(again.data, first.data);
+    assert.deepEqual(again.caveats, PROFILE_CAVEATS);
+    assert.deepEqual(
+      seen.map((s) => [s.status, s.ifNoneMatch]),
+      [
+        [200, null],
+        [304, first.etag],
+      ],
+    );
+    const csv = await client.getMarketCsv(ID);
+    const csvAgain = await client.getMarketCsv(ID);
+    assert.equal(csvAgain.revalidated, true);
+    assert.equal(csvAgain.text, csv.text);
+  });
+
+  test('an unknown market is a ProblemError with its code, for the JSON and the CSV', async () => {
+    const client = createClient({ baseUrl });
+    for (const call of [() => client.getProfile('us-zz-nowhere'), () => client.getMarketCsv('us-zz-nowhere')]) {
+      await assert.rejects(call, (error: unknown) => {
+        assert.ok(error instanceof ProblemError && error instanceof MarketProfilesError);
+        assert.equal(error.code, 'market_not_found');
+        assert.equal(error.status, 404);
+        assert.deepEqual(error.problem.knownMarketIds, [...MARKET_IDS].sort());
+        return true;
+      });
+    }
+  });
+
+  test('an id is sent as one encoded path segment: it cannot reach another path', async () => {
+    await assert.rejects(
+      () => createClient({ baseUrl }).getProfile('../schema/market-profile'),
+      (e: unknown) => e instanceof ProblemError && e.code === 'bad_request' && e.status === 400,
+    );
+  });
+
+  test('a service that cannot be reached is a MarketProfilesError naming the URL', async () => {
+    await assert.rejects(
+      () => createClient({ baseUrl: 'http://127.0.0.1:9' }).listMarkets(),
+      (e: unknown) => e instanceof MarketProfilesError && /http:\/\/127\.0\.0\.1:9\/api\/markets/.test(e.message),
+    );
+  });
+});
+
+describe('the client against a service of another version, or with fields it does not know', () => {
+  let server: Server;
+  let baseUrl: string;
+  let stop: () => Promise<void>;
+  before(async () => {
+    const real = await startEmbedded();
+    stop = () => real.running.close();
+    const text = (path: string): string => real.table.routes.get(path)?.identity.body.toString('utf8') ?? '';
+    const profile = JSON.parse(text(PATHS.profile(ID))) as MarketProfile & Record<string, unknown>;
+    const answers = new Map<string, [string, string]>([
+      // A later, breaking schema version.
+      [PATHS.profile(ID), ['application/json', JSON.stringify({ ...profile, schemaVersion: '2' })]],
+      // Additive fields everywhere: top level, nested, in every index entry; and a CSV column more.
+      [
+        PATHS.profile('us-ny-new-york'),
+        [
+          'application/json',
+          JSON.stringify({ ...JSON.parse(text(PATHS.profile('us-ny-new-york'))), addedLater: { any: 'shape' }, market: { ...profile.market, population: 1 } }),
+        ],
+      ],
+      [PATHS.csvDescriptor, ['application/json', text(PATHS.csvDescriptor)]],
+      [
+        PATHS.marketCsv('us-ny-new-york'),
+        [
+          'text/csv; charset=utf-8',
+          text(PATHS.marketCsv('us-ny-new-york'))
+            .split('\r\n')
+            .map((line, i) => (line === '' ? line : `${line},${i === 0 ? 'added_later' : 'x'}`))
+            .join('\r\n'),
+        ],
+      ],
+      ['/api/markets/us-ca-live', ['application/json', JSON.stringify({ ...profile, liveData: true })]],
+      ['/api/markets/us-ca-html', ['text/html; charset=utf-8', '<p>not here</p>']],
+    ]);
+    server = createServer((req, res) => {
+      const answer = answers.get(req.url ?? '');
+      if (answer === undefined) {
+        res.writeHead(404, { 'Content-Type': 'text/plain' }).end('no');
+        return;
+      }
+      res.writeHead(200, { 'Content-Type': answer[0], ETag: '"fixed"' }).end(answer[1]);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    baseUrl = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
+  });
+  after(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await stop();
+  });
+
+  test('a schemaVersion other than "1" is refused with a SchemaVersionError that says so', async () => {
+    await assert.rejects(
+      () => createClient({ baseUrl }).getProfile(ID),
+      (e: unknown) =>
+        e instanceof SchemaVersionError && e.schemaVersion === '2' && /schemaVersion "2"; this client reads schemaVersion "1" only/.test(e.message),
+    );
+  });
+
+  test('unknown fields and columns are ignored: the data is read, the new fields are left alone', async () => {
+    const client: MarketProfilesClient = createClient({ baseUrl });
+    const profile = await client.getProfile('us-ny-new-york');
+    assert.equal(profile.data.schemaVersion, '1');
+    assert.deepEqual(profile.caveats, PROFILE_CAVEATS);
+    const csv = await client.getMarketCsv('us-ny-new-york');
+    assert.ok(csv.data.length > 0);
+    for (const row of csv.data) assert.ok(!('added_later' in row) && row.market_id === 'us-ny-new-york');
+  });
+
+  test('a claim of live data, or another content type, is a ResponseError; a 404 without problem+json too', async () => {
+    const client = createClient({ baseUrl });
+    await assert.rejects(
+      () => client.getProfile('us-ca-live'),
+      (e: unknown) => e instanceof ResponseError && /liveData true/.test(e.message),
+    );
+    await assert.rejects(
+      () => client.getProfile('us-ca-html'),
+      (e: unknown) => e instanceof ResponseError && /text\/html/.test(e.message),
+    );
+    await assert.rejects(
+      () => client.listMarkets(),
+      (e: unknown) => e instanceof ResponseError && e.status === 404,
+    );
+  });
+});
+
+describe('the client module', () => {
+  test('pins the schemaVersion of the contract', () => {
+    assert.equal(CLIENT_SCHEMA_VERSION, SCHEMA_VERSION);
+  });
+
+  test('is fetch only: at run time it loads nothing but the CSV reader and the paths, which load nothing (no node: module, no server)', () => {
+    const runtimeImports = (file: string): string[] =>
+      [
+        ...readFileSync(new URL(`../../src/${file}`, import.meta.url), 'utf8').matchAll(
+          /^\s*(?:import|export)\b(?!\s+type\b)[^;'"]*?\bfrom\s*['"]([^'"]+)['"]/gms,
+        ),
+      ].map((m) => m[1] ?? '');
+    assert.deepEqual(runtimeImports('client/client.ts'), ['../contract/csv-format.ts', '../contract/paths.ts']);
+    assert.deepEqual(runtimeImports('contract/csv-format.ts'), []);
+    assert.deepEqual(runtimeImports('contract/paths.ts'), []);
+    const source = ['client/client.ts', 'contract/csv-format.ts', 'contract/paths.ts']
+      .map((f) => readFileSync(new URL(`../../src/${f}`, import.meta.url), 'utf8'))
+      .join('\n');
+    assert.doesNotMatch(source, /from 'node:|require\(|process\./);
+  });
+
+  test('is what the package exports, compiled, as an ES module with its types', async () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      exports: Record<string, { types: string; default: string }>;
+      types: string;
+    };
+    assert.deepEqual(pkg.exports['.'], { types: './lib/client/client.d.ts', default: './lib/client/client.js' });
+    assert.deepEqual(pkg.exports['./client'], pkg.exports['.']);
+    assert.equal(pkg.types, './lib/client/client.d.ts');
+    const name = 'market-profiles'; // the package's own name: Node resolves it through "exports" to lib/
+    const exported = (await import(name)) as { createClient: unknown; ProblemError: unknown };
+    assert.equal(typeof exported.createClient, 'function');
+    assert.match(readFileSync(new URL('../../lib/client/client.d.ts', import.meta.url), 'utf8'), /export declare function createClient/);
+  });
+});

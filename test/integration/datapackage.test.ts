@@ -1,0 +1,129 @@
+// /api/datapackage: a tabular Data Package that Frictionless Data's own JavaScript library loads, validates and reads, whose byte counts and hashes are those of the files served.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { writeBuild } from '../../src/artifact/write.ts';
+import { CSV_COLUMNS } from '../../src/contract/schemas.ts';
+import { CSV_DIALECT } from '../../src/describe/datapackage.ts';
+import { SITE_DIR, fileFor } from '../../src/artifact/manifest.ts';
+import { MARKET_IDS } from '../../src/contract/markets.ts';
+import { PATHS } from '../../src/contract/paths.ts';
+import { BASE_URL, body, buildTable } from '../support/data.ts';
+import { startEmbedded } from '../support/embedded.ts';
+import { frictionless, type FrictionlessPackage } from '../support/frictionless.ts';
+
+interface Resource {
+  name: string;
+  path: string;
+  bytes: number;
+  hash: string;
+  dialect: Record<string, unknown>;
+  schema: { fields: { name: string; type: string; constraints: Record<string, unknown> }[]; primaryKey: string[] };
+}
+
+const table = buildTable();
+const pkg = JSON.parse(body(table, PATHS.dataPackage)) as { profile: string; resources: Resource[]; licenses: unknown[]; sources: unknown[] };
+const sha256 = (bytes: Buffer): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+
+describe('the Data Package, as built', () => {
+  test('the bulk CSV and each market CSV, by absolute URL, with the CSV dialect and the primary key market_id + metric_id', () => {
+    assert.equal(pkg.profile, 'tabular-data-package');
+    assert.deepEqual(
+      pkg.resources.map((r) => r.path),
+      [BASE_URL + PATHS.bulkCsv, ...[...MARKET_IDS].sort().map((id) => BASE_URL + PATHS.marketCsv(id))],
+    );
+    for (const r of pkg.resources) {
+      assert.deepEqual(r.dialect, CSV_DIALECT);
+      assert.deepEqual(
+        r.schema.fields.map((f) => f.name),
+        CSV_COLUMNS.map((c) => c.name),
+      );
+      assert.deepEqual(r.schema.primaryKey, ['market_id', 'metric_id']);
+      assert.ok(r.schema.fields.every((f) => f.constraints.required === true));
+    }
+    const austin = pkg.resources.find((r) => r.name === 'us-tx-austin-housing');
+    assert.deepEqual(austin?.schema.fields.find((f) => f.name === 'market_id')?.constraints.enum, ['us-tx-austin']);
+    assert.ok(pkg.licenses.length > 0 && pkg.sources.length > 0);
+  });
+
+  test("each resource's bytes and hash are those of the file dist/ serves for it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mp-datapackage-'));
+    try {
+      await writeBuild(table, join(dir, 'dist'));
+      for (const r of pkg.resources) {
+        const route = table.routes.get(r.path.slice(BASE_URL.length));
+        assert.ok(route, r.path);
+        const file = readFileSync(join(dir, 'dist', SITE_DIR, fileFor(route)));
+        assert.equal(r.bytes, file.length, r.path);
+        assert.equal(r.hash, sha256(file), r.path);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("Frictionless Data's library (datapackage) against the running server", () => {
+  let served: { baseUrl: string; stop: () => Promise<void> };
+  let loaded: FrictionlessPackage;
+  before(async () => {
+    const { running, baseUrl } = await startEmbedded();
+    served = { baseUrl, stop: () => running.close() };
+    loaded = await frictionless().Package.load(`${baseUrl}${PATHS.dataPackage}`);
+  });
+  after(() => served.stop());
+
+  test('loads /api/datapackage as a valid tabular Data Package', () => {
+    assert.deepEqual(
+      loaded.errors.map((e) => e.message),
+      [],
+    );
+    assert.equal(loaded.valid, true);
+    assert.equal(loaded.resources.length, 1 + MARKET_IDS.length);
+    for (const r of loaded.resources) assert.ok(r.valid && r.tabular, r.name);
+  });
+
+  test('reads every resource over HTTP and casts every row to its Table Schema: numbers, dates, the constant false', async () => {
+    let rows = 0;
+    for (const r of loaded.resources) {
+      const records = await r.read({ keyed: true });
+      const path = String(r.descriptor.path).slice(served.baseUrl.length);
+      assert.equal(records.length, body(table, path).split('\r\n').length - 2, r.name);
+      for (const record of records) {
+        assert.equal(typeof record.value, 'number');
+        assert.equal(record.live_data, false);
+        assert.equal(record.production_mode, 'static-fixture');
+        assert.ok(record.updated_date instanceof Date);
+      }
+      rows += records.length;
+    }
+    assert.equal(rows, 2 * (body(table, PATHS.bulkCsv).split('\r\n').length - 2));
+  });
+
+  test("the hashes and byte counts equal what the server sends for each resource's URL", async () => {
+    for (const r of loaded.resources) {
+      const res = await fetch(String(r.descriptor.path), { headers: { 'Accept-Encoding': 'identity' } });
+      const bytes = Buffer.from(await res.arrayBuffer());
+      assert.equal(r.descriptor.bytes, bytes.length, r.name);
+      assert.equal(r.descriptor.hash, sha256(bytes), r.name);
+    }
+  });
+
+  test('the library is not a formality: a constraint the data break fails the read, a field without a name fails the descriptor', async () => {
+    const descriptor = JSON.parse(body(buildTable(served.baseUrl), PATHS.dataPackage)) as { resources: Resource[] };
+    const [first] = descriptor.resources;
+    assert.ok(first);
+    const wrongIds = structuredClone(first);
+    const marketId = wrongIds.schema.fields.find((f) => f.name === 'market_id');
+    if (marketId) marketId.constraints.enum = ['us-zz-nowhere'];
+    const strict = await frictionless().Package.load({ resources: [wrongIds] } as never);
+    await assert.rejects(() => strict.resources[0]?.read() ?? Promise.resolve([]));
+    const nameless = structuredClone(first) as unknown as { schema: { fields: Record<string, unknown>[] } };
+    delete nameless.schema.fields[0]?.name;
+    const invalid = await frictionless().Package.load({ resources: [nameless] } as never);
+    assert.equal(invalid.valid, false);
+  });
+});

@@ -1,0 +1,224 @@
+// The edge Worker in this process (no runtime): its answers equal the embedded server's, header for header, for every route and error; Cloudflare's compression model; the bundle and its limits, at 16 and 1,000 markets.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import { synthetic } from '../../bench/synthetic-markets.ts';
+import { workerdDate } from '../../scripts/edge-run.ts';
+import { artifactFiles } from '../../src/artifact/write.ts';
+import { buildRouteTable } from '../../src/build/build.ts';
+import { edgeData } from '../../src/artifact/edge-data.ts';
+import { cloudflareCoding, createEdgeWorker, type EdgeEnv, type EdgeWorker } from '../../src/runtimes/edge-worker.ts';
+import {
+  ASSET_FILE_LIMIT,
+  EDGE_ASSETS_DIR,
+  EDGE_COMPATIBILITY_DATE,
+  EDGE_CONFIG_FILE,
+  EDGE_WORKER_FILE,
+  WORKER_SCRIPT_LIMIT,
+  edgeWorkerScript,
+} from '../../src/artifact/edge.ts';
+import { buildManifest } from '../../src/artifact/manifest.ts';
+import type { RouteTable } from '../../src/routes/route-table.ts';
+import type { RunningServer } from '../../src/runtimes/server/listener.ts';
+import { fixtureReader } from '../support/data.ts';
+import { startEmbedded } from '../support/embedded.ts';
+import { exchange, request } from '../support/http-suite.ts';
+
+/** The assets binding over the artifact's files, as the runtime serves them: the file at the URL's path, or 404. */
+function assetsOf(files: Map<string, Buffer>): EdgeEnv {
+  return {
+    ASSETS: {
+      fetch: (input: string) => {
+        const body = files.get(`${EDGE_ASSETS_DIR}${new URL(input).pathname}`);
+        return Promise.resolve(body === undefined ? new Response(null, { status: 404 }) : new Response(new Uint8Array(body)));
+      },
+    },
+  };
+}
+
+/** Headers that belong to node's HTTP layer, not to the answer. */
+const TRANSPORT = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+const headersOf = (h: Iterable<[string, string]>): string[] =>
+  [...h]
+    .map(([k, v]): [string, string] => [k.toLowerCase(), v])
+    .filter(([k]) => !TRANSPORT.has(k))
+    .map(([k, v]) => `${k}: ${v}`)
+    .sort();
+
+describe('the edge Worker answers like the embedded server', () => {
+  let running: RunningServer;
+  let table: RouteTable;
+  let worker: EdgeWorker;
+  let env: EdgeEnv;
+  before(async () => {
+    ({ running, table } = await startEmbedded());
+    const files = artifactFiles(table);
+    worker = createEdgeWorker(edgeData(buildManifest(table)));
+    env = assetsOf(files);
+  });
+  after(() => running.close());
+
+  /** `stated`: the header the Worker adds so that Cloudflare leaves the answer alone (docs/deploy.md, states-content-encoding). */
+  const compare = async (method: string, target: string, headers: Record<string, string> = {}, stated: string[] = []): Promise<void> => {
+    const label = `${method} ${target} ${JSON.stringify(headers)}`;
+    // Raw bytes on the embedded server's side (fetch would add an Accept-Encoding and decode the answer).
+    const ex = await exchange(running.url, request(running.url, method, target, headers), [method === 'HEAD']);
+    const server = ex.responses[0];
+    assert.ok(server, `${label}: the embedded server answered`);
+    const edge = await worker.fetch({ method, url: `${table.baseUrl}${target}`, headers: new Headers(headers) }, env);
+    assert.equal(edge.status, server.status, `${label}: status`);
+    assert.deepEqual(headersOf(edge.headers.entries()), [...headersOf(server.headers), ...stated].sort(), `${label}: exactly the same headers`);
+    assert.ok(Buffer.from(await edge.arrayBuffer()).equals(server.body), `${label}: the same bytes`);
+  };
+
+  test('every route, in each of its codings, and its 304', async () => {
+    for (const route of table.routes.values()) {
+      for (const v of [route.identity, route.gzip, route.br]) {
+        if (v === undefined) continue;
+        // A coding the embedded server and Cloudflare pick alike (the header names one coding).
+        const headers: Record<string, string> = v.encoding === 'identity' ? {} : { 'Accept-Encoding': v.encoding };
+        await compare('GET', route.path, headers);
+        await compare('HEAD', route.path, headers);
+        // A 304 names its representation's coding when Cloudflare would otherwise add one.
+        const stated = v.encoding === 'identity' ? [] : [`content-encoding: ${v.encoding}`];
+        await compare('GET', route.path, { ...headers, 'If-None-Match': v.etag }, stated);
+        await compare('GET', route.path, { ...headers, 'If-Modified-Since': table.lastModified }, stated);
+      }
+    }
+  });
+
+  test('errors, methods, preflights and path rules', async () => {
+    const targets = [
+      '/api/markets/us-zz-nope',
+      '/api/markets/us-zz-nope/csv',
+      '/api/markets/Not%20Safe',
+      '/api/nope',
+      '/api',
+      '/healthz/x',
+      '/no-such-page',
+      '/api/markets/%zz',
+      '/api/markets%2fus-tx-austin',
+      '/api/markets/us%2Dtx%2Daustin',
+      '/api/markets/us-tx-austin?x=1',
+      '//api/markets',
+      `/${'a'.repeat(3000)}`,
+    ];
+    for (const target of targets) {
+      await compare('GET', target);
+      await compare('HEAD', target);
+    }
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH', 'PROPFIND']) {
+      await compare(method, '/api/markets/us-tx-austin');
+      await compare(method, '/api/nope');
+    }
+    await compare('OPTIONS', '/api/markets/us-tx-austin', { Origin: 'https://example.org', 'Access-Control-Request-Method': 'GET' });
+    await compare('OPTIONS', '/api/nope');
+  });
+
+  test('a missing asset is a 500 problem, never other bytes', async () => {
+    const empty: EdgeEnv = { ASSETS: { fetch: () => Promise.resolve(new Response(null, { status: 404 })) } };
+    const error = console.error;
+    console.error = () => undefined;
+    try {
+      const res = await worker.fetch({ method: 'GET', url: `${table.baseUrl}/api/markets`, headers: new Headers() }, empty);
+      assert.equal(res.status, 500);
+      assert.equal(res.headers.get('content-type'), 'application/problem+json');
+      assert.equal(res.headers.get('cache-control'), 'no-store');
+      assert.equal(((await res.json()) as { code: string }).code, 'internal_server_error');
+    } finally {
+      console.error = error;
+    }
+  });
+});
+
+describe("Cloudflare's compression, kept off the route bytes", () => {
+  test('how Cloudflare reads Accept-Encoding', () => {
+    const cases: [string | undefined, string | undefined][] = [
+      [undefined, undefined],
+      ['', undefined],
+      ['gzip', 'gzip'],
+      ['br', 'br'],
+      ['gzip, br', 'gzip'],
+      ['br;q=1.0, gzip;q=0.8, *;q=0.1', 'br'],
+      ['gzip;q=0.5, br', 'br'],
+      ['gzip;q=0, br;q=0', 'identity'],
+      ['identity', 'identity'],
+      ['identity;q=0, gzip', 'gzip'],
+      ['identity;q=0', 'refuse'],
+      ['*', 'identity'],
+      ['deflate', 'identity'],
+      ['x-gzip', undefined],
+      [';;;', undefined],
+      ['GZIP', 'gzip'],
+    ];
+    for (const [header, want] of cases) assert.equal(cloudflareCoding(header), want, JSON.stringify(header));
+  });
+
+  test('the coding Cloudflare would pick is sent when the route has it; identity answers of its types say so; 304s name their coding', async () => {
+    const table = buildRouteTable({ baseUrl: 'http://localhost:3000', read: fixtureReader() });
+    const worker = createEdgeWorker(edgeData(buildManifest(table)));
+    const env = assetsOf(artifactFiles(table));
+    const ask = (path: string, headers: Record<string, string>): Promise<Response> =>
+      worker.fetch(
+        { method: 'GET', url: `http://localhost:3000${path}`, headers: new Headers(headers), cf: { clientAcceptEncoding: headers['Accept-Encoding'] ?? '' } },
+        env,
+      );
+    // A tie between gzip and br: the embedded server sends br, Cloudflare would recode it to gzip, so gzip goes out.
+    assert.equal((await ask('/api/markets', { 'Accept-Encoding': 'gzip, br' })).headers.get('content-encoding'), 'gzip');
+    // `*`: Cloudflare strips a coding it did not pick, so identity goes out, without a header to say so.
+    assert.equal((await ask('/api/markets', { 'Accept-Encoding': '*' })).headers.get('content-encoding'), null);
+    // gzip is acceptable but less so than identity: identity, stated, so Cloudflare does not compress it itself.
+    assert.equal((await ask('/api/markets', { 'Accept-Encoding': 'gzip;q=0.001' })).headers.get('content-encoding'), 'identity');
+    // CSV is not a type Cloudflare compresses: nothing stated.
+    assert.equal((await ask('/api/markets/us-tx-austin/csv', { 'Accept-Encoding': 'gzip;q=0.001' })).headers.get('content-encoding'), null);
+    // The client's own Accept-Encoding is the one in cf.clientAcceptEncoding (the header is Cloudflare's rewrite).
+    const rewritten = await worker.fetch(
+      {
+        method: 'GET',
+        url: 'http://localhost:3000/api/markets',
+        headers: new Headers({ 'Accept-Encoding': 'br, gzip' }),
+        cf: { clientAcceptEncoding: 'identity' },
+      },
+      env,
+    );
+    assert.equal(rewritten.headers.get('content-encoding'), null);
+    const etag = table.routes.get('/api/markets')?.gzip?.etag ?? '';
+    const revalidated = await ask('/api/markets', { 'Accept-Encoding': 'gzip', 'If-None-Match': etag });
+    assert.equal(revalidated.status, 304);
+    assert.equal(revalidated.headers.get('content-encoding'), 'gzip');
+    assert.equal(revalidated.headers.get('etag'), etag);
+  });
+});
+
+describe('the Worker bundle and its configuration', () => {
+  test('one ES module with no import, the build data inside, and a compatibility date the installed workerd supports', () => {
+    const table = buildRouteTable({ baseUrl: 'http://localhost:3000', read: fixtureReader() });
+    const files = artifactFiles(table);
+    const script = String(files.get(EDGE_WORKER_FILE));
+    assert.doesNotMatch(script, /^\s*import\s/m, 'no import statement: everything is bundled');
+    assert.match(script, /export \{\s*\w+ as default\s*\}/);
+    assert.ok(script.includes('"/api/markets/us-tx-austin"'));
+    const config = JSON.parse(String(files.get(EDGE_CONFIG_FILE)).replace(/^\/\/.*\n/, '')) as { compatibility_date: string; assets: Record<string, unknown> };
+    assert.equal(config.compatibility_date, EDGE_COMPATIBILITY_DATE);
+    assert.deepEqual(config.assets, { directory: 'assets', binding: 'ASSETS', run_worker_first: true, html_handling: 'none', not_found_handling: 'none' });
+    assert.ok(EDGE_COMPATIBILITY_DATE <= workerdDate(), `compatibility date ${EDGE_COMPATIBILITY_DATE} is after the installed workerd's ${workerdDate()}`);
+    // Only route files and the 404 page are assets: not _headers or _redirects, which Wrangler would read as rules.
+    const assets = [...files.keys()].filter((f) => f.startsWith(`${EDGE_ASSETS_DIR}/`));
+    assert.ok(assets.includes(`${EDGE_ASSETS_DIR}/404.html`));
+    assert.ok(!assets.some((f) => /_headers|_redirects|_problems/.test(f)));
+    for (const file of assets)
+      assert.equal(files.get(file), files.get(file.replace(EDGE_ASSETS_DIR, 'site')), `${file} is the site's own Buffer (written once, linked)`);
+  });
+
+  test('a thousand synthetic markets stay within the Workers limits: script size and asset count', () => {
+    const table = buildRouteTable({ baseUrl: 'https://data.example.org', ...synthetic(1000) });
+    const manifest = buildManifest(table);
+    const script = edgeWorkerScript(manifest);
+    const compressed = gzipSync(script).length;
+    const assets = manifest.routes.reduce((n, r) => n + r.variants.length, 0) + 1;
+    assert.ok(compressed < 3 * 1024 * 1024, `${compressed} bytes gzipped, under the free plan's 3 MB`);
+    assert.ok(compressed < WORKER_SCRIPT_LIMIT);
+    assert.ok(assets < ASSET_FILE_LIMIT, `${assets} asset files, under ${ASSET_FILE_LIMIT}`);
+    console.log(`# 1,000 markets: ${manifest.routes.length} routes, ${assets} asset files, Worker ${script.length} bytes (${compressed} gzipped)`);
+  });
+});

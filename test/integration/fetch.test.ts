@@ -1,0 +1,246 @@
+// `fetch` against a loopback server that replays the agencies' files: success, a dry run, and every failure shape, with the fixtures untouched whenever anything fails.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { buildRouteTable } from '../../src/build/build.ts';
+import { main } from '../../src/commands/cli.ts';
+import type { MarketProfile } from '../../src/contract/schemas.ts';
+import { addressOf, FetchError, fetchSources, type FetchOptions } from '../../src/commands/fetch.ts';
+import { ADAPTERS, fixtureReader } from '../../src/sources/index.ts';
+import { FIXTURES_DIR } from '../support/data.ts';
+import { startReplay, type Replay, type Reply } from '../support/replay.ts';
+
+/** Every file of a folder with the SHA-256 of its bytes, to prove a failed fetch wrote nothing. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string): void => {
+    for (const name of readdirSync(d)) {
+      const path = join(d, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else out[relative(dir, path)] = createHash('sha256').update(readFileSync(path)).digest('hex');
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** The path and query a remote file is asked for (what the replay server keys on). */
+const target = (url: string): string => {
+  const u = new URL(url);
+  return u.pathname + u.search;
+};
+
+const REMOTES = ADAPTERS.flatMap((adapter) => adapter.remote.map((remote) => ({ adapter, remote })));
+
+describe('fetch', () => {
+  let replay: Replay;
+  let dir: string;
+  const lines: string[] = [];
+  const options = (extra: Partial<FetchOptions> = {}): FetchOptions => ({
+    fixturesDir: dir,
+    upstream: replay.origin,
+    timeoutMs: 2_000,
+    attempts: 2,
+    backoffMs: 1,
+    now: () => new Date('2026-10-06T12:00:00Z'),
+    say: (line) => lines.push(line),
+    warn: (line) => lines.push(line),
+    ...extra,
+  });
+  /** The agencies' files as the fixtures hold them, each at its address. */
+  const serveFixtures = (): void => {
+    replay.replies.clear();
+    for (const { remote } of REMOTES) replay.replies.set(target(remote.url), { kind: 'file', body: readFileSync(join(FIXTURES_DIR, remote.file)) });
+  };
+
+  before(async () => {
+    replay = await startReplay();
+  });
+  after(async () => {
+    await replay.close();
+  });
+  beforeEach(() => {
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+    dir = mkdtempSync(join(tmpdir(), 'mp-fetch-'));
+    cpSync(FIXTURES_DIR, dir, { recursive: true });
+    lines.length = 0;
+    replay.seen.length = 0;
+    serveFixtures();
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('every source names at least one file at its agency', () => {
+    for (const adapter of ADAPTERS) {
+      assert.ok(adapter.remote.length > 0, adapter.sourceId);
+      for (const remote of adapter.remote) {
+        assert.match(remote.url, /^https:\/\/(?:api\.census\.gov|www2?\.census\.gov|www\.fhfa\.gov)\//, remote.url);
+        assert.ok(adapter.files.includes(remote.file), `${remote.file} is one of ${adapter.sourceId}'s files`);
+      }
+    }
+  });
+
+  it('the Census API key is sent to the ACS only, and never recorded', async () => {
+    const acs = ADAPTERS.find((a) => a.sourceId === 'census-acs-5yr');
+    const bps = ADAPTERS.find((a) => a.sourceId === 'census-bps');
+    assert.ok(acs?.remote[0] !== undefined && bps?.remote[0] !== undefined);
+    assert.equal(new URL(addressOf(acs.remote[0], acs.sourceId, { censusApiKey: 's3cret' })).searchParams.get('key'), 's3cret');
+    assert.equal(new URL(addressOf(bps.remote[0], bps.sourceId, { censusApiKey: 's3cret' })).searchParams.get('key'), null);
+    // The replay server keys on path and query, so the ACS addresses are served with the key as the agency would see them.
+    for (const remote of acs.remote) {
+      const body = readFileSync(join(FIXTURES_DIR, remote.file));
+      replay.replies.set(target(addressOf(remote, acs.sourceId, { censusApiKey: 's3cret' })), { kind: 'file', body });
+    }
+    await fetchSources(options({ censusApiKey: 's3cret' }));
+    assert.ok(replay.seen.some((s) => s.includes('key=s3cret')));
+    for (const file of Object.keys(snapshot(dir))) assert.ok(!readFileSync(join(dir, file), 'utf8').includes('s3cret'), file);
+    assert.ok(!lines.some((l) => l.includes('s3cret')));
+  });
+
+  it('success: writes each download and a retrieval.json with its address, time, size and SHA-256', async () => {
+    const report = await fetchSources(options());
+    assert.equal(report.ok, true);
+    assert.equal(report.written, true);
+    for (const { adapter, remote } of REMOTES) {
+      const served = readFileSync(join(FIXTURES_DIR, remote.file));
+      assert.deepEqual(readFileSync(join(dir, remote.file)), served, remote.file);
+      const retrieval = JSON.parse(readFileSync(join(dir, adapter.sourceId, 'retrieval.json'), 'utf8')) as {
+        latestRetrievedAt: string;
+        files: { file: string; url: string; bytes: number; sha256: string; retrievedAt: string }[];
+      };
+      assert.equal(retrieval.latestRetrievedAt, '2026-10-06');
+      // A real download is the agency's data: the committed fixtures' "illustrative" mark is not carried over.
+      assert.equal('illustrative' in retrieval, false, adapter.sourceId);
+      const entry = retrieval.files.find((f) => f.file === remote.file);
+      assert.deepEqual(entry, {
+        file: remote.file,
+        url: remote.url,
+        retrievedAt: '2026-10-06T12:00:00.000Z',
+        bytes: served.length,
+        sha256: createHash('sha256').update(served).digest('hex'),
+      });
+    }
+  });
+
+  it('a dry run downloads and checks everything, prints the changes, and writes nothing', async () => {
+    const before = snapshot(dir);
+    const report = await fetchSources(options({ dryRun: true }));
+    assert.equal(report.ok, true);
+    assert.equal(report.written, false);
+    assert.deepEqual(snapshot(dir), before);
+    assert.ok(lines.some((l) => /dry run/.test(l)));
+    assert.equal(replay.seen.length, REMOTES.length);
+  });
+
+  it('--source fetches one source only', async () => {
+    await fetchSources(options({ sources: ['fhfa-hpi'], dryRun: true }));
+    const fhfa = ADAPTERS.find((a) => a.sourceId === 'fhfa-hpi');
+    assert.deepEqual(
+      replay.seen,
+      fhfa?.remote.map((r) => target(r.url)),
+    );
+    await assert.rejects(fetchSources(options({ sources: ['no-such-source'] })), /no such source/);
+  });
+
+  it('a 503 is tried again, and the second answer is used', async () => {
+    const first = REMOTES[0];
+    assert.ok(first !== undefined);
+    replay.replies.set(target(first.remote.url), { kind: 'flaky', failures: 1, body: readFileSync(join(FIXTURES_DIR, first.remote.file)) });
+    const report = await fetchSources(options());
+    assert.equal(report.written, true);
+    assert.equal(replay.seen.filter((s) => s === target(first.remote.url)).length, 2);
+  });
+
+  const failures: [string, (body: Buffer) => Reply, RegExp][] = [
+    ['a 500 on every attempt', () => ({ kind: 'status', status: 500 }), /answered 500 \(after 2 attempts\)/],
+    ['a 404', () => ({ kind: 'status', status: 404 }), /answered 404, not 200/],
+    ['an HTML page instead of the data', () => ({ kind: 'html' }), /HTML page/],
+    ['a truncated body', (body) => ({ kind: 'truncated', body }), /truncated|terminated|closed|socket/i],
+    ['an answer slower than the timeout', () => ({ kind: 'silent' }), /no complete answer within 300 ms/],
+    ['an empty file', () => ({ kind: 'file', body: '' }), /empty/],
+    ['a file the adapter cannot read', () => ({ kind: 'file', body: 'this is not the agency file\n' }), /does not parse/],
+  ];
+  for (const [shape, reply, message] of failures) {
+    for (const { adapter, remote } of REMOTES) {
+      it(`${shape} from ${adapter.sourceId} (${remote.file}): an error naming the source and the address, the fixtures untouched`, async () => {
+        replay.replies.set(target(remote.url), reply(readFileSync(join(FIXTURES_DIR, remote.file))));
+        const before = snapshot(dir);
+        await assert.rejects(fetchSources(options({ timeoutMs: 300 })), (error: unknown) => {
+          assert.ok(error instanceof FetchError, String(error));
+          assert.equal(error.sourceId, adapter.sourceId);
+          assert.ok(
+            error.message.includes(remote.url.replace(/^https:\/\/[^/]+/, replay.origin)) || error.message.includes(new URL(remote.url).pathname),
+            error.message,
+          );
+          assert.match(error.message, message);
+          return true;
+        });
+        assert.deepEqual(snapshot(dir), before);
+      });
+    }
+  }
+
+  it('a fetch of a newer release followed by a build needs no hand edit: snapshot, as-of periods, release dates and freshness follow the files', async () => {
+    // FHFA's file one quarter on: every series gains a 2026 Q1 row, 1 % above its 2025 Q4 index, after its last row.
+    const fhfa = REMOTES.find((r) => r.adapter.sourceId === 'fhfa-hpi') ?? assert.fail('no FHFA remote');
+    const rows = readFileSync(join(FIXTURES_DIR, fhfa.remote.file), 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
+    const next: string[] = [];
+    rows.forEach((row, i) => {
+      next.push(row);
+      const [name, rest = ''] = row.split('",');
+      const fields = rest.split(',');
+      if (rows[i + 1]?.split('",')[1]?.split(',')[0] === fields[0]) return;
+      const index = fields[3] === '-' ? '-' : (Number(fields[3]) * 1.01).toFixed(2);
+      next.push(`${name}",${fields[0]},2026,1,${index},${index === '-' ? '-' : '( 3.50)'}`);
+    });
+    replay.replies.set(target(fhfa.remote.url), { kind: 'file', body: `${next.join('\n')}\n`, lastModified: 'Tue, 26 May 2026 14:00:00 GMT' });
+    await fetchSources(options({ now: () => new Date('2026-06-02T09:00:00Z') }));
+    assert.ok(lines.includes('us-tx-austin homePriceIndex 505.7 → 510.76 (2025 Q4 → 2026 Q1)'), 'fetch prints the change, market by market');
+    const table = buildRouteTable({ baseUrl: 'http://localhost:3000', read: fixtureReader(dir) });
+    const austin = JSON.parse(table.routes.get('/api/markets/us-tx-austin')?.identity.body.toString() ?? '{}') as MarketProfile;
+    assert.equal(austin.generatedAt, '2026-06-02');
+    assert.deepEqual(
+      { value: austin.profile.metrics['homePriceIndex']?.value, asOf: austin.profile.metrics['homePriceIndex']?.asOf },
+      { value: 510.76, asOf: '2026 Q1' },
+    );
+    assert.equal(austin.profile.metrics['homePriceChange']?.asOf, '2025 Q1 to 2026 Q1');
+    const source = austin.sources.find((x) => x.sourceId === 'fhfa-hpi');
+    assert.equal(source?.latestReleaseDate, '2026-05-26');
+    assert.equal(source?.latestRetrievedAt, '2026-06-02');
+    assert.match(source?.datasetName ?? '', /through 2026 Q1/);
+    // The ACS and BPS files did not change and their answers carry no date: the recorded release dates stay.
+    assert.equal(austin.sources.find((x) => x.sourceId === 'census-acs-5yr')?.latestReleaseDate, '2026-01-29');
+    assert.equal(austin.profile.freshness.freshness, 'fresh');
+  });
+
+  it('the command: exit code 1 and a message on stderr naming the source and the address; 0 on success', async () => {
+    const { adapter, remote } = REMOTES[0] ?? assert.fail('no remote file');
+    replay.replies.set(target(remote.url), { kind: 'status', status: 404 });
+    const stderr: string[] = [];
+    const stdout: string[] = [];
+    const [writeErr, writeOut] = [process.stderr.write.bind(process.stderr), process.stdout.write.bind(process.stdout)];
+    process.stderr.write = ((chunk: string) => stderr.push(chunk) > 0) as typeof process.stderr.write;
+    process.stdout.write = ((chunk: string) => stdout.push(chunk) > 0) as typeof process.stdout.write;
+    let failed: number;
+    let succeeded: number;
+    const before = snapshot(dir);
+    try {
+      failed = await main(['fetch', '--fixtures', dir, '--upstream', replay.origin, '--fetch-timeout-ms', '2000'], {});
+      serveFixtures();
+      succeeded = await main(['fetch', '--fixtures', dir, '--upstream', replay.origin, '--dry-run'], {});
+    } finally {
+      process.stderr.write = writeErr;
+      process.stdout.write = writeOut;
+    }
+    assert.equal(failed, 1);
+    assert.deepEqual(snapshot(dir), before);
+    assert.match(stderr.join(''), new RegExp(`fetch failed: ${adapter.sourceId}: .*${new URL(remote.url).pathname.replaceAll('.', '\\.')}.*404`));
+    assert.match(stderr.join(''), /fixtures were left as they were/);
+    assert.equal(succeeded, 0);
+    assert.match(stdout.join(''), /dry run/);
+  });
+});

@@ -1,0 +1,227 @@
+// /api/openapi: an OpenAPI 3.1 document an independent validator accepts, made from the contract's own schemas, the error catalogue and the served bytes; every response it lists is what the embedded server and nginx answer; a client generated from it compiles and works.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { validate } from '@readme/openapi-parser';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { PROFILE_CAVEATS } from '../../src/contract/schemas.ts';
+import { UNKNOWN_MARKET } from '../../src/describe/openapi.ts';
+import { PROBLEM_CODES } from '../../src/protocol/problems.ts';
+import { MARKET_IDS } from '../../src/contract/markets.ts';
+import { PATHS } from '../../src/contract/paths.ts';
+import { nginxOverFreshBuild } from '../../scripts/nginx-run.ts';
+import { BASE_URL, body, buildTable } from '../support/data.ts';
+import { startEmbedded } from '../support/embedded.ts';
+import { checkConformance } from '../support/openapi-conformance.ts';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const FIXTURES = join(ROOT, 'fixtures');
+
+const table = buildTable();
+const doc = JSON.parse(body(table, PATHS.openApi)) as Json;
+const components = obj(doc.components);
+const schemas = obj(components.schemas);
+const withoutMeta = (schema: Json): Json => Object.fromEntries(Object.entries(schema).filter(([k]) => k !== '$schema' && k !== '$id'));
+
+/** True when `example` is `served` or a part of it: objects with some of its keys, arrays cut short, a CSV's first lines. */
+function isExcerpt(example: unknown, served: unknown): boolean {
+  if (typeof example === 'string' && typeof served === 'string') return served.startsWith(example) && (example === served || example.endsWith('\r\n'));
+  if (Array.isArray(example)) return Array.isArray(served) && example.length <= served.length && example.every((e, i) => isExcerpt(e, served[i]));
+  if (typeof example === 'object' && example !== null)
+    return typeof served === 'object' && served !== null && Object.entries(example).every(([k, v]) => isExcerpt(v, (served as Json)[k]));
+  return example === served;
+}
+
+describe('the OpenAPI document, as built', () => {
+  test('an independent validator (@readme/openapi-parser) accepts it as OpenAPI 3.1, with no warning', async () => {
+    assert.equal(doc.openapi, '3.1.0');
+    const result = await validate(structuredClone(doc) as never);
+    assert.deepEqual(result, { valid: true, warnings: [], specification: 'OpenAPI' });
+  });
+
+  test('the validator is not a formality: a response without a description, and a path parameter left undeclared, are refused', async () => {
+    const broken = structuredClone(doc) as Json;
+    delete obj(obj(obj(obj(obj(broken.paths)[PATHS.index]).get).responses)['200']).description;
+    assert.equal((await validate(broken as never)).valid, false);
+    const undeclared = structuredClone(doc) as Json;
+    delete obj(obj(undeclared.paths)['/api/markets/{marketId}']).get;
+    obj(obj(undeclared.paths)['/api/markets/{marketId}']).get = { responses: { 200: { description: 'x' } } };
+    assert.equal((await validate(undeclared as never)).valid, false);
+  });
+
+  test('describes every route under /api/ and /healthz, and nothing else', () => {
+    const ids = obj(obj(obj(components.parameters).marketId).schema).enum as string[];
+    const described = Object.keys(obj(doc.paths)).flatMap((t) => (t.includes('{marketId}') ? ids.map((id) => t.replace('{marketId}', id)) : [t]));
+    const routes = [...table.routes.keys()].filter((p) => p.startsWith('/api/') || p === PATHS.health);
+    assert.deepEqual([...described].sort(), [...routes].sort());
+  });
+
+  test('the market-id parameter is the enumeration of the markets built, and the problem codes are the catalogue', () => {
+    assert.deepEqual(obj(obj(obj(components.parameters).marketId).schema).enum, [...MARKET_IDS].sort());
+    assert.deepEqual(obj(obj(obj(schemas.Problem).properties).code).enum, PROBLEM_CODES);
+  });
+
+  test('its schemas are the published ones, from the one contract definition: the same bytes as /api/schema/*', () => {
+    assert.deepEqual(schemas.MarketProfile, withoutMeta(JSON.parse(body(table, PATHS.profileSchema)) as Json));
+    assert.deepEqual(schemas.MarketIndex, withoutMeta(JSON.parse(body(table, PATHS.indexSchema)) as Json));
+    const ajv = new Ajv({ strict: false });
+    addFormats(ajv);
+    assert.ok(ajv.validate(schemas.CsvDescriptor as Json, JSON.parse(body(table, PATHS.csvDescriptor))), JSON.stringify(ajv.errors));
+  });
+
+  test('every example is the body served at its path, or an excerpt of it', () => {
+    let count = 0;
+    for (const [template, item] of Object.entries(obj(doc.paths))) {
+      for (const [status, response] of Object.entries(obj(obj(obj(item).get).responses))) {
+        for (const media of Object.values(obj(obj(response).content))) {
+          for (const [name, ex] of Object.entries(obj(obj(media).examples))) {
+            const value = obj(ex).value;
+            count += 1;
+            if (status !== '200') {
+              assert.ok(PROBLEM_CODES.includes(obj(value).code as never) && obj(value).status === Number(status), `${template} ${status}: example ${name}`);
+              continue;
+            }
+            const path = template.replace('{marketId}', name);
+            const text = template === PATHS.openApi ? undefined : body(table, path);
+            const served = text === undefined ? doc : table.routes.get(path)?.kind === 'csv' ? text : (JSON.parse(text) as unknown);
+            assert.ok(isExcerpt(value, served), `${template}: example ${name} is not what ${path} serves`);
+          }
+        }
+      }
+    }
+    assert.ok(count >= 12, `${count} examples`);
+  });
+
+  test('the data catalog page lists it with the Data Package, the client, the commands and docs/contract.md', () => {
+    const html = body(table, PATHS.dataCatalog);
+    for (const needle of [
+      `href="${PATHS.openApi}"`,
+      `href="${PATHS.dataPackage}"`,
+      'id="consumers"',
+      'docs/contract.md',
+      'market-profiles list',
+      'rel=&quot;service-desc&quot;',
+    ])
+      assert.ok(html.includes(needle), needle);
+  });
+
+  test("carries the caveats in its description, and the index's Link header names it (rel=service-desc), the index body unchanged", () => {
+    for (const caveat of PROFILE_CAVEATS) assert.ok(String(obj(doc.info).description).includes(caveat), caveat);
+    const link = table.routes.get(PATHS.index)?.headers.find(([k]) => k === 'Link')?.[1];
+    assert.equal(link, `<${BASE_URL}${PATHS.indexSchema}>; rel="describedby", <${BASE_URL}${PATHS.openApi}>; rel="service-desc"`);
+    assert.deepEqual(Object.keys(obj(obj(JSON.parse(body(table, PATHS.index))).links)), [
+      'self',
+      'bulkCsv',
+      'profileSchema',
+      'csvDescriptor',
+      'indexSchema',
+      'html',
+    ]);
+  });
+});
+
+for (const [name, start] of [
+  [
+    'the embedded server',
+    async () => {
+      const { running, baseUrl } = await startEmbedded();
+      return { baseUrl, stop: () => running.close() };
+    },
+  ],
+  ['nginx over dist/', () => nginxOverFreshBuild(FIXTURES)],
+] as const) {
+  describe(`every response the OpenAPI document lists is what ${name} answers`, () => {
+    let served: { baseUrl: string; stop: () => Promise<void> };
+    before(async () => {
+      served = await start();
+    });
+    after(() => served.stop());
+
+    test('status, Content-Type, each header, and the body against its schema: 200 (identity and br), 304, 404, a malformed path', async () => {
+      const document = (await (await fetch(`${served.baseUrl}${PATHS.openApi}`)).json()) as Json;
+      assert.equal((document.servers as Json[])[0]?.url, served.baseUrl);
+      const { checked } = await checkConformance(served.baseUrl, document, UNKNOWN_MARKET);
+      assert.ok(checked.length >= 16 * 2 * 2 + 8 * 2 + 4, `${checked.length} requests`);
+      assert.ok(checked.includes(`404 GET /api/markets/${UNKNOWN_MARKET}/csv`) && checked.includes('400 GET /api/markets/%zz'), checked.join('\n'));
+    });
+  });
+}
+
+describe('a client generated from the served document (openapi-typescript, openapi-fetch) compiles under tsc and works', () => {
+  let served: { baseUrl: string; stop: () => Promise<void> };
+  let dir: string;
+  before(async () => {
+    const { running, baseUrl } = await startEmbedded();
+    served = { baseUrl, stop: () => running.close() };
+    // Under the repository, so the program finds openapi-fetch in node_modules; artifacts/ is ignored by git and every tool.
+    mkdirSync(join(ROOT, 'artifacts'), { recursive: true });
+    dir = mkdtempSync(join(ROOT, 'artifacts', 'openapi-client-'));
+  });
+  after(async () => {
+    await served.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  // Asynchronous: the embedded server answers from this very process, so a blocking spawn would starve it.
+  const node = (args: string[]): Promise<{ status: number; stdout: string; stderr: string }> =>
+    new Promise((resolve) => {
+      execFile(process.execPath, args, { cwd: dir, encoding: 'utf8' }, (error, stdout, stderr) =>
+        resolve({ status: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr }),
+      );
+    });
+  const tsconfig = (files: string[]): string =>
+    JSON.stringify({
+      compilerOptions: { strict: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', outDir: 'out', types: [], skipLibCheck: false },
+      files,
+    });
+
+  test("openapi-typescript turns /api/openapi into types; a program using them fetches Austin's profile", async () => {
+    const generate = await node([join(ROOT, 'node_modules/openapi-typescript/bin/cli.js'), `${served.baseUrl}${PATHS.openApi}`, '-o', 'api.d.ts']);
+    assert.equal(generate.status, 0, `${generate.stdout}${generate.stderr}`);
+    writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
+    writeFileSync(
+      join(dir, 'main.ts'),
+      [
+        "import createClient from 'openapi-fetch';",
+        "import type { paths } from './api.js';",
+        '',
+        'const client = createClient<paths>({ baseUrl: process.argv[2] });',
+        "const { data, error } = await client.GET('/api/markets/{marketId}', { params: { path: { marketId: 'us-tx-austin' } } });",
+        'if (data === undefined) throw new Error(`no profile: ${JSON.stringify(error)}`);',
+        'const rent: number | undefined = data.profile.metrics.medianGrossRent?.value;',
+        "const version: '1' = data.schemaVersion;",
+        'console.log(JSON.stringify({ id: data.market.id, version, rent, caveats: data.caveats.length }));',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(join(dir, 'declare.d.ts'), 'declare const process: { argv: string[] };\n');
+    writeFileSync(join(dir, 'tsconfig.json'), tsconfig(['declare.d.ts', 'main.ts']));
+    const compile = await node([join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', '.']);
+    assert.equal(compile.status, 0, `${compile.stdout}${compile.stderr}`);
+    const run = await node([join(dir, 'out/main.js'), served.baseUrl]);
+    assert.equal(run.status, 0, run.stderr);
+    const printed = JSON.parse(run.stdout) as Json;
+    const austin = JSON.parse(body(buildTable(served.baseUrl), PATHS.profile('us-tx-austin'))) as {
+      profile: { metrics: { medianGrossRent: { value: number } } };
+    };
+    assert.deepEqual(printed, { id: 'us-tx-austin', version: '1', rent: austin.profile.metrics.medianGrossRent.value, caveats: PROFILE_CAVEATS.length });
+  });
+
+  test('the generated types are real: an id outside the enumeration does not compile', async () => {
+    writeFileSync(
+      join(dir, 'wrong.ts'),
+      "import createClient from 'openapi-fetch';\nimport type { paths } from './api.js';\nconst client = createClient<paths>({ baseUrl: 'http://127.0.0.1:9' });\nexport const p = client.GET('/api/markets/{marketId}', { params: { path: { marketId: 'us-zz-nowhere' } } });\n",
+    );
+    writeFileSync(join(dir, 'tsconfig.json'), tsconfig(['wrong.ts']));
+    const compile = await node([join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', '.']);
+    assert.notEqual(compile.status, 0);
+    assert.match(compile.stdout, /"us-zz-nowhere"/);
+  });
+});

@@ -1,0 +1,430 @@
+// Every page in a real browser from the real server: no console errors, no failed requests, no overflow at 375 or 1280 px, every table's columns
+// reachable and no table wider than its box, every chart named, no serious axe findings; screenshots for review.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Result } from 'axe-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { buildRouteTable } from '../../src/build/build.ts';
+import { PATHS } from '../../src/contract/paths.ts';
+import { startServer, type RunningServer } from '../../src/runtimes/server/listener.ts';
+
+const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+const FIXTURES = new URL('../../fixtures/', import.meta.url).pathname;
+const SCREENSHOTS = new URL('../../artifacts/screenshots/', import.meta.url).pathname;
+const PHONE = { width: 375, height: 812 };
+const DESKTOP = { width: 1280, height: 900 };
+const SCREENSHOT_MARKET = 'us-ny-new-york';
+/** Width and height of a PNG, from its IHDR chunk (bytes 16 to 24, big-endian). */
+function pngSize(png: Buffer): { width: number; height: number } {
+  assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG', 'a PNG file');
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+/** The pages whose screenshots are reviewed by eye, at both widths (full page). */
+const SCREENSHOT_PAGES: readonly (readonly [string, string])[] = [
+  ['home', PATHS.home],
+  [`market-${SCREENSHOT_MARKET}`, PATHS.marketPage(SCREENSHOT_MARKET)],
+  ['methodology', PATHS.methodology],
+];
+/** A path no route answers: the server sends the HTML 404 page, which must pass the same checks. */
+const MISSING_PAGE = '/no-such-page';
+
+const table = buildRouteTable({ baseUrl: 'http://localhost:3000', read: (path) => readFileSync(join(FIXTURES, path), 'utf8') });
+const pagePaths = [...[...table.routes.values()].filter((r) => r.kind === 'html').map((r) => r.path), MISSING_PAGE];
+
+/** What the layout check found on one page at one width. */
+interface Layout {
+  /** The page's width once every <details> is open (the tables inside them count too). */
+  scrollWidth: number;
+  tables: number;
+  /** A column a reader cannot bring on screen, a header row that is a tall band, a table wider than its box. */
+  tableProblems: string[];
+  /** Every chart (an <svg> that is not decoration) and its accessible name. */
+  charts: { id: string; name: string }[];
+  chartProblems: string[];
+}
+
+interface Visit {
+  path: string;
+  status: number | undefined;
+  problems: string[];
+  scrollWidth: number;
+  stylesheetApplied: boolean;
+  serious: string[];
+  minor: string[];
+  layout: Layout;
+}
+
+/**
+ * Runs in the page. Opens every <details>, then checks each table: at any width, every cell of its header row and first
+ * body row can be brought on screen (scrolling its own region if it has one) and is then not covered by anything else
+ * (a sticky column, say); where the header row is hidden (the phone's card layout), every data cell names its column
+ * (data-label); no header row over 60 px tall whose cells on screen hold text for less than 40 % of its height (a band
+ * made by wrapped headings off screen); and, when `fit` is set (a desktop), no table is wider than its box, so nothing
+ * needs scrolling. Every <svg> that is not aria-hidden must be role="img" with a name from aria-labelledby or aria-label.
+ */
+function checkLayout(fit: boolean): Layout {
+  for (const d of document.querySelectorAll('details')) d.open = true;
+  const tableProblems: string[] = [];
+  const tables = [...document.querySelectorAll('table')];
+  const nameOf = (t: HTMLTableElement): string => (t.caption?.textContent ?? '(no caption)').replace(/\s+/g, ' ').trim().slice(0, 70);
+  const scrollerOf = (el: Element): HTMLElement | undefined => {
+    for (let p = el.parentElement; p !== null; p = p.parentElement) {
+      const o = getComputedStyle(p).overflowX;
+      if (o === 'auto' || o === 'scroll' || o === 'hidden') return p;
+    }
+    return undefined;
+  };
+  /** Displayed, and not visually hidden by an ancestor (the card layout hides the header row with a 1 px clipped box). */
+  const shown = (el: Element): boolean => {
+    const r = el.getBoundingClientRect();
+    const cs = getComputedStyle(el);
+    if (r.width <= 2 || r.height <= 2 || cs.visibility === 'hidden' || cs.display === 'none') return false;
+    for (let p: Element | null = el; p !== null; p = p.parentElement) {
+      const ps = getComputedStyle(p);
+      const pr = p.getBoundingClientRect();
+      if (ps.clipPath !== 'none' || (ps.overflow === 'hidden' && (pr.width <= 2 || pr.height <= 2))) return false;
+    }
+    return true;
+  };
+  for (const table of tables) {
+    const name = nameOf(table);
+    const scroller = scrollerOf(table);
+    if (scroller !== undefined) scroller.scrollLeft = 0;
+    if (scroller !== undefined && getComputedStyle(scroller).overflowX === 'hidden') tableProblems.push(`${name}: inside a box that hides overflow`);
+    if (fit) {
+      const box = (table.closest('.table-scroll, .table-reflow') as HTMLElement | null) ?? table.parentElement;
+      const width = table.getBoundingClientRect().width;
+      if (box !== null && width > box.clientWidth + 1) tableProblems.push(`${name}: ${Math.round(width)} px of content in a box of ${box.clientWidth} px`);
+    }
+    const head = table.tHead?.rows[0];
+    const body = table.tBodies[0]?.rows[0];
+    const headShown = head !== undefined && shown(head);
+    if (head !== undefined && headShown) {
+      // A tall header row whose cells on screen hold little text is an empty band: its height comes from cells off screen.
+      const height = head.getBoundingClientRect().height;
+      const area = scroller?.getBoundingClientRect();
+      const onScreen = [...head.cells].filter((c) => {
+        const r = c.getBoundingClientRect();
+        return r.right > Math.max(0, area?.left ?? 0) && r.left < Math.min(window.innerWidth, area?.right ?? window.innerWidth);
+      });
+      const text = Math.max(
+        0,
+        ...onScreen.map((c) => {
+          const range = document.createRange();
+          range.selectNodeContents(c);
+          return range.getBoundingClientRect().height;
+        }),
+      );
+      if (height > 60 && text < height * 0.4)
+        tableProblems.push(`${name}: the header row is ${Math.round(height)} px tall, its cells on screen hold ${Math.round(text)} px of text`);
+    }
+    const cells = [...(headShown ? [...(head?.cells ?? [])] : []), ...(body?.cells ?? [])];
+    for (const cell of cells) {
+      const label = `${name}: column "${(cell.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 30)}"`;
+      if (!shown(cell)) {
+        tableProblems.push(`${label} is not displayed`);
+        continue;
+      }
+      if (head !== undefined && !headShown && cell.tagName === 'TD' && cell.colSpan === 1 && (cell.getAttribute('data-label') ?? '') === '')
+        tableProblems.push(`${label} has no visible column name (hidden header row, no data-label)`);
+      // A script can scroll a box that hides its overflow, a reader cannot: such a box stays where it is.
+      const own = scrollerOf(cell);
+      const frozen = own !== undefined && getComputedStyle(own).overflowX === 'hidden';
+      cell.scrollIntoView({ block: 'center', inline: 'end' });
+      if (frozen && own !== undefined) own.scrollLeft = 0;
+      const area = own?.getBoundingClientRect();
+      const left = Math.max(0, area?.left ?? 0);
+      const right = Math.min(window.innerWidth, area?.right ?? window.innerWidth);
+      let r = cell.getBoundingClientRect();
+      if (r.width > right - left && !frozen) {
+        // Wider than the visible box: its start must come on screen.
+        cell.scrollIntoView({ block: 'center', inline: 'start' });
+        r = cell.getBoundingClientRect();
+      }
+      const fits = r.width <= right - left ? r.left >= left - 1 && r.right <= right + 1 : r.left >= left - 1 && r.left < right - 1;
+      if (!fits) {
+        tableProblems.push(
+          `${label} cannot be brought on screen (at ${Math.round(r.left)}-${Math.round(r.right)}, visible ${Math.round(left)}-${Math.round(right)})`,
+        );
+        continue;
+      }
+      const probe = document.elementFromPoint(Math.min(r.right, right) - 3, r.top + Math.min(r.height / 2, 8));
+      if (probe === null || !cell.contains(probe)) tableProblems.push(`${label} is covered by ${probe?.tagName ?? 'nothing'} when scrolled into view`);
+    }
+  }
+  window.scrollTo(0, 0);
+  const charts: { id: string; name: string }[] = [];
+  const chartProblems: string[] = [];
+  for (const svg of document.querySelectorAll('svg')) {
+    if (svg.closest('[aria-hidden="true"]') !== null) continue;
+    const id = svg.getAttribute('class') ?? svg.outerHTML.slice(0, 60);
+    const labelledBy = (svg.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter((x) => x !== '');
+    const name = [...labelledBy.map((x) => document.getElementById(x)?.textContent ?? ''), svg.getAttribute('aria-label') ?? '']
+      .join(' ')
+      .replace(/\s+/g, ' ')
+      .trim();
+    if (svg.getAttribute('role') !== 'img') chartProblems.push(`${id}: role is ${svg.getAttribute('role') ?? 'missing'}, not img`);
+    if (labelledBy.some((x) => document.getElementById(x) === null)) chartProblems.push(`${id}: aria-labelledby names an id that is not on the page`);
+    if (name === '') chartProblems.push(`${id}: no accessible name`);
+    charts.push({ id, name });
+  }
+  return { scrollWidth: document.documentElement.scrollWidth, tables: tables.length, tableProblems, charts, chartProblems };
+}
+
+/**
+ * One browser tab that visits pages in turn. Reusing the tab keeps its renderer warm, which makes
+ * each axe-core run several times faster than in a fresh tab.
+ */
+/**
+ * tsx compiles this file with esbuild's keepNames, which wraps the functions inside checkLayout in `__name(fn, "name")`;
+ * a function evaluated in the page needs that helper there too (it only names the function).
+ */
+const KEEP_NAMES_HELPER = 'globalThis.__name = (target) => target;';
+
+async function tab(
+  context: BrowserContext,
+  origin: string,
+  options: { axe: (path: string) => boolean; fit: boolean },
+): Promise<(path: string) => Promise<Visit>> {
+  const page: Page = await context.newPage();
+  await page.addInitScript(KEEP_NAMES_HELPER);
+  let path = '';
+  let problems: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() !== 'error') return;
+    // The 404 page's own status is logged by Chromium as a failed resource; nothing else may be.
+    if (path === MISSING_PAGE && msg.text().includes('404') && msg.location().url === origin + path) return;
+    problems.push(`console error: ${msg.text()} (${msg.location().url})`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText ?? ''}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400 && !(path === MISSING_PAGE && response.url() === origin + path)) problems.push(`HTTP ${response.status()}: ${response.url()}`);
+  });
+  return async (next) => {
+    path = next;
+    problems = [];
+    const response = await page.goto(origin + path, { waitUntil: 'load' });
+    const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    // The header's background comes only from the stylesheet, so it proves the CSP let the CSS in.
+    const stylesheetApplied = await page.evaluate(() => {
+      const header = document.querySelector('.site-header');
+      return header !== null && getComputedStyle(header).backgroundColor !== 'rgba(0, 0, 0, 0)';
+    });
+    // Legacy mode runs axe in the page itself (the pages have no frames), without a helper tab per run.
+    const violations: Result[] = options.axe(path)
+      ? (
+          await new AxeBuilder({ page })
+            .setLegacyMode(true)
+            .options({ resultTypes: ['violations'] })
+            .analyze()
+        ).violations
+      : [];
+    const describeViolation = (v: Result): string =>
+      `${v.impact ?? 'unknown'} ${v.id}: ${v.help} (${v.nodes
+        .map((n) => n.target.join(' '))
+        .slice(0, 3)
+        .join('; ')})`;
+    const layout = await page.evaluate(checkLayout, options.fit);
+
+    return {
+      path,
+      status: response?.status(),
+      problems,
+      scrollWidth,
+      stylesheetApplied,
+      layout,
+      serious: violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map(describeViolation),
+      minor: violations.filter((v) => v.impact !== 'serious' && v.impact !== 'critical').map(describeViolation),
+    };
+  };
+}
+
+/** Visits every path with `tabs` tabs working through one queue; results keep the input order. */
+async function visitAll(
+  context: BrowserContext,
+  origin: string,
+  paths: readonly string[],
+  tabs: number,
+  options: { axe: (path: string) => boolean; fit: boolean },
+): Promise<Visit[]> {
+  const results: Visit[] = new Array(paths.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    const visit = await tab(context, origin, options);
+    while (next < paths.length) {
+      const i = next++;
+      results[i] = await visit(paths[i] ?? '');
+    }
+  };
+  await Promise.all(Array.from({ length: tabs }, worker));
+  return results;
+}
+
+/** Chart classes each kind of page must carry, each with an accessible name. */
+const HOME_CHARTS = ['map', 'chart chart-compare', ...Array.from({ length: 11 }, () => 'chart chart-metric')];
+const MARKET_CHARTS = ['chart chart-market', 'chart chart-standing', 'chart chart-price'];
+
+describe('pages in headless Chromium', { timeout: 90_000 }, () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let visits: Visit[] = [];
+  let wide: Visit[] = [];
+  const screenshotPaths = new Set(SCREENSHOT_PAGES.map(([, path]) => path));
+
+  before(async () => {
+    // Fail loudly rather than skip: CI (.ci/run) installs Debian's chromium when it is missing.
+    assert.ok(existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM}. Install it with "apt-get install -y chromium" (as .ci/run does) or set CHROMIUM_PATH.`);
+    server = await startServer(table, { host: '127.0.0.1', port: 0 });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    const phone = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 1 });
+    visits = await visitAll(phone, server.url, pagePaths, 2, { axe: () => true, fit: false });
+    await phone.close();
+    // At 1280 px every page's layout is checked; axe runs again only on the pages reviewed by screenshot, whose desktop layout differs most.
+    const desktop = await browser.newContext({ viewport: DESKTOP, deviceScaleFactor: 1 });
+    wide = await visitAll(desktop, server.url, pagePaths, 2, { axe: (path) => screenshotPaths.has(path), fit: true });
+    await desktop.close();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('loads every page, the 404 page included', () => {
+    assert.equal(visits.length, pagePaths.length);
+    assert.ok(visits.length >= 24, `only ${visits.length} pages`);
+    for (const v of [...visits, ...wide]) assert.equal(v.status, v.path === MISSING_PAGE ? 404 : 200, v.path);
+  });
+
+  it('logs no console error and fails no request on any page', () => {
+    const problems = [...visits, ...wide].flatMap((v) => v.problems.map((p) => `${v.path}: ${p}`));
+    assert.deepEqual(problems, []);
+  });
+
+  it('applies the stylesheet under the page CSP', () => {
+    for (const v of visits) assert.ok(v.stylesheetApplied, v.path);
+  });
+
+  for (const [width, pick] of [
+    [PHONE.width, () => visits],
+    [DESKTOP.width, () => wide],
+  ] as const) {
+    it(`does not overflow horizontally at ${width} px, with every <details> open too`, () => {
+      for (const v of pick()) {
+        assert.ok(v.scrollWidth <= width, `${v.path} is ${v.scrollWidth} px wide`);
+        assert.ok(v.layout.scrollWidth <= width, `${v.path} is ${v.layout.scrollWidth} px wide with its details open`);
+      }
+    });
+  }
+
+  it(`brings every column of every table on screen at ${PHONE.width} px, each named, with no tall empty header band`, () => {
+    assert.ok(visits.reduce((n, v) => n + v.layout.tables, 0) >= 60, 'too few tables checked');
+    assert.deepEqual(
+      visits.flatMap((v) => v.layout.tableProblems.map((p) => `${v.path}: ${p}`)),
+      [],
+    );
+  });
+
+  it(`fits every table in its box at ${DESKTOP.width} px, every column on screen`, () => {
+    assert.deepEqual(
+      wide.flatMap((v) => v.layout.tableProblems.map((p) => `${v.path}: ${p}`)),
+      [],
+    );
+  });
+
+  it('gives every chart an accessible name, and draws the charts the home and market pages promise', () => {
+    assert.deepEqual(
+      [...visits, ...wide].flatMap((v) => v.layout.chartProblems.map((p) => `${v.path}: ${p}`)),
+      [],
+    );
+    for (const v of [...visits, ...wide]) {
+      const classes = v.layout.charts.map((c) => c.id);
+      const expected = v.path === PATHS.home ? HOME_CHARTS : v.path.startsWith('/markets/') ? MARKET_CHARTS : [];
+      for (const c of new Set(expected))
+        assert.equal(classes.filter((x) => x === c).length, expected.filter((x) => x === c).length, `${v.path}: charts of class "${c}"`);
+    }
+  });
+
+  it('the layout check itself catches a clipped column, a table wider than its box, a tall header band and an unnamed chart', async () => {
+    const page = await browser.newPage({ viewport: PHONE });
+    await page.setContent(
+      `<div style="width:300px;overflow:hidden"><table style="border-collapse:collapse"><caption>clipped</caption><thead><tr><th style="padding:0">A</th><th style="height:150px;padding:0;border:0">B</th></tr></thead>` +
+        `<tbody><tr><td style="min-width:400px">wide</td><td>last</td></tr></tbody></table></div>` +
+        `<div style="width:300px;overflow-x:auto" class="table-scroll"><table><caption>scrolls</caption><tbody><tr><td style="min-width:500px">x</td></tr></tbody></table></div>` +
+        `<svg role="img" width="10" height="10"><rect width="10" height="10"/></svg><svg width="10" height="10"><title>no role</title></svg>`,
+    );
+    await page.evaluate(KEEP_NAMES_HELPER);
+    const phone = await page.evaluate(checkLayout, false);
+    const desktop = await page.evaluate(checkLayout, true);
+    await page.close();
+    const has = (list: string[], text: string): boolean => list.some((p) => p.includes(text));
+    assert.ok(has(phone.tableProblems, 'clipped: inside a box that hides overflow'), phone.tableProblems.join('\n'));
+    assert.ok(has(phone.tableProblems, 'clipped: column "last" cannot be brought on screen'), phone.tableProblems.join('\n'));
+    assert.ok(has(phone.tableProblems, 'clipped: the header row is 150 px tall, its cells on screen hold'), phone.tableProblems.join('\n'));
+    assert.ok(!has(phone.tableProblems, 'scrolls:'), 'a table in a scrolling region is reachable');
+    assert.ok(
+      desktop.tableProblems.some((p) => /^scrolls: \d+ px of content in a box of 300 px$/.test(p)),
+      desktop.tableProblems.join('\n'),
+    );
+    assert.equal(phone.chartProblems.filter((p) => p.endsWith(': no accessible name')).length, 2, phone.chartProblems.join('\n'));
+    assert.ok(has(phone.chartProblems, 'role is missing, not img'), phone.chartProblems.join('\n'));
+  });
+
+  it('has no serious or critical axe-core violation', (t) => {
+    const scanned = [...visits, ...wide.filter((v) => screenshotPaths.has(v.path))];
+    const minor = [...new Set(scanned.flatMap((v) => v.minor))];
+    t.diagnostic(
+      `axe-core: ${visits.length} pages scanned at ${PHONE.width} px and ${scanned.length - visits.length} at ${DESKTOP.width} px, ${scanned.reduce((n, v) => n + v.serious.length, 0)} serious or critical, ${minor.length} distinct minor or moderate${minor.length > 0 ? `: ${minor.join(' | ')}` : ''}`,
+    );
+    assert.deepEqual(
+      scanned.flatMap((v) => v.serious.map((s) => `${v.path}: ${s}`)),
+      [],
+    );
+  });
+
+  it(`writes full-page screenshots of ${SCREENSHOT_PAGES.map(([label]) => label).join(', ')} at ${DESKTOP.width} px and ${PHONE.width} px`, async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    const shots: string[] = [];
+    for (const [name, viewport] of [
+      [String(DESKTOP.width), DESKTOP],
+      [String(PHONE.width), PHONE],
+    ] as const) {
+      const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
+      const page = await context.newPage();
+      for (const [label, path] of SCREENSHOT_PAGES) {
+        await page.goto(server.url + path, { waitUntil: 'load' });
+        const file = join(SCREENSHOTS, `${label}-${name}.png`);
+        const png = await page.screenshot({ path: file, fullPage: true });
+        const scrollHeight = await page.evaluate(() => document.documentElement.scrollHeight);
+        // A full-page capture is as wide as the page's content: exactly the viewport when nothing overflows sideways.
+        const { width, height } = pngSize(png);
+        assert.equal(width, viewport.width, `${label} at ${name} px is ${width} px wide`);
+        assert.equal(height, scrollHeight, `${label} at ${name} px: the whole page, ${scrollHeight} px`);
+        assert.ok(height > viewport.height, `${label} at ${name} px is longer than one screen`);
+        shots.push(file);
+      }
+      await context.close();
+    }
+    assert.deepEqual(
+      shots.filter((file) => existsSync(file)),
+      shots,
+    );
+  });
+});

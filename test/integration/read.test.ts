@@ -1,0 +1,102 @@
+// `market-profiles list` and `market-profiles get` as an operator runs them (the installed command, a child process) against the running server: data on stdout, messages on stderr, documented exit codes.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { after, before, describe, test } from 'node:test';
+import { CSV_CAVEATS } from '../../src/contract/schemas.ts';
+import { loadReadConfig } from '../../src/commands/config.ts';
+import { MARKET_IDS } from '../../src/contract/markets.ts';
+import { PATHS } from '../../src/contract/paths.ts';
+import type { RouteTable } from '../../src/routes/route-table.ts';
+import { startEmbedded } from '../support/embedded.ts';
+
+const BIN = new URL('../../bin/market-profiles.js', import.meta.url).pathname;
+
+/** The installed command, asynchronously: this process keeps serving meanwhile. */
+const run = (argv: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> =>
+  new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...argv], { encoding: 'utf8', env: { ...process.env, ...env } }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, out: stdout, err: stderr });
+    });
+  });
+
+describe('list and get against the running server', () => {
+  let stop: () => Promise<void>;
+  let table: RouteTable;
+  let baseUrl: string;
+  before(async () => {
+    const started = await startEmbedded();
+    ({ table, baseUrl } = started);
+    stop = () => started.running.close();
+  });
+  after(() => stop());
+  const served = (path: string): string => table.routes.get(path)?.identity.body.toString('utf8') ?? '';
+
+  test('list prints the index as JSON on stdout, nothing on stderr, exit code 0', async () => {
+    const { code, out, err } = await run(['list', '--base-url', baseUrl]);
+    assert.equal(code, 0, err);
+    assert.equal(err, '');
+    assert.equal(out, served(PATHS.index));
+    assert.deepEqual(
+      (JSON.parse(out) as { markets: { id: string }[] }).markets.map((m) => m.id),
+      [...MARKET_IDS].sort(),
+    );
+  });
+
+  test('get prints the profile as JSON, caveats included; BASE_URL works as --base-url does', async () => {
+    const { code, out, err } = await run(['get', 'us-tx-austin'], { BASE_URL: baseUrl });
+    assert.equal(code, 0, err);
+    assert.equal(err, '');
+    assert.equal(out, served(PATHS.profile('us-tx-austin')));
+  });
+
+  test('get --csv prints the CSV exactly as served on stdout and its caveats on stderr', async () => {
+    const { code, out, err } = await run(['get', 'us-tx-austin', '--csv', `--base-url=${baseUrl}`]);
+    assert.equal(code, 0, err);
+    assert.equal(out, served(PATHS.marketCsv('us-tx-austin')));
+    assert.equal(err, CSV_CAVEATS.map((c) => `market-profiles: caveat: ${c}\n`).join(''));
+  });
+
+  test('a bad id: exit code 1, the problem code and the known ids on stderr, nothing on stdout', async () => {
+    const { code, out, err } = await run(['get', 'us-zz-nowhere', '--base-url', baseUrl]);
+    assert.equal(code, 1);
+    assert.equal(out, '');
+    assert.match(err, /^market-profiles: get: market_not_found \(404\): There is no market with id "us-zz-nowhere"\./);
+    assert.match(err, /Known market ids: us-az-phoenix, /);
+  });
+
+  test('a service that cannot be reached: exit code 1 and the address on stderr', async () => {
+    const { code, out, err } = await run(['list', '--base-url', 'http://127.0.0.1:9']);
+    assert.equal(code, 1);
+    assert.equal(out, '');
+    assert.match(err, /^market-profiles: list: GET http:\/\/127\.0\.0\.1:9\/api\/markets failed/);
+  });
+});
+
+describe('list and get: help and usage errors', () => {
+  test("--help prints each command's usage with its options and exit codes, exit code 0", async () => {
+    for (const command of ['list', 'get']) {
+      const { code, out } = await run([command, '--help']);
+      assert.equal(code, 0);
+      assert.match(out, new RegExp(`^usage: market-profiles ${command}`));
+      assert.match(out, /--base-url VALUE/);
+      assert.match(out, /exit codes: 0 the data was printed; 1 .*; 2 a usage error/s);
+    }
+    assert.match((await run(['get', '--help'])).out, /--csv/);
+    assert.match((await run(['--help'])).out, /^ {2}list {18}print the index/m);
+  });
+
+  test('a missing id, an extra argument or an unknown option: exit code 2 and the usage on stderr', async () => {
+    for (const argv of [['get'], ['get', 'us-tx-austin', 'us-fl-miami'], ['list', 'extra'], ['get', 'us-tx-austin', '--cvs']]) {
+      const { code, out, err } = await run(argv);
+      assert.equal(code, 2, argv.join(' '));
+      assert.equal(out, '');
+      assert.match(err, /^market-profiles: /);
+    }
+  });
+
+  test('the address: --base-url, else BASE_URL, else http://localhost:<PORT>', () => {
+    assert.deepEqual(loadReadConfig({}, ['get', 'x']), { baseUrl: 'http://localhost:3000', csv: false });
+    assert.deepEqual(loadReadConfig({ PORT: '8080' }, ['get', 'x', '--csv']), { baseUrl: 'http://localhost:8080', csv: true });
+    assert.equal(loadReadConfig({ BASE_URL: 'https://a.example/' }, ['list', '--base-url', 'https://b.example/data/']).baseUrl, 'https://b.example/data');
+  });
+});

@@ -1,0 +1,270 @@
+// `verify` passes against the embedded server, nginx and the edge Worker, and fails, naming the fault, against deliberately broken deployments.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { after, before, describe, test } from 'node:test';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { buildRouteTable } from '../../src/build/build.ts';
+import { main } from '../../src/commands/cli.ts';
+import { fixtureReader } from '../../src/sources/index.ts';
+import { etagOf, type Route, type RouteTable } from '../../src/routes/route-table.ts';
+import { startServer } from '../../src/runtimes/server/listener.ts';
+import { formatReport, verifyDeployment, type VerifyReport } from '../../src/commands/verify/verify.ts';
+import { edgeOverFreshBuild } from '../../scripts/edge-run.ts';
+import { freePort, nginxOverFreshBuild } from '../../scripts/nginx-run.ts';
+
+const FIXTURES = new URL('../../fixtures/', import.meta.url).pathname;
+const ID = 'us-tx-austin';
+const BIN = new URL('../../bin/market-profiles.js', import.meta.url).pathname;
+
+/** A route with new identity bytes and every variant and ETag recomputed, as a real (wrong) build would have it. */
+function withBody(route: Route, body: Buffer): Route {
+  const gz = gzipSync(body);
+  const br = brotliCompressSync(body);
+  return {
+    ...route,
+    identity: { encoding: 'identity', body, etag: etagOf(body) },
+    gzip: { encoding: 'gzip', body: gz, etag: etagOf(gz) },
+    br: { encoding: 'br', body: br, etag: etagOf(br) },
+  };
+}
+
+/** Serves a copy of the route table with one route altered, through the embedded server. */
+async function brokenDeployment(alter: (table: RouteTable) => void): Promise<{ url: string; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const table = buildRouteTable({ baseUrl, read: fixtureReader(FIXTURES) });
+  alter(table);
+  const running = await startServer(table, { host: '127.0.0.1', port });
+  return { url: baseUrl, stop: () => running.close() };
+}
+
+const failing = (report: VerifyReport): string[] => report.checks.filter((c) => !c.ok).map((c) => `${c.name}: ${c.detail}`);
+
+const routeOf = (table: RouteTable, path: string): Route => {
+  const route = table.routes.get(path);
+  assert.ok(route, path);
+  return route;
+};
+
+describe('verify against working deployments', () => {
+  test('the embedded server passes every check', async () => {
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const running = await startServer(buildRouteTable({ baseUrl, read: fixtureReader(FIXTURES) }), { host: '127.0.0.1', port });
+    try {
+      const report = await verifyDeployment(baseUrl);
+      assert.deepEqual(failing(report), [], formatReport(report));
+      assert.ok(report.checks.length >= 16 * 3 + 10, `${report.checks.length} checks`);
+    } finally {
+      await running.close();
+    }
+  });
+
+  test('nginx serving dist/ with the generated configuration passes every check', async () => {
+    const nginx = await nginxOverFreshBuild(FIXTURES);
+    try {
+      const report = await verifyDeployment(nginx.baseUrl);
+      assert.deepEqual(failing(report), [], formatReport(report));
+    } finally {
+      await nginx.stop();
+    }
+  });
+
+  test('the edge Worker on workerd (wrangler dev) over dist/ passes every check', async () => {
+    const edge = await edgeOverFreshBuild(FIXTURES);
+    try {
+      const report = await verifyDeployment(edge.baseUrl);
+      assert.deepEqual(failing(report), [], formatReport(report));
+      assert.ok(report.checks.length >= 16 * 3 + 10, `${report.checks.length} checks`);
+    } finally {
+      await edge.stop();
+    }
+  });
+});
+
+describe('verify against broken deployments names the fault', () => {
+  const cases: { name: string; alter: (table: RouteTable) => void; check: string; fault: RegExp }[] = [
+    {
+      name: 'a tampered CSV value',
+      alter: (t) => {
+        const route = routeOf(t, `/api/markets/${ID}/csv`);
+        const text = route.identity.body.toString('utf8');
+        const line = text.split('\r\n')[1] ?? '';
+        const fields = line.split(',');
+        const valueAt = fields.length - 7;
+        fields[valueAt] = String(Number(fields[valueAt]) + 1);
+        t.routes.set(route.path, withBody(route, Buffer.from(text.replace(line, fields.join(',')))));
+      },
+      check: `market ${ID} CSV`,
+      fault: /value .* differs from the JSON's/,
+    },
+    {
+      name: 'a wrong content type',
+      alter: (t) => {
+        const route = routeOf(t, `/api/markets/${ID}`);
+        t.routes.set(route.path, { ...route, headers: route.headers.map(([k, v]) => [k, k === 'Content-Type' ? 'text/plain; charset=utf-8' : v] as const) });
+      },
+      check: `market ${ID} JSON`,
+      fault: /Content-Type "text\/plain; charset=utf-8", expected exactly "application\/json"/,
+    },
+    {
+      name: 'a profile that fails the served schema',
+      alter: (t) => {
+        const route = routeOf(t, `/api/markets/${ID}`);
+        const doc = JSON.parse(route.identity.body.toString('utf8')) as { profile: { scores: Record<string, number> } };
+        doc.profile.scores.overall = 150;
+        t.routes.set(route.path, withBody(route, Buffer.from(`${JSON.stringify(doc, null, 2)}\n`)));
+      },
+      check: `market ${ID} JSON`,
+      fault: /fails the served schema at \/profile\/scores\/overall/,
+    },
+    {
+      name: 'a bulk CSV missing a row',
+      alter: (t) => {
+        const route = routeOf(t, '/api/markets/csv');
+        const lines = route.identity.body.toString('utf8').split('\r\n');
+        lines.splice(5, 1);
+        t.routes.set(route.path, withBody(route, Buffer.from(lines.join('\r\n'))));
+      },
+      check: 'bulk CSV /api/markets/csv',
+      fault: /differs from the sorted union of the market CSVs/,
+    },
+    {
+      name: 'a wrong attachment name',
+      alter: (t) => {
+        const route = routeOf(t, `/api/markets/${ID}/csv`);
+        t.routes.set(route.path, {
+          ...route,
+          headers: route.headers.map(([k, v]) => [k, k === 'Content-Disposition' ? 'attachment; filename="data.csv"' : v] as const),
+        });
+      },
+      check: `market ${ID} CSV`,
+      fault: /Content-Disposition "attachment; filename=\\"data.csv\\""/,
+    },
+    {
+      name: 'a page that is gone (dangling link)',
+      alter: (t) => {
+        t.routes.delete('/methodology');
+      },
+      check: 'links',
+      fault: /\/methodology answered 404/,
+    },
+    {
+      name: 'a gzip variant that is not the identity bytes',
+      alter: (t) => {
+        const route = routeOf(t, '/api/markets');
+        const gz = gzipSync(Buffer.from('{}'));
+        t.routes.set(route.path, { ...route, gzip: { encoding: 'gzip', body: gz, etag: etagOf(gz) } });
+      },
+      check: 'compression and Vary',
+      fault: /\/api\/markets gzip: the decompressed bytes differ from the identity bytes/,
+    },
+    {
+      name: 'a Data Package whose byte count is not what is served',
+      alter: (t) => {
+        const route = routeOf(t, '/api/datapackage');
+        const doc = JSON.parse(route.identity.body.toString('utf8')) as { resources: { bytes: number }[] };
+        const first = doc.resources[0];
+        if (first !== undefined) first.bytes += 1;
+        t.routes.set(route.path, withBody(route, Buffer.from(`${JSON.stringify(doc, null, 2)}\n`)));
+      },
+      check: 'Data Package /api/datapackage',
+      fault: /\/api\/markets\/csv is \d+ bytes, the package says \d+/,
+    },
+    {
+      name: 'an OpenAPI document that declares the wrong content type for the CSV',
+      alter: (t) => {
+        const route = routeOf(t, '/api/openapi');
+        const text = route.identity.body.toString('utf8').replaceAll('"text/csv; charset=utf-8": {', '"text/csv": {');
+        t.routes.set(route.path, withBody(route, Buffer.from(text)));
+      },
+      check: 'OpenAPI /api/openapi',
+      fault: /\/api\/markets\/csv answers \["text\/csv"\], the deployment "text\/csv; charset=utf-8"/,
+    },
+  ];
+
+  for (const c of cases) {
+    test(c.name, async () => {
+      const deployment = await brokenDeployment(c.alter);
+      try {
+        const report = await verifyDeployment(deployment.url);
+        assert.equal(report.ok, false);
+        const check = report.checks.find((x) => x.name === c.check);
+        assert.ok(check, `a check named ${c.check}`);
+        assert.equal(check.ok, false, `${c.check} fails`);
+        assert.match(check.detail, c.fault);
+        assert.match(formatReport(report), new RegExp(`^FAIL  ${c.check.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: `, 'm'));
+      } finally {
+        await deployment.stop();
+      }
+    });
+  }
+});
+
+describe('the verify command', () => {
+  let deployment: { url: string; stop: () => Promise<void> };
+  let broken: { url: string; stop: () => Promise<void> };
+  before(async () => {
+    deployment = await brokenDeployment(() => undefined);
+    broken = await brokenDeployment((t) => {
+      const route = routeOf(t, `/api/markets/${ID}`);
+      t.routes.set(route.path, { ...route, headers: route.headers.map(([k, v]) => [k, k === 'Content-Type' ? 'text/json' : v] as const) });
+    });
+  });
+  after(async () => {
+    await deployment.stop();
+    await broken.stop();
+  });
+
+  /** The installed command, as an operator runs it (a child process: this process keeps serving meanwhile). */
+  const capture = (argv: string[]): Promise<{ code: number; out: string }> =>
+    new Promise((resolve) => {
+      execFile(process.execPath, [BIN, ...argv], { encoding: 'utf8' }, (error, stdout) => {
+        resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, out: stdout });
+      });
+    });
+
+  test('exit code 0 and one PASS line per check when everything holds', async () => {
+    const { code, out } = await capture(['verify', deployment.url]);
+    assert.equal(code, 0, out);
+    assert.match(out, /^PASS {2}index \/api\/markets: /m);
+    assert.doesNotMatch(out, /^FAIL/m);
+    assert.match(out, /\d+ checks: \d+ passed, 0 failed\n$/);
+  });
+
+  test('exit code 1 and a FAIL line naming the fault when something does not', async () => {
+    const { code, out } = await capture(['verify', broken.url]);
+    assert.equal(code, 1);
+    assert.match(out, new RegExp(`^FAIL  market ${ID} JSON: GET /api/markets/${ID} has Content-Type "text/json", expected exactly "application/json"`, 'm'));
+  });
+
+  test('--json gives the same report for machines', async () => {
+    const { code, out } = await capture(['verify', broken.url, '--json']);
+    assert.equal(code, 1);
+    const report = JSON.parse(out) as VerifyReport;
+    assert.equal(report.ok, false);
+    assert.equal(report.failed, report.checks.filter((c) => !c.ok).length);
+    assert.ok(report.checks.some((c) => c.name === `market ${ID} JSON` && c.faults.some((f) => f.includes('text/json'))));
+  });
+
+  test('exit code 2 without a base URL, or with one that is not http(s)', async () => {
+    const errors: string[] = [];
+    const write = process.stderr.write;
+    process.stderr.write = ((chunk: string) => (errors.push(String(chunk)), true)) as typeof process.stderr.write;
+    try {
+      assert.equal(await main(['verify'], {}), 2);
+      assert.equal(await main(['verify', 'ftp://example.org'], {}), 2);
+    } finally {
+      process.stderr.write = write;
+    }
+    assert.match(errors.join(''), /usage: market-profiles verify <base-url>/);
+    assert.match(errors.join(''), /BASE_URL must use http or https/);
+  });
+
+  test('a deployment that does not answer fails, it does not crash', async () => {
+    const port = await freePort();
+    const report = await verifyDeployment(`http://127.0.0.1:${port}`, { timeoutMs: 2000 });
+    assert.equal(report.ok, false);
+    assert.match(report.checks[0]?.detail ?? '', /ECONNREFUSED/);
+  });
+});

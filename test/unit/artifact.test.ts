@@ -1,0 +1,119 @@
+// dist/ as a deployable artifact: the path → file mapping, the manifest against the bytes, file times, and engine configs derived from the manifest.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { artifactFiles, writeBuild } from '../../src/artifact/write.ts';
+import { buildManifest, fileFor, NOT_FOUND_FILE, SITE_DIR } from '../../src/artifact/manifest.ts';
+import { cdnFiles } from '../../src/artifact/cdn.ts';
+import { nginxFiles, NGINX_SERVER_CONF } from '../../src/artifact/nginx.ts';
+import { quote } from '../../src/artifact/nginx-syntax.ts';
+import { buildTable } from '../support/data.ts';
+
+const table = buildTable();
+const manifest = buildManifest(table);
+const files = artifactFiles(table);
+const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
+
+describe('the path → file mapping', () => {
+  test('a profile is a folder holding index.json, its CSV a folder below it; a dotted last segment is its own file', () => {
+    assert.equal(fileFor({ path: '/api/markets/us-tx-austin', kind: 'json' }), 'api/markets/us-tx-austin/index.json');
+    assert.equal(fileFor({ path: '/api/markets/us-tx-austin/csv', kind: 'csv' }), 'api/markets/us-tx-austin/csv/index.csv');
+    assert.equal(fileFor({ path: '/assets/site.css', kind: 'css' }), 'assets/site.css');
+    assert.equal(fileFor({ path: '/', kind: 'html' }), 'index.html');
+  });
+
+  test('no file of the site is also a folder of another, and no two routes share a file', () => {
+    const names = [...files.keys()].filter((f) => f.startsWith(`${SITE_DIR}/`));
+    for (const name of names) assert.ok(!names.some((other) => other.startsWith(`${name}/`)), `${name} is a file and a folder`);
+    const mapped = manifest.routes.map((r) => r.file);
+    assert.equal(new Set(mapped).size, mapped.length);
+  });
+});
+
+describe('the manifest', () => {
+  test('lists every route with its exact headers, and every variant with the bytes, hash and ETag of its file', () => {
+    assert.deepEqual(
+      manifest.routes.map((r) => r.path),
+      [...table.routes.keys()].sort(),
+    );
+    for (const entry of manifest.routes) {
+      const route = table.routes.get(entry.path);
+      assert.ok(route, entry.path);
+      assert.deepEqual(entry.headers, Object.fromEntries(route.headers));
+      assert.equal(entry.contentType, route.contentType);
+      const variants = [route.identity, route.gzip, route.br].filter((v) => v !== undefined);
+      assert.deepEqual(
+        entry.variants.map((v) => v.encoding),
+        variants.map((v) => v.encoding),
+      );
+      for (const v of entry.variants) {
+        const body = files.get(join(SITE_DIR, v.file));
+        assert.ok(body, v.file);
+        assert.equal(v.bytes, body.length);
+        assert.equal(v.sha256, sha(body));
+        assert.equal(v.etag, variants.find((x) => x.encoding === v.encoding)?.etag);
+      }
+    }
+  });
+
+  test('names the error bodies written as files, with their hashes', () => {
+    assert.equal(manifest.notFoundPage.file, NOT_FOUND_FILE);
+    for (const entry of [manifest.notFoundPage, ...manifest.problems]) {
+      const body = files.get(join(SITE_DIR, entry.file));
+      assert.ok(body, entry.file);
+      assert.equal(entry.sha256, sha(body));
+      assert.equal(entry.status, 404);
+    }
+    assert.equal(manifest.lastModified, table.lastModified);
+    assert.deepEqual(manifest.marketIds, [...table.marketIds].sort());
+  });
+
+  test('is the manifest.json of the artifact', () => {
+    assert.deepEqual(JSON.parse(files.get('manifest.json')?.toString('utf8') ?? '{}'), manifest);
+  });
+});
+
+describe('engine configuration is generated from the manifest', () => {
+  test('the nginx and CDN files of the artifact are exactly what the generators make of the manifest', () => {
+    for (const [file, textOf] of [...nginxFiles(manifest), ...cdnFiles(manifest)]) assert.equal(files.get(file)?.toString('utf8'), textOf, file);
+  });
+
+  test('nginx has one exact location per route, serving its mapped file, precompressed variants through gzip_static and brotli_static', () => {
+    const conf = files.get(NGINX_SERVER_CONF)?.toString('utf8') ?? '';
+    for (const r of manifest.routes) {
+      const location = conf.split(`location = ${quote(r.path)} {`);
+      assert.equal(location.length, 2, r.path);
+      const body = (location[1] ?? '').slice(0, (location[1] ?? '').indexOf('\n}'));
+      assert.ok(body.includes(`try_files "/${r.file}" =500;`), r.file);
+      for (const v of r.variants.filter((x) => x.encoding !== 'identity')) {
+        assert.ok(
+          body.includes(`set $mp_file "/${r.file}";`) && body.includes(`if ($mp_enc = ${v.encoding}) {\n        rewrite ^ /__mp/${v.encoding} last;`),
+          `${r.path} ${v.encoding}`,
+        );
+      }
+    }
+    assert.match(conf, /location = \/__mp\/gzip \{\n {4}internal;[\s\S]*?gzip_static always;[\s\S]*?rewrite \^ \$mp_file break;\n\}/);
+    assert.match(conf, /location = \/__mp\/br \{\n {4}internal;[\s\S]*?brotli_static always;[\s\S]*?rewrite \^ \$mp_file break;\n\}/);
+  });
+
+  test('a value nginx would read as a variable stops the build instead of being written', () => {
+    assert.throws(() => quote('<http://example.org/$x>'), /no escape for "\$"/);
+  });
+});
+
+describe('writing the build', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mp-artifact-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('every file carries the snapshot date as its modification time (nginx answers If-Modified-Since from it)', async () => {
+    await writeBuild(table, join(dir, 'dist'));
+    const walk = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : [join(d, e.name)]));
+    const written = walk(join(dir, 'dist'));
+    assert.deepEqual(written.map((f) => relative(join(dir, 'dist'), f)).sort(), [...files.keys()].sort());
+    const snapshot = Date.parse(table.lastModified);
+    for (const file of written) assert.equal(statSync(file).mtimeMs, snapshot, file);
+  });
+});

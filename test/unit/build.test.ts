@@ -1,0 +1,354 @@
+// The build stops on bad fixtures with the file, place and reason, leaves dist/ untouched, is deterministic, and keeps pages from growing with the market count.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { artifactFiles, writeArtifact } from '../../src/artifact/write.ts';
+import { buildRouteTable } from '../../src/build/build.ts';
+import { synthetic } from '../../bench/synthetic-markets.ts';
+import { main } from '../../src/commands/cli.ts';
+import { ContractError, DataError } from '../../src/contract/errors.ts';
+import { CHART_MARKET_LIMIT } from '../../src/render/pages/chart-parts.ts';
+import { FOOTER_MARKET_LIMIT } from '../../src/render/pages/layout.tsx';
+import { ADAPTERS } from '../../src/sources/index.ts';
+import type { SourceAdapter, SourceLoad } from '../../src/sources/types.ts';
+import { FIXTURES_DIR, FIXTURE_FILES, buildTable, fixtureReader } from '../support/data.ts';
+
+const ACS = 'census-acs-5yr/acs5-2024-detailed-place.json';
+const ACS_PROFILE = 'census-acs-5yr/acs5-2024-profile-place.json';
+const FHFA = 'fhfa-hpi/hpi_at_metro.csv';
+const BPS_WEST = 'census-bps/we2025a.txt';
+const BPS_NORTHEAST = 'census-bps/ne2025a.txt';
+
+/** Replaces the first occurrence, failing loudly if the fixture no longer has the text the case relies on. */
+const replace =
+  (from: string | RegExp, to: string) =>
+  (text: string): string => {
+    const out = text.replace(from, to);
+    assert.notEqual(out, text, `fixture edit found nothing to replace: ${String(from)}`);
+    return out;
+  };
+
+/** The 1-based line of the committed fixture on which `needle` first appears: where an error about that row must point. */
+function lineOf(file: string, needle: string): number {
+  const index = (FIXTURE_FILES.get(file) ?? '').split('\n').findIndex((line) => line.includes(needle));
+  assert.ok(index >= 0, `${file} has no line with ${needle}`);
+  return index + 1;
+}
+const lineCount = (file: string): number => (FIXTURE_FILES.get(file) ?? '').split('\n').filter((l) => l.trim() !== '').length;
+
+const ACS_AUSTIN = lineOf(ACS, '"Austin city, Texas"');
+const ACS_PROFILE_AUSTIN = lineOf(ACS_PROFILE, '"Austin city, Texas"');
+const FHFA_AUSTIN_2025_Q4 = lineOf(FHFA, '"Austin-Round Rock-San Marcos, TX",12420,2025,4,');
+const BPS_PHOENIX = lineOf(BPS_WEST, ',Phoenix,');
+const BPS_BRONX = lineOf(BPS_NORTHEAST, ',Bronx borough,');
+
+interface Case {
+  name: string;
+  file: string;
+  edit: (text: string) => string;
+  code: string;
+  /** Text the message must contain: the place (line, column or pointer) and the reason. */
+  message: RegExp[];
+}
+
+const at = (file: string, line: number): RegExp => new RegExp(`${file.replaceAll('.', '\\.')}:${line}\\b`);
+
+const cases: Case[] = [
+  {
+    name: 'a missing field (ACS header lacks a variable)',
+    file: ACS,
+    edit: replace('"B25064_001E",', ''),
+    code: 'missing_field',
+    message: [at(ACS, 1), /B25064_001E/, /header has no/],
+  },
+  {
+    name: 'a missing field (empty BPS place name)',
+    file: BPS_WEST,
+    edit: replace(',12,Phoenix,', ',12,,'),
+    code: 'missing_field',
+    message: [at(BPS_WEST, BPS_PHOENIX), /Place Name/],
+  },
+  {
+    name: 'a non-numeric value (ACS rent)',
+    file: ACS,
+    edit: replace('"1712"', '"1,712"'),
+    code: 'not_numeric',
+    message: [at(ACS, ACS_AUSTIN), /B25064_001E/, /"1,712"/],
+  },
+  {
+    name: 'a non-numeric value (FHFA index)',
+    file: FHFA,
+    edit: replace(',12420,2025,4,505.70,', ',12420,2025,4,n/a,'),
+    code: 'not_numeric',
+    message: [at(FHFA, FHFA_AUSTIN_2025_Q4), /index/, /"n\/a"/],
+  },
+  {
+    name: 'a duplicate row (ACS market place)',
+    file: ACS_PROFILE,
+    edit: (t) => t.replace(/\]\s*$/, `,\n${(t.split('\n')[ACS_PROFILE_AUSTIN - 1] ?? '').replace(/,$/, '')}\n]\n`),
+    code: 'duplicate_row',
+    message: [/acs5-2024-profile-place\.json:\d+/, new RegExp(`first is on line ${ACS_PROFILE_AUSTIN}\\b`)],
+  },
+  {
+    name: 'a wrong column set (an ACS row shorter than the header)',
+    file: ACS_PROFILE,
+    edit: replace(/("Austin city, Texas",)"[^"]*",/, '$1'),
+    code: 'bad_shape',
+    message: [at(ACS_PROFILE, ACS_PROFILE_AUSTIN), /header names \d+ columns/],
+  },
+  {
+    name: 'a duplicate row (FHFA quarter)',
+    file: FHFA,
+    edit: (t) => `${t}${t.split('\n')[FHFA_AUSTIN_2025_Q4 - 1]}\n`,
+    code: 'duplicate_row',
+    message: [at(FHFA, lineCount(FHFA) + 1), new RegExp(`first is on line ${FHFA_AUSTIN_2025_Q4}\\b`)],
+  },
+  {
+    name: 'a duplicate row (BPS place)',
+    file: BPS_WEST,
+    edit: (t) => `${t}${t.split('\r\n')[BPS_PHOENIX - 1]}\r\n`,
+    code: 'duplicate_row',
+    message: [at(BPS_WEST, lineCount(BPS_WEST) + 2), new RegExp(`first is on ${BPS_WEST.replaceAll('.', '\\.')}:${BPS_PHOENIX}\\b`)],
+  },
+  {
+    name: 'a New York City row in a county that is not a borough (BPS)',
+    file: BPS_NORTHEAST,
+    edit: replace(/2025,36,082500,005,/, '2025,36,082500,059,'),
+    code: 'bad_shape',
+    message: [at(BPS_NORTHEAST, BPS_BRONX), /county 059/, /not one of the 5/],
+  },
+  {
+    name: 'a formula in a text field: leading =',
+    file: ACS,
+    edit: replace('"Austin city, Texas"', '"=HYPERLINK(\\"http://x\\")"'),
+    code: 'formula_text',
+    message: [at(ACS, ACS_AUSTIN), /NAME/, /formula/],
+  },
+  {
+    name: 'a formula in a text field: leading +',
+    file: FHFA,
+    edit: replace('"Austin-Round Rock-San Marcos, TX",12420,2025,4,', '"+Austin",12420,2025,4,'),
+    code: 'formula_text',
+    message: [at(FHFA, FHFA_AUSTIN_2025_Q4), /name/],
+  },
+  {
+    name: 'a formula in a text field: leading -',
+    file: BPS_WEST,
+    edit: replace(',12,Phoenix,', ',12,-Phoenix,'),
+    code: 'formula_text',
+    message: [at(BPS_WEST, BPS_PHOENIX), /Place Name/],
+  },
+  {
+    name: 'a formula in a text field: leading @',
+    file: ACS_PROFILE,
+    edit: replace(/"Austin city, Texas"/, '"@SUM(A1)"'),
+    code: 'formula_text',
+    message: [at(ACS_PROFILE, ACS_PROFILE_AUSTIN), /NAME/],
+  },
+  { name: 'malformed JSON', file: ACS, edit: (t) => t.slice(0, -5), code: 'bad_shape', message: [/acs5-2024-detailed-place\.json/, /not valid JSON/] },
+  {
+    name: 'a row with the wrong number of columns',
+    file: BPS_WEST,
+    edit: replace(',12,Phoenix,', ',12,Phoenix,extra,'),
+    code: 'bad_shape',
+    message: [at(BPS_WEST, BPS_PHOENIX), /expected 41 fields, got 42/],
+  },
+  {
+    name: 'an HTML page in place of a BPS file',
+    file: BPS_NORTHEAST,
+    edit: () => '<!DOCTYPE html>\n<html><body>Not Found</body></html>\n',
+    code: 'bad_shape',
+    message: [at(BPS_NORTHEAST, 1), /header/],
+  },
+];
+
+describe('bad fixtures stop the build with file, place and reason', () => {
+  for (const c of cases) {
+    test(c.name, () => {
+      assert.throws(
+        () => buildTable(undefined, fixtureReader({ [c.file]: c.edit })),
+        (error: unknown) => {
+          assert.ok(error instanceof DataError, String(error));
+          assert.equal(error.code, c.code);
+          assert.equal(error.place.file, c.file);
+          for (const pattern of c.message) assert.match(error.message, pattern);
+          return true;
+        },
+      );
+    });
+  }
+});
+
+/** A fingerprint of every file under a folder: path and sha256. */
+function treeHash(dir: string): string {
+  const hash = createHash('sha256');
+  const walk = (d: string): void => {
+    for (const name of readdirSync(d).sort()) {
+      const path = join(d, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else hash.update(`${relative(dir, path)}\0`).update(readFileSync(path));
+    }
+  };
+  walk(dir);
+  return hash.digest('hex');
+}
+
+describe('the build command writes atomically', () => {
+  const work = mkdtempSync(join(tmpdir(), 'mp-build-'));
+  after(() => rmSync(work, { recursive: true, force: true }));
+  const fixtures = join(work, 'fixtures');
+  const out = join(work, 'dist');
+  cpSync(FIXTURES_DIR, fixtures, { recursive: true });
+  const quiet = { ...process.env, BASE_URL: 'http://localhost:3000' };
+
+  test('a good build writes dist/ with a manifest and every route', async () => {
+    const code = await main(['build', '--fixtures', fixtures, '--out', out], quiet);
+    assert.equal(code, 0);
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as { routes: { path: string }[] };
+    assert.ok(manifest.routes.some((r) => r.path === '/api/markets/us-tx-austin/csv'));
+    assert.ok(statSync(join(out, 'site/api/markets/us-tx-austin/index.json')).isFile());
+    assert.ok(statSync(join(out, 'site/api/markets/us-tx-austin/csv/index.csv')).isFile());
+  });
+
+  const atomicCases = [
+    'a missing field (ACS header lacks a variable)',
+    'a missing field (empty BPS place name)',
+    'a non-numeric value (FHFA index)',
+    'a duplicate row (BPS place)',
+    'a formula in a text field: leading =',
+  ].map((name) => cases.find((c) => c.name === name) as Case);
+  for (const c of atomicCases) {
+    test(`after ${c.name}: exit code 1, a message naming the file, dist/ unchanged`, async () => {
+      const before = treeHash(out);
+      const original = readFileSync(join(fixtures, c.file), 'utf8');
+      writeFileSync(join(fixtures, c.file), c.edit(original));
+      const errors: string[] = [];
+      const write = process.stderr.write;
+      process.stderr.write = ((chunk: string) => (errors.push(String(chunk)), true)) as typeof process.stderr.write;
+      try {
+        assert.equal(await main(['build', '--fixtures', fixtures, '--out', out], quiet), 1);
+      } finally {
+        process.stderr.write = write;
+        writeFileSync(join(fixtures, c.file), original);
+      }
+      assert.match(errors.join(''), new RegExp(c.file.replaceAll('.', '\\.')));
+      assert.match(errors.join(''), /previous output was left as it was/);
+      assert.equal(treeHash(out), before);
+      assert.deepEqual(readdirSync(work).sort(), ['dist', 'fixtures'], 'no temporary folder left behind');
+    });
+  }
+
+  test('a failure while writing leaves the previous output as it was', async () => {
+    const before = treeHash(out);
+    const files = artifactFiles(buildTable());
+    files.set('site/api/markets/us-tx-austin/index.json/impossible', Buffer.from('x'));
+    await assert.rejects(writeArtifact(files, out));
+    assert.equal(treeHash(out), before);
+    assert.deepEqual(readdirSync(work).sort(), ['dist', 'fixtures']);
+  });
+});
+
+test('determinism: two builds give identical bytes for every file', () => {
+  const first = artifactFiles(buildTable());
+  const second = artifactFiles(buildTable());
+  assert.deepEqual([...first.keys()].sort(), [...second.keys()].sort());
+  for (const [path, bytes] of first) assert.ok(bytes.equals(second.get(path) ?? Buffer.alloc(0)), path);
+});
+
+describe('a profile that breaks the published contract stops the build', () => {
+  const broken = (change: (load: SourceLoad) => void): SourceAdapter[] =>
+    ADAPTERS.map((adapter) =>
+      adapter.sourceId !== 'fhfa-hpi'
+        ? adapter
+        : {
+            ...adapter,
+            load: (read, markets) => {
+              const load = adapter.load(read, markets);
+              change(load);
+              return load;
+            },
+          },
+    );
+  const build = (adapters: SourceAdapter[]): unknown => buildRouteTable({ baseUrl: 'http://localhost:3000', read: fixtureReader(), adapters });
+
+  test('a source URL that is not absolute: market id, JSON pointer and reason', () => {
+    assert.throws(
+      () =>
+        build(
+          broken((l) => {
+            l.source.sourceUrl = 'fhfa.gov/hpi';
+          }),
+        ),
+      (error: unknown) => {
+        assert.ok(error instanceof ContractError);
+        assert.equal(error.place.marketId, 'us-az-phoenix');
+        assert.equal(error.place.pointer, '/sources/2/sourceUrl');
+        assert.match(error.message, /market us-az-phoenix/);
+        assert.match(error.message, /must match format "uri"|must match pattern/);
+        return true;
+      },
+    );
+  });
+  test('a value that is not a finite number is refused at assembly, naming the market and the fixture line', () => {
+    assert.throws(
+      () =>
+        build(
+          broken((l) => {
+            const austin = l.observations.find((o) => o.marketId === 'us-tx-austin' && o.metricId === 'homePriceIndex');
+            assert.ok(austin);
+            austin.value = Number.NaN;
+          }),
+        ),
+      (error: unknown) => {
+        assert.ok(error instanceof DataError);
+        assert.equal(error.code, 'not_numeric');
+        assert.deepEqual(error.place, { file: FHFA, line: FHFA_AUSTIN_2025_Q4, marketId: 'us-tx-austin' });
+        assert.equal(error.reason, 'source fhfa-hpi produced NaN for "homePriceIndex"; values must be finite numbers');
+        return true;
+      },
+    );
+  });
+});
+
+describe('scale: a page does not grow with the number of markets', () => {
+  // Past FOOTER_MARKET_LIMIT the footer links to the home page's table instead of listing every market, so each
+  // market page keeps its size and the build stays linear (npm run bench:build measures the time).
+  const marketPage = (n: number): { html: string; count: number } => {
+    const table = buildRouteTable({ baseUrl: 'http://localhost:3000', ...synthetic(n) });
+    const id = table.marketIds[0] ?? '';
+    return { html: table.routes.get(`/markets/${id}`)?.identity.body.toString('utf8') ?? '', count: table.marketIds.length };
+  };
+  const small = marketPage(FOOTER_MARKET_LIMIT + 8);
+  const large = marketPage(4 * FOOTER_MARKET_LIMIT);
+
+  test('the same market page is the same size with four times the markets, numbers aside', () => {
+    // The page places the market among all the others (ranks, quartiles, lowest and highest), so its numbers change
+    // with the set of markets; its shape must not: numbers are masked before the sizes are compared.
+    const shape = (html: string): string => html.replace(/\d[\d,.]*/g, '#');
+    assert.equal(large.count, 4 * FOOTER_MARKET_LIMIT);
+    assert.ok(small.html.length > 0);
+    assert.ok(
+      Math.abs(shape(large.html).length - shape(small.html).length) <= 16,
+      `${shape(small.html).length} vs ${shape(large.html).length} characters with numbers masked`,
+    );
+    assert.ok(Math.abs(large.html.length - small.html.length) <= small.html.length / 100, `${small.html.length} vs ${large.html.length} bytes`);
+  });
+
+  test('past the chart limit each other market is no longer a dot of its own: a band over the middle half stands for them', () => {
+    assert.ok(small.count > CHART_MARKET_LIMIT);
+    for (const { html } of [small, large]) {
+      const chart = html.match(/<svg class="chart chart-standing"[\s\S]*?<\/svg>/)?.[0] ?? '';
+      assert.ok(chart !== '', 'the standing chart is drawn');
+      // Per metric: the market's own dot only, and one band.
+      assert.equal((chart.match(/<circle /g) ?? []).length, (chart.match(/<rect /g) ?? []).length);
+    }
+  });
+
+  test('past the limit the footer links to the comparison on the home page', () => {
+    assert.match(large.html, new RegExp(`<a href="/#compare">All ${large.count} markets</a>, compared on the home page`));
+    assert.equal((large.html.match(/href="\/markets\//g) ?? []).length, 0, 'no market is listed in the footer');
+  });
+});

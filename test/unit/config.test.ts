@@ -1,0 +1,115 @@
+// Configuration: defaults, environment, flags winning over environment, clear errors for bad values, the same for every command and in the README.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { main } from '../../src/commands/cli.ts';
+import { DEFAULTS, loadConfig, loadVerifyConfig, optionsTable, usageLines } from '../../src/commands/config.ts';
+import { ConfigError } from '../../src/contract/errors.ts';
+
+test('defaults: 127.0.0.1:3000, links on http://localhost:3000, no log', () => {
+  const c = loadConfig({});
+  assert.deepEqual(c, {
+    baseUrl: 'http://localhost:3000',
+    baseUrlFollowsPort: true,
+    host: '127.0.0.1',
+    port: 3000,
+    log: false,
+    fixturesDir: DEFAULTS.fixturesDir,
+    outDir: DEFAULTS.outDir,
+  });
+});
+
+test('environment variables set every option; the base URL follows PORT unless given', () => {
+  const c = loadConfig({ PORT: '8080', HOST: '0.0.0.0', LOG: '1' });
+  assert.equal(c.baseUrl, 'http://localhost:8080');
+  assert.equal(c.host, '0.0.0.0');
+  assert.equal(c.log, true);
+  assert.equal(loadConfig({ BASE_URL: 'https://data.example.org/' }).baseUrl, 'https://data.example.org');
+  assert.equal(loadConfig({ BASE_URL: 'https://data.example.org/' }).baseUrlFollowsPort, false);
+});
+
+test('flags win over environment variables', () => {
+  const c = loadConfig({ PORT: '8080', BASE_URL: 'https://a.example' }, ['serve', '--port', '9000', '--base-url=https://b.example', '--log']);
+  assert.equal(c.port, 9000);
+  assert.equal(c.baseUrl, 'https://b.example');
+  assert.equal(c.log, true);
+});
+
+test('bad values are refused with a message naming the option', () => {
+  assert.throws(
+    () => loadConfig({ PORT: 'eighty' }),
+    (e: unknown) => e instanceof ConfigError && /PORT/.test(e.message),
+  );
+  assert.throws(() => loadConfig({ PORT: '70000' }), ConfigError);
+  assert.throws(() => loadConfig({ BASE_URL: 'localhost:3000' }), /BASE_URL/);
+  assert.throws(() => loadConfig({ BASE_URL: 'ftp://x.example' }), /BASE_URL/);
+  assert.throws(() => loadConfig({ BASE_URL: 'https://x.example/?a=1' }), /BASE_URL/);
+  assert.throws(() => loadConfig({ LOG: 'maybe' }), /LOG/);
+});
+
+test('verify reads its options from the same table: defaults, and bad values refused like the others', () => {
+  assert.deepEqual(loadVerifyConfig(['verify', 'http://x.example']), { json: false, concurrency: 8, timeoutMs: 10_000 });
+  assert.deepEqual(loadVerifyConfig(['verify', 'http://x.example', '--json', '--concurrency=3', '--timeout-ms', '500']), {
+    json: true,
+    concurrency: 3,
+    timeoutMs: 500,
+  });
+  assert.throws(
+    () => loadVerifyConfig(['--concurrency', 'many']),
+    (e: unknown) => e instanceof ConfigError && /--concurrency/.test(e.message),
+  );
+  assert.throws(
+    () => loadVerifyConfig(['--concurrency', '0']),
+    (e: unknown) => e instanceof ConfigError && /--concurrency/.test(e.message),
+  );
+  assert.throws(() => loadVerifyConfig(['--timeout-ms', '-5']), ConfigError);
+});
+
+test('an unknown flag is refused, not ignored', () => {
+  assert.throws(
+    () => loadConfig({}, ['serve', '--prot', '8080']),
+    (e: unknown) => e instanceof ConfigError && /--prot/.test(e.message),
+  );
+  assert.throws(
+    () => loadVerifyConfig(['verify', '--conccurency', '2']),
+    (e: unknown) => e instanceof ConfigError && /--conccurency/.test(e.message),
+  );
+});
+
+test('every command refuses a bad value with exit code 2 and a message naming the option', async () => {
+  const messages: string[] = [];
+  const write = process.stderr.write.bind(process.stderr);
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    messages.push(String(chunk));
+    return true;
+  }) as typeof process.stderr.write;
+  try {
+    assert.equal(await main(['serve', '--port', 'eighty'], {}), 2);
+    assert.equal(await main(['build', '--out', 'x'], { PORT: '99999' }), 2);
+    assert.equal(await main(['verify', 'http://127.0.0.1:9', '--concurrency', 'lots'], {}), 2);
+    assert.equal(await main(['build', '--nope'], {}), 2);
+  } finally {
+    process.stderr.write = write;
+  }
+  assert.match(messages[0] ?? '', /^market-profiles: serve: PORT must be an integer/);
+  assert.match(messages[1] ?? '', /^market-profiles: build: PORT must be an integer/);
+  assert.match(messages[2] ?? '', /^market-profiles: verify: --concurrency must be an integer/);
+  assert.match(messages[3] ?? '', /^market-profiles: build: .*--nope/);
+});
+
+test("the README's options table is the one generated from the options table", () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  assert.ok(readme.includes(`\n${optionsTable()}\n`), 'README.md: regenerate the Options table from optionsTable() in src/config.ts');
+});
+
+test("the usage text keeps its columns: every option's environment name and help start at the same place, however long the flag or name", () => {
+  const lines = (['serve', 'build', 'verify', 'fetch'] as const).flatMap((command) => usageLines(command));
+  const fetchTimeout = lines.find((line) => line.startsWith('  --fetch-timeout-ms VALUE '));
+  const apiKey = lines.find((line) => line.includes('CENSUS_API_KEY'));
+  assert.ok(fetchTimeout !== undefined && apiKey !== undefined);
+  const helpAt = fetchTimeout.indexOf('Time allowed');
+  assert.equal(apiKey.indexOf('Census Data API key'), helpAt);
+  assert.equal(apiKey.indexOf('CENSUS_API_KEY') + 'CENSUS_API_KEY'.length < helpAt, true);
+  for (const line of lines) assert.match(line.slice(helpAt - 2, helpAt), /^ {2}$/, line);
+  for (const line of lines) assert.match(line.charAt(helpAt), /\S/, line);
+});

@@ -1,0 +1,333 @@
+// Methodology v2.0: each formula and threshold on hand-computed examples, scores omitted when an input is missing, face validity on the fixtures, freshness and coverage.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Source as SourceRecord } from '../../src/contract/schemas.ts';
+import {
+  METHODOLOGY_CHANGES,
+  METHODOLOGY_VERSION,
+  METRICS,
+  SCORE_KEYS,
+  THRESHOLDS,
+  THRESHOLD_BASIS,
+  WEIGHTS,
+  computeCoverage,
+  computeScores,
+  scale,
+  scoreInputs,
+  sourceFreshness,
+  worstFreshness,
+} from '../../src/methodology/methodology.ts';
+import { servedProfiles, buildTable } from '../support/data.ts';
+
+/**
+ * A market worked by hand:
+ * - rent to renter income 1250 × 12 / 60000 = 25 % → (25 − 40) / (20 − 40) = 75; rent burden 41 % → (41 − 65) / (35 − 65) = 80;
+ *   renter affordability 0.6 × 75 + 0.4 × 80 = 77.
+ * - price to income 320000 / 80000 = 4.0 → (4 − 7) / (3 − 7) = 75; owner cost burden 36 % → (36 − 45) / (15 − 45) = 30;
+ *   owner affordability 0.6 × 75 + 0.4 × 30 = 57.
+ * - affordability 0.5 × 77 + 0.5 × 57 = 67.
+ * - permits per 1,000 homes 6000 / 400000 × 1000 = 15 → (15 − 2) / (20 − 2) = 72.2…; vacancy 6.5 % → (6.5 − 2) / (8 − 2) = 75;
+ *   supply 0.7 × 72.2… + 0.3 × 75 = 73.06 → 73.
+ * - overall 0.5 × 67 + 0.5 × 73 = 70.
+ */
+const complete = {
+  medianGrossRent: 1250,
+  medianRenterIncome: 60000,
+  medianHouseholdIncome: 80000,
+  rentBurden: 41,
+  medianHomeValue: 320000,
+  ownerCostBurden: 36,
+  permits: 6000,
+  housingUnits: 400000,
+  rentalVacancyRate: 6.5,
+};
+const WORKED = { renterAffordability: 77, ownerAffordability: 57, affordability: 67, supply: 73, overall: 70 };
+
+describe('scale', () => {
+  test('is linear between the thresholds and clamped outside, whichever way the thresholds run', () => {
+    assert.equal(scale(30, THRESHOLDS.rentToIncome), 50);
+    assert.equal(scale(20, THRESHOLDS.rentToIncome), 100);
+    assert.equal(scale(10, THRESHOLDS.rentToIncome), 100);
+    assert.equal(scale(45, THRESHOLDS.rentToIncome), 0);
+    assert.equal(scale(11, THRESHOLDS.permitsPerThousand), 50);
+    assert.equal(scale(1, THRESHOLDS.permitsPerThousand), 0);
+    assert.equal(scale(5, THRESHOLDS.priceToIncome), 50);
+    assert.equal(scale(9.6, THRESHOLDS.priceToIncome), 0);
+    assert.equal(scale(2.5, THRESHOLDS.priceToIncome), 100);
+  });
+});
+
+describe('thresholds are fixed numbers, each with what it rests on', () => {
+  test('the numbers', () => {
+    assert.deepEqual(THRESHOLDS, {
+      rentToIncome: { zeroAt: 40, fullAt: 20 },
+      rentBurden: { zeroAt: 65, fullAt: 35 },
+      priceToIncome: { zeroAt: 7, fullAt: 3 },
+      ownerCostBurden: { zeroAt: 45, fullAt: 15 },
+      permitsPerThousand: { zeroAt: 2, fullAt: 20 },
+      rentalVacancyRate: { zeroAt: 2, fullAt: 8 },
+    });
+  });
+  test('the cost-burden line scores 50 on every burden-based scale: 30 % rent to income, 50 % and 30 % burdened, a median multiple of 5', () => {
+    assert.equal(scale(30, THRESHOLDS.rentToIncome), 50);
+    assert.equal(scale(50, THRESHOLDS.rentBurden), 50);
+    assert.equal(scale(30, THRESHOLDS.ownerCostBurden), 50);
+    assert.equal(scale(5, THRESHOLDS.priceToIncome), 50);
+  });
+  test('each basis names both of its thresholds and the convention it rests on', () => {
+    const conventions: Record<keyof typeof THRESHOLDS, RegExp> = {
+      rentToIncome: /30 % cost-burden line/,
+      rentBurden: /Joint Center for Housing Studies/,
+      priceToIncome: /Demographia/,
+      ownerCostBurden: /30 % line/,
+      permitsPerThousand: /national pace/,
+      rentalVacancyRate: /Housing Vacancies and Homeownership/,
+    };
+    for (const [key, t] of Object.entries(THRESHOLDS) as [keyof typeof THRESHOLDS, { zeroAt: number; fullAt: number }][]) {
+      const basis = THRESHOLD_BASIS[key];
+      for (const n of [t.zeroAt, t.fullAt]) assert.match(basis, new RegExp(`(^|[^\\d.])${n}(\\.0)?( %| per|\\b)`), `${key}: ${n}`);
+      assert.match(basis, conventions[key], key);
+    }
+  });
+});
+
+describe('scores', () => {
+  test('follow the documented formulas (worked by hand above)', () => {
+    assert.deepEqual(computeScores(complete), WORKED);
+  });
+  test('the derived inputs: rent to renter income in %, the median multiple, permits per 1,000 homes', () => {
+    assert.deepEqual(scoreInputs(complete), { rentToIncome: 25, priceToIncome: 4, permitsPerThousand: 15 });
+  });
+  test('a derived input exists only when both its metrics are finite and its denominator positive: no NaN, no Infinity', () => {
+    assert.deepEqual(scoreInputs({}), {});
+    assert.deepEqual(scoreInputs({ medianGrossRent: 1000 }), {});
+    assert.deepEqual(scoreInputs({ medianRenterIncome: 50000, medianHouseholdIncome: 60000, housingUnits: 1000 }), {});
+    assert.deepEqual(
+      scoreInputs({ medianGrossRent: 1000, medianRenterIncome: 0, medianHomeValue: 1, medianHouseholdIncome: -5, permits: 3, housingUnits: 0 }),
+      {},
+    );
+    assert.deepEqual(
+      scoreInputs({ medianGrossRent: Number.NaN, medianRenterIncome: 1, medianHomeValue: Number.POSITIVE_INFINITY, medianHouseholdIncome: 1 }),
+      {},
+    );
+    assert.deepEqual(scoreInputs({ medianGrossRent: 1, medianRenterIncome: Number.POSITIVE_INFINITY }), {});
+    assert.deepEqual(scoreInputs({ permits: 0, housingUnits: 1000 }), { permitsPerThousand: 0 });
+  });
+  test('every score key, parts before the scores that combine them', () => {
+    assert.deepEqual(SCORE_KEYS, ['renterAffordability', 'ownerAffordability', 'affordability', 'supply', 'overall']);
+    for (const key of SCORE_KEYS) {
+      const sum = Object.values(WEIGHTS[key] as Record<string, number>).reduce((a, b) => a + b, 0);
+      assert.ok(Math.abs(sum - 1) < 1e-12, `${key} weights sum to ${sum}`);
+    }
+  });
+  test('are integers from 0 to 100 at the extremes', () => {
+    const best = computeScores({
+      ...complete,
+      medianGrossRent: 100,
+      rentBurden: 0,
+      medianHomeValue: 1000,
+      ownerCostBurden: 0,
+      permits: 1e6,
+      rentalVacancyRate: 50,
+    });
+    assert.deepEqual(best, { renterAffordability: 100, ownerAffordability: 100, affordability: 100, supply: 100, overall: 100 });
+    const worst = computeScores({
+      ...complete,
+      medianGrossRent: 1e6,
+      rentBurden: 100,
+      medianHomeValue: 1e9,
+      ownerCostBurden: 100,
+      permits: 0,
+      rentalVacancyRate: 0,
+    });
+    assert.deepEqual(worst, { renterAffordability: 0, ownerAffordability: 0, affordability: 0, supply: 0, overall: 0 });
+  });
+  test('a half rounds up: renter affordability 0.6 × 62.5 + 0.4 × 50 = 57.5 → 58', () => {
+    // rent 1225 × 12 / 60000 = 24.5 % → 77.5; burden 50 % → 50: 0.6 × 77.5 + 0.4 × 50 = 66.5 → 67.
+    assert.equal(computeScores({ ...complete, medianGrossRent: 1225, rentBurden: 50 }).renterAffordability, 67);
+    // rent 1375 × 12 / 60000 = 27.5 % → 62.5: 0.6 × 62.5 + 0.4 × 50 = 57.5 → 58.
+    assert.equal(computeScores({ ...complete, medianGrossRent: 1375, rentBurden: 50 }).renterAffordability, 58);
+  });
+  test('affordability and overall combine the published integer parts, so a reader can redo them', () => {
+    const s = computeScores(complete);
+    assert.equal(s.affordability, Math.round(0.5 * (s.renterAffordability ?? NaN) + 0.5 * (s.ownerAffordability ?? NaN)));
+    assert.equal(s.overall, Math.round(0.5 * (s.affordability ?? NaN) + 0.5 * (s.supply ?? NaN)));
+  });
+
+  /** Each input missing on one side only: which scores survive, by hand. */
+  const without = (key: keyof typeof complete, value?: number): Record<string, number> => ({ ...complete, [key]: value }) as Record<string, number>;
+  const cases: [string, Record<string, number | undefined>, Record<string, number>][] = [
+    ['rent missing, renter income present', without('medianGrossRent'), { ownerAffordability: 57, supply: 73 }],
+    ['renter income missing, rent present', without('medianRenterIncome'), { ownerAffordability: 57, supply: 73 }],
+    ['renter income 0 (no division by zero)', without('medianRenterIncome', 0), { ownerAffordability: 57, supply: 73 }],
+    ['rent burden missing', without('rentBurden'), { ownerAffordability: 57, supply: 73 }],
+    ['household income missing: the owner part needs it, the renter part does not', without('medianHouseholdIncome'), { renterAffordability: 77, supply: 73 }],
+    ['home value missing', without('medianHomeValue'), { renterAffordability: 77, supply: 73 }],
+    ['owner cost burden missing', without('ownerCostBurden'), { renterAffordability: 77, supply: 73 }],
+    ['permits missing', without('permits'), { renterAffordability: 77, ownerAffordability: 57, affordability: 67 }],
+    ['housing units 0', without('housingUnits', 0), { renterAffordability: 77, ownerAffordability: 57, affordability: 67 }],
+    ['vacancy missing', without('rentalVacancyRate'), { renterAffordability: 77, ownerAffordability: 57, affordability: 67 }],
+    ['a value that is not a number (NaN)', without('rentBurden', Number.NaN), { ownerAffordability: 57, supply: 73 }],
+    ['an infinite value', without('ownerCostBurden', Number.POSITIVE_INFINITY), { renterAffordability: 77, supply: 73 }],
+    ['nothing at all', {}, {}],
+  ];
+  for (const [name, values, expected] of cases) {
+    test(`${name}: the scores that need it are omitted, never 0, never NaN or null`, () => {
+      const scores = computeScores(values);
+      assert.deepEqual(scores, expected);
+      for (const v of Object.values(scores)) assert.ok(Number.isInteger(v) && v >= 0 && v <= 100);
+    });
+  }
+});
+
+describe('face validity on the fixture data', () => {
+  const profiles = servedProfiles(buildTable());
+  const affordability = (id: string): number =>
+    profiles.find((p) => p.market.id === id)?.profile.scores.affordability ?? assert.fail(`${id} has no affordability`);
+  // A housing analyst expects the coastal cities where a home costs nine to eleven years of income and a rent takes a third
+  // of a renter's income to come out less affordable than the Sun Belt and Midwest cities at four to five years.
+  for (const costly of ['us-ca-san-francisco', 'us-ca-los-angeles', 'us-ny-new-york']) {
+    for (const cheaper of ['us-az-phoenix', 'us-tx-dallas', 'us-il-chicago']) {
+      test(`${costly} is less affordable than ${cheaper}`, () => {
+        assert.ok(affordability(costly) < affordability(cheaper), `${costly} ${affordability(costly)} vs ${cheaper} ${affordability(cheaper)}`);
+      });
+    }
+  }
+  test('San Francisco is not among the most affordable: a high renter income does not hide a home at nine years of income', () => {
+    const sf = profiles.find((p) => p.market.id === 'us-ca-san-francisco')?.profile.scores;
+    assert.ok((sf?.ownerAffordability ?? 100) < 25 && (sf?.affordability ?? 100) < 50, JSON.stringify(sf));
+  });
+});
+
+describe('versions', () => {
+  test('v2.0 is in service and the changelog says what changed and why, newest first, one point each', () => {
+    assert.equal(METHODOLOGY_VERSION, 'v2.0');
+    const points: Record<string, RegExp[]> = {
+      'v2.0': [
+        /renterAffordability and ownerAffordability/,
+        /B25077.*B25119.*B25091/,
+        /renter households' median income \(B25119\)/,
+        /median multiple/,
+        /Price momentum/,
+        /fixed number/,
+      ],
+      'v1.1': [/sum of its five borough rows/, /four regional annual place files/],
+      'v1.0': [/First methodology/],
+    };
+    assert.deepEqual(
+      METHODOLOGY_CHANGES.map((c) => c.version),
+      Object.keys(points),
+    );
+    for (const { version, changes } of METHODOLOGY_CHANGES) {
+      const expected = points[version] ?? [];
+      assert.equal(changes.length, expected.length, version);
+      changes.forEach((change, i) => assert.match(change, expected[i] ?? /^$/, `${version} point ${i + 1}`));
+    }
+  });
+});
+
+describe('the metric set', () => {
+  test('ids, labels, units, decimals, sources and the nouns sentences use: what the JSON, the CSV and the pages carry', () => {
+    assert.deepEqual(
+      METRICS.map((m) => [m.id, m.label, m.unit, m.decimals, m.sourceId, m.noun]),
+      [
+        ['medianGrossRent', 'Median gross rent', 'USD/mo', 0, 'census-acs-5yr', 'median gross rent'],
+        ['medianHouseholdIncome', 'Median household income', 'USD/yr', 0, 'census-acs-5yr', 'median household income'],
+        ['medianRenterIncome', 'Median renter household income', 'USD/yr', 0, 'census-acs-5yr', 'median renter household income'],
+        ['rentBurden', 'Rent-burdened renter households, 30% or more of income', '%', 1, 'census-acs-5yr', 'rent burden'],
+        ['medianHomeValue', 'Median home value, owner-occupied', 'USD', 0, 'census-acs-5yr', 'median home value'],
+        ['ownerCostBurden', 'Cost-burdened homeowners with a mortgage, 30% or more of income', '%', 1, 'census-acs-5yr', 'owner cost burden'],
+        ['rentalVacancyRate', 'Rental vacancy rate', '%', 1, 'census-acs-5yr', 'rental vacancy rate'],
+        ['housingUnits', 'Housing units, total', 'units', 0, 'census-acs-5yr', 'housing units'],
+        ['homePriceIndex', 'House price index, all transactions, 1995 Q1 = 100', 'index', 2, 'fhfa-hpi', 'the house price index'],
+        ['homePriceChange', 'House price change, year over year', '%', 1, 'fhfa-hpi', 'the year-over-year house price change'],
+        ['permits', 'Building permits, new housing units authorized', 'units', 0, 'census-bps', 'building permits'],
+      ],
+    );
+  });
+  test('each definition names the table it is read from', () => {
+    const table: Record<string, RegExp> = {
+      medianGrossRent: /B25064/,
+      medianHouseholdIncome: /B19013/,
+      medianRenterIncome: /B25119/,
+      rentBurden: /B25070/,
+      medianHomeValue: /B25077/,
+      ownerCostBurden: /B25091/,
+      rentalVacancyRate: /DP04/,
+      housingUnits: /B25001/,
+      homePriceIndex: /FHFA all-transactions house price index/,
+      homePriceChange: /a year earlier/,
+      permits: /BPS annual place files/,
+    };
+    for (const m of METRICS) assert.match(m.definition, table[m.id] ?? /^$/, m.id);
+  });
+});
+
+describe('freshness', () => {
+  const source = (updateFrequency: SourceRecord['updateFrequency'], latestReleaseDate?: string): SourceRecord => ({
+    sourceId: 's',
+    sourceName: 's',
+    agency: 'a',
+    datasetName: 'd',
+    sourceUrl: 'https://x',
+    confidence: 'high',
+    updateFrequency,
+    provenance: 'fixture',
+    ...(latestReleaseDate === undefined ? {} : { latestReleaseDate }),
+  });
+  test('fresh within one expected interval, aging within two, stale beyond or when unknown', () => {
+    assert.equal(sourceFreshness(source('quarterly', '2026-07-01'), '2026-09-28'), 'fresh');
+    assert.equal(sourceFreshness(source('quarterly', '2026-05-01'), '2026-09-28'), 'aging');
+    assert.equal(sourceFreshness(source('quarterly', '2025-12-01'), '2026-09-28'), 'stale');
+    assert.equal(sourceFreshness(source('annually', '2025-09-28'), '2026-09-28'), 'fresh');
+    assert.equal(sourceFreshness(source('annually', '2024-10-28'), '2026-09-28'), 'aging');
+    assert.equal(sourceFreshness(source('annually'), '2026-09-28'), 'stale');
+  });
+  test('at the edges, with literal dates against the snapshot of 2026-05-20', () => {
+    const at = (frequency: SourceRecord['updateFrequency'], release: string): string => sourceFreshness(source(frequency, release), '2026-05-20');
+    // monthly: 31 days (2026-04-19) fresh, 32 aging, 62 (2026-03-19) aging, 63 stale
+    assert.deepEqual(
+      ['2026-04-19', '2026-04-18', '2026-03-19', '2026-03-18'].map((d) => at('monthly', d)),
+      ['fresh', 'aging', 'aging', 'stale'],
+    );
+    // quarterly: 92 days (2026-02-17) fresh, 93 aging, 184 (2025-11-17) aging, 185 stale
+    assert.deepEqual(
+      ['2026-02-17', '2026-02-16', '2025-11-17', '2025-11-16'].map((d) => at('quarterly', d)),
+      ['fresh', 'aging', 'aging', 'stale'],
+    );
+    // annually: 366 days (2025-05-19) fresh, 367 aging, 732 (2024-05-18) aging, 733 stale
+    assert.deepEqual(
+      ['2025-05-19', '2025-05-18', '2024-05-18', '2024-05-17'].map((d) => at('annually', d)),
+      ['fresh', 'aging', 'aging', 'stale'],
+    );
+    // A release dated after the snapshot is fresh (age below zero).
+    assert.equal(at('quarterly', '2026-06-01'), 'fresh');
+  });
+  test('a profile is as fresh as its least fresh source', () => {
+    assert.equal(worstFreshness(['fresh', 'aging', 'fresh']), 'aging');
+    assert.equal(worstFreshness(['fresh', 'stale', 'aging']), 'stale');
+    assert.equal(worstFreshness([]), 'fresh');
+  });
+});
+
+test('coverage counts the eleven required metrics and lists the missing ones', () => {
+  const all = new Set(METRICS.map((m) => m.id));
+  assert.deepEqual(computeCoverage(all), { totalRequired: 11, totalProvided: 11, percent: 100, missing: [] });
+  all.delete('permits');
+  all.delete('rentBurden');
+  assert.deepEqual(computeCoverage(all), { totalRequired: 11, totalProvided: 9, percent: 81.8, missing: ['rentBurden', 'permits'] });
+  assert.equal(computeCoverage(new Set(['permits'])).percent, 9.1);
+});
+
+test("the metric set covers the contract's metrics and units, the owners' and renters' inputs, and labels that need CSV quoting", () => {
+  const ids = METRICS.map((m) => m.id);
+  for (const id of ['medianGrossRent', 'homePriceIndex', 'permits', 'medianHomeValue', 'medianRenterIncome', 'ownerCostBurden'])
+    assert.ok(ids.includes(id), id);
+  for (const unit of ['USD/mo', 'USD/yr', 'USD', '%', 'index', 'units'])
+    assert.ok(
+      METRICS.some((m) => m.unit === unit),
+      unit,
+    );
+  assert.ok(METRICS.some((m) => m.label.includes(',')));
+  assert.ok(!METRICS.some((m) => m.label.includes('"')), 'no literal quotes in a label: the CSV would double them');
+});

@@ -1,0 +1,269 @@
+// Assembly: a profile's dates, freshness and provenance follow its sources (not the fixtures' happy case), and every refusal has its code.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { buildRouteTable } from '../../src/build/build.ts';
+import { findMarket, type MarketDefinition } from '../../src/contract/markets.ts';
+import { assembleProfile, assembleProfiles } from '../../src/methodology/profiles.ts';
+import type { LoadedSources } from '../../src/sources/index.ts';
+import type { MarketIndex, MarketProfile } from '../../src/contract/schemas.ts';
+import { DataError } from '../../src/contract/errors.ts';
+import { PATHS } from '../../src/contract/paths.ts';
+import { ADAPTERS } from '../../src/sources/index.ts';
+import type { Observation, SourceAdapter, SourceLoad } from '../../src/sources/types.ts';
+import { fixtureReader } from '../support/data.ts';
+
+const BASE = 'http://localhost:3000';
+/** A retrieval.json with these dates (and the fixture's vintage). */
+const retrieval = (vintage: string, release: string | undefined, retrieved: string): string =>
+  JSON.stringify({ vintage, ...(release === undefined ? {} : { latestReleaseDate: release }), latestRetrievedAt: retrieved });
+
+const build = (edits: Record<string, (text: string) => string>): { table: ReturnType<typeof buildRouteTable> } => ({
+  table: buildRouteTable({ baseUrl: BASE, read: fixtureReader(edits) }),
+});
+
+function profilesWith(edits: Record<string, string>, adapters: readonly SourceAdapter[] = ADAPTERS): { austin: MarketProfile; index: MarketIndex } {
+  const table = buildRouteTable({ baseUrl: BASE, read: fixtureReader(Object.fromEntries(Object.entries(edits).map(([k, v]) => [k, () => v]))), adapters });
+  const json = (path: string): unknown => JSON.parse(table.routes.get(path)?.identity.body.toString() ?? 'null');
+  return { austin: json(PATHS.profile('us-tx-austin')) as MarketProfile, index: json(PATHS.index) as MarketIndex };
+}
+
+describe('dates follow the sources', () => {
+  test('retrieved on different days: the snapshot is the latest retrieval, retrievedAt the oldest of the cited sources', () => {
+    // The oldest is the last source by id, so the order of the sources cannot stand in for the order of the dates.
+    const { austin } = profilesWith({
+      'census-acs-5yr/retrieval.json': retrieval('2020-2024', '2026-01-29', '2026-05-15'),
+      'census-bps/retrieval.json': retrieval('2025', '2026-05-01', '2026-05-20'),
+      'fhfa-hpi/retrieval.json': retrieval('2025 Q4', '2026-02-24', '2026-05-01'),
+    });
+    assert.equal(austin.generatedAt, '2026-05-20');
+    assert.equal(austin.profile.updatedDate, '2026-05-20');
+    assert.equal(austin.profile.freshness.retrievedAt, '2026-05-01');
+    assert.deepEqual(
+      austin.sources.map((s) => [s.sourceId, s.latestRetrievedAt]),
+      [
+        ['census-acs-5yr', '2026-05-15'],
+        ['census-bps', '2026-05-20'],
+        ['fhfa-hpi', '2026-05-01'],
+      ],
+    );
+  });
+  test("a source that backs none of a market's metrics is not among its sources: Phoenix without its permits row", () => {
+    const WEST = 'census-bps/we2025a.txt';
+    const { table } = build({ [WEST]: (t) => t.replace(/\r\n2025,04,040125,[^\r]*/, '') });
+    const phoenix = JSON.parse(table.routes.get(PATHS.profile('us-az-phoenix'))?.identity.body.toString() ?? '{}') as MarketProfile;
+    assert.deepEqual(
+      phoenix.sources.map((s) => s.sourceId),
+      ['census-acs-5yr', 'fhfa-hpi'],
+    );
+    assert.deepEqual(phoenix.profile.coverage.missing, ['permits']);
+  });
+  test('sources are listed by id whatever order the adapters run in', () => {
+    const table = buildRouteTable({ baseUrl: BASE, read: fixtureReader(), adapters: [...ADAPTERS].reverse() });
+    const austin = JSON.parse(table.routes.get(PATHS.profile('us-tx-austin'))?.identity.body.toString() ?? '{}') as MarketProfile;
+    assert.deepEqual(
+      austin.sources.map((s) => s.sourceId),
+      ['census-acs-5yr', 'census-bps', 'fhfa-hpi'],
+    );
+  });
+  test('an aging source makes the profile aging: FHFA released 130 days before the snapshot (quarterly: 93 to 184 days)', () => {
+    const { austin, index } = profilesWith({ 'fhfa-hpi/retrieval.json': retrieval('2025 Q4', '2026-01-10', '2026-05-20') });
+    assert.equal(austin.profile.freshness.freshness, 'aging');
+    assert.match(austin.profile.freshness.note, /fhfa-hpi \(quarterly\) released 2026-01-10, 130 days before the snapshot: aging/);
+    assert.match(austin.profile.freshness.note, /census-acs-5yr \(annually\) released 2026-01-29, 111 days before the snapshot: fresh/);
+    assert.equal(index.markets.find((m) => m.id === 'us-tx-austin')?.freshness, 'aging');
+  });
+  test('the least fresh source wins: an aging FHFA and a stale BPS (released 870 days before) make the profile stale', () => {
+    const { austin } = profilesWith({
+      'fhfa-hpi/retrieval.json': retrieval('2025 Q4', '2026-01-10', '2026-05-20'),
+      'census-bps/retrieval.json': retrieval('2025', '2024-01-01', '2026-05-20'),
+    });
+    assert.equal(austin.profile.freshness.freshness, 'stale');
+    assert.match(austin.profile.freshness.note, /census-bps \(annually\) released 2024-01-01, 870 days before the snapshot: stale/);
+  });
+  test('a source with no release date is stale, and the note says the date is unknown', () => {
+    const { austin } = profilesWith({ 'census-bps/retrieval.json': retrieval('2025', undefined, '2026-05-20') });
+    assert.equal(austin.profile.freshness.freshness, 'stale');
+    assert.match(austin.profile.freshness.note, /census-bps \(annually\) release date unknown: stale/);
+    assert.equal(austin.sources.find((s) => s.sourceId === 'census-bps')?.latestReleaseDate, undefined);
+  });
+});
+
+/** The adapters with one source's load changed. */
+const changed = (sourceId: string, change: (load: SourceLoad) => void): SourceAdapter[] =>
+  ADAPTERS.map((a) =>
+    a.sourceId !== sourceId
+      ? a
+      : {
+          ...a,
+          load: (read, markets) => {
+            const load = a.load(read, markets);
+            change(load);
+            return load;
+          },
+        },
+  );
+
+describe('provenance', () => {
+  test('fixture while every cited source is a fixture; live as soon as one is live', () => {
+    assert.equal(profilesWith({}).austin.profile.freshness.provenance, 'fixture');
+    const mixed = profilesWith(
+      {},
+      changed('fhfa-hpi', (l) => {
+        l.source.provenance = 'live';
+      }),
+    );
+    assert.equal(mixed.austin.profile.freshness.provenance, 'live');
+    assert.equal(mixed.austin.sources.find((s) => s.sourceId === 'fhfa-hpi')?.provenance, 'live');
+  });
+});
+
+describe('refusals at assembly, each with its code and place', () => {
+  const refused = (adapters: SourceAdapter[], code: string, message: RegExp): void => {
+    assert.throws(
+      () => buildRouteTable({ baseUrl: BASE, read: fixtureReader(), adapters }),
+      (e: unknown) => e instanceof DataError && e.code === code && e.place.marketId === 'us-tx-austin' && message.test(e.message),
+    );
+  };
+  test('a metric the methodology does not define: unknown_metric', () => {
+    refused(
+      changed('census-bps', (l) => {
+        const o = l.observations.find((x) => x.marketId === 'us-tx-austin');
+        assert.ok(o);
+        o.metricId = 'demolitions';
+      }),
+      'unknown_metric',
+      /census-bps\/so2025a\.txt:\d+, market us-tx-austin: source census-bps produced metric "demolitions", which methodology v2\.0 does not define/,
+    );
+  });
+  test('one metric from two sources: duplicate_metric, naming both', () => {
+    refused(
+      changed('census-bps', (l) => {
+        const o = l.observations.find((x) => x.marketId === 'us-tx-austin');
+        assert.ok(o);
+        l.observations.push({ ...o, metricId: 'housingUnits' });
+      }),
+      'duplicate_metric',
+      /metric "housingUnits" is provided twice \(by census-acs-5yr and census-bps\)/,
+    );
+  });
+  test('a value that is not finite: not_numeric', () => {
+    refused(
+      changed('census-bps', (l) => {
+        const o = l.observations.find((x) => x.marketId === 'us-tx-austin');
+        assert.ok(o);
+        o.value = Number.POSITIVE_INFINITY;
+      }),
+      'not_numeric',
+      /source census-bps produced Infinity for "permits"; values must be finite numbers/,
+    );
+  });
+});
+
+describe('geographyScope, assembled from hand-made observations', () => {
+  const market: MarketDefinition = { ...(findMarket('us-ny-new-york') ?? assert.fail('no New York')), cbsaName: undefined };
+  const data: LoadedSources = { loads: [], snapshotDate: '2026-05-20' };
+  const observation = (metricId: string, boundary: Observation['boundary']): Observation => ({
+    marketId: market.id,
+    metricId,
+    value: 1,
+    asOf: '2025',
+    sourceId: 'census-acs-5yr',
+    boundary,
+    origin: { file: 'f', line: 1 },
+  });
+  const place = { level: 'place' as const, name: 'New York city, New York', codes: { stateFips: '36', placeFips: '51000' }, states: ['NY'] };
+  const county = { level: 'county' as const, name: 'Kings County, New York', codes: { stateFips: '36', countyFips: '047' }, states: ['NY'] };
+  const division = {
+    level: 'division' as const,
+    name: 'New York-Jersey City-White Plains, NY-NJ',
+    codes: { cbsa: '35620', division: '35614' },
+    states: ['NY', 'NJ'],
+  };
+
+  test('boundaries by level (place, county, division, metro) and metrics in the methodology order, whatever order they arrive in', () => {
+    const scope = assembleProfile(market, data, BASE, [
+      observation('homePriceIndex', division),
+      observation('permits', county),
+      observation('medianGrossRent', place),
+      observation('housingUnits', place),
+    ]).geographyScope;
+    assert.deepEqual(
+      scope?.boundaries.map((b) => [b.level, b.metrics]),
+      [
+        ['place', ['housingUnits', 'medianGrossRent']],
+        ['county', ['permits']],
+        ['division', ['homePriceIndex']],
+      ],
+    );
+    assert.equal(
+      scope?.note,
+      'Median gross rent and housing units describe New York city, New York (Census place 3651000); building permits describe Kings County, New York (county 36047); the house price index describes the New York-Jersey City-White Plains, NY-NJ metropolitan division (35614), which spans NY and NJ.',
+    );
+  });
+  test('a metro area comes after the city it holds', () => {
+    const cbsa = { level: 'cbsa' as const, name: 'Austin-Round Rock-San Marcos, TX', codes: { cbsa: '12420' }, states: ['TX'] };
+    const scope = assembleProfile(market, data, BASE, [observation('homePriceIndex', cbsa), observation('medianGrossRent', place)]).geographyScope;
+    assert.deepEqual(
+      scope?.boundaries.map((b) => b.level),
+      ['place', 'cbsa'],
+    );
+  });
+  test('one boundary only: no geographyScope key at all (the contract asks for two or more)', () => {
+    const profile = assembleProfile(market, data, BASE, [observation('medianGrossRent', place), observation('housingUnits', place)]);
+    assert.equal(Object.hasOwn(profile, 'geographyScope'), false);
+  });
+  test('a market with no observation at all assembles an empty profile: no metric, no source, nothing covered', () => {
+    const [empty] = assembleProfiles([market], data, BASE);
+    assert.deepEqual(empty?.profile.metrics, {});
+    assert.deepEqual(empty?.sources, []);
+    assert.equal(empty?.profile.coverage.totalProvided, 0);
+    assert.equal(empty?.geographyScope, undefined);
+  });
+});
+
+describe('optional fields are left out, not set to undefined', () => {
+  const newYork = findMarket('us-ny-new-york') ?? assert.fail('no New York');
+  const bare: LoadedSources = {
+    snapshotDate: '2026-05-20',
+    loads: [
+      {
+        source: {
+          sourceId: 'census-acs-5yr',
+          sourceName: 'ACS',
+          agency: 'U.S. Census Bureau',
+          datasetName: 'ACS 5-year',
+          sourceUrl: 'https://www.census.gov/',
+          confidence: 'high',
+          updateFrequency: 'annually',
+          provenance: 'fixture',
+        },
+        observations: [],
+        missing: [],
+        skipped: 0,
+      },
+    ],
+  };
+  const profile = assembleProfile({ ...newYork, cbsaName: undefined }, bare, BASE, [
+    {
+      marketId: newYork.id,
+      metricId: 'medianGrossRent',
+      value: 1,
+      asOf: '2024',
+      sourceId: 'census-acs-5yr',
+      boundary: { level: 'place', name: 'New York city, New York', codes: { stateFips: '36', placeFips: '51000' }, states: ['NY'] },
+      origin: { file: 'f', line: 1 },
+    },
+  ]);
+  test('a source without release or retrieval dates has no such keys', () => {
+    const [source] = profile.sources;
+    assert.ok(source !== undefined);
+    assert.equal(Object.hasOwn(source, 'latestReleaseDate'), false);
+    assert.equal(Object.hasOwn(source, 'latestRetrievedAt'), false);
+    assert.equal(profile.profile.freshness.retrievedAt, '2026-05-20');
+  });
+  test('a market without a county or a metro name has no such keys', () => {
+    assert.equal(newYork.countyName, undefined);
+    assert.equal(Object.hasOwn(profile.market, 'countyName'), false);
+    assert.equal(Object.hasOwn(profile.market, 'cbsaName'), false);
+  });
+});
