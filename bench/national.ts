@@ -3,8 +3,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildRouteTable } from '../src/build/build.ts';
-import type { ReadFixture } from '../src/sources/types.ts';
-import { nationalFiles } from './upstream/national.ts';
+import type { ReadFixture } from '../src/sources/source.ts';
+import { nationalFiles } from '../src/sources/synthetic.ts';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 const ROUNDS = Number(process.env['ROUNDS'] ?? 5);

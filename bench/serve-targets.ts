@@ -5,7 +5,7 @@
 // bench/package.json (the parent installs them first).
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import { buildRouteTable } from '../src/build/build.ts';
-import { fixtureReader } from '../src/sources/index.ts';
+import { fixturesOnDisk } from '../src/sources/load.ts';
 import { marketProblem, problemText } from '../src/protocol/problems.ts';
 import { startServer } from '../src/runtimes/server/listener.ts';
 import { ROWS } from './serve-rows.ts';
@@ -71,7 +71,7 @@ function fetchRaw(url: string, headers: Record<string, string>): Promise<Answer 
  * negotiation, conditionals and path safety.
  */
 async function ceiling(): Promise<void> {
-  const table = buildRouteTable({ baseUrl, read: fixtureReader(fixtures) });
+  const table = buildRouteTable({ baseUrl, read: fixturesOnDisk(fixtures) });
   const source = await startServer(table, { host: HOST, port: 0 });
   const answers = new Map<string, Answer>();
   for (const row of ROWS) {
@@ -89,7 +89,7 @@ async function ceiling(): Promise<void> {
  * default Connection/Keep-Alive lines. Shows what the headers docs/contract.md 4 requires cost on each row.
  */
 function bare(): void {
-  const table = buildRouteTable({ baseUrl, read: fixtureReader(fixtures) });
+  const table = buildRouteTable({ baseUrl, read: fixturesOnDisk(fixtures) });
   const answers = new Map<string, Answer>();
   for (const row of ROWS) {
     const route = table.routes.get(row.path);
@@ -110,7 +110,7 @@ function bare(): void {
 async function main(): Promise<void> {
   switch (kind) {
     case 'embedded': {
-      const table = buildRouteTable({ baseUrl, read: fixtureReader(fixtures) });
+      const table = buildRouteTable({ baseUrl, read: fixturesOnDisk(fixtures) });
       const running = await startServer(table, { host: HOST, port: 0 });
       ready(running.url);
       return;

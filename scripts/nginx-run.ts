@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { writeBuild } from '../src/artifact/write.ts';
 import { buildRouteTable } from '../src/build/build.ts';
 import { nginxMainConf, type MainConfOptions } from '../src/artifact/nginx.ts';
-import { fixtureReader } from '../src/sources/index.ts';
+import { fixturesOnDisk } from '../src/sources/load.ts';
 
 export const INSTALL_HINT = 'install it with: apt-get install nginx-light libnginx-mod-http-brotli-static';
 
@@ -157,7 +157,7 @@ export async function overFreshBuild<R extends { stop: () => Promise<void> }>(
   try {
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
-    await writeBuild(buildRouteTable({ baseUrl, read: fixtureReader(fixturesDir) }), join(dir, 'dist'));
+    await writeBuild(buildRouteTable({ baseUrl, read: fixturesOnDisk(fixturesDir) }), join(dir, 'dist'));
     const run = await start({ distDir: join(dir, 'dist'), runDir: join(dir, 'run'), host: '127.0.0.1', port });
     return {
       baseUrl,

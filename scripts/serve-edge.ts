@@ -4,13 +4,13 @@ import { join, resolve } from 'node:path';
 import { writeBuild } from '../src/artifact/write.ts';
 import { buildRouteTable } from '../src/build/build.ts';
 import { loadConfig } from '../src/commands/config.ts';
-import { fixtureReader } from '../src/sources/index.ts';
+import { fixturesOnDisk } from '../src/sources/load.ts';
 import { installEdgeTools, startEdge } from './edge-run.ts';
 
 const config = loadConfig(process.env, process.argv.slice(2));
 installEdgeTools();
 // Always rebuilt: the links inside dist/ must name the address the Worker is about to serve.
-const table = buildRouteTable({ baseUrl: config.baseUrl, read: fixtureReader(config.fixturesDir) });
+const table = buildRouteTable({ baseUrl: config.baseUrl, read: fixturesOnDisk(config.fixturesDir) });
 await writeBuild(table, config.outDir);
 const edge = await startEdge({
   distDir: resolve(config.outDir),

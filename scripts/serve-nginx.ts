@@ -4,12 +4,12 @@ import { join, resolve } from 'node:path';
 import { writeBuild } from '../src/artifact/write.ts';
 import { buildRouteTable } from '../src/build/build.ts';
 import { loadConfig } from '../src/commands/config.ts';
-import { fixtureReader } from '../src/sources/index.ts';
+import { fixturesOnDisk } from '../src/sources/load.ts';
 import { startNginx } from './nginx-run.ts';
 
 const config = loadConfig(process.env, process.argv.slice(2));
 // Always rebuilt: the links inside dist/ must name the address nginx is about to serve.
-const table = buildRouteTable({ baseUrl: config.baseUrl, read: fixtureReader(config.fixturesDir) });
+const table = buildRouteTable({ baseUrl: config.baseUrl, read: fixturesOnDisk(config.fixturesDir) });
 await writeBuild(table, config.outDir);
 const runDir = join(tmpdir(), `market-profiles-nginx-${config.port}`);
 const nginx = await startNginx({

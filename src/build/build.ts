@@ -4,21 +4,22 @@ import { MARKETS, type MarketDefinition } from '../contract/markets.ts';
 import { PATHS } from '../contract/paths.ts';
 import { assembleProfiles } from '../methodology/profiles.ts';
 import { buildRoutes, type RouteTable } from '../routes/route-table.ts';
-import { loadSources } from '../sources/index.ts';
-import type { ReadFixture, SourceAdapter } from '../sources/types.ts';
+import { loadSources } from '../sources/load.ts';
+import type { ReadFixture, SourceModule } from '../sources/source.ts';
 import { assertCsvTies, assertProfileRules, assertValid, compilePublished } from '../validate/contract-checks.ts';
 
 export interface BuildOptions {
   baseUrl: string;
   read: ReadFixture;
   markets?: readonly MarketDefinition[];
-  adapters?: readonly SourceAdapter[];
+  /** The sources to load; the registry's by default. */
+  sources?: readonly SourceModule[];
 }
 
 /** Runs every stage in memory and returns the validated route table; throws a DataError on bad input. */
 export function buildRouteTable(options: BuildOptions): RouteTable {
   const markets = options.markets ?? MARKETS;
-  const data = loadSources(options.read, markets, options.adapters);
+  const data = loadSources(options.read, markets, options.sources);
   const profiles = assembleProfiles(markets, data, options.baseUrl);
   const index = buildMarketIndex(profiles, data.snapshotDate, options.baseUrl);
   const missing = data.loads.flatMap((l) => l.missing);

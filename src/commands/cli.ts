@@ -7,7 +7,7 @@ import { fetchCommand } from './fetch.ts';
 import { GET_USAGE, LIST_USAGE, getCommand, listCommand } from './read.ts';
 import type { RouteTable } from '../routes/route-table.ts';
 import { startServer } from '../runtimes/server/listener.ts';
-import { fixtureReader } from '../sources/index.ts';
+import { fixturesOnDisk } from '../sources/load.ts';
 import { verifyCommand } from './verify/verify.ts';
 
 const USAGE = `usage: market-profiles <command> [options]
@@ -44,7 +44,7 @@ ${usageLines('get').join('\n')}
 `;
 
 function buildFromConfig(config: Config): RouteTable {
-  return buildRouteTable({ baseUrl: config.baseUrl, read: fixtureReader(config.fixturesDir) });
+  return buildRouteTable({ baseUrl: config.baseUrl, read: fixturesOnDisk(config.fixturesDir) });
 }
 
 async function serve(config: Config): Promise<void> {

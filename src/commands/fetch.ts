@@ -5,20 +5,21 @@ import { dirname, join } from 'node:path';
 import type { FetchConfig } from './config.ts';
 import { renderJson } from '../contract/json.ts';
 import { MARKETS, type MarketDefinition } from '../contract/markets.ts';
-import { ADAPTERS, fixtureReader } from '../sources/index.ts';
+import { fixturesOnDisk } from '../sources/load.ts';
 import { readRetrieval, type Retrieval } from '../sources/parse.ts';
-import type { Observation, ReadFixture, RemoteFile, SourceAdapter, SourceLoad } from '../sources/types.ts';
+import { SOURCES } from '../sources/registry.ts';
+import type { Observation, ReadFixture, RemoteFile, SourceLoad, SourceModule } from '../sources/source.ts';
 
 export interface FetchOptions {
   fixturesDir: string;
   /** Only these sources (ids); all when empty. */
-  sources?: readonly string[];
+  only?: readonly string[];
   /** Download and check, print what would change, write nothing. */
   dryRun?: boolean;
   /** Replaces the scheme and host of every agency address (a mirror, or the tests' replay server); the path and query stay. */
   upstream?: string;
-  /** Sent to the Census API as `key`, when set; never written to a file or a message. */
-  censusApiKey?: string;
+  /** Secrets an agency's API takes, by the environment variable a source's credential names; never written to a file or a message. */
+  credentials?: Readonly<Record<string, string | undefined>>;
   timeoutMs?: number;
   /** Attempts per file, the first included. */
   attempts?: number;
@@ -27,7 +28,7 @@ export interface FetchOptions {
   /** Largest body accepted, in bytes. */
   maxBytes?: number;
   markets?: readonly MarketDefinition[];
-  adapters?: readonly SourceAdapter[];
+  sources?: readonly SourceModule[];
   /** The clock that dates the retrieval (injected so tests are deterministic). */
   now?: () => Date;
   fetch?: typeof globalThis.fetch;
@@ -122,27 +123,28 @@ function describe(error: unknown, timeoutMs: number): string {
   return cause === undefined ? e.message : `${e.message} (${cause})`;
 }
 
-/** The agency's address, with the upstream override and the Census API key applied. */
-export function addressOf(remote: RemoteFile, sourceId: string, options: Pick<FetchOptions, 'upstream' | 'censusApiKey'>): string {
+/** The agency's address, with the upstream override and the source's credential applied. */
+export function addressOf(remote: RemoteFile, source: Pick<SourceModule, 'credential'>, options: Pick<FetchOptions, 'upstream' | 'credentials'>): string {
   const url = new URL(remote.url);
   if (options.upstream !== undefined) {
     const base = new URL(options.upstream);
     url.protocol = base.protocol;
     url.host = base.host;
   }
-  if (sourceId === 'census-acs-5yr' && options.censusApiKey !== undefined && options.censusApiKey !== '') url.searchParams.set('key', options.censusApiKey);
+  const secret = source.credential === undefined ? undefined : options.credentials?.[source.credential.env];
+  if (source.credential !== undefined && secret !== undefined && secret !== '') url.searchParams.set(source.credential.query, secret);
   return url.href;
 }
 
-/** The address as it may be shown and recorded: without the API key. */
-const shown = (address: string): string => {
+/** The address as it may be shown and recorded: without the source's credential. */
+const shown = (address: string, source: Pick<SourceModule, 'credential'>): string => {
   const url = new URL(address);
-  url.searchParams.delete('key');
+  if (source.credential !== undefined) url.searchParams.delete(source.credential.query);
   return url.href;
 };
 
-async function download(adapter: SourceAdapter, remote: RemoteFile, options: FetchOptions): Promise<Downloaded> {
-  const address = addressOf(remote, adapter.sourceId, options);
+async function download(adapter: SourceModule, remote: RemoteFile, options: FetchOptions): Promise<Downloaded> {
+  const address = addressOf(remote, adapter, options);
   const attempts = options.attempts ?? FETCH_DEFAULTS.attempts;
   const settings = {
     timeoutMs: options.timeoutMs ?? FETCH_DEFAULTS.timeoutMs,
@@ -156,11 +158,11 @@ async function download(adapter: SourceAdapter, remote: RemoteFile, options: Fet
       return { remote, ...(await attempt(address, settings)) };
     } catch (error) {
       last = (error as Error).message;
-      if (!(error instanceof Transient)) throw new FetchError(adapter.sourceId, shown(address), last);
-      options.warn?.(`market-profiles: fetch: ${adapter.sourceId}: ${shown(address)}: ${last}${i + 1 < attempts ? '; trying again' : ''}`);
+      if (!(error instanceof Transient)) throw new FetchError(adapter.sourceId, shown(address, adapter), last);
+      options.warn?.(`market-profiles: fetch: ${adapter.sourceId}: ${shown(address, adapter)}: ${last}${i + 1 < attempts ? '; trying again' : ''}`);
     }
   }
-  throw new FetchError(adapter.sourceId, shown(address), `${last} (after ${attempts} attempts)`);
+  throw new FetchError(adapter.sourceId, shown(address, adapter), `${last} (after ${attempts} attempts)`);
 }
 
 const sha256 = (body: Buffer): string => createHash('sha256').update(body).digest('hex');
@@ -225,15 +227,13 @@ export interface FetchReport {
  * new files and retrieval.json of every source only when all of them succeeded; otherwise nothing is written.
  */
 export async function fetchSources(options: FetchOptions): Promise<FetchReport> {
-  const adapters = (options.adapters ?? ADAPTERS).filter(
-    (a) => options.sources === undefined || options.sources.length === 0 || options.sources.includes(a.sourceId),
-  );
-  const unknown = (options.sources ?? []).filter((id) => !(options.adapters ?? ADAPTERS).some((a) => a.sourceId === id));
-  if (unknown.length > 0)
-    throw new FetchError(unknown.join(', '), '-', `no such source; the sources are ${(options.adapters ?? ADAPTERS).map((a) => a.sourceId).join(', ')}`);
+  const registered = options.sources ?? SOURCES;
+  const adapters = registered.filter((a) => options.only === undefined || options.only.length === 0 || options.only.includes(a.sourceId));
+  const unknown = (options.only ?? []).filter((id) => !registered.some((a) => a.sourceId === id));
+  if (unknown.length > 0) throw new FetchError(unknown.join(', '), '-', `no such source; the sources are ${registered.map((a) => a.sourceId).join(', ')}`);
   const markets = options.markets ?? MARKETS;
   const say = options.say ?? (() => undefined);
-  const current = fixtureReader(options.fixturesDir);
+  const current = fixturesOnDisk(options.fixturesDir);
   const now = (options.now ?? (() => new Date()))();
   const pending = new Map<string, Buffer>();
   const report: FetchReport = { ok: false, sources: [], written: false };
@@ -241,7 +241,7 @@ export async function fetchSources(options: FetchOptions): Promise<FetchReport> 
     const downloads: Downloaded[] = [];
     for (const remote of adapter.remote) {
       const got = await download(adapter, remote, options);
-      say(`${adapter.sourceId}: ${shown(addressOf(remote, adapter.sourceId, options))}: ${got.body.length} bytes`);
+      say(`${adapter.sourceId}: ${shown(addressOf(remote, adapter, options), adapter)}: ${got.body.length} bytes`);
       downloads.push(got);
     }
     const files = new Map(downloads.map((d) => [d.remote.file, d.body]));
@@ -260,7 +260,7 @@ export async function fetchSources(options: FetchOptions): Promise<FetchReport> 
     } catch (error) {
       throw new FetchError(
         adapter.sourceId,
-        downloads.map((d) => shown(addressOf(d.remote, adapter.sourceId, options))).join(' '),
+        downloads.map((d) => shown(addressOf(d.remote, adapter, options), adapter)).join(' '),
         `the download does not parse: ${(error as Error).message}`,
       );
     }
@@ -282,7 +282,7 @@ export async function fetchSources(options: FetchOptions): Promise<FetchReport> 
 }
 
 /** retrieval.json of one source: the vintage and release date from the data and the agency's answer, the retrieval from the clock. */
-function retrievalRecord(adapter: SourceAdapter, downloads: readonly Downloaded[], current: ReadFixture, now: Date, options: FetchOptions): RetrievalRecord {
+function retrievalRecord(adapter: SourceModule, downloads: readonly Downloaded[], current: ReadFixture, now: Date, options: FetchOptions): RetrievalRecord {
   let previous: Retrieval | undefined;
   try {
     previous = readRetrieval(current, adapter.sourceId);
@@ -303,7 +303,7 @@ function retrievalRecord(adapter: SourceAdapter, downloads: readonly Downloaded[
     latestRetrievedAt: isoDate(now),
     files: downloads.map((d) => ({
       file: d.remote.file,
-      url: shown(addressOf(d.remote, adapter.sourceId, { ...options, upstream: undefined })),
+      url: shown(addressOf(d.remote, adapter, { ...options, upstream: undefined }), adapter),
       retrievedAt,
       bytes: d.body.length,
       sha256: sha256(d.body),
@@ -317,10 +317,10 @@ export async function fetchCommand(config: FetchConfig): Promise<number> {
   try {
     await fetchSources({
       fixturesDir: config.fixturesDir,
-      sources: config.source === undefined ? [] : [config.source],
+      only: config.source === undefined ? [] : [config.source],
       dryRun: config.dryRun,
       ...(config.upstream === undefined ? {} : { upstream: config.upstream }),
-      ...(config.censusApiKey === undefined ? {} : { censusApiKey: config.censusApiKey }),
+      credentials: { CENSUS_API_KEY: config.censusApiKey },
       timeoutMs: config.timeoutMs,
       say: (line) => process.stdout.write(`${line}\n`),
       warn: (line) => process.stderr.write(`${line}\n`),

@@ -25,8 +25,8 @@ import {
   type Values,
 } from './methodology.ts';
 import { profileLinks } from '../contract/paths.ts';
-import type { LoadedSources } from '../sources/index.ts';
-import type { Boundary, Observation } from '../sources/types.ts';
+import type { LoadedSources } from '../sources/load.ts';
+import type { Boundary, Observation } from '../sources/source.ts';
 
 /** Copies a source record with its keys in contract order, optional dates omitted when unknown. */
 function sourceEntry(s: Source): Source {

@@ -1,7 +1,7 @@
 // Shared checks for raw fixture fields, so every adapter rejects bad input the same way.
 import { FixtureError, type Place } from '../contract/errors.ts';
 import type { Source } from '../contract/schemas.ts';
-import type { ReadFixture } from './types.ts';
+import type { ReadFixture, SourceLoad, SourceModule } from './source.ts';
 
 /** Text a spreadsheet would run as a formula when the value lands in a cell. */
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -195,5 +195,21 @@ export function withRetrieval(base: Omit<Source, 'latestReleaseDate' | 'latestRe
     ...base,
     ...(retrieval.latestReleaseDate === undefined ? {} : { latestReleaseDate: retrieval.latestReleaseDate }),
     ...(retrieval.latestRetrievedAt === undefined ? {} : { latestRetrievedAt: retrieval.latestRetrievedAt }),
+  };
+}
+
+/** A source's load: its attribution completed with the dataset name and the fixture's dates, and what its files say is illustrative. */
+export function loadedSource<M extends string>(
+  module: Pick<SourceModule<string, M>, 'sourceId' | 'attribution' | 'licence'>,
+  datasetName: string,
+  retrieval: Retrieval,
+  parts: Omit<SourceLoad<M>, 'source' | 'licence' | 'illustrative'>,
+): SourceLoad<M> {
+  const { sourceName, agency, sourceUrl, confidence, updateFrequency, provenance } = module.attribution;
+  return {
+    source: withRetrieval({ sourceId: module.sourceId, sourceName, agency, datasetName, sourceUrl, confidence, updateFrequency, provenance }, retrieval),
+    licence: module.licence,
+    ...parts,
+    ...(retrieval.illustrative === undefined ? {} : { illustrative: retrieval.illustrative }),
   };
 }

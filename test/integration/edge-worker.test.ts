@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { synthetic } from '../../bench/synthetic-markets.ts';
+import { synthetic } from '../../src/sources/synthetic.ts';
 import { workerdDate } from '../../scripts/edge-run.ts';
 import { artifactFiles } from '../../src/artifact/write.ts';
 import { buildRouteTable } from '../../src/build/build.ts';

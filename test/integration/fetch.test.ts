@@ -9,7 +9,8 @@ import { buildRouteTable } from '../../src/build/build.ts';
 import { main } from '../../src/commands/cli.ts';
 import type { MarketProfile } from '../../src/contract/schemas.ts';
 import { addressOf, FetchError, fetchSources, type FetchOptions } from '../../src/commands/fetch.ts';
-import { ADAPTERS, fixtureReader } from '../../src/sources/index.ts';
+import { fixturesOnDisk } from '../../src/sources/load.ts';
+import { SOURCES } from '../../src/sources/registry.ts';
 import { FIXTURES_DIR } from '../support/data.ts';
 import { startReplay, type Replay, type Reply } from '../support/replay.ts';
 
@@ -33,7 +34,7 @@ const target = (url: string): string => {
   return u.pathname + u.search;
 };
 
-const REMOTES = ADAPTERS.flatMap((adapter) => adapter.remote.map((remote) => ({ adapter, remote })));
+const REMOTES = SOURCES.flatMap((adapter) => adapter.remote.map((remote) => ({ adapter, remote })));
 
 describe('fetch', () => {
   let replay: Replay;
@@ -73,7 +74,7 @@ describe('fetch', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('every source names at least one file at its agency', () => {
-    for (const adapter of ADAPTERS) {
+    for (const adapter of SOURCES) {
       assert.ok(adapter.remote.length > 0, adapter.sourceId);
       for (const remote of adapter.remote) {
         assert.match(remote.url, /^https:\/\/(?:api\.census\.gov|www2?\.census\.gov|www\.fhfa\.gov)\//, remote.url);
@@ -83,17 +84,17 @@ describe('fetch', () => {
   });
 
   it('the Census API key is sent to the ACS only, and never recorded', async () => {
-    const acs = ADAPTERS.find((a) => a.sourceId === 'census-acs-5yr');
-    const bps = ADAPTERS.find((a) => a.sourceId === 'census-bps');
+    const acs = SOURCES.find((a) => a.sourceId === 'census-acs-5yr');
+    const bps = SOURCES.find((a) => a.sourceId === 'census-bps');
     assert.ok(acs?.remote[0] !== undefined && bps?.remote[0] !== undefined);
-    assert.equal(new URL(addressOf(acs.remote[0], acs.sourceId, { censusApiKey: 's3cret' })).searchParams.get('key'), 's3cret');
-    assert.equal(new URL(addressOf(bps.remote[0], bps.sourceId, { censusApiKey: 's3cret' })).searchParams.get('key'), null);
+    assert.equal(new URL(addressOf(acs.remote[0], acs, { credentials: { CENSUS_API_KEY: 's3cret' } })).searchParams.get('key'), 's3cret');
+    assert.equal(new URL(addressOf(bps.remote[0], bps, { credentials: { CENSUS_API_KEY: 's3cret' } })).searchParams.get('key'), null);
     // The replay server keys on path and query, so the ACS addresses are served with the key as the agency would see them.
     for (const remote of acs.remote) {
       const body = readFileSync(join(FIXTURES_DIR, remote.file));
-      replay.replies.set(target(addressOf(remote, acs.sourceId, { censusApiKey: 's3cret' })), { kind: 'file', body });
+      replay.replies.set(target(addressOf(remote, acs, { credentials: { CENSUS_API_KEY: 's3cret' } })), { kind: 'file', body });
     }
-    await fetchSources(options({ censusApiKey: 's3cret' }));
+    await fetchSources(options({ credentials: { CENSUS_API_KEY: 's3cret' } }));
     assert.ok(replay.seen.some((s) => s.includes('key=s3cret')));
     for (const file of Object.keys(snapshot(dir))) assert.ok(!readFileSync(join(dir, file), 'utf8').includes('s3cret'), file);
     assert.ok(!lines.some((l) => l.includes('s3cret')));
@@ -135,13 +136,13 @@ describe('fetch', () => {
   });
 
   it('--source fetches one source only', async () => {
-    await fetchSources(options({ sources: ['fhfa-hpi'], dryRun: true }));
-    const fhfa = ADAPTERS.find((a) => a.sourceId === 'fhfa-hpi');
+    await fetchSources(options({ only: ['fhfa-hpi'], dryRun: true }));
+    const fhfa = SOURCES.find((a) => a.sourceId === 'fhfa-hpi');
     assert.deepEqual(
       replay.seen,
       fhfa?.remote.map((r) => target(r.url)),
     );
-    await assert.rejects(fetchSources(options({ sources: ['no-such-source'] })), /no such source/);
+    await assert.rejects(fetchSources(options({ only: ['no-such-source'] })), /no such source/);
   });
 
   it('a 503 is tried again, and the second answer is used', async () => {
@@ -200,7 +201,7 @@ describe('fetch', () => {
     replay.replies.set(target(fhfa.remote.url), { kind: 'file', body: `${next.join('\n')}\n`, lastModified: 'Tue, 26 May 2026 14:00:00 GMT' });
     await fetchSources(options({ now: () => new Date('2026-06-02T09:00:00Z') }));
     assert.ok(lines.includes('us-tx-austin homePriceIndex 505.7 → 510.76 (2025 Q4 → 2026 Q1)'), 'fetch prints the change, market by market');
-    const table = buildRouteTable({ baseUrl: 'http://localhost:3000', read: fixtureReader(dir) });
+    const table = buildRouteTable({ baseUrl: 'http://localhost:3000', read: fixturesOnDisk(dir) });
     const austin = JSON.parse(table.routes.get('/api/markets/us-tx-austin')?.identity.body.toString() ?? '{}') as MarketProfile;
     assert.equal(austin.generatedAt, '2026-06-02');
     assert.deepEqual(

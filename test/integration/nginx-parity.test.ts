@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { writeBuild } from '../../src/artifact/write.ts';
 import { buildRouteTable } from '../../src/build/build.ts';
-import { fixtureReader } from '../../src/sources/index.ts';
+import { fixturesOnDisk } from '../../src/sources/load.ts';
 import { freePort, startNginx, type NginxRun } from '../../scripts/nginx-run.ts';
 import type { RouteTable } from '../../src/routes/route-table.ts';
 import { startServer, type RunningServer } from '../../src/runtimes/server/listener.ts';
@@ -67,7 +67,7 @@ describe('nginx answers like the embedded server', () => {
     dir = mkdtempSync(join(tmpdir(), 'mp-parity-'));
     const [nginxPort, embeddedPort] = [await freePort(), await freePort()];
     const baseUrl = `http://127.0.0.1:${nginxPort}`;
-    table = buildRouteTable({ baseUrl, read: fixtureReader(FIXTURES) });
+    table = buildRouteTable({ baseUrl, read: fixturesOnDisk(FIXTURES) });
     await writeBuild(table, join(dir, 'dist'));
     nginx = await startNginx({ distDir: join(dir, 'dist'), runDir: join(dir, 'run'), host: '127.0.0.1', port: nginxPort });
     embedded = await startServer(table, { host: '127.0.0.1', port: embeddedPort });

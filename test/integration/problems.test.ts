@@ -10,7 +10,7 @@ import { PROBLEMS_DIR, SITE_DIR } from '../../src/artifact/manifest.ts';
 import type { RouteTable } from '../../src/routes/route-table.ts';
 import { createHandler } from '../../src/runtimes/server/handler.ts';
 import type { RunningServer } from '../../src/runtimes/server/listener.ts';
-import { fixtureReader } from '../../src/sources/index.ts';
+import { fixturesOnDisk } from '../../src/sources/load.ts';
 import { startEmbedded } from '../support/embedded.ts';
 import { exchange, header, request, type RawResponse } from '../support/http-suite.ts';
 
@@ -139,7 +139,7 @@ describe('the generated engine files answer from the catalogue', () => {
   let table: RouteTable;
   let files: Map<string, Buffer>;
   before(() => {
-    table = buildRouteTable({ baseUrl: 'https://data.example.org', read: fixtureReader(new URL('../../fixtures/', import.meta.url).pathname) });
+    table = buildRouteTable({ baseUrl: 'https://data.example.org', read: fixturesOnDisk(new URL('../../fixtures/', import.meta.url).pathname) });
     files = artifactFiles(table);
   });
 

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { buildRouteTable } from '../../src/build/build.ts';
 import { main } from '../../src/commands/cli.ts';
-import { fixtureReader } from '../../src/sources/index.ts';
+import { fixturesOnDisk } from '../../src/sources/load.ts';
 import { etagOf, type Route, type RouteTable } from '../../src/routes/route-table.ts';
 import { startServer } from '../../src/runtimes/server/listener.ts';
 import { formatReport, verifyDeployment, type VerifyReport } from '../../src/commands/verify/verify.ts';
@@ -32,7 +32,7 @@ function withBody(route: Route, body: Buffer): Route {
 async function brokenDeployment(alter: (table: RouteTable) => void): Promise<{ url: string; stop: () => Promise<void> }> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const table = buildRouteTable({ baseUrl, read: fixtureReader(FIXTURES) });
+  const table = buildRouteTable({ baseUrl, read: fixturesOnDisk(FIXTURES) });
   alter(table);
   const running = await startServer(table, { host: '127.0.0.1', port });
   return { url: baseUrl, stop: () => running.close() };
@@ -50,7 +50,7 @@ describe('verify against working deployments', () => {
   test('the embedded server passes every check', async () => {
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
-    const running = await startServer(buildRouteTable({ baseUrl, read: fixtureReader(FIXTURES) }), { host: '127.0.0.1', port });
+    const running = await startServer(buildRouteTable({ baseUrl, read: fixturesOnDisk(FIXTURES) }), { host: '127.0.0.1', port });
     try {
       const report = await verifyDeployment(baseUrl);
       assert.deepEqual(failing(report), [], formatReport(report));

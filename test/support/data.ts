@@ -6,7 +6,7 @@ import type { MarketProfile } from '../../src/contract/schemas.ts';
 import { MARKET_IDS } from '../../src/contract/markets.ts';
 import { PATHS } from '../../src/contract/paths.ts';
 import type { RouteTable } from '../../src/routes/route-table.ts';
-import type { ReadFixture } from '../../src/sources/types.ts';
+import type { ReadFixture } from '../../src/sources/source.ts';
 
 export const FIXTURES_DIR = new URL('../../fixtures/', import.meta.url).pathname;
 export const BASE_URL = 'http://localhost:3000';

@@ -1,7 +1,7 @@
 // Starts the embedded server in this process on a free loopback port, with bytes built for that very URL.
 import { createServer } from 'node:net';
 import { buildRouteTable } from '../../src/build/build.ts';
-import { fixtureReader } from '../../src/sources/index.ts';
+import { fixturesOnDisk } from '../../src/sources/load.ts';
 import type { RouteTable } from '../../src/routes/route-table.ts';
 import { startServer, type RunningServer, type ServerOptions } from '../../src/runtimes/server/listener.ts';
 
@@ -21,7 +21,7 @@ export function freePort(): Promise<number> {
 export async function startEmbedded(options: ServerOptions = {}): Promise<{ running: RunningServer; table: RouteTable; baseUrl: string }> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const table = buildRouteTable({ baseUrl, read: fixtureReader(new URL('../../fixtures/', import.meta.url).pathname) });
+  const table = buildRouteTable({ baseUrl, read: fixturesOnDisk(new URL('../../fixtures/', import.meta.url).pathname) });
   const running = await startServer(table, { host: '127.0.0.1', port }, options);
   return { running, table, baseUrl };
 }

@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { buildRouteTable } from '../../src/build/build.ts';
-import { fixtureReader } from '../../src/sources/index.ts';
+import { fixturesOnDisk } from '../../src/sources/load.ts';
 import type { Route, RouteTable } from '../../src/routes/route-table.ts';
 
 export interface StartedEngine {
@@ -227,7 +227,7 @@ export interface Expected {
 const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 
 export function expectedFor(baseUrl: string, origin: string = baseUrl): Expected {
-  const table = buildRouteTable({ baseUrl, read: fixtureReader(FIXTURES) });
+  const table = buildRouteTable({ baseUrl, read: fixturesOnDisk(FIXTURES) });
   const known = new Map<string, { path: string; encoding: string }>();
   for (const route of table.routes.values()) {
     for (const v of [route.identity, route.gzip, route.br]) if (v !== undefined) known.set(sha(v.body), { path: route.path, encoding: v.encoding });

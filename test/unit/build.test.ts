@@ -7,13 +7,13 @@ import { join, relative } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { artifactFiles, writeArtifact } from '../../src/artifact/write.ts';
 import { buildRouteTable } from '../../src/build/build.ts';
-import { synthetic } from '../../bench/synthetic-markets.ts';
+import { synthetic } from '../../src/sources/synthetic.ts';
 import { main } from '../../src/commands/cli.ts';
 import { ContractError, DataError } from '../../src/contract/errors.ts';
 import { CHART_MARKET_LIMIT } from '../../src/render/pages/chart-parts.ts';
 import { FOOTER_MARKET_LIMIT } from '../../src/render/pages/layout.tsx';
-import { ADAPTERS } from '../../src/sources/index.ts';
-import type { SourceAdapter, SourceLoad } from '../../src/sources/types.ts';
+import { SOURCES } from '../../src/sources/registry.ts';
+import type { SourceModule, SourceLoad } from '../../src/sources/source.ts';
 import { FIXTURES_DIR, FIXTURE_FILES, buildTable, fixtureReader } from '../support/data.ts';
 
 const ACS = 'census-acs-5yr/acs5-2024-detailed-place.json';
@@ -259,8 +259,8 @@ test('determinism: two builds give identical bytes for every file', () => {
 });
 
 describe('a profile that breaks the published contract stops the build', () => {
-  const broken = (change: (load: SourceLoad) => void): SourceAdapter[] =>
-    ADAPTERS.map((adapter) =>
+  const broken = (change: (load: SourceLoad) => void): SourceModule[] =>
+    SOURCES.map((adapter) =>
       adapter.sourceId !== 'fhfa-hpi'
         ? adapter
         : {
@@ -272,7 +272,7 @@ describe('a profile that breaks the published contract stops the build', () => {
             },
           },
     );
-  const build = (adapters: SourceAdapter[]): unknown => buildRouteTable({ baseUrl: 'http://localhost:3000', read: fixtureReader(), adapters });
+  const build = (adapters: SourceModule[]): unknown => buildRouteTable({ baseUrl: 'http://localhost:3000', read: fixtureReader(), sources: adapters });
 
   test('a source URL that is not absolute: market id, JSON pointer and reason', () => {
     assert.throws(

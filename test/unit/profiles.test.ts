@@ -4,12 +4,12 @@ import { describe, test } from 'node:test';
 import { buildRouteTable } from '../../src/build/build.ts';
 import { findMarket, type MarketDefinition } from '../../src/contract/markets.ts';
 import { assembleProfile, assembleProfiles } from '../../src/methodology/profiles.ts';
-import type { LoadedSources } from '../../src/sources/index.ts';
+import type { LoadedSources } from '../../src/sources/load.ts';
 import type { MarketIndex, MarketProfile } from '../../src/contract/schemas.ts';
 import { DataError } from '../../src/contract/errors.ts';
 import { PATHS } from '../../src/contract/paths.ts';
-import { ADAPTERS } from '../../src/sources/index.ts';
-import type { Observation, SourceAdapter, SourceLoad } from '../../src/sources/types.ts';
+import { SOURCES } from '../../src/sources/registry.ts';
+import type { Observation, SourceModule, SourceLoad } from '../../src/sources/source.ts';
 import { fixtureReader } from '../support/data.ts';
 
 const BASE = 'http://localhost:3000';
@@ -21,8 +21,12 @@ const build = (edits: Record<string, (text: string) => string>): { table: Return
   table: buildRouteTable({ baseUrl: BASE, read: fixtureReader(edits) }),
 });
 
-function profilesWith(edits: Record<string, string>, adapters: readonly SourceAdapter[] = ADAPTERS): { austin: MarketProfile; index: MarketIndex } {
-  const table = buildRouteTable({ baseUrl: BASE, read: fixtureReader(Object.fromEntries(Object.entries(edits).map(([k, v]) => [k, () => v]))), adapters });
+function profilesWith(edits: Record<string, string>, adapters: readonly SourceModule[] = SOURCES): { austin: MarketProfile; index: MarketIndex } {
+  const table = buildRouteTable({
+    baseUrl: BASE,
+    read: fixtureReader(Object.fromEntries(Object.entries(edits).map(([k, v]) => [k, () => v]))),
+    sources: adapters,
+  });
   const json = (path: string): unknown => JSON.parse(table.routes.get(path)?.identity.body.toString() ?? 'null');
   return { austin: json(PATHS.profile('us-tx-austin')) as MarketProfile, index: json(PATHS.index) as MarketIndex };
 }
@@ -58,7 +62,7 @@ describe('dates follow the sources', () => {
     assert.deepEqual(phoenix.profile.coverage.missing, ['permits']);
   });
   test('sources are listed by id whatever order the adapters run in', () => {
-    const table = buildRouteTable({ baseUrl: BASE, read: fixtureReader(), adapters: [...ADAPTERS].reverse() });
+    const table = buildRouteTable({ baseUrl: BASE, read: fixtureReader(), sources: [...SOURCES].reverse() });
     const austin = JSON.parse(table.routes.get(PATHS.profile('us-tx-austin'))?.identity.body.toString() ?? '{}') as MarketProfile;
     assert.deepEqual(
       austin.sources.map((s) => s.sourceId),
@@ -89,8 +93,8 @@ describe('dates follow the sources', () => {
 });
 
 /** The adapters with one source's load changed. */
-const changed = (sourceId: string, change: (load: SourceLoad) => void): SourceAdapter[] =>
-  ADAPTERS.map((a) =>
+const changed = (sourceId: string, change: (load: SourceLoad) => void): SourceModule[] =>
+  SOURCES.map((a) =>
     a.sourceId !== sourceId
       ? a
       : {
@@ -118,9 +122,9 @@ describe('provenance', () => {
 });
 
 describe('refusals at assembly, each with its code and place', () => {
-  const refused = (adapters: SourceAdapter[], code: string, message: RegExp): void => {
+  const refused = (adapters: SourceModule[], code: string, message: RegExp): void => {
     assert.throws(
-      () => buildRouteTable({ baseUrl: BASE, read: fixtureReader(), adapters }),
+      () => buildRouteTable({ baseUrl: BASE, read: fixtureReader(), sources: adapters }),
       (e: unknown) => e instanceof DataError && e.code === code && e.place.marketId === 'us-tx-austin' && message.test(e.message),
     );
   };
@@ -237,9 +241,12 @@ describe('optional fields are left out, not set to undefined', () => {
           updateFrequency: 'annually',
           provenance: 'fixture',
         },
+        licence: { id: 'other-pd', terms: 'Public domain.' },
         observations: [],
         missing: [],
         skipped: 0,
+        series: [],
+        notes: [],
       },
     ],
   };

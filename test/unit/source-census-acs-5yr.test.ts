@@ -1,11 +1,10 @@
 // The Census ACS adapter reads the API's JSON responses for every place: other places skipped and counted, annotations and nulls as missing values with their reason, bad layouts as errors.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { acsFiles, withOtherAcsPlaces } from '../../bench/upstream/census-acs-5yr.ts';
-import { synthetic } from '../../bench/synthetic-markets.ts';
+import { synthetic } from '../../src/sources/synthetic.ts';
 import { MARKETS } from '../../src/contract/markets.ts';
-import { censusAcs5yr } from '../../src/sources/census-acs-5yr.ts';
-import type { ReadFixture, SourceLoad } from '../../src/sources/types.ts';
+import { censusAcs5yr } from '../../src/sources/census-acs-5yr/index.ts';
+import type { ReadFixture, SourceLoad } from '../../src/sources/source.ts';
 import { FIXTURE_FILES, fixtureReader } from '../support/data.ts';
 import { assertFixtureError } from '../support/fixture-error.ts';
 
@@ -212,7 +211,7 @@ describe('census-acs-5yr: places that are not markets', () => {
   });
   test('thousands of other places around the sixteen markets change none of their values', () => {
     const plain = censusAcs5yr.load(fixtureReader(), MARKETS);
-    const files = withOtherAcsPlaces(FIXTURE_FILES, 5000);
+    const files = censusAcs5yr.synthetic.withOthers(FIXTURE_FILES, 5000);
     const national = censusAcs5yr.load((path) => files.get(path) ?? '', MARKETS);
     assert.equal(national.skipped, plain.skipped + 10000);
     const values = (load: SourceLoad): string[] => load.observations.map((o) => `${o.marketId} ${o.metricId} ${o.value}`).sort();
@@ -220,9 +219,9 @@ describe('census-acs-5yr: places that are not markets', () => {
   });
   test('synthetic markets read the same with other places interleaved in the API order', () => {
     const { markets } = synthetic(40);
-    const files = acsFiles(markets.map((market, i) => ({ i, market })));
+    const files = censusAcs5yr.synthetic.files(markets.map((market, i) => ({ i, market })));
     const alone = censusAcs5yr.load((p) => files.get(p) ?? '', markets);
-    const crowded = withOtherAcsPlaces(files, 300);
+    const crowded = censusAcs5yr.synthetic.withOthers(files, 300);
     const around = censusAcs5yr.load((p) => crowded.get(p) ?? '', markets);
     assert.equal(around.observations.length, 320);
     assert.equal(around.skipped, 600);

@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { MARKETS, findMarket, type MarketDefinition } from '../../src/contract/markets.ts';
-import { censusBps } from '../../src/sources/census-bps.ts';
-import type { ReadFixture, SourceLoad } from '../../src/sources/types.ts';
+import { censusBps } from '../../src/sources/census-bps/index.ts';
+import type { ReadFixture, SourceLoad } from '../../src/sources/source.ts';
 import { fixtureReader } from '../support/data.ts';
 import { assertFixtureError } from '../support/fixture-error.ts';
 
@@ -219,7 +219,7 @@ describe('census-bps: samples in the published layout', () => {
     const words = ['two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', '11'];
     words.forEach((word, i) => {
       const counties = Array.from({ length: i + 2 }, (_, c) => String(c + 1).padStart(3, '0'));
-      const city: MarketDefinition = { ...NEW_YORK, bpsParts: counties.map((countyFips) => ({ countyFips, name: `County ${countyFips}` })) };
+      const city: MarketDefinition = { ...NEW_YORK, counties: counties.map((countyFips) => ({ countyFips, name: `County ${countyFips}` })) };
       const load = censusBps.load(reader({ ne: counties.map((county) => row({ state: '36', county, place: '51000', name: 'Part', units: [1, 0, 0, 0] })) }), [
         city,
       ]);

@@ -1,11 +1,12 @@
 // The FHFA HPI adapter reads hpi_at_metro.csv as FHFA serves it: both delineation editions, divisions, gaps, the standard-error form.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { withOtherFhfaSeries } from '../../bench/upstream/fhfa-hpi.ts';
 import { FixtureError } from '../../src/contract/errors.ts';
 import { MARKETS } from '../../src/contract/markets.ts';
-import { codeOf, fhfaHpi, latestQuarterOf, parseSeriesName } from '../../src/sources/fhfa-hpi.ts';
-import type { ReadFixture, SourceLoad } from '../../src/sources/types.ts';
+import { latestQuarterOf, parseSeriesName } from '../../src/sources/fhfa-hpi/adapter.ts';
+import { codeOf } from '../../src/sources/fhfa-hpi/format.ts';
+import { fhfaHpi } from '../../src/sources/fhfa-hpi/index.ts';
+import type { ReadFixture, SourceLoad } from '../../src/sources/source.ts';
 import { FIXTURE_FILES, fixtureReader } from '../support/data.ts';
 import { assertFixtureError } from '../support/fixture-error.ts';
 
@@ -516,7 +517,7 @@ describe('fhfa-hpi: which series each market uses', () => {
   const expected = (edition: [string, string][]): Record<string, string> =>
     Object.fromEntries(
       MARKETS.map((m) => {
-        const found = edition.find(([, code]) => code === m.cbsaCode || m.fhfaDivisions.some((d) => d.code === code));
+        const found = edition.find(([, code]) => code === m.cbsaCode || m.divisions.some((d) => d.code === code));
         return [m.id, found?.[1] ?? ''];
       }),
     );
@@ -740,7 +741,7 @@ describe('fhfa-hpi: the committed fixture (2023 delineations, through 2025 Q4)',
   });
 
   test('thousands of other series around the markets change no value and are all counted', () => {
-    const big = withOtherFhfaSeries(FIXTURE_FILES, 5000);
+    const big = fhfaHpi.synthetic.withOthers(FIXTURE_FILES, 5000);
     const wide = fhfaHpi.load((path) => big.get(path) ?? '', MARKETS);
     const values = (l: SourceLoad) => l.observations.map(({ origin: _origin, ...rest }) => rest);
     assert.deepEqual(values(wide), values(load));

@@ -1,11 +1,12 @@
 // The sixteen profiles do not depend on how much of the country the upstream files hold: only the markets' rows, the committed trim, or national size.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { marketRowsOnly, nationalFiles } from '../../bench/upstream/national.ts';
+import { marketRowsOnly, nationalFiles } from '../../src/sources/synthetic.ts';
 import { MARKET_IDS } from '../../src/contract/markets.ts';
 import { PATHS } from '../../src/contract/paths.ts';
 import type { RouteTable } from '../../src/routes/route-table.ts';
-import { ADAPTERS, loadSources } from '../../src/sources/index.ts';
+import { loadSources } from '../../src/sources/load.ts';
+import { SOURCES } from '../../src/sources/registry.ts';
 import { MARKETS } from '../../src/contract/markets.ts';
 import { FIXTURE_FILES, buildTable } from '../support/data.ts';
 
@@ -19,7 +20,7 @@ describe('profiles are the same whatever surrounds the markets in the upstream f
     'national size': nationalFiles(FIXTURE_FILES),
   };
   const skipped = Object.fromEntries(
-    Object.entries(sizes).map(([name, files]) => [name, loadSources(readerOf(files), MARKETS, ADAPTERS).loads.map((l) => l.skipped)]),
+    Object.entries(sizes).map(([name, files]) => [name, loadSources(readerOf(files), MARKETS, SOURCES).loads.map((l) => l.skipped)]),
   );
   test('the three inputs really differ: no other row, a few hundred, and every place of the country', () => {
     assert.deepEqual(skipped['only the markets'], [0, 0, 0]);

@@ -1,6 +1,6 @@
 // The house price index of one market over every quarter the fixtures hold, with each quarter's change on a year earlier, as static SVG and as a table.
 import { scaleLinear } from 'd3-scale';
-import type { MetricSeries } from '../../sources/types.ts';
+import type { MetricSeries } from '../../sources/source.ts';
 import { ACCENT, FALL, GRID, INK, MUTED, RISE, pct, px } from './chart-parts.ts';
 import { formatNumber } from './format.ts';
 

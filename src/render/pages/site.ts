@@ -1,7 +1,7 @@
 // What every page template reads: the data, the site's page and endpoint lists, and how to write a link.
 import { byId, type MarketIndex, type MarketProfile, type Source } from '../../contract/schemas.ts';
 import type { Location } from '../../contract/markets.ts';
-import type { MetricSeries, MissingValue, ValueNote } from '../../sources/types.ts';
+import type { MetricSeries, MissingValue, ValueNote } from '../../sources/source.ts';
 import { CONTENT_TYPES } from '../../protocol/headers.ts';
 import { PATHS } from '../../contract/paths.ts';
 

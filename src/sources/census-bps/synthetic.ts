@@ -1,21 +1,18 @@
 // Census BPS annual place files in the published layout (four regional files, multi-line header, padded codes) for synthetic markets and national-size inputs.
-import type { SyntheticMarket } from './types.ts';
+import type { MarketDefinition } from '../../contract/markets.ts';
+import type { SyntheticFiles, SyntheticMarket } from '../source.ts';
+import { COL, DIR, HEADER, SURVEY, YEAR, fileOf, type RegionCode } from './format.ts';
 
-const YEAR = 2025;
-const REGION_OF_STATE: Readonly<Record<string, 'ne' | 'mw' | 'so' | 'we'>> = {
+/** National size, four times over: the published files hold about 20,000 rows in all; the generator writes 20,000 in each. */
+const NATIONAL_ROWS = 80_000;
+/** The Census region of each state, by FIPS code: which of the four files a row belongs in. */
+const REGION_OF_STATE: Readonly<Record<string, RegionCode>> = {
   '09': 'ne', '23': 'ne', '25': 'ne', '33': 'ne', '34': 'ne', '36': 'ne', '42': 'ne', '44': 'ne', '50': 'ne',
   '17': 'mw', '18': 'mw', '19': 'mw', '20': 'mw', '26': 'mw', '27': 'mw', '29': 'mw', '31': 'mw', '38': 'mw', '39': 'mw', '46': 'mw', '55': 'mw',
   '01': 'so', '05': 'so', '10': 'so', '11': 'so', '12': 'so', '13': 'so', '21': 'so', '22': 'so', '24': 'so', '28': 'so', '37': 'so', '40': 'so', '45': 'so', '47': 'so', '48': 'so', '51': 'so', '54': 'so',
   '02': 'we', '04': 'we', '06': 'we', '08': 'we', '15': 'we', '16': 'we', '30': 'we', '32': 'we', '35': 'we', '41': 'we', '49': 'we', '53': 'we', '56': 'we',
 }; // prettier-ignore
-const REGIONS = ['ne', 'mw', 'so', 'we'] as const;
-const fileOf = (region: string): string => `census-bps/${region}${YEAR}a.txt`;
-
-const HEADER = [
-  'Survey,State,6-Digit,County,Census Place,FIPS Place,FIPS MCD,Pop,CSA,CBSA,Footnote,Central,Zip,Region,Division,Number of,Place,,1-unit,,,2-units,,,3-4 units,,,5+ units,,,1-unit rep,,,2-units rep,,,3-4 units rep,,,5+ units rep',
-  `Date,Code,ID,Code,Code,Code,Code,  ,Code,Code,Code,City,Code,Code,Code,Months Rep,Name,${Array.from({ length: 8 }, () => 'Bldgs,Units,Value').join(',')}`,
-  ' ',
-];
+const REGIONS: readonly RegionCode[] = ['ne', 'mw', 'so', 'we'];
 
 interface RowSpec {
   state: string;
@@ -59,7 +56,7 @@ function row(r: RowSpec): string {
 
 /** The four regional files with these rows, each sorted by state and 6-digit ID, every file with at least one row. */
 function filesOf(rows: readonly RowSpec[]): Map<string, string> {
-  const byRegion = new Map<string, RowSpec[]>(REGIONS.map((r) => [r, []]));
+  const byRegion = new Map<RegionCode, RowSpec[]>(REGIONS.map((r) => [r, []]));
   for (const r of rows) byRegion.get(REGION_OF_STATE[r.state] ?? 'so')?.push(r);
   const out = new Map<string, string>();
   for (const [region, list] of byRegion) {
@@ -81,7 +78,7 @@ function filesOf(rows: readonly RowSpec[]): Map<string, string> {
 }
 
 /** The BPS files for these markets, keyed by fixture path. */
-export function bpsFiles(markets: readonly SyntheticMarket[]): Map<string, string> {
+function files(markets: readonly SyntheticMarket[]): Map<string, string> {
   const rows = markets.map(({ i, market }): RowSpec => {
     const units = [900 + (i % 500), 2 * (i % 40), 4 * (i % 9), 1000 + ((i * 37) % 3000)] as const;
     return {
@@ -94,7 +91,7 @@ export function bpsFiles(markets: readonly SyntheticMarket[]): Map<string, strin
       units,
     };
   });
-  return new Map([...filesOf(rows), ['census-bps/retrieval.json', '{"vintage":"2025","latestReleaseDate":"2026-05-01","latestRetrievedAt":"2026-09-28"}']]);
+  return new Map([...filesOf(rows), [`${DIR}/retrieval.json`, '{"vintage":"2025","latestReleaseDate":"2026-05-01","latestRetrievedAt":"2026-09-28"}']]);
 }
 
 /**
@@ -135,3 +132,24 @@ export function withOtherBpsPlaces(files: ReadonlyMap<string, string>, n: number
   }
   return out;
 }
+
+const placeKeyOf = (m: MarketDefinition): string => `${m.placeGeoid.state}:${m.placeGeoid.place}`;
+
+/** The files with only their header lines and the rows of these markets' places. */
+function onlyMarkets(files: ReadonlyMap<string, string>, markets: readonly MarketDefinition[]): Map<string, string> {
+  const places = new Set(markets.map(placeKeyOf));
+  const out = new Map(files);
+  for (const region of REGIONS) {
+    const text = files.get(fileOf(region));
+    if (text === undefined) continue;
+    const kept = text.split('\r\n').filter((line) => {
+      const fields = line.split(',', COL.fipsPlace + 1);
+      if (!SURVEY.test((fields[COL.survey] ?? '').trim())) return line !== '';
+      return places.has(`${(fields[COL.state] ?? '').trim()}:${(fields[COL.fipsPlace] ?? '').trim()}`);
+    });
+    out.set(fileOf(region), `${kept.join('\r\n')}\r\n`);
+  }
+  return out;
+}
+
+export const bpsSynthetic: SyntheticFiles = { files, withOthers: withOtherBpsPlaces, nationalRows: () => NATIONAL_ROWS, onlyMarkets };

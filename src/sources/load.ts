@@ -1,15 +1,13 @@
-// The list of source adapters and the loading stage that runs them: raw fixtures in, observations out.
+// The loading stage: every source's adapter over the raw fixtures, and the snapshot date they give; the disk reader is its one side effect.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataError, FixtureError } from '../contract/errors.ts';
 import type { MarketDefinition } from '../contract/markets.ts';
-import { censusAcs5yr } from './census-acs-5yr.ts';
-import { censusBps } from './census-bps.ts';
-import { fhfaHpi } from './fhfa-hpi.ts';
-import type { ReadFixture, SourceAdapter, SourceLoad } from './types.ts';
+import { SOURCES } from './registry.ts';
+import type { ReadFixture, SourceLoad, SourceModule } from './source.ts';
 
 /** Reads fixtures from a folder on disk: the one side effect of the data-loading run, injected so tests run in memory. */
-export function fixtureReader(dir: string): ReadFixture {
+export function fixturesOnDisk(dir: string): ReadFixture {
   return (path) => {
     try {
       return readFileSync(join(dir, path), 'utf8');
@@ -19,16 +17,14 @@ export function fixtureReader(dir: string): ReadFixture {
   };
 }
 
-export const ADAPTERS: readonly SourceAdapter[] = [censusAcs5yr, censusBps, fhfaHpi];
-
 export interface LoadedSources {
   loads: SourceLoad[];
   /** The snapshot date: the latest retrieval among all sources. Every date-dependent output derives from it. */
   snapshotDate: string;
 }
 
-export function loadSources(read: ReadFixture, markets: readonly MarketDefinition[], adapters: readonly SourceAdapter[] = ADAPTERS): LoadedSources {
-  const loads = adapters.map((adapter) => adapter.load(read, markets));
+export function loadSources(read: ReadFixture, markets: readonly MarketDefinition[], sources: readonly SourceModule[] = SOURCES): LoadedSources {
+  const loads = sources.map((source) => source.load(read, markets));
   const retrieved = loads
     .map((l) => l.source.latestRetrievedAt)
     .filter((d): d is string => d !== undefined)
@@ -37,7 +33,7 @@ export function loadSources(read: ReadFixture, markets: readonly MarketDefinitio
   if (snapshotDate === undefined) {
     throw new FixtureError(
       'missing_field',
-      { file: `${adapters[0]?.sourceId ?? 'fixtures'}/retrieval.json` },
+      { file: `${sources[0]?.sourceId ?? 'fixtures'}/retrieval.json` },
       'no source records "latestRetrievedAt", so the snapshot date is unknown',
     );
   }

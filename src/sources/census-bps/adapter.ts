@@ -1,44 +1,13 @@
-// Adapter for the Census Building Permits Survey: reads the four regional annual place files as the Census Bureau publishes them.
-//
-// Each file (`ne2025a.txt`, `mw2025a.txt`, `so2025a.txt`, `we2025a.txt`) starts with a header spread over several lines
-// (column names on two lines, then a line holding a space), then one comma-separated row of 41 fields per permit office.
-// Code fields are space-padded (`51000 ,00000 ,1401142 ,`); offices in states that report through minor civil
-// divisions carry an MCD code beside their place code (Boston `07000 ,07000 ,`), townships carry place code `00000`.
-// A market's row is found by state and FIPS place code, never by name; New York City is the sum of its five borough
-// rows (methodology v1.1), which share the city's place code and differ by county.
-import { listWords } from '../contract/schemas.ts';
-import { FixtureError, type Place } from '../contract/errors.ts';
-import type { MarketDefinition } from '../contract/markets.ts';
-import { eachLine, numeric, readRetrieval, splitCsvLine, text, withRetrieval } from './parse.ts';
-import type { MissingValue, Observation, ReadFixture, RemoteFile, SourceAdapter, SourceLoad, ValueNote } from './types.ts';
+// Reads the four regional place files: each market's row found by state and FIPS place code, never by name; a city the survey publishes county by county (New York City's five boroughs, methodology v1.1) is the sum of its county rows.
+import { listWords } from '../../contract/schemas.ts';
+import { FixtureError, type Place } from '../../contract/errors.ts';
+import type { MarketDefinition } from '../../contract/markets.ts';
+import { eachLine, numeric, splitCsvLine, text } from '../parse.ts';
+import type { MissingValue, Observation, ValueNote } from '../source.ts';
+import { COL, FIELDS, FILES, HEADER_START, SOURCE_ID, SURVEY, UNITS, YEAR } from './format.ts';
 
-const DIR = 'census-bps';
-/** The survey year the files hold; a new year's files are a new vintage (their names change). */
-const YEAR = 2025;
-const REGIONS = [
-  { code: 'ne', folder: 'Northeast Region' },
-  { code: 'mw', folder: 'Midwest Region' },
-  { code: 'so', folder: 'South Region' },
-  { code: 'we', folder: 'West Region' },
-] as const;
-const fileOf = (region: (typeof REGIONS)[number]): string => `${DIR}/${region.code}${YEAR}a.txt`;
-const FILES = REGIONS.map(fileOf);
-const REMOTE: RemoteFile[] = REGIONS.map((r) => ({
-  file: fileOf(r),
-  url: `https://www2.census.gov/econ/bps/Place/${encodeURIComponent(r.folder)}/${r.code}${YEAR}a.txt`,
-}));
+export type BpsMetric = 'permits';
 
-const FIELDS = 41;
-const COL = { survey: 0, county: 3, fipsPlace: 5, fipsMcd: 6, placeName: 16 } as const;
-/** Units columns of the four structure-size groups, with imputation for months not reported. */
-const UNITS = [
-  { column: 18, name: '1-unit Units' },
-  { column: 21, name: '2-units Units' },
-  { column: 24, name: '3-4 units Units' },
-  { column: 27, name: '5+ units Units' },
-] as const;
-/** A survey date of a data row: the year (annual files), or a year and month. */
-const SURVEY = /^\d{4}(\d{2})?$/;
 /** A code of so many digits, and the pattern that checks it. */
 const CODE = (digits: number): { digits: number; pattern: RegExp } => ({ digits, pattern: new RegExp(`^\\d{${digits}}$`) });
 const COUNTY_CODE = CODE(3);
@@ -48,7 +17,7 @@ const FIVE_DIGITS = CODE(5);
 const placeKey = (state: string, place: string): string => `${state}:${place}`;
 
 /** A data row starts with a survey date; the header lines (and the line holding only a space) do not. */
-function surveyOf(raw: string): string | undefined {
+function rowSurveyOf(raw: string): string | undefined {
   const comma = raw.indexOf(',');
   const first = (comma === -1 ? raw : raw.slice(0, comma)).trim();
   return SURVEY.test(first) ? first : undefined;
@@ -71,11 +40,11 @@ function readFile(source: string, file: string, byPlace: ReadonlyMap<string, Mar
   let lastLine = 0;
   eachLine(source, (raw, line) => {
     lastLine = line;
-    const rowSurvey = surveyOf(raw);
+    const rowSurvey = rowSurveyOf(raw);
     if (rowSurvey === undefined) {
       // Header lines come before the first data row, and the first of them names the columns from "Survey".
       if (survey !== undefined) throw new FixtureError('bad_shape', { file, line }, 'a line that is not a data row (no survey date) after the data rows began');
-      if (!headerSeen && !raw.startsWith('Survey,')) {
+      if (!headerSeen && !raw.startsWith(HEADER_START)) {
         throw new FixtureError(
           'bad_shape',
           { file, line },
@@ -92,7 +61,7 @@ function readFile(source: string, file: string, byPlace: ReadonlyMap<string, Mar
     survey = rowSurvey;
     // State and FIPS place are the second and sixth fields: enough to know whether the row is a market's.
     const head = raw.split(',', 6);
-    const market = byPlace.get(placeKey((head[1] ?? '').trim(), (head[5] ?? '').trim()));
+    const market = byPlace.get(placeKey((head[COL.state] ?? '').trim(), (head[COL.fipsPlace] ?? '').trim()));
     if (market === undefined) {
       skipped += 1;
       return;
@@ -147,7 +116,7 @@ const describeRow = (r: BpsRow): string => `${r.origin.file}:${r.origin.line}`;
 /** The rows each market's permits add up, checked against the registry: one row of the place, or one per listed county. */
 function permitsOf(market: MarketDefinition, rows: readonly BpsRow[]): { units: number; origin: { file: string; line: number } } | { missing: string } {
   const where = `state ${market.placeGeoid.state} place ${market.placeGeoid.place}`;
-  const parts = market.bpsParts;
+  const parts = market.counties;
   if (parts === undefined) {
     const [first, second] = rows;
     if (first === undefined) return { missing: `none of the four BPS place files has a row for ${where} (${market.placeName})` };
@@ -186,70 +155,54 @@ function permitsOf(market: MarketDefinition, rows: readonly BpsRow[]): { units: 
   return { units: rows.reduce((n, r) => n + r.units, 0), origin: first.origin };
 }
 
-export const censusBps: SourceAdapter = {
-  sourceId: 'census-bps',
-  files: [...FILES, `${DIR}/retrieval.json`],
-  remote: REMOTE,
-  vintageOf: (read: ReadFixture) => {
-    const first = fileOf(REGIONS[0]);
-    return readFile(read(first), first, new Map()).survey;
-  },
-  load(read, markets): SourceLoad {
-    const retrieval = readRetrieval(read, DIR);
-    const byPlace = new Map(markets.map((m) => [placeKey(m.placeGeoid.state, m.placeGeoid.place), m]));
-    const rowsOf = new Map<string, BpsRow[]>();
-    let skipped = 0;
-    let survey = String(YEAR);
-    for (const file of FILES) {
-      const got = readFile(read(file), file, byPlace);
-      skipped += got.skipped;
-      survey = got.survey;
-      for (const row of got.rows) rowsOf.set(row.market.id, [...(rowsOf.get(row.market.id) ?? []), row]);
+export interface BpsValues {
+  observations: Observation<BpsMetric>[];
+  missing: MissingValue<BpsMetric>[];
+  notes: ValueNote<BpsMetric>[];
+  skipped: number;
+  /** The survey date the files' rows carry. */
+  survey: string;
+}
+
+/** The survey date the first regional file's rows carry: the files' vintage. */
+export const fileSurvey = (source: string, file: string): string => readFile(source, file, new Map()).survey;
+
+/** Every market's permits from the four files; a market without its rows is missing with the reason. */
+export function readMarkets(read: (path: string) => string, markets: readonly MarketDefinition[]): BpsValues {
+  const byPlace = new Map(markets.map((m) => [placeKey(m.placeGeoid.state, m.placeGeoid.place), m]));
+  const rowsOf = new Map<string, BpsRow[]>();
+  let skipped = 0;
+  let survey = String(YEAR);
+  for (const file of FILES) {
+    const got = readFile(read(file), file, byPlace);
+    skipped += got.skipped;
+    survey = got.survey;
+    for (const row of got.rows) rowsOf.set(row.market.id, [...(rowsOf.get(row.market.id) ?? []), row]);
+  }
+  const observations: Observation<BpsMetric>[] = [];
+  const missing: MissingValue<BpsMetric>[] = [];
+  const notes: ValueNote<BpsMetric>[] = [];
+  for (const market of markets) {
+    const result = permitsOf(market, rowsOf.get(market.id) ?? []);
+    if ('missing' in result) {
+      missing.push({ marketId: market.id, metricId: 'permits', reason: result.missing, origin: { file: FILES.join(', ') } });
+      continue;
     }
-    const observations: Observation[] = [];
-    const missing: MissingValue[] = [];
-    const notes: ValueNote[] = [];
-    for (const market of markets) {
-      const result = permitsOf(market, rowsOf.get(market.id) ?? []);
-      if ('missing' in result) {
-        missing.push({ marketId: market.id, metricId: 'permits', reason: result.missing, origin: { file: FILES.join(', ') } });
-        continue;
-      }
-      observations.push({
-        marketId: market.id,
-        metricId: 'permits',
-        value: result.units,
-        asOf: survey,
-        sourceId: 'census-bps',
-        boundary: {
-          level: 'place',
-          name: market.placeName,
-          codes: { stateFips: market.placeGeoid.state, placeFips: market.placeGeoid.place },
-          states: [market.stateCode],
-        },
-        origin: result.origin,
-      });
-      if (market.bpsParts !== undefined) notes.push({ marketId: market.id, metricId: 'permits', note: sumNote(market, market.bpsParts) });
-    }
-    return {
-      source: withRetrieval(
-        {
-          sourceId: 'census-bps',
-          sourceName: 'Building Permits Survey',
-          agency: 'U.S. Census Bureau',
-          datasetName: `Building Permits Survey, annual place files, new privately-owned housing units authorized (${retrieval.vintage})`,
-          sourceUrl: 'https://www.census.gov/construction/bps/',
-          confidence: 'high',
-          updateFrequency: 'annually',
-          provenance: 'fixture',
-        },
-        retrieval,
-      ),
-      observations,
-      missing,
-      skipped,
-      ...(retrieval.illustrative === undefined ? {} : { illustrative: retrieval.illustrative }),
-      notes,
-    };
-  },
-};
+    observations.push({
+      marketId: market.id,
+      metricId: 'permits',
+      value: result.units,
+      asOf: survey,
+      sourceId: SOURCE_ID,
+      boundary: {
+        level: 'place',
+        name: market.placeName,
+        codes: { stateFips: market.placeGeoid.state, placeFips: market.placeGeoid.place },
+        states: [market.stateCode],
+      },
+      origin: result.origin,
+    });
+    if (market.counties !== undefined) notes.push({ marketId: market.id, metricId: 'permits', note: sumNote(market, market.counties) });
+  }
+  return { observations, missing, notes, skipped, survey };
+}

@@ -1,38 +1,15 @@
 // Census ACS files in the Census Data API's layout for synthetic markets, and the other places of the country around them.
-import type { SyntheticMarket } from './types.ts';
+import type { MarketDefinition } from '../../contract/markets.ts';
+import type { SyntheticFiles, SyntheticMarket } from '../source.ts';
+import { DETAILED, DETAILED_FIELDS, DIR, PROFILE, PROFILE_FIELDS, apiResponse, headerOf } from './format.ts';
 
-const DETAILED = 'census-acs-5yr/acs5-2024-detailed-place.json';
-const PROFILE = 'census-acs-5yr/acs5-2024-profile-place.json';
-const RETRIEVAL = 'census-acs-5yr/retrieval.json';
-
-const DETAILED_HEADER = [
-  'NAME',
-  'B25064_001E',
-  'B19013_001E',
-  'B25119_003E',
-  'B25077_001E',
-  'B25001_001E',
-  'B25070_001E',
-  'B25070_007E',
-  'B25070_008E',
-  'B25070_009E',
-  'B25070_010E',
-  'B25070_011E',
-  'B25091_002E',
-  'B25091_008E',
-  'B25091_009E',
-  'B25091_010E',
-  'B25091_011E',
-  'B25091_012E',
-  'state',
-  'place',
-];
-const PROFILE_HEADER = ['NAME', 'DP04_0005E', 'state', 'place'];
+const RETRIEVAL = `${DIR}/retrieval.json`;
+const DETAILED_HEADER = headerOf(DETAILED_FIELDS);
+const PROFILE_HEADER = headerOf(PROFILE_FIELDS);
+/** A national answer's size: about 32,000 places of every state, DC and Puerto Rico. */
+const NATIONAL_PLACES = 32_000;
 
 type Row = (string | null)[];
-
-/** The API's layout: the header row opens the array on the first line, one place per line, `]]` closing the last. */
-export const apiResponse = (rows: readonly (readonly (string | null)[])[]): string => `[${rows.map((r) => JSON.stringify(r)).join(',\n')}]`;
 
 /** Places ordered as the API answers `for=place:*&in=state:*`: by state code, then place code. */
 const byStateThenPlace = (a: Row, b: Row, iState: number, iPlace: number): number => {
@@ -48,7 +25,7 @@ const sorted = (header: readonly string[], rows: Row[]): Row[] => {
 };
 
 /** The ACS files for these markets, keyed by fixture path. */
-export function acsFiles(markets: readonly SyntheticMarket[]): Map<string, string> {
+function files(markets: readonly SyntheticMarket[]): Map<string, string> {
   const acs: Row[] = [];
   const dp04: Row[] = [];
   for (const { i, market } of markets) {
@@ -267,3 +244,23 @@ export function withOtherAcsPlaces(files: ReadonlyMap<string, string>, n: number
   out.set(PROFILE, apiResponse([profileHeader, ...sorted(profileHeader.map(String), profileRows)]));
   return out;
 }
+
+const placeKeyOf = (m: MarketDefinition): string => `${m.placeGeoid.state}:${m.placeGeoid.place}`;
+
+/** The answers with only the header and these markets' rows. */
+function onlyMarkets(files: ReadonlyMap<string, string>, markets: readonly MarketDefinition[]): Map<string, string> {
+  const places = new Set(markets.map(placeKeyOf));
+  const out = new Map(files);
+  for (const path of [DETAILED, PROFILE]) {
+    const text = files.get(path);
+    if (text === undefined) continue;
+    const [header = [], ...rows] = JSON.parse(text) as (string | null)[][];
+    const state = header.indexOf('state');
+    const place = header.indexOf('place');
+    const kept = rows.filter((r) => places.has(`${r[state] ?? ''}:${r[place] ?? ''}`));
+    out.set(path, `[${[header, ...kept].map((r) => JSON.stringify(r)).join(',\n')}]\n`);
+  }
+  return out;
+}
+
+export const acsSynthetic: SyntheticFiles = { files, withOthers: withOtherAcsPlaces, nationalRows: () => NATIONAL_PLACES, onlyMarkets };

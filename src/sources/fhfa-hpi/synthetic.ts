@@ -1,59 +1,41 @@
 // FHFA HPI files in the published layout (hpi_at_metro.csv: no header, quoted names, "-" gaps, "( 1.50)" standard errors)
-// for synthetic markets (scale benchmark, tests of page size and of large inputs).
-import { fhfaSeriesCodes, MARKETS, type MarketDefinition } from '../../src/contract/markets.ts';
-import type { SyntheticMarket } from './types.ts';
+// for synthetic markets (scale benchmark, tests of page size and of large inputs), and national-size files around the markets.
+import { MARKETS, type MarketDefinition } from '../../contract/markets.ts';
+import type { SyntheticFiles, SyntheticMarket } from '../source.ts';
+import { seriesCodesOf } from './adapter.ts';
+import { DIR, FILE, MSAD_MARKER, NO_VALUE, codeOf, collationKey, quarterKey, quarterOfKey, standardError } from './format.ts';
 
-const FILE = 'fhfa-hpi/hpi_at_metro.csv';
+/** A national file's size: every metro and division of the country, 1975 onwards, about 80,000 lines. */
+const NATIONAL_LINES = 80_000;
 
-/** The division code of synthetic market i when its metro is divided (every fourth market), outside the CBSA codes 20000+. */
-const divisionCode = (i: number): string => String(70000 + i);
-
-/**
- * The registry fields of the FHFA series of synthetic market i (whose metro code is `cbsa`): every fourth market's metro
- * is divided, so FHFA publishes only its metropolitan division, as for New York or Chicago.
- */
-export function fhfaRegistryFields(
-  i: number,
-  cbsa: string,
-  cbsaName: string,
-  stateCode: string,
-): Pick<MarketDefinition, 'cbsaCode' | 'cbsaName' | 'cbsaStates' | 'fhfaDivisions'> {
-  const fhfaDivisions = i % 4 === 3 ? [{ code: divisionCode(i), name: `${cbsaName.replace(/ Metro,/, ' City,')}`, delineations: ['2023' as const] }] : [];
-  return { cbsaCode: cbsa, cbsaName, cbsaStates: [stateCode], fhfaDivisions };
-}
-
-const se = (value: number): string => `(${value.toFixed(2).padStart(5, ' ')})`;
-
-/** FHFA orders its rows by name, ignoring case, spaces and punctuation ("Sandusky, OH" before "San Francisco-…"). */
-const collationKey = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+const lineCount = (text: string | undefined): number => (text ?? '').split('\n').filter((l) => l.trim() !== '').length;
 
 /** One series' rows, from `first` quarter to `last` (keys year*4+quarter-1), "-" before `start`. */
 function seriesRows(name: string, code: string, first: number, last: number, start: number, base: number, seed: number): string[] {
   const rows: string[] = [];
   for (let key = first; key <= last; key += 1) {
-    const year = Math.floor(key / 4);
-    const quarter = (key % 4) + 1;
+    const { year, quarter } = quarterOfKey(key);
     if (key < start) {
-      rows.push(`"${name}",${code},${year},${quarter},-,-`);
+      rows.push(`"${name}",${code},${year},${quarter},${NO_VALUE},${NO_VALUE}`);
       continue;
     }
     const t = key - start;
     const index = base * Math.pow(1.011, t) * (1 + 0.01 * Math.sin((t + seed) / 3));
-    rows.push(`"${name}",${code},${year},${quarter},${index.toFixed(2)},${se(0.4 + ((seed + t) % 37) / 20)}`);
+    rows.push(`"${name}",${code},${year},${quarter},${index.toFixed(2)},${standardError(0.4 + ((seed + t) % 37) / 20)}`);
   }
   return rows;
 }
 
 /** The FHFA files for these markets, keyed by fixture path. */
-export function fhfaFiles(markets: readonly SyntheticMarket[]): Map<string, string> {
+function files(markets: readonly SyntheticMarket[]): Map<string, string> {
   const blocks: { key: string; rows: string[] }[] = [];
   // From 2000 Q1, where the committed fixture's series run at least, so each market page's price chart and table are
   // drawn at their real length in the scale benchmark.
-  const first = 2000 * 4;
-  const last = 2026 * 4 + 1;
+  const first = quarterKey(2000, 1);
+  const last = quarterKey(2026, 2);
   for (const { i, market } of markets) {
-    const division = market.fhfaDivisions[0];
-    const name = division === undefined ? (market.cbsaName ?? '') : `${division.name} (MSAD)`;
+    const division = market.divisions[0];
+    const name = division === undefined ? (market.cbsaName ?? '') : `${division.name}${MSAD_MARKER}`;
     const code = division === undefined ? market.cbsaCode : division.code;
     // Every tenth series begins with quarters of too few transactions.
     const start = i % 10 === 9 ? first + 2 : first;
@@ -62,7 +44,7 @@ export function fhfaFiles(markets: readonly SyntheticMarket[]): Map<string, stri
   blocks.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return new Map([
     [FILE, `${blocks.flatMap((b) => b.rows).join('\n')}\n`],
-    ['fhfa-hpi/retrieval.json', '{"vintage":"2026 Q2","latestReleaseDate":"2026-08-25","latestRetrievedAt":"2026-09-28"}'],
+    [`${DIR}/retrieval.json`, '{"vintage":"2026 Q2","latestReleaseDate":"2026-08-25","latestRetrievedAt":"2026-09-28"}'],
   ]);
 }
 
@@ -92,7 +74,7 @@ const TOWNS = [
   'Westfield',
   'Yorktown',
 ];
-const RESERVED = new Set(MARKETS.flatMap((m) => fhfaSeriesCodes(m)));
+const RESERVED = new Set(MARKETS.flatMap((m) => seriesCodesOf(m)));
 const STATES = [
   'AL',
   'AZ',
@@ -134,7 +116,7 @@ function blocksOf(text: string): { blocks: { key: string; rows: string[] }[]; co
     const [code = '', year = '', quarter = ''] = raw.slice(close + 2).split(',', 3);
     if (!/^\d+$/.test(code)) continue; // a tolerated header line
     codes.add(code);
-    const key = Number(year) * 4 + Number(quarter) - 1;
+    const key = quarterKey(Number(year), Number(quarter));
     first = Math.min(first, key);
     last = Math.max(last, key);
     if (current?.code !== code) {
@@ -156,8 +138,8 @@ export function withOtherFhfaSeries(files: ReadonlyMap<string, string>, n: numbe
   if (text === undefined) throw new Error(`no ${FILE} to add series to`);
   const { blocks, codes, first: fileFirst, last } = blocksOf(text);
   // National files run from 1975 Q1; a trimmed fixture may start later. New series span the file's own range.
-  const first = Number.isFinite(fileFirst) ? fileFirst : 1975 * 4;
-  const end = Number.isFinite(last) ? last : 2025 * 4 + 3;
+  const first = Number.isFinite(fileFirst) ? fileFirst : quarterKey(1975, 1);
+  const end = Number.isFinite(last) ? last : quarterKey(2025, 4);
   const perSeries = end - first + 1;
   let added = 0;
   for (let k = 0; added < n; k += 1) {
@@ -166,7 +148,7 @@ export function withOtherFhfaSeries(files: ReadonlyMap<string, string>, n: numbe
     const state = STATES[Math.floor(k / TOWNS.length) % STATES.length] ?? 'OH';
     const round = Math.floor(k / (TOWNS.length * STATES.length));
     const place = `${town}-${other}${round === 0 ? '' : ` ${round + 1}`}, ${state}`;
-    const name = k % 7 === 6 ? `${place} (MSAD)` : place;
+    const name = k % 7 === 6 ? `${place}${MSAD_MARKER}` : place;
     let code: string;
     let probe = k;
     do {
@@ -187,3 +169,26 @@ export function withOtherFhfaSeries(files: ReadonlyMap<string, string>, n: numbe
   out.set(FILE, `${blocks.flatMap((b) => b.rows).join('\n')}\n`);
   return out;
 }
+
+/** The file with only the rows of these markets' series (every code the series choice may take). */
+function onlyMarkets(files: ReadonlyMap<string, string>, markets: readonly MarketDefinition[]): Map<string, string> {
+  const codes = new Set(markets.flatMap((m) => seriesCodesOf(m)));
+  const out = new Map(files);
+  const text = files.get(FILE);
+  if (text !== undefined)
+    out.set(
+      FILE,
+      `${text
+        .split('\n')
+        .filter((line) => codes.has(codeOf(line) ?? ''))
+        .join('\n')}\n`,
+    );
+  return out;
+}
+
+export const fhfaSynthetic: SyntheticFiles = {
+  files,
+  withOthers: withOtherFhfaSeries,
+  nationalRows: (files) => Math.max(0, NATIONAL_LINES - lineCount(files.get(FILE))),
+  onlyMarkets,
+};

@@ -1,0 +1,46 @@
+// The Census Building Permits Survey as a source: the four regional annual place files, its one metric, attribution and terms.
+import type { MarketDefinition } from '../../contract/markets.ts';
+import { loadedSource, readRetrieval } from '../parse.ts';
+import { defineSource, type ReadFixture, type SourceLoad } from '../source.ts';
+import { fileSurvey, readMarkets, type BpsMetric } from './adapter.ts';
+import { DIR, FILES, REMOTE, SOURCE_ID, fileOf } from './format.ts';
+import { bpsSynthetic } from './synthetic.ts';
+
+export const censusBps = defineSource({
+  sourceId: SOURCE_ID,
+  metrics: [
+    {
+      id: 'permits',
+      noun: 'building permits',
+      label: 'Building permits, new housing units authorized',
+      shortLabel: 'Permits',
+      unit: 'units',
+      decimals: 0,
+      required: true,
+      definition:
+        "New privately-owned housing units authorized by building permits in the place over the survey year, all structure sizes, with the Census Bureau's imputation for months a permit office did not report (BPS annual place files; New York City: the sum of its five borough rows).",
+    },
+  ],
+  attribution: {
+    sourceName: 'Building Permits Survey',
+    agency: 'U.S. Census Bureau',
+    sourceUrl: 'https://www.census.gov/construction/bps/',
+    confidence: 'high',
+    updateFrequency: 'annually',
+    provenance: 'fixture',
+  },
+  licence: {
+    id: 'other-pd',
+    terms: 'Census Bureau data are in the public domain and may be reused freely; cite them as "U.S. Census Bureau, Building Permits Survey".',
+  },
+  files: [...FILES, `${DIR}/retrieval.json`],
+  remote: REMOTE,
+  vintageOf: (read: ReadFixture) => fileSurvey(read(fileOf('ne')), fileOf('ne')),
+  load(read: ReadFixture, markets: readonly MarketDefinition[]): SourceLoad<BpsMetric> {
+    const retrieval = readRetrieval(read, DIR);
+    const { survey: _survey, ...values } = readMarkets(read, markets);
+    const datasetName = `Building Permits Survey, annual place files, new privately-owned housing units authorized (${retrieval.vintage})`;
+    return loadedSource(censusBps, datasetName, retrieval, { ...values, series: [] });
+  },
+  synthetic: bpsSynthetic,
+});

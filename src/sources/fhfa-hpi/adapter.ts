@@ -1,0 +1,251 @@
+// Reads hpi_at_metro.csv: each market's series by the documented choice (the whole metro, else the division holding its city), its latest quarter and the year's change.
+import { FixtureError, type Place } from '../../contract/errors.ts';
+import type { MarketDefinition } from '../../contract/markets.ts';
+import { eachLine, numeric, roundTo, splitCsvLine, text } from '../parse.ts';
+import type { Boundary, MetricSeries, MissingValue, Observation } from '../source.ts';
+import { CODE, FILE, DIR, SOURCE_ID, MSAD, MSAD_MARKER, NO_VALUE, STANDARD_ERROR, STATE, codeOf, quarterKey, quarterLabel, quarterOfKey } from './format.ts';
+
+export type FhfaMetric = 'homePriceIndex' | 'homePriceChange';
+const METRICS: readonly FhfaMetric[] = ['homePriceIndex', 'homePriceChange'];
+
+interface Quarter {
+  year: number;
+  quarter: number;
+  /** Undefined where FHFA writes "-". */
+  index: number | undefined;
+  line: number;
+}
+
+interface Series {
+  code: string;
+  name: string;
+  quarters: Map<number, Quarter>;
+  lastLine: number;
+}
+
+/**
+ * The rule that names a market's series, in the order they are tried: the whole metro (CBSA code) where FHFA publishes
+ * it, else the metropolitan division that holds the market's principal city.
+ */
+export function seriesCodesOf(market: Pick<MarketDefinition, 'cbsaCode' | 'divisions'>): string[] {
+  return [market.cbsaCode, ...market.divisions.map((d) => d.code)];
+}
+
+/** The name without the division marker, whether it is a division, and the states read from after the last ", ". */
+export function parseSeriesName(name: string, place: Place): { name: string; division: boolean; states: string[] } {
+  const division = MSAD.test(name);
+  const bare = division ? name.replace(MSAD, '') : name.trim();
+  const comma = bare.lastIndexOf(', ');
+  // Without a ", " the name has no states: the test below refuses it before looking at what the split read.
+  const states = bare.slice(comma + 2).split('-');
+  if (comma === -1 || !states.every((s) => STATE.test(s))) {
+    throw new FixtureError('bad_shape', { ...place, column: 'name' }, `the name ${JSON.stringify(name)} does not end with two-letter state codes`);
+  }
+  return { name: bare, division, states };
+}
+
+/** A header line is tolerated as the first line: one whose code column is not a code. */
+const isHeader = (raw: string): boolean => {
+  const code = codeOf(raw);
+  return code === undefined || !/^\d+$/.test(code.trim());
+};
+
+function parseRow(raw: string, place: Place): { name: string; code: string; year: number; quarter: number; index: number | undefined } {
+  const fields = splitCsvLine(raw, place);
+  if (fields.length !== 6) {
+    throw new FixtureError('bad_shape', place, `expected 6 fields (name, code, year, quarter, index, standard error), got ${fields.length}`);
+  }
+  const [nameField, codeField, yearField, quarterField, indexField, errorField] = fields as [string, string, string, string, string, string];
+  const name = text(nameField, place, 'name');
+  const code = codeField.trim();
+  if (!CODE.test(code)) throw new FixtureError('bad_shape', { ...place, column: 'code' }, `the code must be five digits, got ${JSON.stringify(codeField)}`);
+  const year = numeric(yearField, place, 'year');
+  const quarter = numeric(quarterField, place, 'quarter');
+  if (!Number.isInteger(year) || !Number.isInteger(quarter) || quarter < 1 || quarter > 4) {
+    throw new FixtureError('bad_shape', place, `year ${yearField} and quarter ${quarterField} do not name a calendar quarter`);
+  }
+  const rawIndex = indexField.trim();
+  const rawError = errorField.trim();
+  if (rawIndex === NO_VALUE) {
+    if (rawError !== NO_VALUE)
+      throw new FixtureError('bad_shape', { ...place, column: 'standard error' }, `no index ("-") but a standard error ${JSON.stringify(errorField)}`);
+    return { name, code, year, quarter, index: undefined };
+  }
+  const index = numeric(rawIndex, place, 'index');
+  if (!(index > 0)) throw new FixtureError('not_numeric', { ...place, column: 'index' }, `the index must be positive, got ${JSON.stringify(indexField)}`);
+  if (!STANDARD_ERROR.test(rawError)) {
+    throw new FixtureError(
+      'not_numeric',
+      { ...place, column: 'standard error' },
+      `the standard error must be written in parentheses like "( 2.51)", got ${JSON.stringify(errorField)}`,
+    );
+  }
+  return { name, code, year, quarter, index: roundTo(index, 2) };
+}
+
+/** Every series of a market's codes, in one pass; other rows are counted, not parsed. */
+function readSeries(source: string, wanted: ReadonlySet<string>): { series: Map<string, Series>; others: number; lastLine: number } {
+  const series = new Map<string, Series>();
+  let others = 0;
+  let anyRow = false;
+  let lastLine = 0;
+  let first = true;
+  eachLine(source, (raw, line) => {
+    lastLine = line;
+    if (first) {
+      first = false;
+      if (isHeader(raw)) return;
+    }
+    anyRow = true;
+    const code = codeOf(raw)?.trim();
+    if (code === undefined || !wanted.has(code)) {
+      others += 1;
+      return;
+    }
+    const place = { file: FILE, line };
+    const row = parseRow(raw, place);
+    let entry = series.get(row.code);
+    if (entry === undefined) {
+      entry = { code: row.code, name: row.name, quarters: new Map(), lastLine: line };
+      series.set(row.code, entry);
+    }
+    const key = quarterKey(row.year, row.quarter);
+    const previous = entry.quarters.get(key);
+    if (previous !== undefined) {
+      throw new FixtureError('duplicate_row', place, `second row for ${row.code} (${row.name}) ${quarterLabel(row)}; the first is on line ${previous.line}`);
+    }
+    entry.quarters.set(key, { year: row.year, quarter: row.quarter, index: row.index, line });
+    entry.lastLine = line;
+  });
+  if (!anyRow) throw new FixtureError('bad_shape', { file: FILE }, 'no data rows');
+  return { series, others, lastLine };
+}
+
+/** The latest quarter any row of the file names: the file's vintage, "YYYY Qn". */
+export function latestQuarterOf(source: string): string {
+  let latest = -1;
+  let first = true;
+  eachLine(source, (raw, line) => {
+    if (first) {
+      first = false;
+      if (isHeader(raw)) return;
+    }
+    const code = codeOf(raw) ?? '';
+    const after = raw.indexOf(`,${code},`);
+    const [year, quarter] = raw.slice(after + code.length + 2).split(',', 2);
+    const key = quarterKey(Number(year), Number(quarter));
+    if (!Number.isInteger(key)) throw new FixtureError('bad_shape', { file: FILE, line }, 'no year and quarter after the code');
+    if (key > latest) latest = key;
+  });
+  // A key only replaces -1 when it is not negative.
+  if (latest === -1) throw new FixtureError('bad_shape', { file: FILE }, 'no data rows');
+  return quarterLabel(quarterOfKey(latest));
+}
+
+/** The market's index quarter by quarter, from the first quarter with a value to `latest`; a quarter without a row or with "-" has no value. */
+function seriesOf(marketId: string, entry: Series, latest: Quarter): MetricSeries<FhfaMetric> {
+  const end = quarterKey(latest.year, latest.quarter);
+  let start = end;
+  for (const q of entry.quarters.values()) if (q.index !== undefined) start = Math.min(start, quarterKey(q.year, q.quarter));
+  const points: { period: string; value: number | undefined }[] = [];
+  for (let key = start; key <= end; key += 1) points.push({ period: quarterLabel(quarterOfKey(key)), value: entry.quarters.get(key)?.index });
+  return { marketId, metricId: 'homePriceIndex', perYear: 4, points };
+}
+
+const describeCodes = (market: MarketDefinition): string =>
+  [
+    `the whole metro ${market.cbsaCode}`,
+    ...market.divisions.map((d) => `the metropolitan division ${d.code} (${d.name}, ${d.delineations.join(' and ')} delineations)`),
+  ].join(' or ');
+
+export interface FhfaValues {
+  observations: Observation<FhfaMetric>[];
+  missing: MissingValue<FhfaMetric>[];
+  series: MetricSeries<FhfaMetric>[];
+  skipped: number;
+  /** What the chosen series are: "metro", "metropolitan-division", or both. */
+  kinds: string;
+  /** The latest quarter of any market's series, "YYYY Qn"; undefined when no market has one. */
+  through: string | undefined;
+}
+
+/** Every market's index and change, and history, from the file; a market without a series, or without a value, is missing with the reason. */
+export function readMarkets(source: string, markets: readonly MarketDefinition[]): FhfaValues {
+  const wanted = new Set(markets.flatMap((m) => seriesCodesOf(m)));
+  const { series, others, lastLine } = readSeries(source, wanted);
+
+  const observations: Observation<FhfaMetric>[] = [];
+  const missing: MissingValue<FhfaMetric>[] = [];
+  const histories: MetricSeries<FhfaMetric>[] = [];
+  const used = new Set<string>();
+  const kinds = new Set<'cbsa' | 'division'>();
+  let latestOfAll = -1;
+  for (const market of markets) {
+    // The documented rule: the first of the market's codes that the file holds (the whole metro, then its divisions).
+    const entry = seriesCodesOf(market)
+      .map((c) => series.get(c))
+      .find((e) => e !== undefined);
+    if (entry === undefined) {
+      const reason = `${FILE.slice(DIR.length + 1)} has no series for ${describeCodes(market)}`;
+      for (const metricId of METRICS) missing.push({ marketId: market.id, metricId, reason, origin: { file: FILE, line: lastLine } });
+      continue;
+    }
+    used.add(entry.code);
+    const parsed = parseSeriesName(entry.name, { file: FILE, line: entry.lastLine });
+    const level = parsed.division ? ('division' as const) : ('cbsa' as const);
+    kinds.add(level);
+    const boundary: Boundary = {
+      level,
+      name: parsed.name,
+      codes: level === 'division' ? { cbsa: market.cbsaCode, division: entry.code } : { cbsa: entry.code },
+      states: parsed.states,
+    };
+    const label = `${parsed.name}${parsed.division ? MSAD_MARKER : ''} (${entry.code})`;
+    let latest: Quarter | undefined;
+    for (const q of entry.quarters.values()) {
+      if (q.index !== undefined && (latest === undefined || quarterKey(q.year, q.quarter) > quarterKey(latest.year, latest.quarter))) latest = q;
+    }
+    if (latest === undefined) {
+      const reason = `FHFA writes "-" for every quarter of ${label}: too few transactions for an index value`;
+      for (const metricId of METRICS) missing.push({ marketId: market.id, metricId, reason, origin: { file: FILE, line: entry.lastLine } });
+      continue;
+    }
+    latestOfAll = Math.max(latestOfAll, quarterKey(latest.year, latest.quarter));
+    const base = { marketId: market.id, sourceId: SOURCE_ID, boundary };
+    const index = latest.index ?? 0;
+    observations.push({ ...base, metricId: 'homePriceIndex', value: index, asOf: quarterLabel(latest), origin: { file: FILE, line: latest.line } });
+    histories.push(seriesOf(market.id, entry, latest));
+    const before = { year: latest.year - 1, quarter: latest.quarter };
+    const yearBefore = entry.quarters.get(quarterKey(before.year, before.quarter));
+    if (yearBefore?.index === undefined) {
+      missing.push({
+        marketId: market.id,
+        metricId: 'homePriceChange',
+        reason:
+          yearBefore === undefined
+            ? `${label} has no row for ${quarterLabel(before)}, the quarter a year before ${quarterLabel(latest)}`
+            : `FHFA writes "-" for ${label} in ${quarterLabel(before)}, the quarter a year before ${quarterLabel(latest)}: too few transactions for an index value`,
+        origin: { file: FILE, line: yearBefore?.line ?? latest.line },
+      });
+      continue;
+    }
+    observations.push({
+      ...base,
+      metricId: 'homePriceChange',
+      value: roundTo((index / yearBefore.index - 1) * 100, 1),
+      asOf: `${quarterLabel(yearBefore)} to ${quarterLabel(latest)}`,
+      origin: { file: FILE, line: latest.line },
+    });
+  }
+  // Rows of every other series, and of a market's codes the rule did not choose, are skipped and counted.
+  let skipped = others;
+  for (const entry of series.values()) if (!used.has(entry.code)) skipped += entry.quarters.size;
+  return {
+    observations,
+    missing,
+    series: histories,
+    skipped,
+    kinds: kinds.size === 2 ? 'metro and metropolitan-division' : kinds.has('division') ? 'metropolitan-division' : 'metro',
+    through: latestOfAll === -1 ? undefined : quarterLabel(quarterOfKey(latestOfAll)),
+  };
+}

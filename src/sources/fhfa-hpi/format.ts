@@ -1,0 +1,47 @@
+// The layout of FHFA's hpi_at_metro.csv, written once for the adapter that reads it and the generator that writes it.
+//
+// No header line (one is tolerated): "name",code,year,quarter,index,(standard error). A name is quoted and ends with the
+// states ("Austin-Round Rock-San Marcos, TX"); a metropolitan division's name carries " (MSAD)" after the states. "-"
+// stands for a quarter with too few transactions for an index, in both value columns. The standard error is written in
+// parentheses, padded to five characters: "( 2.51)", "(10.55)". Rows come in FHFA's name order.
+
+/** The source's id, which names its fixtures folder too. */
+export const SOURCE_ID = 'fhfa-hpi';
+export const DIR = SOURCE_ID;
+export const FILE = `${DIR}/hpi_at_metro.csv`;
+export const URL_METRO = 'https://www.fhfa.gov/hpi/download/quarterly_datasets/hpi_at_metro.csv';
+
+/** What follows a metropolitan division's name. */
+export const MSAD_MARKER = ' (MSAD)';
+export const MSAD = /\s*\(MSAD\)\s*$/;
+export const STATE = /^[A-Z]{2}$/;
+export const CODE = /^\d{5}$/;
+export const STANDARD_ERROR = /^\(\s*\d+(\.\d+)?\)$/;
+/** FHFA's mark for a quarter without an index. */
+export const NO_VALUE = '-';
+
+/** A standard error as FHFA writes it: two decimals in parentheses, padded to five characters. */
+export const standardError = (value: number): string => `(${value.toFixed(2).padStart(5, ' ')})`;
+
+export const quarterLabel = (q: { year: number; quarter: number }): string => `${q.year} Q${q.quarter}`;
+/** Quarters as consecutive integers, so a year earlier is four less. */
+export const quarterKey = (year: number, quarter: number): number => year * 4 + quarter - 1;
+export const quarterOfKey = (key: number): { year: number; quarter: number } => ({ year: Math.floor(key / 4), quarter: (key % 4) + 1 });
+
+/** FHFA orders its rows by name, ignoring case, spaces and punctuation ("Sandusky, OH" before "San Francisco-…"). */
+export const collationKey = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** One line of the file, split only as far as the code: enough to know whether the row belongs to a market. */
+export function codeOf(raw: string): string | undefined {
+  // Names are quoted (they hold a comma); the code follows the closing quote.
+  if (raw.charCodeAt(0) === 34) {
+    const close = raw.indexOf('",', 1);
+    if (close === -1) return undefined;
+    const end = raw.indexOf(',', close + 2);
+    return end === -1 ? undefined : raw.slice(close + 2, end);
+  }
+  // Without a first comma there is no second one either.
+  const first = raw.indexOf(',');
+  const end = raw.indexOf(',', first + 1);
+  return end === -1 ? undefined : raw.slice(first + 1, end);
+}

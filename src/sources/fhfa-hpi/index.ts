@@ -1,0 +1,59 @@
+// The FHFA House Price Index as a source: the metro and division all-transactions indexes of hpi_at_metro.csv, its two metrics, attribution and terms.
+import type { MarketDefinition } from '../../contract/markets.ts';
+import { loadedSource, readRetrieval } from '../parse.ts';
+import { defineSource, type ReadFixture, type SourceLoad } from '../source.ts';
+import { latestQuarterOf, readMarkets, type FhfaMetric } from './adapter.ts';
+import { DIR, FILE, SOURCE_ID, URL_METRO } from './format.ts';
+import { fhfaSynthetic } from './synthetic.ts';
+
+export const fhfaHpi = defineSource({
+  sourceId: SOURCE_ID,
+  metrics: [
+    {
+      id: 'homePriceIndex',
+      noun: 'the house price index',
+      label: 'House price index, all transactions, 1995 Q1 = 100',
+      shortLabel: 'Price index',
+      unit: 'index',
+      unitWords: '1995 Q1 = 100',
+      decimals: 2,
+      required: true,
+      definition:
+        'FHFA all-transactions house price index of the metro area, or of the metropolitan division holding the city where FHFA divides the metro: latest quarter, not seasonally adjusted, 1995 Q1 = 100.',
+    },
+    {
+      id: 'homePriceChange',
+      noun: 'the year-over-year house price change',
+      label: 'House price change, year over year',
+      shortLabel: 'Price change',
+      unit: '%',
+      unitWords: '% on a year earlier',
+      decimals: 1,
+      required: true,
+      definition: 'Change of the house price index from the same quarter a year earlier.',
+    },
+  ],
+  attribution: {
+    sourceName: 'FHFA House Price Index',
+    agency: 'Federal Housing Finance Agency',
+    sourceUrl: 'https://www.fhfa.gov/data/hpi',
+    confidence: 'high',
+    updateFrequency: 'quarterly',
+    provenance: 'fixture',
+  },
+  licence: {
+    id: 'other-at',
+    terms:
+      'FHFA data are public information and free to use with attribution to the Federal Housing Finance Agency, for example "Source: FHFA House Price Index".',
+  },
+  files: [FILE, `${DIR}/retrieval.json`],
+  remote: [{ file: FILE, url: URL_METRO }],
+  vintageOf: (read: ReadFixture) => latestQuarterOf(read(FILE)),
+  load(read: ReadFixture, markets: readonly MarketDefinition[]): SourceLoad<FhfaMetric> {
+    const retrieval = readRetrieval(read, DIR);
+    const { kinds, through, ...values } = readMarkets(read(FILE), markets);
+    const datasetName = `House Price Index, ${kinds} all-transactions indexes, quarterly, not seasonally adjusted (through ${through ?? retrieval.vintage})`;
+    return loadedSource(fhfaHpi, datasetName, retrieval, { ...values, notes: [] });
+  },
+  synthetic: fhfaSynthetic,
+});

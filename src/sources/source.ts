@@ -1,0 +1,150 @@
+// What a source module is (everything about one upstream dataset, in one folder) and what its adapter produces.
+import type { Boundary as ScopeBoundary, Source } from '../contract/schemas.ts';
+import type { MarketDefinition } from '../contract/markets.ts';
+
+/** Which boundary a value describes (the contract's geographyScope boundary, before the metrics are known). */
+export type Boundary = Omit<ScopeBoundary, 'metrics'>;
+
+/** One value for one market, already rounded to the upstream's published precision. */
+export interface Observation<M extends string = string> {
+  marketId: string;
+  metricId: M;
+  value: number;
+  asOf: string;
+  sourceId: string;
+  boundary: Boundary;
+  origin: { file: string; line: number };
+}
+
+/** A metric a market's row leaves without a value (a null, an annotation sentinel, a `-`), and why; the data-status page shows it. */
+export interface MissingValue<M extends string = string> {
+  marketId: string;
+  metricId: M;
+  /** In words a reader understands, naming what the file said: `the Census API marks the estimate as not available (-666666666)`. */
+  reason: string;
+  /** The file and line that said it; no line when the value is missing because no row exists. */
+  origin: { file: string; line?: number };
+}
+
+/**
+ * One market's history of a metric, for the pages' charts (the FHFA index quarter by quarter). It never reaches the JSON
+ * or CSV, which carry the latest value only.
+ */
+export interface MetricSeries<M extends string = string> {
+  marketId: string;
+  metricId: M;
+  /** Periods in a year (4 for quarters): the year-over-year change compares a point with the one this many before. */
+  perYear: number;
+  /** Consecutive periods, oldest first, from the first with a value to the latest with one; undefined where the source has no value (FHFA's "-"). */
+  points: readonly { period: string; value: number | undefined }[];
+}
+
+/** How a market's value was put together where that is not the plain reading of one row (New York City's permits: five borough rows). */
+export interface ValueNote<M extends string = string> {
+  marketId: string;
+  metricId: M;
+  /** One sentence a reader understands. */
+  note: string;
+}
+
+/** What one load of a source's fixtures gives: its attribution with the fixture's dates, and every market's values. */
+export interface SourceLoad<M extends string = string> {
+  source: Source;
+  /** The terms the dataset is published under (the source module's). */
+  licence: Licence;
+  observations: Observation<M>[];
+  /** Values a market's rows lack, with the reason; the metric is then missing from the profile and its coverage. */
+  missing: MissingValue<M>[];
+  /** Rows of places (or series) that are not markets: skipped, and counted. */
+  skipped: number;
+  /** Which values are illustrative rather than published, as retrieval.json says; absent when every value is the agency's. */
+  illustrative?: string;
+  /** Each market's history of a metric, where the source has one (empty where it has none): the pages draw them. */
+  series: MetricSeries<M>[];
+  /** Values put together from more than one row, and how (empty when every value is one row's): the pages say it beside the value. */
+  notes: ValueNote<M>[];
+}
+
+/** One file `market-profiles fetch` downloads from the agency, and where under the fixtures root it is written. */
+export interface RemoteFile {
+  /** Path relative to the fixtures root; one of the adapter's `files`. */
+  file: string;
+  /** The agency's own address. */
+  url: string;
+}
+
+/** Reads one fixture file by its path relative to the fixtures root. Injected so tests run in memory. */
+export type ReadFixture = (path: string) => string;
+
+/** A metric as its source defines it: everything a page, a descriptor or a worked example says of it. */
+export interface MetricSpec<M extends string = string> {
+  id: M;
+  label: string;
+  /** Short name for chart rows and column heads where the label does not fit: "Median rent". */
+  shortLabel: string;
+  /** The metric as a sentence names it, lower case: "median gross rent", "building permits". */
+  noun: string;
+  unit: string;
+  /** The unit as a column head says it, where the unit alone does not ("% on a year earlier"); absent: from the unit. */
+  unitWords?: string;
+  /** Decimals the upstream publishes the value with; values are rounded to this at ingestion. */
+  decimals: number;
+  /** Whether the methodology requires it of every market (coverage counts the required metrics). */
+  required: boolean;
+  definition: string;
+}
+
+/** The terms a dataset is published under: an Open Definition licence id for the Data Package, and the words the pages show. */
+export interface Licence {
+  /** Open Definition id (`other-pd`, `other-at`, …). */
+  id: string;
+  terms: string;
+}
+
+/** A secret the agency's API takes (never written to a file or a message): the environment variable that holds it and the query parameter it is sent as. */
+export interface Credential {
+  env: string;
+  query: string;
+  help: string;
+}
+
+/** A synthetic market and its index: every value a generator writes for it derives from the index, so files are deterministic. */
+export interface SyntheticMarket {
+  i: number;
+  market: MarketDefinition;
+}
+
+/** Writers of files in the source's published layout, for tests and benchmarks: synthetic markets, and the rest of the country around them. */
+export interface SyntheticFiles {
+  /** The source's fixture files (its retrieval.json included) for these markets. */
+  files(markets: readonly SyntheticMarket[]): Map<string, string>;
+  /** The files with n more rows of places or series that are not markets, as a national file holds them. */
+  withOthers(files: ReadonlyMap<string, string>, n: number): Map<string, string>;
+  /** How many more rows make these files national size. */
+  nationalRows(files: ReadonlyMap<string, string>): number;
+  /** The files with every row that is not one of these markets' removed: the least a trimmed download holds. */
+  onlyMarkets(files: ReadonlyMap<string, string>, markets: readonly MarketDefinition[]): Map<string, string>;
+}
+
+/** Everything about one upstream dataset. One registry (./registry.ts) lists the modules; nothing else names a source id. */
+export interface SourceModule<Id extends string = string, M extends string = string> {
+  sourceId: Id;
+  /** The metrics this source provides, in the order the pages list them. */
+  metrics: readonly MetricSpec<M>[];
+  /** What every profile citing it says of it (docs/contract.md 2.4), less what its files tell: the dataset's vintage and the dates. */
+  attribution: Omit<Source, 'sourceId' | 'datasetName' | 'latestReleaseDate' | 'latestRetrievedAt'>;
+  licence: Licence;
+  /** Fixture files this adapter reads, relative to the fixtures root. */
+  files: readonly string[];
+  /** What `fetch` downloads; every other file of `files` is written by fetch itself (retrieval.json). */
+  remote: readonly RemoteFile[];
+  /** A secret the agency's API takes with every download, if any. */
+  credential?: Credential;
+  /** The vintage the files hold (a survey year, the latest quarter, the ACS period), read from the files themselves: fetch records it. */
+  vintageOf?(read: ReadFixture): string;
+  load(read: ReadFixture, markets: readonly MarketDefinition[]): SourceLoad<M>;
+  synthetic: SyntheticFiles;
+}
+
+/** Declares a source module, keeping its id and metric ids as literal types (the registry's unions are made of them). */
+export const defineSource = <const Id extends string, const M extends string>(module: SourceModule<Id, M>): SourceModule<Id, M> => module;
