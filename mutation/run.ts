@@ -16,7 +16,7 @@ export const MODULES: readonly { name: string; file: string; tests: readonly str
   {
     name: 'methodology',
     file: 'src/methodology/methodology.ts',
-    tests: ['test/unit/methodology.test.ts', 'test/unit/profiles.test.ts', 'test/unit/formulas.test.ts'],
+    tests: ['test/unit/methodology.test.ts', 'test/unit/profiles.test.ts', 'test/unit/freshness-bounds.test.ts'],
   },
   { name: 'profiles', file: 'src/methodology/profiles.ts', tests: ['test/unit/profiles.test.ts', 'test/unit/contract.test.ts', 'test/unit/golden.test.ts'] },
   { name: 'render-csv', file: 'src/render/csv-documents.ts', tests: ['test/unit/csv.test.ts', 'test/unit/csv-properties.test.ts', 'test/unit/golden.test.ts'] },

@@ -20,12 +20,20 @@ function describePlace(place: Place): string {
   return parts.join(', ');
 }
 
+/** Why a fixture file cannot be read as its upstream's shape. */
+export type FixtureErrorCode = 'missing_field' | 'not_numeric' | 'duplicate_row' | 'formula_text' | 'bad_shape' | 'unreadable';
+/** Why the observations of the sources cannot make a profile. */
+export type AssemblyErrorCode = 'unknown_metric' | 'not_numeric' | 'duplicate_metric';
+/** Why a built document breaks the published contract. */
+export type ContractErrorCode = 'schema' | 'csv_tie';
+export type DataErrorCode = FixtureErrorCode | AssemblyErrorCode | ContractErrorCode;
+
 export class DataError extends Error {
-  readonly code: string;
+  readonly code: DataErrorCode;
   readonly place: Place;
   readonly reason: string;
 
-  constructor(code: string, place: Place, reason: string) {
+  constructor(code: DataErrorCode, place: Place, reason: string) {
     const where = describePlace(place);
     super(where === '' ? reason : `${where}: ${reason}`);
     this.name = 'DataError';
@@ -37,11 +45,7 @@ export class DataError extends Error {
 
 /** A raw fixture file that cannot be read as its upstream's shape. */
 export class FixtureError extends DataError {
-  constructor(
-    code: 'missing_field' | 'not_numeric' | 'unknown_market_code' | 'duplicate_row' | 'formula_text' | 'bad_shape' | 'unreadable',
-    place: Place,
-    reason: string,
-  ) {
+  constructor(code: FixtureErrorCode, place: Place, reason: string) {
     super(code, place, reason);
     this.name = 'FixtureError';
   }
@@ -49,7 +53,7 @@ export class FixtureError extends DataError {
 
 /** A built artifact that breaks the published contract. */
 export class ContractError extends DataError {
-  constructor(code: 'schema' | 'csv_tie' | 'link', place: Place, reason: string) {
+  constructor(code: ContractErrorCode, place: Place, reason: string) {
     super(code, place, reason);
     this.name = 'ContractError';
   }
@@ -60,5 +64,13 @@ export class ConfigError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'ConfigError';
+  }
+}
+
+/** A broken internal invariant: a bug in this program, never bad input. The command line reports it in one line. */
+export class InvariantError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvariantError';
   }
 }

@@ -1,5 +1,6 @@
 // The published contract, defined once: TypeScript types, the draft-07 schemas and the CSV descriptor.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { GEOGRAPHY_LEVEL_IDS } from './geography.ts';
 
 export const SCHEMA_VERSION = '1';
 export const PRODUCTION_MODE = 'static-fixture';
@@ -35,12 +36,6 @@ export const byId =
   <T>(idOf: (item: T) => string) =>
   (a: T, b: T): number =>
     compareIds(idOf(a), idOf(b));
-
-/** Joins words as a person lists them: "a", "a and b", "a, b and c" (the geographyScope note and every page). */
-export function listWords(words: readonly string[]): string {
-  if (words.length <= 1) return words.join('');
-  return `${words.slice(0, -1).join(', ')} and ${words.at(-1) ?? ''}`;
-}
 
 export const LINK_KEYS = ['html', 'dataStatus', 'methodology', 'dataSources', 'dataCatalog', 'privacy', 'changelog'] as const;
 
@@ -115,7 +110,7 @@ export const Source = Type.Object({
 });
 
 const Boundary = Type.Object({
-  level: Type.Union([Type.Literal('place'), Type.Literal('county'), Type.Literal('cbsa'), Type.Literal('division')]),
+  level: Type.Union(GEOGRAPHY_LEVEL_IDS.map((level) => Type.Literal(level))),
   name: NonEmpty,
   codes: Type.Record(Type.String(), Type.String({ pattern: '^[0-9]+$' })),
   states: Type.Array(Type.String({ pattern: '^[A-Z]{2}$' }), { minItems: 1 }),

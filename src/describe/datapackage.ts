@@ -1,16 +1,15 @@
 // The Frictionless Data Package served at /api/datapackage: the bulk CSV and each market CSV as tabular resources, with the Table Schema, dialect, sizes and hashes of the bytes served.
 import { createHash } from 'node:crypto';
-import { CSV_COLUMNS, PRODUCTION_MODE, PROFILE_CAVEATS, byId, displayName, type CsvColumn, type MarketProfile, type Source } from '../contract/schemas.ts';
+import { CSV_COLUMNS, PRODUCTION_MODE, PROFILE_CAVEATS, byId, displayName, type CsvColumn } from '../contract/schemas.ts';
 import { BULK_CSV_FILENAME, PATHS, marketCsvFilename } from '../contract/paths.ts';
-import { termsOf } from '../render/pages/source-terms.ts';
+import type { Snapshot, SourceData } from '../methodology/snapshot.ts';
 import { bodyOf, type Served } from './served.ts';
 
 type Json = Record<string, unknown>;
 
 export interface DataPackageInput {
   baseUrl: string;
-  snapshotDate: string;
-  profiles: readonly MarketProfile[];
+  snapshot: Snapshot;
   served: Served;
 }
 
@@ -35,13 +34,6 @@ const TABLE_TYPES: Partial<Record<CsvColumn, Json>> = {
   value: { type: 'number' },
   updated_date: { type: 'date', format: 'default' },
   live_data: { type: 'boolean', trueValues: ['true'], falseValues: ['false'] },
-};
-
-/** Open Definition license ids of the upstream datasets (their terms are on the data-sources page). */
-const LICENSE_IDS: Readonly<Record<string, string>> = {
-  'census-acs-5yr': 'other-pd',
-  'census-bps': 'other-pd',
-  'fhfa-hpi': 'other-at',
 };
 
 /** The Table Schema of a CSV holding the given markets. */
@@ -86,11 +78,14 @@ function resource(input: DataPackageInput, path: string, name: string, title: st
 
 /** The Data Package descriptor (a JSON-ready object). */
 export function dataPackage(input: DataPackageInput): Json {
-  const { baseUrl, profiles } = input;
-  const sorted = [...profiles].sort(byId((p) => p.market.id));
-  const sources = new Map<string, Source>();
-  for (const p of sorted) for (const s of p.sources) if (!sources.has(s.sourceId)) sources.set(s.sourceId, s);
-  const cited = [...sources.values()].sort(byId((s) => s.sourceId));
+  const { baseUrl, snapshot } = input;
+  const sorted = snapshot.markets.map((m) => m.profile).sort(byId((p) => p.market.id));
+  const loaded = new Map(snapshot.sources.map((s) => [s.source.sourceId, s]));
+  const sources = new Map<string, SourceData>();
+  // Each cited source as a profile cites it, with the terms it was loaded with.
+  for (const p of sorted)
+    for (const s of p.sources) if (!sources.has(s.sourceId)) sources.set(s.sourceId, { ...(loaded.get(s.sourceId) as SourceData), source: s });
+  const cited = [...sources.values()].sort(byId((s) => s.source.sourceId));
   const name = (file: string): string => file.replace(/\.csv$/, '');
   return {
     profile: 'tabular-data-package',
@@ -102,14 +97,10 @@ export function dataPackage(input: DataPackageInput): Json {
       ...PROFILE_CAVEATS,
     ].join(' '),
     homepage: baseUrl + PATHS.dataCatalog,
-    created: `${input.snapshotDate}T00:00:00Z`,
+    created: `${snapshot.snapshotDate}T00:00:00Z`,
     keywords: ['housing', 'rent', 'house prices', 'building permits', 'affordability'],
-    licenses: cited.map((s) => ({
-      ...(LICENSE_IDS[s.sourceId] === undefined ? {} : { name: LICENSE_IDS[s.sourceId] }),
-      path: s.sourceUrl,
-      title: termsOf(s.sourceId),
-    })),
-    sources: cited.map((s) => ({ title: `${s.agency}, ${s.datasetName}`, path: s.sourceUrl })),
+    licenses: cited.map(({ source, licence }) => ({ name: licence.id, path: source.sourceUrl, title: licence.terms })),
+    sources: cited.map(({ source }) => ({ title: `${source.agency}, ${source.datasetName}`, path: source.sourceUrl })),
     resources: [
       resource(
         input,

@@ -10,7 +10,7 @@ export const OPENAPI_VERSION = '3.1.0';
 /** The market id the examples use (the first market when it is not served). */
 export const SAMPLE_MARKET = 'us-tx-austin';
 /** A market id no build serves (a state code that does not exist), for the examples of an unknown market. */
-export const UNKNOWN_MARKET = 'us-zz-nowhere';
+export const EXAMPLE_UNKNOWN_MARKET = 'us-zz-nowhere';
 
 type Json = Record<string, unknown>;
 
@@ -276,12 +276,12 @@ export function openApiDocument(input: OpenApiInput): Json {
       '304': notModified(route.headers),
     };
     if (op.perMarket) {
-      const unknownPath = op.template.replace('{marketId}', UNKNOWN_MARKET);
+      const unknownPath = op.template.replace('{marketId}', EXAMPLE_UNKNOWN_MARKET);
       responses['404'] = {
         description: 'No market has this id (code market_not_found): the body echoes the id and lists every known one.',
         headers: mergedHeaders(PROBLEM_HEADERS),
         content: problemContent({
-          [UNKNOWN_MARKET]: problemExample(`GET ${unknownPath}`, marketProblem(baseUrl, UNKNOWN_MARKET, unknownPath, [...marketIds].sort())),
+          [EXAMPLE_UNKNOWN_MARKET]: problemExample(`GET ${unknownPath}`, marketProblem(baseUrl, EXAMPLE_UNKNOWN_MARKET, unknownPath, [...marketIds].sort())),
         }),
       };
     }

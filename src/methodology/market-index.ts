@@ -1,6 +1,6 @@
 // Builds the /api/markets index envelope from the assembled profiles (docs/contract.md 2.8).
 import { PROFILE_CAVEATS, PRODUCTION_MODE, SCHEMA_VERSION, byId, type MarketIndex, type MarketProfile } from '../contract/schemas.ts';
-import { METHODOLOGY_VERSION } from './methodology.ts';
+import { METHODOLOGY_VERSION } from './version.ts';
 import { PATHS } from '../contract/paths.ts';
 
 export function buildMarketIndex(profiles: readonly MarketProfile[], snapshotDate: string, baseUrl: string): MarketIndex {

@@ -5,28 +5,34 @@ import {
   SCHEMA_VERSION,
   byId,
   compareIds,
-  listWords,
   type GeographyScope,
+  type Coverage,
   type MarketProfile,
   type Metric,
   type Source,
 } from '../contract/schemas.ts';
+import { GEOGRAPHY_LEVELS } from '../contract/geography.ts';
+import { listWords } from '../contract/words.ts';
 import { DataError } from '../contract/errors.ts';
 import type { MarketDefinition } from '../contract/markets.ts';
-import {
-  METHODOLOGY_VERSION,
-  METRICS,
-  computeCoverage,
-  computeScores,
-  daysBetween,
-  metricDefinition,
-  sourceFreshness,
-  worstFreshness,
-  type Values,
-} from './methodology.ts';
 import { profileLinks } from '../contract/paths.ts';
 import type { LoadedSources } from '../sources/load.ts';
 import type { Boundary, Observation } from '../sources/source.ts';
+import { daysBetween, sourceFreshness, worstFreshness } from './freshness.ts';
+import { computeCoverage, inMetricOrder, isMetricId, metricDefinition, type MetricId, type ProfileMetrics, type Values } from './metrics.ts';
+import { computeScores, type Scores } from './scores.ts';
+import { METHODOLOGY_VERSION } from './version.ts';
+
+type ProfileBody = MarketProfile['profile'];
+
+/** A market profile as the build assembles it: the contract's document, its metrics and scores keyed by their typed ids. */
+export interface AssembledProfile extends Omit<MarketProfile, 'profile'> {
+  profile: Omit<ProfileBody, 'metrics' | 'scores' | 'coverage'> & {
+    metrics: ProfileMetrics;
+    scores: Scores;
+    coverage: Omit<Coverage, 'missing'> & { missing: MetricId[] };
+  };
+}
 
 /** Copies a source record with its keys in contract order, optional dates omitted when unknown. */
 function sourceEntry(s: Source): Source {
@@ -56,32 +62,16 @@ function freshnessNote(sources: readonly Source[], snapshotDate: string): string
 }
 
 /** The boundary as a sentence names it, with its codes: "Austin city, Texas (Census place 4805000)"; a division with its metro's name. */
-export function boundaryPhrase(b: Boundary, cbsaName: string | undefined): string {
-  const spans = b.states.length > 1 ? `, which spans ${listWords(b.states)}` : '';
-  switch (b.level) {
-    case 'place':
-      return `${b.name} (Census place ${Object.values(b.codes).join('')})`;
-    case 'county':
-      return `${b.name} (county ${Object.values(b.codes).join('')})`;
-    case 'division':
-      return `the ${b.name} metropolitan division (${b.codes['division'] ?? ''})${cbsaName === undefined ? '' : ` of the ${cbsaName} metro area`}${spans}`;
-    case 'cbsa':
-      return `the ${b.name} metro area (CBSA ${b.codes['cbsa'] ?? ''})${spans}`;
-  }
-}
-
-const METRIC_ORDER = new Map(METRICS.map((m, i) => [m.id, i]));
+export const boundaryPhrase = (b: Boundary, cbsaName: string | undefined): string => GEOGRAPHY_LEVELS[b.level].phrase(b, cbsaName);
 
 /**
  * Metrics and the area they describe, as a clause of the geographyScope note and of the market page's covers line:
  * "median gross rent and housing units describe Austin city, Texas (Census place 4805000)", metrics in the methodology's order.
  */
 export function coverageClause(metricIds: readonly string[], boundary: Boundary, cbsaName: string | undefined): string {
-  const nouns = [...metricIds].sort((a, b) => (METRIC_ORDER.get(a) ?? 0) - (METRIC_ORDER.get(b) ?? 0)).map((id) => metricDefinition(id)?.noun ?? id);
+  const nouns = inMetricOrder(metricIds).map((id) => metricDefinition(id)?.noun ?? id);
   return `${listWords(nouns)} ${nouns.length === 1 && !/s$/.test(nouns[0] ?? '') ? 'describes' : 'describe'} ${boundaryPhrase(boundary, cbsaName)}`;
 }
-
-const LEVEL_ORDER: readonly Boundary['level'][] = ['place', 'county', 'division', 'cbsa'];
 
 /**
  * geographyScope appears whenever a market's metrics come from more than one boundary (today every market: the city's
@@ -97,7 +87,7 @@ function geographyScope(market: MarketDefinition, observations: readonly Observa
     boundaries.set(key, entry);
   }
   if (boundaries.size < 2) return undefined;
-  const entries = [...boundaries.values()].sort((a, b) => LEVEL_ORDER.indexOf(a.boundary.level) - LEVEL_ORDER.indexOf(b.boundary.level));
+  const entries = [...boundaries.values()].sort((a, b) => GEOGRAPHY_LEVELS[a.boundary.level].order - GEOGRAPHY_LEVELS[b.boundary.level].order);
   const sentence = entries.map(({ boundary, metrics }) => coverageClause([...metrics], boundary, market.cbsaName)).join('; ');
   return {
     note: `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`,
@@ -111,12 +101,12 @@ function geographyScope(market: MarketDefinition, observations: readonly Observa
   };
 }
 
-export function assembleProfile(market: MarketDefinition, data: LoadedSources, baseUrl: string, observations: readonly Observation[]): MarketProfile {
-  const metrics: Record<string, Metric> = {};
-  const values: Record<string, number> = {};
+export function assembleProfile(market: MarketDefinition, data: LoadedSources, baseUrl: string, observations: readonly Observation[]): AssembledProfile {
+  const metrics: { [K in MetricId]?: Metric } = {};
+  const values: { [K in MetricId]?: number } = {};
   for (const o of [...observations].sort(byId((o) => o.metricId))) {
     const definition = metricDefinition(o.metricId);
-    if (definition === undefined) {
+    if (definition === undefined || !isMetricId(o.metricId)) {
       throw new DataError(
         'unknown_metric',
         { ...o.origin, marketId: market.id },
@@ -168,7 +158,7 @@ export function assembleProfile(market: MarketDefinition, data: LoadedSources, b
     },
     profile: {
       updatedDate: data.snapshotDate,
-      scores: computeScores(values as Values),
+      scores: computeScores(values satisfies Values),
       metrics,
       freshness: {
         provenance: sources.every((s) => s.provenance === 'fixture') ? 'fixture' : 'live',
@@ -186,7 +176,7 @@ export function assembleProfile(market: MarketDefinition, data: LoadedSources, b
   };
 }
 
-export function assembleProfiles(markets: readonly MarketDefinition[], data: LoadedSources, baseUrl: string): MarketProfile[] {
+export function assembleProfiles(markets: readonly MarketDefinition[], data: LoadedSources, baseUrl: string): AssembledProfile[] {
   // Grouped once, so assembly stays linear in the number of markets.
   const byMarket = new Map<string, Observation[]>();
   for (const o of data.loads.flatMap((l) => l.observations)) {

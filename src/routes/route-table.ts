@@ -69,14 +69,14 @@ function variants(body: Buffer): Pick<Route, 'identity' | 'gzip' | 'br'> {
   };
 }
 
-/** What the routes are made of: what the pages show (the extra series, notes and locations are for the pages only), and the snapshot date. */
-export interface RouteInput extends PageInput {
-  snapshotDate: string;
-}
+/** What the routes are made of: the build's data, and the origin every absolute URL starts with (the pages' input too). */
+export type RouteInput = PageInput;
 
 export function buildRoutes(input: RouteInput): RouteTable {
-  const { baseUrl, profiles, index } = input;
-  const lastModified = new Date(`${input.snapshotDate}T00:00:00Z`).toUTCString();
+  const { baseUrl, snapshot } = input;
+  const { snapshotDate, index } = snapshot;
+  const profiles = snapshot.markets.map((m) => m.profile);
+  const lastModified = new Date(`${snapshotDate}T00:00:00Z`).toUTCString();
   const routes = new Map<string, Route>();
   const headersOf = (kind: Kind, extra: readonly Header[] = [], cacheControl: string = CACHE_CONTROL.ok): Header[] => [
     ['Content-Type', CONTENT_TYPES[kind]],
@@ -118,17 +118,17 @@ export function buildRoutes(input: RouteInput): RouteTable {
   add(PATHS.stylesheet, 'css', STYLESHEET);
   add(PATHS.health, 'json', renderJson({ status: 'ok' }), [], CACHE_CONTROL.health);
   // The descriptions last: they describe, and hash, the bytes above.
-  add(PATHS.dataPackage, 'json', renderJson(dataPackage({ baseUrl, snapshotDate: input.snapshotDate, profiles, served })));
+  add(PATHS.dataPackage, 'json', renderJson(dataPackage({ baseUrl, snapshot, served })));
   const marketIds = profiles.map((p) => p.market.id);
   add(PATHS.openApi, 'json', renderJson(openApiDocument({ baseUrl, marketIds, served })));
   if (routes.get(PATHS.openApi)?.headers.join('\n') !== openApiHeaders.join('\n'))
     throw new Error(`the headers of ${PATHS.openApi} differ from those it describes`);
   return {
     baseUrl,
-    snapshotDate: input.snapshotDate,
+    snapshotDate,
     lastModified,
     marketIds,
     routes,
-    notFoundPage: Buffer.from(renderNotFoundPage({ baseUrl, profiles, index }), 'utf8'),
+    notFoundPage: Buffer.from(renderNotFoundPage(input), 'utf8'),
   };
 }

@@ -4,6 +4,7 @@ import addFormatsModule from 'ajv-formats';
 import { CSV_COLUMNS, displayName, type MarketProfile } from '../contract/schemas.ts';
 import { CsvSyntaxError, parseCsv, plainDecimal } from '../contract/csv-format.ts';
 import { ContractError } from '../contract/errors.ts';
+import { REQUIRED_METRIC_IDS } from '../methodology/metrics.ts';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives as the module namespace.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -19,7 +20,8 @@ export function compilePublished(schemaBytes: Buffer | string): ValidateFunction
   return ajv.compile(JSON.parse(schemaBytes.toString()) as object);
 }
 
-const describe = (e: ErrorObject): string => {
+/** One violation as a sentence: a missing property named, a constant with the value it must have. */
+const violationText = (e: ErrorObject): string => {
   if (e.keyword === 'required') return `missing required property "${String((e.params as { missingProperty: string }).missingProperty)}"`;
   return `${e.message ?? e.keyword}${e.keyword === 'const' ? ` (${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)})` : ''}`;
 };
@@ -29,7 +31,7 @@ export function assertValid(validate: ValidateFunction, document: unknown, marke
   if (validate(document)) return;
   // Ajv sets errors, at least one, whenever validation fails.
   const first = (validate.errors as ErrorObject[])[0] as ErrorObject;
-  throw new ContractError('schema', { ...(marketId === undefined ? {} : { marketId }), route, pointer: first.instancePath }, describe(first));
+  throw new ContractError('schema', { ...(marketId === undefined ? {} : { marketId }), route, pointer: first.instancePath }, violationText(first));
 }
 
 /** Rules of docs/contract.md sections 2-4 that JSON Schema draft-07 cannot say: keys equal ids, references resolve, dates agree. */
@@ -48,7 +50,9 @@ export function assertProfileRules(p: MarketProfile, route: string): void {
     if (!Number.isFinite(metric.value)) fail(`/profile/metrics/${key}/value`, 'value must be a finite number');
   }
   const c = p.profile.coverage;
-  if (c.totalProvided !== Object.keys(p.profile.metrics).length) fail('/profile/coverage/totalProvided', 'totalProvided must count the metrics');
+  // Coverage counts the metrics the methodology requires; a profile may carry others beside them.
+  const required = REQUIRED_METRIC_IDS.filter((id) => Object.hasOwn(p.profile.metrics, id)).length;
+  if (c.totalProvided !== required) fail('/profile/coverage/totalProvided', 'totalProvided must count the metrics');
   if (c.totalProvided + c.missing.length !== c.totalRequired) fail('/profile/coverage/missing', 'provided plus missing must equal totalRequired');
 }
 

@@ -9,7 +9,7 @@ import { validate } from '@readme/openapi-parser';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { PROFILE_CAVEATS } from '../../src/contract/schemas.ts';
-import { UNKNOWN_MARKET } from '../../src/describe/openapi.ts';
+import { EXAMPLE_UNKNOWN_MARKET } from '../../src/describe/openapi.ts';
 import { PROBLEM_CODES } from '../../src/protocol/problems.ts';
 import { MARKET_IDS } from '../../src/contract/markets.ts';
 import { PATHS } from '../../src/contract/paths.ts';
@@ -147,9 +147,9 @@ for (const [name, start] of [
     test('status, Content-Type, each header, and the body against its schema: 200 (identity and br), 304, 404, a malformed path', async () => {
       const document = (await (await fetch(`${served.baseUrl}${PATHS.openApi}`)).json()) as Json;
       assert.equal((document.servers as Json[])[0]?.url, served.baseUrl);
-      const { checked } = await checkConformance(served.baseUrl, document, UNKNOWN_MARKET);
+      const { checked } = await checkConformance(served.baseUrl, document, EXAMPLE_UNKNOWN_MARKET);
       assert.ok(checked.length >= 16 * 2 * 2 + 8 * 2 + 4, `${checked.length} requests`);
-      assert.ok(checked.includes(`404 GET /api/markets/${UNKNOWN_MARKET}/csv`) && checked.includes('400 GET /api/markets/%zz'), checked.join('\n'));
+      assert.ok(checked.includes(`404 GET /api/markets/${EXAMPLE_UNKNOWN_MARKET}/csv`) && checked.includes('400 GET /api/markets/%zz'), checked.join('\n'));
     });
   });
 }

@@ -2,21 +2,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Source as SourceRecord } from '../../src/contract/schemas.ts';
-import {
-  METHODOLOGY_CHANGES,
-  METHODOLOGY_VERSION,
-  METRICS,
-  SCORE_KEYS,
-  THRESHOLDS,
-  THRESHOLD_BASIS,
-  WEIGHTS,
-  computeCoverage,
-  computeScores,
-  scale,
-  scoreInputs,
-  sourceFreshness,
-  worstFreshness,
-} from '../../src/methodology/methodology.ts';
+import { sourceFreshness, worstFreshness } from '../../src/methodology/freshness.ts';
+import { METRICS, computeCoverage } from '../../src/methodology/metrics.ts';
+import { SCORE_KEYS, THRESHOLDS, THRESHOLD_BASIS, WEIGHTS, computeScores, scale, scoreInputs } from '../../src/methodology/scores.ts';
+import { METHODOLOGY_CHANGES, METHODOLOGY_VERSION } from '../../src/methodology/version.ts';
 import { servedProfiles, buildTable } from '../support/data.ts';
 
 /**
@@ -321,7 +310,7 @@ test('coverage counts the eleven required metrics and lists the missing ones', (
 
 test("the metric set covers the contract's metrics and units, the owners' and renters' inputs, and labels that need CSV quoting", () => {
   const ids = METRICS.map((m) => m.id);
-  for (const id of ['medianGrossRent', 'homePriceIndex', 'permits', 'medianHomeValue', 'medianRenterIncome', 'ownerCostBurden'])
+  for (const id of ['medianGrossRent', 'homePriceIndex', 'permits', 'medianHomeValue', 'medianRenterIncome', 'ownerCostBurden'] as const)
     assert.ok(ids.includes(id), id);
   for (const unit of ['USD/mo', 'USD/yr', 'USD', '%', 'index', 'units'])
     assert.ok(

@@ -5,10 +5,15 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { buildRouteTable } from '../../src/build/build.ts';
 import { SCHEMA_VERSION, type MarketIndex, type MarketProfile } from '../../src/contract/schemas.ts';
-import { METHODOLOGY_VERSION, METRICS, THRESHOLDS, THRESHOLD_BASIS } from '../../src/methodology/methodology.ts';
+import { METRICS } from '../../src/methodology/metrics.ts';
+import { THRESHOLDS, THRESHOLD_BASIS } from '../../src/methodology/scores.ts';
+import { METHODOLOGY_VERSION } from '../../src/methodology/version.ts';
 import { formatDate, formatMetric, formatNumber, formatShort, formatValue } from '../../src/render/pages/format.ts';
 import { SCORE_KEYS, scoreLabel } from '../../src/render/pages/scores.ts';
 import { ENDPOINTS, PAGES, makeSite } from '../../src/render/pages/site.ts';
+import { assembleSnapshot } from '../../src/methodology/snapshot.ts';
+import { MARKETS } from '../../src/contract/markets.ts';
+import { loadSources } from '../../src/sources/load.ts';
 import { PATHS } from '../../src/contract/paths.ts';
 import { CONTENT_TYPES, type Kind } from '../../src/protocol/headers.ts';
 import { CATALOG_CODES, problemType } from '../../src/protocol/problems.ts';
@@ -157,11 +162,16 @@ describe('link checker over the route table', () => {
   });
 
   it('keeps links under the base URL path when the service is mounted below a prefix', () => {
-    const site = makeSite({ baseUrl: 'https://example.org/housing', profiles, index });
+    const snapshot = assembleSnapshot(
+      MARKETS,
+      loadSources((path) => readFileSync(join(FIXTURES, path), 'utf8'), MARKETS),
+      BASE_URL,
+    );
+    const site = makeSite({ baseUrl: 'https://example.org/housing', snapshot });
     assert.equal(site.href(PATHS.methodology), '/housing/methodology');
     assert.equal(site.href(PATHS.home), '/housing/');
     assert.equal(site.url(PATHS.index), 'https://example.org/housing/api/markets');
-    assert.equal(makeSite({ baseUrl: BASE_URL, profiles, index }).href(PATHS.home), '/');
+    assert.equal(makeSite({ baseUrl: BASE_URL, snapshot }).href(PATHS.home), '/');
   });
 
   it('lists each endpoint with the content type the route table serves', () => {

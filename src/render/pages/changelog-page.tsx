@@ -1,6 +1,7 @@
 // /changelog: the schema, methodology and data versions in service, and the versioning policy (docs/contract.md section 9).
 import { SCHEMA_VERSION } from '../../contract/schemas.ts';
-import { METHODOLOGY_CHANGES, METHODOLOGY_VERSION, METRICS } from '../../methodology/methodology.ts';
+import { METRICS } from '../../methodology/metrics.ts';
+import { METHODOLOGY_CHANGES, METHODOLOGY_VERSION } from '../../methodology/version.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { Fragment } from 'preact';
 import { DateText, ReflowTable } from './components.tsx';

@@ -1,8 +1,9 @@
 // Score charts as static SVG built at render time: no script, nothing the page CSP would block.
 import { scaleBand, scaleLinear } from 'd3-scale';
 import { displayName } from './format.ts';
-import { SCORE_COLORS, SCORE_KEYS, scoreLabel, scoreOf, type ScoreKey } from './scores.ts';
+import { SCORE_KEYS, scoreColor, scoreLabel, scoreOf, type ScoreKey } from './scores.ts';
 import type { IndexEntry } from '../../contract/schemas.ts';
+import type { Scores } from '../../methodology/scores.ts';
 import { GRID, INK, MUTED, pct, px } from './chart-parts.ts';
 
 const TICKS = [0, 25, 50, 75, 100];
@@ -93,7 +94,7 @@ function BarChart({ id, title, desc, rows, variant, barHeight, barGap, rowGap, l
               const inside = barHeight >= 16 && bar.value >= 88;
               return (
                 <g key={bar.key}>
-                  <rect x={pct(x(0))} y={by} width={pct(x(bar.value) - x(0))} height={barHeight} fill={SCORE_COLORS[bar.key]} rx={2} />
+                  <rect x={pct(x(0))} y={by} width={pct(x(bar.value) - x(0))} height={barHeight} fill={scoreColor(bar.key)} rx={2} />
                   <text
                     x={pct(x(bar.value))}
                     dx={inside ? '-4' : '4'}
@@ -121,16 +122,16 @@ function BarChart({ id, title, desc, rows, variant, barHeight, barGap, rowGap, l
   );
 }
 
-const describe = (scores: Record<string, number | undefined>): string =>
-  SCORE_KEYS.map((k) => `${scoreLabel(k)} ${scoreOf(scores, k) ?? 'not computed'}`).join(', ');
+/** Every score of a market in words, for the chart's description. */
+const scoresText = (scores: Scores): string => SCORE_KEYS.map((k) => `${scoreLabel(k)} ${scoreOf(scores, k) ?? 'not computed'}`).join(', ');
 
 /** One market's scores, one bar each, on the fixed 0-100 scale. */
-export function MarketScoreChart({ name, scores }: { name: string; scores: Record<string, number | undefined> }) {
+export function MarketScoreChart({ name, scores }: { name: string; scores: Scores }) {
   return (
     <BarChart
       id="score-chart"
       title={`Scores of ${name}, 0 to 100`}
-      desc={`${describe(scores)}. Higher is better on every score.`}
+      desc={`${scoresText(scores)}. Higher is better on every score.`}
       rows={SCORE_KEYS.map((key) => ({ key, label: scoreLabel(key), bars: [{ key, value: scoreOf(scores, key) }] }))}
       variant="market"
       barHeight={22}
@@ -148,7 +149,7 @@ export function ComparisonChart({ markets }: { markets: readonly IndexEntry[] })
     <BarChart
       id="comparison-chart"
       title="Scores of every market, 0 to 100, sorted by overall score"
-      desc={sorted.map((m) => `${displayName(m)}: ${describe(m.scores)}`).join('. ') + '.'}
+      desc={sorted.map((m) => `${displayName(m)}: ${scoresText(m.scores)}`).join('. ') + '.'}
       rows={sorted.map((m) => ({ key: m.id, label: displayName(m), bars: SCORE_KEYS.map((key) => ({ key, value: scoreOf(m.scores, key) })) }))}
       variant="compare"
       barHeight={9}
@@ -166,7 +167,7 @@ export function Legend() {
       {SCORE_KEYS.map((key) => (
         <li key={key}>
           <svg width="14" height="14" aria-hidden="true" focusable="false">
-            <rect width="14" height="14" rx="2" fill={SCORE_COLORS[key]} />
+            <rect width="14" height="14" rx="2" fill={scoreColor(key)} />
           </svg>
           {scoreLabel(key)}
         </li>

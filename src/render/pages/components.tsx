@@ -1,6 +1,7 @@
 // Small building blocks several pages share, so a table region or a date reads the same everywhere.
 import type { ComponentChildren } from 'preact';
-import { displayName, listWords, type Freshness } from '../../contract/schemas.ts';
+import { displayName, type Freshness } from '../../contract/schemas.ts';
+import { listWords } from '../../contract/words.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { formatDate } from './format.ts';
 import type { Site } from './site.ts';

@@ -1,11 +1,11 @@
 // /data-sources: every upstream dataset (docs/contract.md 2.4) with its agency, landing page, cadence, confidence and terms.
 import type { Source } from '../../contract/schemas.ts';
-import { METRICS } from '../../methodology/methodology.ts';
+import { GEOGRAPHY_LEVELS } from '../../contract/geography.ts';
+import { METRICS } from '../../methodology/metrics.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { DateText, ExternalLink, Facts, MarketRowHeader, ReflowTable } from './components.tsx';
 import { displayName, listWords } from './format.ts';
 import type { Site } from './site.ts';
-import { termsOf } from './source-terms.ts';
 
 function SourceSection({ site, source }: { site: Site; source: Source }) {
   const metrics = METRICS.filter((m) => m.sourceId === source.sourceId);
@@ -51,7 +51,7 @@ function SourceSection({ site, source }: { site: Site; source: Source }) {
               : `${citing.length} of ${site.profiles.length}; not ${listWords(notCiting.map((p) => displayName(p.market)))}, ${notCiting.length === 1 ? 'which has' : 'which have'} no value from it`,
           ],
           ['Values', site.illustrative.get(source.sourceId) ?? "Published: every value is the agency's own, as retrieved."],
-          ['License and terms', termsOf(source.sourceId)],
+          ['License and terms', site.source(source.sourceId).licence.terms],
         ]}
       />
       <AreaTable site={site} source={source} />
@@ -59,11 +59,9 @@ function SourceSection({ site, source }: { site: Site; source: Source }) {
   );
 }
 
-const LEVEL_NAMES: Record<string, string> = { place: 'city (Census place)', county: 'county', division: 'metropolitan division', cbsa: 'metro area (CBSA)' };
-
 /** Which area each market's values from this source describe, with the codes the adapter matched on: the series FHFA publishes for it, the place for the Census files. */
 function AreaTable({ site, source }: { site: Site; source: Source }) {
-  const metricIds = new Set(METRICS.filter((m) => m.sourceId === source.sourceId).map((m) => m.id));
+  const metricIds = new Set<string>(METRICS.filter((m) => m.sourceId === source.sourceId).map((m) => m.id));
   const rows = site.profiles.flatMap((p) => {
     const boundary = p.geographyScope?.boundaries.find((b) => b.metrics.some((m) => metricIds.has(m)));
     return boundary === undefined ? [] : [{ p, boundary }];
@@ -86,7 +84,7 @@ function AreaTable({ site, source }: { site: Site; source: Source }) {
             <tr key={p.market.id}>
               <MarketRowHeader site={site} market={p.market} />
               <td data-label="Area">{boundary.name}</td>
-              <td data-label="Kind">{LEVEL_NAMES[boundary.level] ?? boundary.level}</td>
+              <td data-label="Kind">{GEOGRAPHY_LEVELS[boundary.level].kind}</td>
               <td data-label="Codes">
                 <code>
                   {Object.entries(boundary.codes)

@@ -1,5 +1,6 @@
 // /data-status: how current each source is at the snapshot, and what each market covers.
-import { EXPECTED_INTERVAL_DAYS, daysBetween, metricDefinition, sourceFreshness } from '../../methodology/methodology.ts';
+import { EXPECTED_INTERVAL_DAYS, daysBetween, sourceFreshness } from '../../methodology/freshness.ts';
+import { metricDefinition } from '../../methodology/metrics.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { DateText, FreshnessBadge, MarketRowHeader, ReflowTable } from './components.tsx';
 import { displayName, formatDate, formatDays, formatPercent, labelList, listWords } from './format.ts';
@@ -123,7 +124,7 @@ function MarketsTable({ site }: { site: Site }) {
 /** Why each missing value is missing: what the source's file said, or that it has no row for the market. */
 function MissingTable({ site }: { site: Site }) {
   const rows = site.profiles.flatMap((p) =>
-    p.profile.coverage.missing.map((metricId) => ({ p, metricId, known: site.missingReasons.get(`${p.market.id} ${metricId}`) })),
+    p.profile.coverage.missing.map((metricId) => ({ p, metricId, known: site.market(p.market.id).missing.get(metricId) })),
   );
   return (
     <ReflowTable>

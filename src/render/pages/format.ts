@@ -1,6 +1,6 @@
 // Formats numbers and dates for people (the API keeps raw values); every formatter is deterministic.
-import { listWords } from '../../contract/schemas.ts';
-import { metricDefinition } from '../../methodology/methodology.ts';
+import { listWords } from '../../contract/words.ts';
+import { metricDefinition } from '../../methodology/metrics.ts';
 
 const numberFormats = new Map<string, Intl.NumberFormat>();
 
@@ -80,39 +80,23 @@ export function formatShort(metricId: string, value: number): string {
   return `${sign}${n}`;
 }
 
-/** Short names of the metrics, for chart rows and column heads where the full label does not fit; the full label is always one link away. */
-const SHORT_LABELS: Readonly<Record<string, string>> = {
-  medianGrossRent: 'Median rent',
-  medianHouseholdIncome: 'Median income',
-  medianRenterIncome: 'Renter income',
-  rentBurden: 'Rent burden',
-  medianHomeValue: 'Home value',
-  ownerCostBurden: 'Owner burden',
-  rentalVacancyRate: 'Rental vacancy',
-  housingUnits: 'Housing units',
-  homePriceIndex: 'Price index',
-  homePriceChange: 'Price change',
-  permits: 'Permits',
-};
+/** A metric's short name, for chart rows and column heads where the full label does not fit; the full label is always one link away. */
+export const shortLabel = (metricId: string): string => metricDefinition(metricId)?.shortLabel ?? metricId;
 
-export const shortLabel = (metricId: string): string => SHORT_LABELS[metricId] ?? metricDefinition(metricId)?.label ?? metricId;
-
-/** A unit as a column head says it: "$ per month", "%", "1995 Q1 = 100"; the change says over what it is. */
+/** A unit as a column head says it: "$ per month", "%"; the metric's own words where its unit alone does not say enough. */
 export function unitWords(metricId: string): string {
-  if (metricId === 'homePriceChange') return '% on a year earlier';
-  switch (metricDefinition(metricId)?.unit) {
+  const metric = metricDefinition(metricId);
+  if (metric === undefined) return '';
+  if (metric.unitWords !== undefined) return metric.unitWords;
+  switch (metric.unit) {
     case 'USD/mo':
       return '$ per month';
     case 'USD/yr':
       return '$ per year';
     case 'USD':
       return '$';
-    case 'index':
-      return '1995 Q1 = 100';
-    case undefined:
-      return '';
     default:
-      return metricDefinition(metricId)?.unit ?? '';
+      return metric.unit;
   }
 }
 

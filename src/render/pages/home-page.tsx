@@ -1,5 +1,6 @@
 // The home page: what the service is, every market side by side, and the way to each page and endpoint.
-import { METHODOLOGY_VERSION, METRICS } from '../../methodology/methodology.ts';
+import { METRICS } from '../../methodology/metrics.ts';
+import { METHODOLOGY_VERSION } from '../../methodology/version.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { CHART_MARKET_LIMIT } from './chart-parts.ts';
 import { ComparisonChart, Legend } from './charts.tsx';
@@ -74,7 +75,7 @@ function ComparisonTable({ site }: { site: Site }) {
 
 /** The map while the markets are few enough to label one by one; beyond that the tables below carry them. */
 function MapSection({ site }: { site: Site }) {
-  const located = site.index.markets.filter((m) => site.locations.has(m.id)).length;
+  const located = site.index.markets.filter((m) => site.market(m.id).location !== undefined).length;
   if (located === 0) return null;
   return (
     <section aria-labelledby="map">

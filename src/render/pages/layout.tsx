@@ -1,7 +1,7 @@
 // The frame every page shares: head, site header and navigation, and a footer that links every page and endpoint.
 import type { ComponentChildren } from 'preact';
 import { render } from 'preact-render-to-string';
-import { METHODOLOGY_VERSION } from '../../methodology/methodology.ts';
+import { METHODOLOGY_VERSION } from '../../methodology/version.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { SCHEMA_VERSION } from '../../contract/schemas.ts';
 import { displayName, formatDate, formatNumber } from './format.ts';

@@ -1,19 +1,24 @@
 // /markets/<market-id>: one market's profile for people, every number with its unit, period and source.
-import type { GeographyScope, MarketProfile, Metric } from '../../contract/schemas.ts';
-import { METHODOLOGY_VERSION, METRICS, metricDefinition, sourceFreshness } from '../../methodology/methodology.ts';
+import type { GeographyScope, Metric } from '../../contract/schemas.ts';
+import { GEOGRAPHY_LEVELS } from '../../contract/geography.ts';
+import type { AssembledProfile } from '../../methodology/profiles.ts';
+import { scoreDependencies } from '../../methodology/scores.ts';
+import { sourceFreshness } from '../../methodology/freshness.ts';
+import { METRICS, metricDefinition, type MetricId } from '../../methodology/metrics.ts';
+import { METHODOLOGY_VERSION } from '../../methodology/version.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { boundaryPhrase, coverageClause } from '../../methodology/profiles.ts';
 import { MarketScoreChart } from './charts.tsx';
 import { Caveats, DateText, ExternalLink, Facts, FreshnessBadge, IllustrativeNote, ReflowTable, TableScroll, Td } from './components.tsx';
 import { displayName, formatDate, formatMetric, formatNumber, formatPercent, labelList } from './format.ts';
 import { PriceIndexChart, PriceIndexTable } from './price-chart.tsx';
-import { SCORE_KEYS, scoreDependencies, scoreLabel, scoreMeaning, scoreOf } from './scores.ts';
+import { SCORE_KEYS, scoreLabel, scoreMeaning, scoreOf } from './scores.ts';
 import type { Site } from './site.ts';
 import { StandingChart, StandingLegend, distribution, rankWords } from './standing.tsx';
 
 const metricLabel = (id: string): string => metricDefinition(id)?.label ?? id;
 
-function Downloads({ site, profile }: { site: Site; profile: MarketProfile }) {
+function Downloads({ site, profile }: { site: Site; profile: AssembledProfile }) {
   const id = profile.market.id;
   return (
     <ul class="downloads" aria-label="Download this market's data">
@@ -33,10 +38,10 @@ function Downloads({ site, profile }: { site: Site; profile: MarketProfile }) {
   );
 }
 
-function Scores({ site, profile }: { site: Site; profile: MarketProfile }) {
+function Scores({ site, profile }: { site: Site; profile: AssembledProfile }) {
   const deps = scoreDependencies();
   const missing = new Set(profile.profile.coverage.missing);
-  const scores = profile.profile.scores as Record<string, number | undefined>;
+  const scores = profile.profile.scores;
   return (
     <section aria-labelledby="scores">
       <h2 id="scores">Scores</h2>
@@ -95,7 +100,7 @@ function MetricRow({
   note,
 }: {
   site: Site;
-  id: string;
+  id: MetricId;
   metric: Metric | undefined;
   sourceName: string | undefined;
   note?: string;
@@ -130,15 +135,9 @@ function MetricRow({
   );
 }
 
-function Metrics({ site, profile }: { site: Site; profile: MarketProfile }) {
+function Metrics({ site, profile }: { site: Site; profile: AssembledProfile }) {
   const { metrics, coverage } = profile.profile;
-  const known = METRICS.map((m) => m.id);
-  const ids = [
-    ...known,
-    ...Object.keys(metrics)
-      .filter((id) => !known.includes(id))
-      .sort(),
-  ];
+  const ids = METRICS.map((m) => m.id);
   const sourceNames = new Map(profile.sources.map((s) => [s.sourceId, s.sourceName]));
   return (
     <section aria-labelledby="metrics">
@@ -183,7 +182,7 @@ function Metrics({ site, profile }: { site: Site; profile: MarketProfile }) {
                   id={id}
                   metric={metric}
                   sourceName={metric === undefined ? undefined : sourceNames.get(metric.sourceId)}
-                  note={site.notes.get(`${profile.market.id} ${id}`)}
+                  note={site.market(profile.market.id).notes.get(id)}
                 />
               );
             })}
@@ -202,16 +201,16 @@ function Metrics({ site, profile }: { site: Site; profile: MarketProfile }) {
 }
 
 /** The area the house price index describes, as a sentence names it. */
-function indexArea(profile: MarketProfile): string {
+function indexArea(profile: AssembledProfile): string {
   const b = profile.geographyScope?.boundaries.find((x) => x.metrics.includes('homePriceIndex'));
   if (b === undefined) return profile.market.cbsaName === undefined ? displayName(profile.market) : `the ${profile.market.cbsaName} metro area`;
-  return b.level === 'division' ? `the ${b.name} metropolitan division` : b.level === 'cbsa' ? `the ${b.name} metro area` : b.name;
+  return GEOGRAPHY_LEVELS[b.level].area(b);
 }
 
-function HousePrices({ site, profile }: { site: Site; profile: MarketProfile }) {
-  const series = site.series.get(`${profile.market.id} homePriceIndex`);
+function HousePrices({ site, profile }: { site: Site; profile: AssembledProfile }) {
+  const series = site.market(profile.market.id).series.get('homePriceIndex');
   const area = indexArea(profile);
-  const missing = site.missingReasons.get(`${profile.market.id} homePriceIndex`);
+  const missing = site.market(profile.market.id).missing.get('homePriceIndex');
   return (
     <section aria-labelledby="house-prices">
       <h2 id="house-prices">House prices over time</h2>
@@ -241,7 +240,7 @@ function HousePrices({ site, profile }: { site: Site; profile: MarketProfile }) 
  * "What each number covers", in one line: the boundaries with the fewest metrics named with their metrics, the one with
  * the most as "every other number". The full sentence and the codes are in the profile's geographyScope.
  */
-function Covers({ scope, profile }: { scope: GeographyScope; profile: MarketProfile }) {
+function Covers({ scope, profile }: { scope: GeographyScope; profile: AssembledProfile }) {
   const [main, ...rest] = [...scope.boundaries].sort((a, b) => b.metrics.length - a.metrics.length);
   if (main === undefined) return null;
   const cbsaName = profile.market.cbsaName;
@@ -254,7 +253,7 @@ function Covers({ scope, profile }: { scope: GeographyScope; profile: MarketProf
   );
 }
 
-function Freshness({ site, profile }: { site: Site; profile: MarketProfile }) {
+function Freshness({ site, profile }: { site: Site; profile: AssembledProfile }) {
   const f = profile.profile.freshness;
   return (
     <section aria-labelledby="freshness">
@@ -309,7 +308,7 @@ function Freshness({ site, profile }: { site: Site; profile: MarketProfile }) {
   );
 }
 
-export function MarketPage({ site, profile }: { site: Site; profile: MarketProfile }) {
+export function MarketPage({ site, profile }: { site: Site; profile: AssembledProfile }) {
   const m = profile.market;
   // Washington's county-equivalent is the District itself; naming it twice says nothing.
   const county = m.countyName === undefined || m.countyName === m.state ? undefined : m.countyName;

@@ -1,10 +1,12 @@
 // /methodology: the metric definitions, score formulas, thresholds and freshness rule of the running version.
-import { METHODOLOGY_VERSION, METRICS, THRESHOLDS, THRESHOLD_BASIS } from '../../methodology/methodology.ts';
 import { PATHS } from '../../contract/paths.ts';
+import { freshnessBounds } from '../../methodology/freshness.ts';
+import { METRICS, REQUIRED_METRIC_IDS, metricDefinition } from '../../methodology/metrics.ts';
+import { DERIVED_KEYS, derivedInput, THRESHOLDS, THRESHOLD_BASIS, THRESHOLD_KEYS, isDerived, scoreDependencies } from '../../methodology/scores.ts';
+import { METHODOLOGY_VERSION } from '../../methodology/version.ts';
 import { Facts, ReflowTable } from './components.tsx';
 import { formatDays, formatNumber, formatPercent } from './format.ts';
-import { freshnessBounds, termsOf, type Term } from './formulas.ts';
-import { SCORE_KEYS, THRESHOLD_LABELS, scoreDependencies, scoreLabel, type ThresholdKey } from './scores.ts';
+import { SCORE_KEYS, derivation, scoreLabel, scoreTerms, thresholdLabel, type Term } from './scores.ts';
 import type { Site } from './site.ts';
 import { WorkedExample } from './worked-example.tsx';
 
@@ -31,8 +33,8 @@ function MetricDefinitions({ site }: { site: Site }) {
     <section aria-labelledby="metrics">
       <h2 id="metrics">Metrics</h2>
       <p>
-        Methodology {METHODOLOGY_VERSION} requires {METRICS.length} metrics for every market. Values are rounded once, at loading, to the precision their source
-        publishes.
+        Methodology {METHODOLOGY_VERSION} requires {REQUIRED_METRIC_IDS.length} metrics for every market. Values are rounded once, at loading, to the precision
+        their source publishes.
       </p>
       {METRICS.map((m) => (
         <div key={m.id} id={`metric-${m.id}`} class="definition">
@@ -49,6 +51,7 @@ function MetricDefinitions({ site }: { site: Site }) {
                   {sourceNames.get(m.sourceId) ?? m.sourceId}
                 </a>,
               ],
+              ...(m.required ? [] : [['Required', 'no: shown where the source has it, left out of coverage'] as [string, string]]),
             ]}
           />
         </div>
@@ -59,10 +62,10 @@ function MetricDefinitions({ site }: { site: Site }) {
 
 function ScoreFormulas() {
   const deps = scoreDependencies();
-  const thresholdKeys = Object.keys(THRESHOLDS) as ThresholdKey[];
+  const metricInputs = THRESHOLD_KEYS.filter((key) => !isDerived(key));
   const usedBy = (key: string): string =>
     SCORE_KEYS.flatMap((s) =>
-      termsOf(s)
+      scoreTerms(s)
         .filter((t) => t.key === key)
         .map((t) => `${scoreLabel(s)} (weight ${weight(t.weight)})`),
     ).join(', ');
@@ -80,18 +83,23 @@ function ScoreFormulas() {
       </p>
       <h3 id="inputs">Derived inputs</h3>
       <ul>
+        {DERIVED_KEYS.map((key) => {
+          const meaning = derivedInput(key).meaning;
+          return (
+            <li key={key}>
+              <code>{key}</code> = {derivation(key, (id) => metricDefinition(id)?.noun ?? id)}
+              {meaning === undefined ? '' : ` (${meaning})`}
+            </li>
+          );
+        })}
         <li>
-          <code>rentToIncome</code> = 12 × median gross rent ÷ median renter household income × 100 (a year of rent as a percentage of what renter households
-          earn)
-        </li>
-        <li>
-          <code>priceToIncome</code> = median home value ÷ median household income (the "median multiple": how many years of income the median home costs)
-        </li>
-        <li>
-          <code>permitsPerThousand</code> = building permits ÷ housing units × 1,000
-        </li>
-        <li>
-          <code>rentBurden</code>, <code>ownerCostBurden</code> and <code>rentalVacancyRate</code> are the metrics of the same id.
+          {metricInputs.map((key, i) => (
+            <>
+              {i === 0 ? '' : i === metricInputs.length - 1 ? ' and ' : ', '}
+              <code>{key}</code>
+            </>
+          ))}{' '}
+          are the metrics of the same id.
         </li>
       </ul>
       <h3 id="thresholds">Thresholds</h3>
@@ -112,11 +120,11 @@ function ScoreFormulas() {
             </tr>
           </thead>
           <tbody>
-            {thresholdKeys.map((key) => (
+            {THRESHOLD_KEYS.map((key) => (
               <tr key={key}>
                 <th scope="row">
                   <code>{key}</code>
-                  <span class="sub">{THRESHOLD_LABELS[key]}</span>
+                  <span class="sub">{thresholdLabel(key)}</span>
                 </th>
                 <td data-label="Scores 0 at" class="num">
                   {formatNumber(THRESHOLDS[key].zeroAt)}
@@ -138,9 +146,9 @@ function ScoreFormulas() {
             <dt>{scoreLabel(key)}</dt>
             <dd>
               <code>
-                {key} = <Formula terms={termsOf(key)} />
+                {key} = <Formula terms={scoreTerms(key)} />
               </code>
-              <span class="sub">Needs: {deps[key].map((m) => METRICS.find((d) => d.id === m)?.label ?? m).join('; ')}.</span>
+              <span class="sub">Needs: {deps[key].map((m) => metricDefinition(m)?.label ?? m).join('; ')}.</span>
             </dd>
           </div>
         ))}
@@ -208,8 +216,8 @@ function CoverageRule({ site }: { site: Site }) {
     <section aria-labelledby="coverage">
       <h2 id="coverage">Coverage</h2>
       <p>
-        <code>totalRequired</code> is the number of metrics the methodology requires ({METRICS.length}); <code>missing</code> lists the required metric ids a
-        market lacks; <code>percent</code> is provided ÷ required × 100, rounded to one decimal.
+        <code>totalRequired</code> is the number of metrics the methodology requires ({REQUIRED_METRIC_IDS.length}); <code>missing</code> lists the required
+        metric ids a market lacks; <code>percent</code> is provided ÷ required × 100, rounded to one decimal.
         {partial === undefined
           ? null
           : ` For example, ${partial.market.name} has ${partial.profile.coverage.totalProvided} of ${partial.profile.coverage.totalRequired}: ${formatPercent(partial.profile.coverage.percent)}.`}

@@ -1,6 +1,6 @@
 // The home page's comparison of every metric across the markets: one sorted bar chart per metric, and every value in one table.
 import { scaleLinear } from 'd3-scale';
-import { METRICS, type MetricDefinition } from '../../methodology/methodology.ts';
+import { METRICS, type MetricDefinition } from '../../methodology/metrics.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { ACCENT, CHART_MARKET_LIMIT, FALL, GRID, INK, MUTED, pct, px } from './chart-parts.ts';
 import { MarketRowHeader, TableScroll } from './components.tsx';

@@ -1,44 +1,31 @@
-// What every page template reads: the data, the site's page and endpoint lists, and how to write a link.
-import { byId, type MarketIndex, type MarketProfile, type Source } from '../../contract/schemas.ts';
-import type { Location } from '../../contract/markets.ts';
-import type { MetricSeries, MissingValue, ValueNote } from '../../sources/source.ts';
+// What every page template reads: the build's data, the site's page and endpoint lists, and how to write a link.
+import { byId, type MarketIndex, type Source } from '../../contract/schemas.ts';
 import { CONTENT_TYPES } from '../../protocol/headers.ts';
 import { PATHS } from '../../contract/paths.ts';
+import type { AssembledProfile } from '../../methodology/profiles.ts';
+import type { MarketData, Snapshot, SourceData } from '../../methodology/snapshot.ts';
+import { InvariantError } from '../../contract/errors.ts';
 
+/** What the pages are made of: the build's data and the origin every absolute URL starts with. */
 export interface PageInput {
   baseUrl: string;
-  profiles: readonly MarketProfile[];
-  index: MarketIndex;
-  /** Values the sources' rows of a market lack, with the reason (a null, an annotation sentinel, a `-`). */
-  missing?: readonly MissingValue[];
-  /** Sources whose values are illustrative rather than published, by source id, with the sentence that says which. */
-  illustrative?: ReadonlyMap<string, string>;
-  /** Each market's history of a metric (the house price index by quarter). */
-  series?: readonly MetricSeries[];
-  /** How a value was put together where it is more than one row. */
-  notes?: readonly ValueNote[];
-  /** Where each market's city is; markets without one get no dot on the map. */
-  locations?: ReadonlyMap<string, Location>;
+  snapshot: Snapshot;
 }
 
 export interface Site {
   baseUrl: string;
-  profiles: readonly MarketProfile[];
+  profiles: readonly AssembledProfile[];
   index: MarketIndex;
   /** The snapshot every profile was assembled at (the index's generatedAt). */
   snapshotDate: string;
   /** Every source any profile cites, sorted by sourceId. */
   sources: readonly Source[];
-  /** Why a market lacks a metric its source's rows did not provide, by `<market id> <metric id>`. */
-  missingReasons: ReadonlyMap<string, MissingValue>;
   /** Sources whose values are illustrative, by source id, with the sentence that says which; empty once every source is a real download. */
   illustrative: ReadonlyMap<string, string>;
-  /** Each market's history of a metric, by `<market id> <metric id>`. */
-  series: ReadonlyMap<string, MetricSeries>;
-  /** How a value was put together, by `<market id> <metric id>`. */
-  notes: ReadonlyMap<string, string>;
-  /** Where each market's city is, by market id. */
-  locations: ReadonlyMap<string, Location>;
+  /** A market's data beyond its profile: history, notes, why a value is missing, where it is. */
+  market(id: string): MarketData;
+  /** A loaded source's terms and whether its values are published. */
+  source(id: string): SourceData;
   /** A route path as an in-page link: root-relative, under the base URL's own path if it has one. */
   href(path: string): string;
   /** A route path as the absolute URL people copy and `curl`. */
@@ -46,25 +33,31 @@ export interface Site {
 }
 
 export function makeSite(input: PageInput): Site {
+  const { snapshot } = input;
   // A base URL like https://example.org/housing puts every route under /housing; links follow it.
   const basePath = new URL(input.baseUrl).pathname.replace(/\/+$/, '');
-  const sources = new Map<string, Source>();
-  for (const p of input.profiles) for (const s of p.sources) if (!sources.has(s.sourceId)) sources.set(s.sourceId, s);
+  const profiles = snapshot.markets.map((m) => m.profile);
+  const cited = new Map<string, Source>();
+  for (const p of profiles) for (const s of p.sources) if (!cited.has(s.sourceId)) cited.set(s.sourceId, s);
+  const markets = new Map(snapshot.markets.map((m) => [m.profile.market.id, m]));
+  const sources = new Map(snapshot.sources.map((s) => [s.source.sourceId, s]));
   return {
     baseUrl: input.baseUrl,
-    profiles: [...input.profiles].sort(byId((p) => p.market.id)),
-    index: input.index,
-    snapshotDate: input.index.generatedAt,
-    sources: [...sources.values()].sort(byId((s) => s.sourceId)),
-    missingReasons: new Map((input.missing ?? []).map((m) => [`${m.marketId} ${m.metricId}`, m])),
-    illustrative: input.illustrative ?? new Map(),
-    series: new Map((input.series ?? []).map((s) => [`${s.marketId} ${s.metricId}`, s])),
-    notes: new Map((input.notes ?? []).map((n) => [`${n.marketId} ${n.metricId}`, n.note])),
-    locations: input.locations ?? new Map(),
+    profiles: [...profiles].sort(byId((p) => p.market.id)),
+    index: snapshot.index,
+    snapshotDate: snapshot.index.generatedAt,
+    sources: [...cited.values()].sort(byId((s) => s.sourceId)),
+    illustrative: new Map(snapshot.sources.flatMap((s) => (s.illustrative === undefined ? [] : [[s.source.sourceId, s.illustrative] as const]))),
+    market: (id) => markets.get(id) ?? fail(`no market ${id} in the snapshot`),
+    source: (id) => sources.get(id) ?? fail(`no source ${id} in the snapshot`),
     href: (path) => (basePath === '' ? path : path === '/' ? `${basePath}/` : basePath + path),
     url: (path) => input.baseUrl + path,
   };
 }
+
+const fail = (message: string): never => {
+  throw new InvariantError(message);
+};
 
 export interface PageLink {
   path: string;

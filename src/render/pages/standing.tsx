@@ -1,13 +1,13 @@
 // Where one market stands among all the markets on each metric: every market's values, sorted once per build, and a dot strip per metric.
 import { scaleLinear } from 'd3-scale';
 import type { MarketProfile } from '../../contract/schemas.ts';
-import { METRICS } from '../../methodology/methodology.ts';
+import { METRICS, type MetricId } from '../../methodology/metrics.ts';
 import { CHART_MARKET_LIMIT, INK, MUTED, GRID, ACCENT, pct, px } from './chart-parts.ts';
 import { displayName, formatNumber, formatShort, ordinal, shortLabel } from './format.ts';
 import type { Site } from './site.ts';
 
 export interface Distribution {
-  metricId: string;
+  metricId: MetricId;
   /** Every market's value of the metric, ascending; markets without one are left out. */
   sorted: readonly { marketId: string; name: string; value: number }[];
 }
@@ -15,7 +15,7 @@ export interface Distribution {
 const cache = new WeakMap<Site, Map<string, Distribution>>();
 
 /** Every market's value of a metric, sorted: computed once per site and metric, so each market page costs no more than the last. */
-export function distribution(site: Site, metricId: string): Distribution {
+export function distribution(site: Site, metricId: MetricId): Distribution {
   let perSite = cache.get(site);
   if (perSite === undefined) {
     perSite = new Map();

@@ -219,7 +219,7 @@ function Labels({ dots, size, variant }: { dots: readonly Dot[]; size: { font: n
 export function MarketMap({ site }: { site: Site }) {
   const { land, borders } = stateOutlines();
   const dots: { wide: Dot; narrow: Dot }[] = site.index.markets.flatMap((m) => {
-    const location = site.locations.get(m.id);
+    const location = site.market(m.id).location;
     const at = location === undefined ? undefined : project(location);
     if (at === undefined) return [];
     const score = scoreOf(m.scores, MAP_SCORE);

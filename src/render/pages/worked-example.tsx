@@ -1,25 +1,19 @@
 // The methodology's worked example: one real market's scores recomputed step by step with the methodology's functions.
-import type { MarketProfile } from '../../contract/schemas.ts';
-import { THRESHOLDS, computeScores, metricDefinition, type Values } from '../../methodology/methodology.ts';
+import { metricDefinition, type Values } from '../../methodology/metrics.ts';
+import { THRESHOLDS, computeScores, isDerived, workScores, type ThresholdKey, type WorkedScore } from '../../methodology/scores.ts';
 import { PATHS } from '../../contract/paths.ts';
+import type { AssembledProfile } from '../../methodology/profiles.ts';
+import { scoreDependencies } from '../../methodology/scores.ts';
 import { IllustrativeNote, ReflowTable } from './components.tsx';
 import { displayName, formatMetric, formatNumber, labelList, listWords } from './format.ts';
-import { workScores, type WorkedScore } from './formulas.ts';
-import { SCORE_KEYS, scoreDependencies, scoreLabel, scoreOf, type ThresholdKey } from './scores.ts';
+import { COMPOSITE_SCORES, SCORE_KEYS, derivation, scoreLabel, scoreOf } from './scores.ts';
 import type { Site } from './site.ts';
 
-/** How each derived input is formed from metrics (the value itself comes from scoreInputs). */
-const DERIVATIONS: Record<string, (v: Values) => string> = {
-  rentToIncome: (v) => `12 × ${formatNumber(v['medianGrossRent'] ?? NaN)} ÷ ${formatNumber(v['medianRenterIncome'] ?? NaN)} × 100`,
-  priceToIncome: (v) => `${formatNumber(v['medianHomeValue'] ?? NaN)} ÷ ${formatNumber(v['medianHouseholdIncome'] ?? NaN)}`,
-  permitsPerThousand: (v) => `${formatNumber(v['permits'] ?? NaN)} ÷ ${formatNumber(v['housingUnits'] ?? NaN)} × 1,000`,
-};
-
-const valuesOf = (p: MarketProfile): Values => Object.fromEntries(Object.values(p.profile.metrics).map((m) => [m.id, m.value]));
+const valuesOf = (p: AssembledProfile): Values => Object.fromEntries(Object.values(p.profile.metrics).map((m) => [m.id, m.value]));
 const two = (n: number): string => formatNumber(n, 2);
 
 /** The first market, by id, with every score: the example then shows every formula. */
-export function exampleMarket(profiles: readonly MarketProfile[]): MarketProfile | undefined {
+export function exampleMarket(profiles: readonly AssembledProfile[]): AssembledProfile | undefined {
   return profiles.find((p) => SCORE_KEYS.every((k) => scoreOf(p.profile.scores, k) !== undefined)) ?? profiles[0];
 }
 
@@ -52,13 +46,15 @@ export function WorkedExample({ site }: { site: Site }) {
   const example = exampleMarket(site.profiles);
   if (example === undefined) return null;
   const values = valuesOf(example);
-  const worked = workScores(values);
-  const published = example.profile.scores as Record<string, number | undefined>;
-  const recomputed = computeScores(values) as Record<string, number | undefined>;
+  // The parts before the scores that combine them, as the formulas above list them.
+  const all = workScores(values);
+  const worked = [...all.filter((w) => !COMPOSITE_SCORES.includes(w.key)), ...all.filter((w) => COMPOSITE_SCORES.includes(w.key))];
+  const published = example.profile.scores;
+  const recomputed = computeScores(values);
   const matches = SCORE_KEYS.every((k) => scoreOf(published, k) === scoreOf(recomputed, k) && worked.find((w) => w.key === k)?.score === scoreOf(published, k));
   const deps = scoreDependencies();
   const used = [...new Set(SCORE_KEYS.flatMap((k) => deps[k]))];
-  const inputs = worked.flatMap((w) => w.terms).filter((t) => t.kind === 'threshold' && !(t.key in values));
+  const inputs = worked.flatMap((w) => w.terms).flatMap((t) => (isDerived(t.key) ? [{ ...t, key: t.key }] : []));
   const partial = site.profiles.find((p) => p.profile.coverage.missing.length > 0);
   return (
     <section aria-labelledby="worked-example">
@@ -107,7 +103,7 @@ export function WorkedExample({ site }: { site: Site }) {
               {inputs.map((t) => (
                 <li key={t.key}>
                   <code>
-                    {t.key} = {DERIVATIONS[t.key]?.(values) ?? t.label}
+                    {t.key} = {derivation(t.key, (id) => formatNumber(values[id] ?? NaN))}
                   </code>{' '}
                   = <strong>{two(t.input)}</strong>
                 </li>

@@ -1,5 +1,5 @@
 // Reads the four regional place files: each market's row found by state and FIPS place code, never by name; a city the survey publishes county by county (New York City's five boroughs, methodology v1.1) is the sum of its county rows.
-import { listWords } from '../../contract/schemas.ts';
+import { listWords } from '../../contract/words.ts';
 import { FixtureError, type Place } from '../../contract/errors.ts';
 import type { MarketDefinition } from '../../contract/markets.ts';
 import { eachLine, numeric, splitCsvLine, text } from '../parse.ts';

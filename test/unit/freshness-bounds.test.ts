@@ -1,7 +1,7 @@
-// The methodology page's formula helpers: the freshness bounds it prints are the rule that runs, and the search for them always ends.
+// The methodology page's freshness bounds: the bounds it prints are the rule that runs, and the search for them always ends.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { MAX_RELEASE_AGE_DAYS, freshnessBounds } from '../../src/render/pages/formulas.ts';
+import { MAX_RELEASE_AGE_DAYS, freshnessBounds } from '../../src/methodology/freshness.ts';
 
 describe('freshnessBounds', () => {
   test('reads the rule that runs: fresh up to one interval (31, 92, 366 days), aging up to two', () => {

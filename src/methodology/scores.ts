@@ -1,0 +1,278 @@
+// The scores, each one definition: the derived inputs, the thresholds with what they rest on, the weights, the words; and the one function that computes them term by term.
+import { inMetricOrder, type MetricId, type Values } from './metrics.ts';
+
+/** A ratio of two metrics that a score reads: before × numerator ÷ denominator × after. */
+export interface DerivedInput {
+  numerator: MetricId;
+  denominator: MetricId;
+  before?: number;
+  after?: number;
+  /** What the input measures, as the thresholds table names it. */
+  label: string;
+  /** What the ratio means, said after its formula on the methodology page; absent where the formula says it. */
+  meaning?: string;
+}
+
+export const DERIVED_INPUTS = {
+  rentToIncome: {
+    numerator: 'medianGrossRent',
+    denominator: 'medianRenterIncome',
+    before: 12,
+    after: 100,
+    label: 'Rent-to-income ratio: twelve months of median gross rent as a share of median renter household income, %',
+    meaning: 'a year of rent as a percentage of what renter households earn',
+  },
+  priceToIncome: {
+    numerator: 'medianHomeValue',
+    denominator: 'medianHouseholdIncome',
+    label: 'Price-to-income ratio (median multiple): median home value over median household income',
+    meaning: 'the "median multiple": how many years of income the median home costs',
+  },
+  permitsPerThousand: {
+    numerator: 'permits',
+    denominator: 'housingUnits',
+    after: 1000,
+    label: 'New housing units authorized in the year per 1,000 existing housing units',
+  },
+} as const satisfies Record<string, DerivedInput>;
+
+export type DerivedKey = keyof typeof DERIVED_INPUTS;
+export const derivedInput = (key: DerivedKey): DerivedInput => DERIVED_INPUTS[key];
+export const DERIVED_KEYS = Object.keys(DERIVED_INPUTS) as DerivedKey[];
+
+/** A linear score between two fixed thresholds: `zeroAt` scores 0, `fullAt` scores 100, clamped outside. */
+export interface Threshold {
+  zeroAt: number;
+  fullAt: number;
+}
+
+interface ThresholdDefinition extends Threshold {
+  /** What the input stands for as a term of a score's meaning: "rent relative to renter household income". */
+  phrase: string;
+  /** What the numbers rest on: the published convention or the national benchmark behind them. */
+  basis: string;
+}
+
+/** Each input a score reads, by its key: a derived input's, or a metric's of the same id. */
+const THRESHOLD_DEFINITIONS = {
+  rentToIncome: {
+    zeroAt: 40,
+    fullAt: 20,
+    phrase: 'rent relative to renter household income',
+    basis:
+      'The 30 % cost-burden line (HUD, and the Census Bureau in table B25070): a median renter household paying 30 % of its income in rent scores 50, half way. At 20 % rent takes a modest share (100); at 40 % it is deep in burden (0).',
+  },
+  rentBurden: {
+    zeroAt: 65,
+    fullAt: 35,
+    phrase: 'the share of rent-burdened renter households',
+    basis:
+      "The share of renter households above the 30 % line. Nationally about half of renter households are cost-burdened (Harvard Joint Center for Housing Studies, The State of the Nation's Housing), so 50 % scores 50; 35 % scores 100 and 65 % scores 0.",
+  },
+  priceToIncome: {
+    zeroAt: 7,
+    fullAt: 3,
+    phrase: 'home value relative to household income',
+    basis:
+      'The median multiple as Demographia rates it: 3.0 and under is affordable (100), 5.1 and over severely unaffordable, so 5.0 scores 50. At 5.0 the payment on a 30-year loan at 6 % for 90 % of the price takes about 32 % of median income, the 30 % line; at 7.0 it takes about 45 % (0).',
+  },
+  ownerCostBurden: {
+    zeroAt: 45,
+    fullAt: 15,
+    phrase: 'the share of cost-burdened owners with a mortgage',
+    basis:
+      'The 30 % line applied to owners with a mortgage (ACS B25091). Nationally about three in ten mortgaged owners are above it, so 30 % scores 50; 15 % scores 100 and 45 % scores 0.',
+  },
+  permitsPerThousand: {
+    zeroAt: 2,
+    fullAt: 20,
+    phrase: 'new units authorized per 1,000 existing units',
+    basis:
+      'The pace of new housing: the United States authorizes roughly 10 new units a year per 1,000 existing homes (about 1.4 to 1.9 million a year on some 145 million homes), so 10 scores 44. 2 per 1,000 barely replaces what is lost (0); 20, twice the national pace, is rapid growth (100).',
+  },
+  rentalVacancyRate: {
+    zeroAt: 2,
+    fullAt: 8,
+    phrase: 'the rental vacancy rate',
+    basis:
+      'The national rental vacancy rate has run between about 6 % and 8 % over the past two decades (Census Bureau, Housing Vacancies and Homeownership); below 5 % a rental market is tight. 2 % is very tight (0); 8 %, the upper end of the national range, is loose (100).',
+  },
+} as const satisfies Partial<Record<DerivedKey | MetricId, ThresholdDefinition>>;
+
+export type ThresholdKey = keyof typeof THRESHOLD_DEFINITIONS;
+export const THRESHOLD_KEYS = Object.keys(THRESHOLD_DEFINITIONS) as ThresholdKey[];
+export const thresholdDefinition = (key: ThresholdKey): ThresholdDefinition => THRESHOLD_DEFINITIONS[key];
+
+/** The thresholds alone, by input. */
+export const THRESHOLDS = Object.fromEntries(
+  THRESHOLD_KEYS.map((k) => [k, { zeroAt: THRESHOLD_DEFINITIONS[k].zeroAt, fullAt: THRESHOLD_DEFINITIONS[k].fullAt }]),
+) as Record<ThresholdKey, Threshold>;
+/** What each threshold rests on, by input; the methodology page shows it. */
+export const THRESHOLD_BASIS = Object.fromEntries(THRESHOLD_KEYS.map((k) => [k, THRESHOLD_DEFINITIONS[k].basis])) as Record<ThresholdKey, string>;
+
+export const isThreshold = (key: string): key is ThresholdKey => key in THRESHOLD_DEFINITIONS;
+export const isDerived = (key: string): key is DerivedKey => key in DERIVED_INPUTS;
+
+/**
+ * Every score, each after the scores it combines (the order they are computed and listed in). A score is a weighted sum
+ * of thresholded inputs, or of other scores (the composites); weights sum to 1.
+ */
+const SCORE_DEFINITIONS = [
+  {
+    key: 'renterAffordability',
+    label: 'Renter affordability',
+    phrase: 'renter affordability',
+    lead: 'Higher means easier for renters',
+    color: '#2f7d6d',
+    weights: { rentToIncome: 0.6, rentBurden: 0.4 },
+  },
+  {
+    key: 'ownerAffordability',
+    label: 'Owner affordability',
+    phrase: 'owner affordability',
+    lead: 'Higher means easier for owners and buyers',
+    color: '#7a5195',
+    weights: { priceToIncome: 0.6, ownerCostBurden: 0.4 },
+  },
+  {
+    key: 'affordability',
+    label: 'Affordability (renters and owners)',
+    phrase: 'affordability',
+    lead: 'What renters and owners both pay',
+    color: '#1d6a8a',
+    weights: { renterAffordability: 0.5, ownerAffordability: 0.5 },
+  },
+  {
+    key: 'supply',
+    label: 'Supply',
+    phrase: 'supply',
+    lead: 'Higher means more room in the housing stock',
+    color: '#a8541a',
+    weights: { permitsPerThousand: 0.7, rentalVacancyRate: 0.3 },
+  },
+  {
+    key: 'overall',
+    label: 'Overall',
+    phrase: 'overall',
+    lead: 'Combines the two headline scores',
+    color: '#3f3d8f',
+    weights: { affordability: 0.5, supply: 0.5 },
+  },
+] as const;
+
+export type ScoreKey = (typeof SCORE_DEFINITIONS)[number]['key'];
+
+export interface ScoreDefinition {
+  key: ScoreKey;
+  label: string;
+  /** The score as a term of another's meaning: "renter affordability". */
+  phrase: string;
+  /** How its meaning begins: what a high value means, before the weights. */
+  lead: string;
+  /** Fill colour of its bars; passes 3:1 against white, and charts also label every bar. */
+  color: string;
+  /** Each term (a thresholded input or a score computed before it) with its weight, in order. */
+  weights: Readonly<Partial<Record<ThresholdKey | ScoreKey, number>>>;
+}
+
+export const SCORES: readonly ScoreDefinition[] = SCORE_DEFINITIONS;
+export const SCORE_KEYS: readonly ScoreKey[] = SCORES.map((s) => s.key);
+const scoreByKey = new Map<string, ScoreDefinition>(SCORES.map((s) => [s.key, s]));
+export const scoreDefinition = (key: ScoreKey): ScoreDefinition => scoreByKey.get(key) as ScoreDefinition;
+export const isScoreKey = (key: string): key is ScoreKey => scoreByKey.has(key);
+
+/** The weights of every score's terms, by score. */
+export const WEIGHTS = Object.fromEntries(SCORES.map((s) => [s.key, s.weights])) as Record<ScoreKey, ScoreDefinition['weights']>;
+
+/** A profile's scores, integers 0-100, each omitted when an input is missing. */
+export type Scores = Partial<Record<ScoreKey, number>>;
+
+export function scale(value: number, t: Threshold): number {
+  const fraction = (value - t.zeroAt) / (t.fullAt - t.zeroAt);
+  return Math.min(100, Math.max(0, fraction * 100));
+}
+
+/** Half-up rounding to an integer score. */
+const toScore = (x: number): number => Math.round(Number(x.toFixed(9)));
+
+export type ScoreInputs = Partial<Record<DerivedKey, number>>;
+
+/** A ratio of two metrics, only when both are finite and the denominator positive. */
+function ratio(numerator: number | undefined, denominator: number | undefined): number | undefined {
+  if (numerator === undefined || denominator === undefined || !Number.isFinite(numerator) || !Number.isFinite(denominator) || denominator <= 0)
+    return undefined;
+  return numerator / denominator;
+}
+
+/** The derived inputs the scores read, shown on the methodology page's worked example. */
+export function scoreInputs(v: Values): ScoreInputs {
+  const out: ScoreInputs = {};
+  for (const key of DERIVED_KEYS) {
+    const d: DerivedInput = DERIVED_INPUTS[key];
+    const r = ratio(v[d.numerator], v[d.denominator]);
+    if (r !== undefined) out[key] = r * (d.before ?? 1) * (d.after ?? 1);
+  }
+  return out;
+}
+
+/** The metrics an input reads: the derived ratio's two, or the metric of the same id. */
+export const metricsOfInput = (key: ThresholdKey): MetricId[] =>
+  isDerived(key) ? [DERIVED_INPUTS[key].numerator, DERIVED_INPUTS[key].denominator] : [key as MetricId];
+
+export interface WorkedTerm {
+  /** A threshold key (an input scaled to 0-100) or a score key (a score already 0-100). */
+  key: ThresholdKey | ScoreKey;
+  kind: 'threshold' | 'score';
+  weight: number;
+  input: number;
+  /** The input on the 0-100 scale (a score term is already on it). */
+  scaled: number;
+}
+
+export interface WorkedScore {
+  key: ScoreKey;
+  terms: WorkedTerm[];
+  sum: number;
+  score: number;
+}
+
+/**
+ * Every score term by term, in the order of SCORE_KEYS: a thresholded input (a derived ratio or a metric) or an
+ * already computed score. A score with any term missing or not finite is left out, never 0, never NaN.
+ */
+export function workScores(v: Values): WorkedScore[] {
+  const inputs = scoreInputs(v);
+  const done = new Map<string, number>();
+  const out: WorkedScore[] = [];
+  for (const score of SCORES) {
+    const terms: WorkedTerm[] = [];
+    const entries = Object.entries(score.weights) as [ThresholdKey | ScoreKey, number][];
+    for (const [key, weight] of entries) {
+      const threshold = isThreshold(key);
+      const value = threshold ? ((isDerived(key) ? inputs[key] : undefined) ?? v[key as MetricId]) : done.get(key);
+      if (value === undefined || !Number.isFinite(value)) break;
+      terms.push({ key, kind: threshold ? 'threshold' : 'score', weight, input: value, scaled: threshold ? scale(value, THRESHOLDS[key]) : value });
+    }
+    if (terms.length !== entries.length) continue;
+    const sum = terms.reduce((acc, t) => acc + t.weight * t.scaled, 0);
+    const result = toScore(sum);
+    done.set(score.key, result);
+    out.push({ key: score.key, terms, sum, score: result });
+  }
+  return out;
+}
+
+/** Integer scores 0-100, each the weighted sum of its terms; a score with a term missing is omitted. */
+export function computeScores(v: Values): Scores {
+  return Object.fromEntries(workScores(v).map((w) => [w.key, w.score])) as Scores;
+}
+
+/** Which metrics each score needs, in the methodology's order of metrics: its inputs', and those of the scores it combines. */
+export function scoreDependencies(): Record<ScoreKey, MetricId[]> {
+  const deps = {} as Record<ScoreKey, MetricId[]>;
+  for (const score of SCORES) {
+    const needs = (Object.keys(score.weights) as (ThresholdKey | ScoreKey)[]).flatMap((key) => (isThreshold(key) ? metricsOfInput(key) : deps[key]));
+    deps[score.key] = inMetricOrder([...new Set(needs)]);
+  }
+  return deps;
+}

@@ -1,0 +1,74 @@
+// The build's data, assembled once: every market's profile with what its page draws beside it, every source with its terms, and the index.
+import { byId, type MarketIndex, type Source } from '../contract/schemas.ts';
+import type { Location, MarketDefinition } from '../contract/markets.ts';
+import type { LoadedSources } from '../sources/load.ts';
+import type { Licence, MetricSeries, MissingValue } from '../sources/source.ts';
+import { buildMarketIndex } from './market-index.ts';
+import { isMetricId, type MetricId } from './metrics.ts';
+import { assembleProfiles, type AssembledProfile } from './profiles.ts';
+
+/** One market: its profile, and what only its page shows (never the JSON or CSV, which carry the latest values). */
+export interface MarketData {
+  profile: AssembledProfile;
+  /** Where the city is, for the map's dot; undefined where the registry has no location. */
+  location: Location | undefined;
+  /** Each metric's history, where its source holds one (the house price index by quarter). */
+  series: ReadonlyMap<MetricId, MetricSeries>;
+  /** How a value was put together where it is more than one row's (New York City's permits). */
+  notes: ReadonlyMap<MetricId, string>;
+  /** Why a metric the methodology requires is missing: what the source's file said, or that it has no row. */
+  missing: ReadonlyMap<MetricId, MissingValue>;
+}
+
+/** One loaded source: its attribution with the fixture's dates, its terms, and whether its values are the agency's. */
+export interface SourceData {
+  source: Source;
+  licence: Licence;
+  /** Which values are illustrative rather than published, in a sentence; undefined when every value is the agency's. */
+  illustrative: string | undefined;
+}
+
+export interface Snapshot {
+  /** The latest retrieval among the sources; every date-dependent output derives from it. */
+  snapshotDate: string;
+  /** Every market, in the order of the markets the build was given (the registry's: by id). */
+  markets: readonly MarketData[];
+  /** Every source loaded, sorted by id (the profiles cite those that gave them a value). */
+  sources: readonly SourceData[];
+  index: MarketIndex;
+}
+
+/** Per market, per metric: the items of one kind the sources gave, typed by metric id. */
+function byMarket<T extends { marketId: string; metricId: string }>(items: readonly T[]): Map<string, Map<MetricId, T>> {
+  const out = new Map<string, Map<MetricId, T>>();
+  for (const item of items) {
+    if (!isMetricId(item.metricId)) continue;
+    const perMarket = out.get(item.marketId) ?? new Map<MetricId, T>();
+    perMarket.set(item.metricId, item);
+    out.set(item.marketId, perMarket);
+  }
+  return out;
+}
+
+export function assembleSnapshot(markets: readonly MarketDefinition[], data: LoadedSources, baseUrl: string): Snapshot {
+  const profiles = assembleProfiles(markets, data, baseUrl);
+  const series = byMarket(data.loads.flatMap((l) => l.series));
+  const notes = byMarket(data.loads.flatMap((l) => l.notes));
+  const missing = byMarket(data.loads.flatMap((l) => l.missing));
+  const definitions = new Map(markets.map((m) => [m.id, m]));
+  return {
+    snapshotDate: data.snapshotDate,
+    markets: profiles.map((profile) => {
+      const id = profile.market.id;
+      return {
+        profile,
+        location: definitions.get(id)?.location,
+        series: series.get(id) ?? new Map(),
+        notes: new Map([...(notes.get(id) ?? [])].map(([metricId, n]) => [metricId, n.note])),
+        missing: missing.get(id) ?? new Map(),
+      };
+    }),
+    sources: data.loads.map((l) => ({ source: l.source, licence: l.licence, illustrative: l.illustrative })).sort(byId((s) => s.source.sourceId)),
+    index: buildMarketIndex(profiles, data.snapshotDate, baseUrl),
+  };
+}

@@ -1,0 +1,31 @@
+// The methodology's version, and what each version changed and why: every profile names the version, the changelog page lists the changes.
+
+export const METHODOLOGY_VERSION = 'v2.0';
+
+/** What each methodology version changed and why, newest first: the changelog page lists it. */
+export const METHODOLOGY_CHANGES: readonly { version: string; changes: readonly string[] }[] = [
+  {
+    version: 'v2.0',
+    changes: [
+      'Affordability now weighs what owners pay as well as renters: it is the mean of two published parts, renterAffordability and ownerAffordability (new score keys, integers 0-100, omitted when their inputs are missing). Under v1.0 and v1.1 it read rents only, so high-income, high-price cities such as San Francisco and Seattle scored among the most affordable.',
+      'Three new required metrics from the ACS 5-year estimates: median home value (B25077), median renter household income (B25119) and the share of homeowners with a mortgage paying 30 % or more of income on owner costs (B25091). The required set grows from 8 to 11 metrics, so coverage is counted out of 11.',
+      "The renter part reads rent against renter households' median income (B25119), not all households' (B19013): renters earn less than owners, most of all in high-income cities, so the v1 ratio understated what renters pay.",
+      'The owner part reads the median multiple (median home value over median household income, 3.0 affordable, 5.0 the line, 7.0 and above scoring 0) and the owner cost burden (30 % line).',
+      'Price momentum (the house price index and its year-over-year change) stays out of every score: the index is a trend relative to 1995, not a price level, and one year of a metro index says where prices went, not what households pay. It is shown beside the scores as context.',
+      'Every threshold is a fixed number that says what it rests on (the methodology page lists each); none is a rank among the markets.',
+    ],
+  },
+  {
+    version: 'v1.1',
+    changes: [
+      "New York City's permits are the sum of its five borough rows in the Building Permits Survey's place files. The survey publishes the city only borough by borough (each row with the city's place code and the borough's county), so under v1.0 New York had no permits value, no supply score and no overall score.",
+      'Building permits are read from the four regional annual place files as the Census Bureau publishes them, matched on state and FIPS place codes, including cities in states that report through minor civil divisions (Boston, Chicago).',
+    ],
+  },
+  {
+    version: 'v1.0',
+    changes: [
+      'First methodology: eight required metrics from the ACS 5-year estimates, the FHFA House Price Index and the Building Permits Survey; affordability, supply and overall scores from fixed thresholds; freshness and coverage rules.',
+    ],
+  },
+];
