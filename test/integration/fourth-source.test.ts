@@ -1,0 +1,162 @@
+// A fourth source plugs in as docs/architecture.md's "Add a source" says: its module, its fixture and its registry entry, and no
+// other edit. A copy of the service gets the test-only HUD Fair Market Rents source (test/fourth-source/), type-checks, and builds;
+// the new metric reaches the JSON, both CSVs, the descriptor's rows, the Data Package, the OpenAPI document and the pages.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'csv-parse/sync';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ADDED = fileURLToPath(new URL('../fourth-source/', import.meta.url));
+const BASE = 'http://localhost:3000';
+const AUSTIN = 'us-tx-austin';
+
+/** Every file below a folder, relative to it. */
+const walk = (dir: string, under = dir): string[] =>
+  readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? walk(path, under) : [relative(under, path)];
+  });
+
+/** The registry entry: the module's import, and its place in the list of sources. */
+function register(registry: string): void {
+  const text = readFileSync(registry, 'utf8');
+  const lastImport = text.lastIndexOf('\nimport ');
+  const endOfImport = text.indexOf('\n', lastImport + 1);
+  const withImport = `${text.slice(0, endOfImport + 1)}import { hudFmr } from './hud-fmr/index.ts';\n${text.slice(endOfImport + 1)}`;
+  const listed = withImport.replace(
+    /const REGISTERED = \[([^\]]*?),?\s*\] as const;/,
+    (_, list: string) => `const REGISTERED = [${list.trim()}, hudFmr] as const;`,
+  );
+  assert.notEqual(listed, withImport, 'the registry lists its sources in `const REGISTERED = [...] as const`');
+  writeFileSync(registry, listed);
+}
+
+describe('a fourth source with one metric, added by its module, its fixture and its registry entry', () => {
+  let work = '';
+  /** Each served path's file in the copy's build. */
+  let files = new Map<string, string>();
+  const body = (path: string): string => readFileSync(join(work, 'dist', 'site', files.get(path) ?? assert.fail(`no route ${path}`)), 'utf8');
+
+  before(() => {
+    work = mkdtempSync(join(tmpdir(), 'mp-fourth-source-'));
+    for (const part of ['src', 'fixtures', 'tsconfig.json', 'package.json']) cpSync(join(ROOT, part), join(work, part), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules'), join(work, 'node_modules'));
+    cpSync(join(ADDED, 'hud-fmr'), join(work, 'src', 'sources', 'hud-fmr'), { recursive: true });
+    cpSync(join(ADDED, 'fixtures', 'hud-fmr'), join(work, 'fixtures', 'hud-fmr'), { recursive: true });
+    register(join(work, 'src', 'sources', 'registry.ts'));
+    // The copy's own build command, run from the copy (tsx reads the copy's tsconfig there); it validates what it writes.
+    writeFileSync(
+      join(work, 'build.ts'),
+      "import { main } from './src/commands/cli.ts';\nprocess.exitCode = await main(['build', '--out', 'dist'], process.env);\n",
+    );
+    execFileSync(process.execPath, ['--import', 'tsx', 'build.ts'], { cwd: work, env: { ...process.env, BASE_URL: BASE }, encoding: 'utf8' });
+    const manifest = JSON.parse(readFileSync(join(work, 'dist', 'manifest.json'), 'utf8')) as { routes: { path: string; file: string }[] };
+    files = new Map(manifest.routes.map((r) => [r.path, r.file]));
+  });
+  after(() => rmSync(work, { recursive: true, force: true }));
+
+  test('the copy differs from the service by the new module, its fixture and two lines of the registry, nothing else', () => {
+    const differing = ['src', 'fixtures'].flatMap((part) =>
+      walk(join(work, part)).flatMap((file) => {
+        const path = join(part, file);
+        let original: Buffer | undefined;
+        try {
+          original = readFileSync(join(ROOT, path));
+        } catch {
+          return [`added ${path}`];
+        }
+        return original.equals(readFileSync(join(work, path))) ? [] : [`changed ${path}`];
+      }),
+    );
+    assert.deepEqual(differing.sort(), [
+      'added fixtures/hud-fmr/README.md',
+      'added fixtures/hud-fmr/fy2026-fmr-metro.csv',
+      'added fixtures/hud-fmr/retrieval.json',
+      'added src/sources/hud-fmr/index.ts',
+      'changed src/sources/registry.ts',
+    ]);
+    const before = readFileSync(join(ROOT, 'src/sources/registry.ts'), 'utf8').split('\n');
+    const now = readFileSync(join(work, 'src/sources/registry.ts'), 'utf8').split('\n');
+    assert.deepEqual(
+      now.filter((line) => !before.includes(line)),
+      ["import { hudFmr } from './hud-fmr/index.ts';", 'const REGISTERED = [censusAcs5yr, fhfaHpi, censusBps, hudFmr] as const;'],
+    );
+  });
+
+  test('the copy type-checks under the same strict settings: no table of metric ids or source ids asks for an entry', () => {
+    writeFileSync(join(work, 'tsconfig.src.json'), JSON.stringify({ extends: './tsconfig.json', include: ['src'], exclude: [] }));
+    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    // Throws with tsc's own report when the copy does not compile.
+    execFileSync(process.execPath, [tsc, '--noEmit', '-p', join(work, 'tsconfig.src.json')], { cwd: work, encoding: 'utf8' });
+  });
+
+  test('the JSON profile carries the metric and cites the source; coverage still counts the required metrics', () => {
+    const profile = JSON.parse(body(`/api/markets/${AUSTIN}`)) as {
+      profile: { metrics: Record<string, { value: number; sourceId: string; label: string; unit: string }>; coverage: { totalRequired: number } };
+      sources: { sourceId: string; confidence: string }[];
+      geographyScope: { boundaries: { level: string; metrics: string[] }[] };
+    };
+    assert.deepEqual(profile.profile.metrics['fairMarketRent'], {
+      id: 'fairMarketRent',
+      label: 'Fair market rent, two bedrooms',
+      unit: 'USD/mo',
+      value: 1760,
+      asOf: 'FY2026',
+      sourceId: 'hud-fmr',
+    });
+    assert.deepEqual(
+      profile.sources.map((s) => s.sourceId),
+      ['census-acs-5yr', 'census-bps', 'fhfa-hpi', 'hud-fmr'],
+    );
+    assert.equal(profile.profile.coverage.totalRequired, 11);
+    assert.ok(profile.geographyScope.boundaries.some((b) => b.level === 'cbsa' && b.metrics.includes('fairMarketRent')));
+  });
+
+  test('the market CSV and the bulk CSV have its rows, and every row fits the CSV descriptor', () => {
+    const descriptor = JSON.parse(body('/api/schema/market-csv')) as { columns: { name: string; type: string; const?: string }[] };
+    const rowsOf = (path: string): Record<string, string>[] => parse(body(path), { columns: true }) as Record<string, string>[];
+    const austin = rowsOf(`/api/markets/${AUSTIN}/csv`).find((r) => r['metric_id'] === 'fairMarketRent');
+    assert.equal(austin?.['value'], '1760');
+    assert.equal(austin?.['source_id'], 'hud-fmr');
+    const bulk = rowsOf('/api/markets/csv');
+    assert.equal(bulk.filter((r) => r['metric_id'] === 'fairMarketRent').length, 16);
+    for (const row of bulk) {
+      assert.deepEqual(
+        Object.keys(row),
+        descriptor.columns.map((c) => c.name),
+      );
+      for (const c of descriptor.columns) {
+        if (c.type === 'number') assert.ok(Number.isFinite(Number(row[c.name])), `${c.name} ${row[c.name]}`);
+        if (c.const !== undefined) assert.equal(row[c.name], c.const);
+      }
+    }
+  });
+
+  test('the Data Package names its licence and dataset; the OpenAPI examples carry the metric', () => {
+    const pkg = JSON.parse(body('/api/datapackage')) as { licenses: { name: string; path: string; title: string }[]; sources: { title: string }[] };
+    assert.ok(
+      pkg.licenses.some((l) => l.name === 'other-pd' && l.path === 'https://www.huduser.gov/portal/datasets/fmr.html' && /Fair Market Rents/.test(l.title)),
+    );
+    assert.ok(pkg.sources.some((s) => s.title === 'U.S. Department of Housing and Urban Development, Fair Market Rents, metro areas, FY2026'));
+    const openApi = body('/api/openapi');
+    assert.match(openApi, /"fairMarketRent"/);
+    assert.match(openApi, /"hud-fmr"/);
+  });
+
+  test('the pages show it: the market page, the methodology, the data sources and the home page', () => {
+    const market = body(`/markets/${AUSTIN}`);
+    assert.match(market, /Fair market rent, two bedrooms/);
+    assert.match(market, /\$1,760 per month/);
+    assert.match(body('/methodology'), /id="metric-fairMarketRent"/);
+    const sources = body('/data-sources');
+    assert.match(sources, /id="hud-fmr"/);
+    assert.match(sources, /HUD data are works of the U\.S\. Government/);
+    assert.match(body('/'), /Fair market rent/);
+    assert.match(body('/data-status'), /HUD Fair Market Rents/);
+  });
+});
