@@ -13,11 +13,8 @@ const REPORTS = join(ROOT, 'artifacts', 'mutation');
 
 /** Each core module and the test files that exercise it: the fast per-module test command Stryker runs for every mutant. */
 export const MODULES: readonly { name: string; file: string; tests: readonly string[] }[] = [
-  {
-    name: 'methodology',
-    file: 'src/methodology/methodology.ts',
-    tests: ['test/unit/methodology.test.ts', 'test/unit/profiles.test.ts', 'test/unit/freshness-bounds.test.ts'],
-  },
+  { name: 'methodology', file: 'src/methodology/scores.ts', tests: ['test/unit/methodology.test.ts', 'test/unit/profiles.test.ts'] },
+  { name: 'freshness', file: 'src/methodology/freshness.ts', tests: ['test/unit/methodology.test.ts', 'test/unit/freshness-bounds.test.ts'] },
   { name: 'profiles', file: 'src/methodology/profiles.ts', tests: ['test/unit/profiles.test.ts', 'test/unit/contract.test.ts', 'test/unit/golden.test.ts'] },
   { name: 'render-csv', file: 'src/render/csv-documents.ts', tests: ['test/unit/csv.test.ts', 'test/unit/csv-properties.test.ts', 'test/unit/golden.test.ts'] },
   { name: 'csv', file: 'src/contract/csv-format.ts', tests: ['test/unit/csv-properties.test.ts', 'test/unit/csv.test.ts', 'test/unit/verify-csv.test.ts'] },
