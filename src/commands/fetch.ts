@@ -90,7 +90,7 @@ async function attempt(
       headers: { 'accept-encoding': 'gzip, deflate' },
     });
   } catch (error) {
-    throw new Transient(describe(error, options.timeoutMs));
+    throw new Transient(failureText(error, options.timeoutMs));
   }
   if (response.status >= 500 || response.status === 429 || response.status === 408) {
     await response.body?.cancel();
@@ -105,7 +105,7 @@ async function attempt(
     body = await readCapped(response, options.maxBytes);
   } catch (error) {
     if (error instanceof Transient || (error instanceof Error && error.message.startsWith('the answer'))) throw error;
-    throw new Transient(describe(error, options.timeoutMs));
+    throw new Transient(failureText(error, options.timeoutMs));
   }
   if (body.length === 0) throw new Error('the answer is empty');
   const type = response.headers.get('content-type') ?? '';
@@ -115,7 +115,8 @@ async function attempt(
   return { body, lastModified: response.headers.get('last-modified') ?? undefined };
 }
 
-function describe(error: unknown, timeoutMs: number): string {
+/** What went wrong with a request, as one line of a message; a timeout says how long it waited. */
+function failureText(error: unknown, timeoutMs: number): string {
   const e = error as Error & { cause?: { code?: string; message?: string } };
   if (e.name === 'TimeoutError' || e.name === 'AbortError') return `no complete answer within ${timeoutMs} ms`;
   const cause = e.cause?.code ?? e.cause?.message;

@@ -1,6 +1,6 @@
 // Link resolution for `verify`: every link of the JSON bodies and the pages must reach a 200 on this deployment (and its #fragment must exist).
 import { Faults, TYPES, isObject } from './expect.ts';
-import { headerOf, type Client } from './http.ts';
+import { headerOf, type Probe } from './http.ts';
 
 /** The URL strings under every `links` object of a JSON document, with where each was found. */
 export function jsonLinks(doc: unknown, where: string): [string, string][] {
@@ -35,8 +35,8 @@ const ids = (html: string): Set<string> => new Set([...html.matchAll(/\s(?:id|na
  * Fetches every distinct in-deployment URL once; links into other sites are counted, not fetched. JSON links must
  * point into this deployment (docs/contract.md 4: every absolute URL derives from BASE_URL). Returns a summary for a PASS.
  */
-export async function checkLinks(client: Client, f: Faults, links: readonly [string, string][], fromJson: ReadonlySet<string>): Promise<string> {
-  const base = new URL(`${client.baseUrl}/`);
+export async function checkLinks(probe: Probe, f: Faults, links: readonly [string, string][], fromJson: ReadonlySet<string>): Promise<string> {
+  const base = new URL(`${probe.baseUrl}/`);
   const inside = (url: URL): boolean => url.origin === base.origin && url.pathname.startsWith(base.pathname.replace(/\/$/, ''));
   const targets = new Map<string, { where: string; fragments: Set<string> }>();
   let external = 0;
@@ -49,7 +49,7 @@ export async function checkLinks(client: Client, f: Faults, links: readonly [str
       continue;
     }
     if (!inside(url)) {
-      if (fromJson.has(href)) f.add(`${where}: ${href} is not under ${client.baseUrl}; was the deployment built with another BASE_URL?`);
+      if (fromJson.has(href)) f.add(`${where}: ${href} is not under ${probe.baseUrl}; was the deployment built with another BASE_URL?`);
       else external += 1;
       continue;
     }
@@ -60,7 +60,7 @@ export async function checkLinks(client: Client, f: Faults, links: readonly [str
   }
   await Promise.all(
     [...targets].map(async ([url, { where, fragments }]) => {
-      const res = await client.fetch(url);
+      const res = await probe.fetch(url);
       if (!f.expect(res.status === 200, `${where}: ${url} answered ${res.status}`)) return;
       if (fragments.size === 0) return;
       const isPage = headerOf(res, 'content-type') === TYPES.html;

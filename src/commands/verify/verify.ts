@@ -3,7 +3,7 @@ import { normalizeBaseUrl, type VerifyConfig } from '../config.ts';
 import { renderJson } from '../../contract/json.ts';
 import { BULK_CSV_FILENAME, Faults, TYPES, expectRepresentation, expectResponse, isObject, marketCsvFilename } from './expect.ts';
 import { checkDataPackage, checkOpenApi } from './descriptions.ts';
-import { createClient, type Client } from './http.ts';
+import { createProbe, type Probe } from './http.ts';
 import { checkLinks, jsonLinks, pageLinks } from './links.ts';
 import { checkCompression, checkConditional, checkErrors } from './protocol.ts';
 import { checkDescriptor, checkIndex, checkProfile, expectAttachment, readCsv, schemaFaults, servedSchema, tieCsv } from './resources.ts';
@@ -51,26 +51,26 @@ async function run<T>(f: Faults, body: () => Promise<T>): Promise<T | undefined>
   }
 }
 
-async function verifyWith(client: Client): Promise<CheckResult[]> {
+async function verifyWith(probe: Probe): Promise<CheckResult[]> {
   const checks: CheckResult[] = [];
   const fIndex = new Faults();
-  const index = await run(fIndex, () => checkIndex(client, fIndex));
+  const index = await run(fIndex, () => checkIndex(probe, fIndex));
   const facts = index?.facts;
   checks.push(result('index /api/markets', fIndex.list, `${facts?.ids.length ?? 0} markets, application/json, constants, sorted unique ids`));
   if (facts === undefined) return checks;
 
   const fSchema = new Faults();
-  const validateProfile = await run(fSchema, () => servedSchema(client, fSchema, '/api/schema/market-profile'));
+  const validateProfile = await run(fSchema, () => servedSchema(probe, fSchema, '/api/schema/market-profile'));
   checks.push(result('schema /api/schema/market-profile', fSchema.list, 'served, draft-07, compiles with Ajv'));
   const fIndexSchema = new Faults();
-  const validateIndex = await run(fIndexSchema, () => servedSchema(client, fIndexSchema, '/api/schema/market-index'));
+  const validateIndex = await run(fIndexSchema, () => servedSchema(probe, fIndexSchema, '/api/schema/market-index'));
   if (validateIndex !== undefined) for (const fault of schemaFaults(validateIndex, index?.doc, '/api/markets')) fIndexSchema.add(fault);
   checks.push(result('schema /api/schema/market-index', fIndexSchema.list, 'served, compiles, and the index validates against it'));
   const fDescriptor = new Faults();
-  await run(fDescriptor, () => checkDescriptor(client, fDescriptor));
+  await run(fDescriptor, () => checkDescriptor(probe, fDescriptor));
   checks.push(result('descriptor /api/schema/market-csv', fDescriptor.list, 'eleven columns in contract order, types and constants'));
   const fOpenApi = new Faults();
-  const described = await run(fOpenApi, () => checkOpenApi(client, fOpenApi, facts.ids));
+  const described = await run(fOpenApi, () => checkOpenApi(probe, fOpenApi, facts.ids));
   checks.push(
     result(
       'OpenAPI /api/openapi',
@@ -79,7 +79,7 @@ async function verifyWith(client: Client): Promise<CheckResult[]> {
     ),
   );
   const fPackage = new Faults();
-  const pkg = await run(fPackage, () => checkDataPackage(client, fPackage, facts.ids));
+  const pkg = await run(fPackage, () => checkDataPackage(probe, fPackage, facts.ids));
   checks.push(
     result(
       'Data Package /api/datapackage',
@@ -96,9 +96,9 @@ async function verifyWith(client: Client): Promise<CheckResult[]> {
       const fPage = new Faults();
       const entry = facts.entries.get(id) ?? {};
       const links = isObject(entry.links) ? entry.links : {};
-      fJson.expect(links.json === `${client.baseUrl}/api/markets/${id}`, `index links.json of ${id} is ${JSON.stringify(links.json)}`);
-      fCsv.expect(links.csv === `${client.baseUrl}/api/markets/${id}/csv`, `index links.csv of ${id} is ${JSON.stringify(links.csv)}`);
-      const profile = await run(fJson, async () => checkProfile(fJson, await client.fetch(`/api/markets/${id}`), id, validateProfile, client.baseUrl));
+      fJson.expect(links.json === `${probe.baseUrl}/api/markets/${id}`, `index links.json of ${id} is ${JSON.stringify(links.json)}`);
+      fCsv.expect(links.csv === `${probe.baseUrl}/api/markets/${id}/csv`, `index links.csv of ${id} is ${JSON.stringify(links.csv)}`);
+      const profile = await run(fJson, async () => checkProfile(fJson, await probe.fetch(`/api/markets/${id}`), id, validateProfile, probe.baseUrl));
       if (profile !== undefined) {
         const p = isObject(profile.doc.profile) ? profile.doc.profile : {};
         fJson.expect(
@@ -108,7 +108,7 @@ async function verifyWith(client: Client): Promise<CheckResult[]> {
         fJson.expect(JSON.stringify(entry.scores) === JSON.stringify(p.scores), `the index scores of ${id} differ from the profile's`);
       }
       const rows = await run(fCsv, async () => {
-        const res = await client.fetch(`/api/markets/${id}/csv`);
+        const res = await probe.fetch(`/api/markets/${id}/csv`);
         if (!expectResponse(fCsv, res, 200, TYPES.csv)) return undefined;
         expectRepresentation(fCsv, res);
         expectAttachment(fCsv, res, marketCsvFilename(id));
@@ -117,9 +117,9 @@ async function verifyWith(client: Client): Promise<CheckResult[]> {
         if (profile === undefined) fCsv.add(`cannot tie the CSV of ${id} to its JSON, which could not be read`);
         return read;
       });
-      const pageUrl = profile !== undefined && isObject(profile.doc.links) ? String(profile.doc.links.html) : `${client.baseUrl}/markets/${id}`;
+      const pageUrl = profile !== undefined && isObject(profile.doc.links) ? String(profile.doc.links.html) : `${probe.baseUrl}/markets/${id}`;
       const html = await run(fPage, async () => {
-        const res = await client.fetch(pageUrl);
+        const res = await probe.fetch(pageUrl);
         if (!expectResponse(fPage, res, 200, TYPES.html)) return undefined;
         expectRepresentation(fPage, res);
         return res.body.toString('utf8');
@@ -142,7 +142,7 @@ async function verifyWith(client: Client): Promise<CheckResult[]> {
 
   const fBulk = new Faults();
   await run(fBulk, async () => {
-    const res = await client.fetch('/api/markets/csv');
+    const res = await probe.fetch('/api/markets/csv');
     if (!expectResponse(fBulk, res, 200, TYPES.csv)) return;
     expectRepresentation(fBulk, res);
     expectAttachment(fBulk, res, BULK_CSV_FILENAME);
@@ -164,7 +164,7 @@ async function verifyWith(client: Client): Promise<CheckResult[]> {
   checks.push(result('bulk CSV /api/markets/csv', fBulk.list, `text/csv; charset=utf-8, ${BULK_CSV_FILENAME}, equals the sorted union of the market CSVs`));
 
   const fErrors = new Faults();
-  const errors = await run(fErrors, () => checkErrors(client, facts.ids));
+  const errors = await run(fErrors, () => checkErrors(probe, facts.ids));
   for (const e of errors?.checks ?? []) checks.push(result(e.name, e.faults.list, e.detail));
   if (errors === undefined) checks.push(result('errors', fErrors.list, ''));
 
@@ -177,7 +177,7 @@ async function verifyWith(client: Client): Promise<CheckResult[]> {
     ...facts.ids.flatMap((id) => [`/api/markets/${id}`, `/api/markets/${id}/csv`]),
   ];
   const fConditional = new Faults();
-  await run(fConditional, () => checkConditional(client, fConditional, representations));
+  await run(fConditional, () => checkConditional(probe, fConditional, representations));
   checks.push(
     result(
       'ETag and If-None-Match',
@@ -186,7 +186,7 @@ async function verifyWith(client: Client): Promise<CheckResult[]> {
     ),
   );
   const fCompression = new Faults();
-  await run(fCompression, () => checkCompression(client, fCompression, representations));
+  await run(fCompression, () => checkCompression(probe, fCompression, representations));
   checks.push(
     result(
       'compression and Vary',
@@ -207,25 +207,25 @@ async function verifyWith(client: Client): Promise<CheckResult[]> {
     const pages = new Map(perMarket.filter((m) => m.html !== undefined).map((m) => [m.pageUrl, m.html as string]));
     for (const href of fromJson) {
       const url = href.split('#')[0] ?? href;
-      if (!url.startsWith(`${client.baseUrl}/`) || pages.has(url) || url.includes('/api/')) continue;
-      const res = await client.fetch(url);
+      if (!url.startsWith(`${probe.baseUrl}/`) || pages.has(url) || url.includes('/api/')) continue;
+      const res = await probe.fetch(url);
       if (res.status === 200 && res.headers['content-type'] === TYPES.html) pages.set(url, res.body.toString('utf8'));
     }
     for (const [url, html] of pages) links.push(...pageLinks(html, url));
-    return checkLinks(client, fLinks, links, fromJson);
+    return checkLinks(probe, fLinks, links, fromJson);
   });
   checks.push(result('links', fLinks.list, summary ?? ''));
   return checks;
 }
 
 export async function verifyDeployment(baseUrl: string, options: VerifyOptions = {}): Promise<VerifyReport> {
-  const client = createClient(normalizeBaseUrl(baseUrl), options);
+  const probe = createProbe(normalizeBaseUrl(baseUrl), options);
   try {
-    const checks = await verifyWith(client);
+    const checks = await verifyWith(probe);
     const failed = checks.filter((c) => !c.ok).length;
-    return { baseUrl: client.baseUrl, ok: failed === 0, passed: checks.length - failed, failed, checks };
+    return { baseUrl: probe.baseUrl, ok: failed === 0, passed: checks.length - failed, failed, checks };
   } finally {
-    client.close();
+    probe.close();
   }
 }
 
