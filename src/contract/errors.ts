@@ -62,3 +62,14 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
+
+/**
+ * A broken internal invariant: a bug in this code, never bad input or a failing disk or network. The command line
+ * reports it as a bug (exit code 70) rather than as something the user should fix.
+ */
+export class InvariantError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvariantError';
+  }
+}
