@@ -237,4 +237,26 @@ export function tieCsv(f: Faults, rows: readonly string[][], p: Profile, what: s
   );
 }
 
+/** /api/markets/csv: the market CSVs' rows, all of them and nothing else, sorted by market id and metric id. */
+export async function checkBulkCsv(probe: Probe, f: Faults, marketRows: readonly (string[][] | undefined)[]): Promise<void> {
+  const res = await probe.fetch('/api/markets/csv');
+  if (!expectResponse(f, res, 200, TYPES.csv)) return;
+  expectRepresentation(f, res);
+  expectAttachment(f, res, BULK_CSV_FILENAME);
+  const rows = readCsv(f, res, '/api/markets/csv');
+  if (rows === undefined) return;
+  const union = marketRows
+    .flatMap((r) => r ?? [])
+    .sort((a, b) => {
+      const [x, y] = [`${a[0] ?? ''}\u0000${a[2] ?? ''}`, `${b[0] ?? ''}\u0000${b[2] ?? ''}`];
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
+  const line = (r: readonly string[]): string => JSON.stringify(r);
+  const first = rows.findIndex((r, i) => line(r) !== line(union[i] ?? []));
+  f.expect(
+    rows.length === union.length && first === -1,
+    `the bulk CSV differs from the sorted union of the market CSVs (${rows.length} vs ${union.length} rows${first === -1 ? '' : `; first difference at line ${first + 2}: ${rows[first]?.join(',') ?? '(missing)'}`})`,
+  );
+}
+
 export { BULK_CSV_FILENAME, marketCsvFilename };
