@@ -1,218 +1,139 @@
 // Every option of every command in one table (flag, environment variable, type, default, help), read with node:util parseArgs; the usage text and the README follow it.
 import { parseArgs } from 'node:util';
-import { ConfigError } from '../contract/errors.ts';
+import { ConfigError, InvariantError } from '../contract/errors.ts';
+import { baseUrl, integer, normalizeBaseUrl, onOff, otherUrl, text, type Kind } from './option-kinds.ts';
 
 export type Command = 'serve' | 'build' | 'verify' | 'fetch' | 'list' | 'get';
 
-interface OptionSpec<T> {
+/** One option: how it is set, the kind of value it takes, its default, what it does, and which commands read it. */
+interface OptionSpec<V> {
   /** The environment variable that sets it; flags win over it. */
   env?: string;
   /** Set only by its environment variable (a secret has no flag, so it stays out of shell histories and process lists). */
   envOnly?: boolean;
-  /** A flag that takes no value (`--log`), or one that does (`--port 8080`, `--port=8080`). */
-  boolean: boolean;
-  /** The type, as the README and the usage text say it. */
-  type: string;
-  default: T;
-  /** The default, as the README and the usage text say it. */
-  shown: string;
+  kind: Kind<Exclude<V, undefined>>;
+  /** The value when neither a flag nor the environment gives one; undefined for an option that may stay unset. */
+  default: V;
+  /** What an unset option means, in words, as the README and the usage text say it; only for one without a default. */
+  absent?: string;
   help: string;
   commands: readonly Command[];
-  /** Reads a raw value (from a flag or the environment); a bad one is a ConfigError naming the option. */
-  parse(raw: string, name: string): T;
 }
 
-const integer =
-  (min: number, max: number) =>
-  (raw: string, name: string): number => {
-    const n = Number(raw);
-    if (!/^\d+$/.test(raw) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
-    return n;
-  };
+type OptionInput<T> = Omit<OptionSpec<T>, 'default' | 'absent'>;
 
-const text = (raw: string, name: string): string => {
-  if (raw === '') throw new ConfigError(`${name} must not be empty`);
-  return raw;
-};
-
-function boolean(raw: string, name: string): boolean {
-  if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
-  if (['0', 'false', 'no', 'off', ''].includes(raw.toLowerCase())) return false;
-  throw new ConfigError(`${name} must be 1/0, true/false, yes/no or on/off, got "${raw}"`);
+/** An option with a default, or one without, which says in words what leaving it unset means. */
+function option<T>(spec: OptionInput<T> & { default: T }): OptionSpec<T>;
+function option<T>(spec: OptionInput<T> & { absent: string }): OptionSpec<T | undefined>;
+function option<T>(spec: OptionInput<T> & { default?: T; absent?: string }): OptionSpec<T | undefined> {
+  return { default: undefined, ...spec };
 }
-
-export function normalizeBaseUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(`BASE_URL must be an absolute http(s) URL, got "${raw}"`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`BASE_URL must use http or https, got "${raw}"`);
-  if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
-    throw new ConfigError(`BASE_URL must not carry a query, fragment or credentials, got "${raw}"`);
-  }
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-}
-
-const option = <T>(spec: OptionSpec<T>): OptionSpec<T> => spec;
 
 /** Every option, in the order the README and the usage text list them. */
 export const OPTIONS = {
   port: option({
     env: 'PORT',
-    boolean: false,
-    type: 'integer 0–65535',
+    kind: integer(0, 65535),
     default: 3000,
-    shown: '`3000`',
     help: 'Listen port (`0` picks a free one); without `BASE_URL`, also the port the links name (and that `list` and `get` read from).',
     commands: ['serve', 'build', 'list', 'get'],
-    parse: integer(0, 65535),
   }),
   host: option({
     env: 'HOST',
-    boolean: false,
-    type: 'host or IP',
+    kind: text('host or IP'),
     default: '127.0.0.1',
-    shown: '`127.0.0.1`',
     help: 'Listen address; `0.0.0.0` in a container.',
     commands: ['serve'],
-    parse: text,
   }),
-  'base-url': option<string | undefined>({
+  'base-url': option({
     env: 'BASE_URL',
-    boolean: false,
-    type: 'absolute http(s) URL',
-    default: undefined,
-    shown: '`http://localhost:<PORT>`',
+    kind: baseUrl,
+    absent: '`http://localhost:<PORT>`',
     help: "Origin of every absolute URL in a body (links, schema `$id`, problem `type`). Never taken from a request's Host header. For `list` and `get`, the service to read.",
     commands: ['serve', 'build', 'list', 'get'],
-    parse: (raw) => normalizeBaseUrl(raw),
   }),
   log: option({
     env: 'LOG',
-    boolean: true,
-    type: 'boolean (`1`/`0`, `true`/`false`)',
+    kind: onOff,
     default: false,
-    shown: 'off',
     help: 'One JSON access-log line per request on stdout (time, method, path without query, status, bytes, encoding, duration; no IP, no user agent).',
     commands: ['serve'],
-    parse: boolean,
   }),
   fixtures: option({
     env: 'FIXTURES_DIR',
-    boolean: false,
-    type: 'path',
+    kind: text('path'),
     default: 'fixtures',
-    shown: '`fixtures`',
     help: 'Raw source fixtures the data-loading run reads (and `fetch` writes).',
     commands: ['serve', 'build', 'fetch'],
-    parse: text,
   }),
   out: option({
     env: 'OUT_DIR',
-    boolean: false,
-    type: 'path',
+    kind: text('path'),
     default: 'dist',
-    shown: '`dist`',
     help: 'Where `npm run build` writes the deployable artifact.',
     commands: ['build'],
-    parse: text,
   }),
   json: option({
-    boolean: true,
-    type: 'boolean',
+    kind: onOff,
     default: false,
-    shown: 'off',
     help: 'The report as JSON instead of text.',
     commands: ['verify'],
-    parse: boolean,
   }),
   concurrency: option({
-    boolean: false,
-    type: 'integer 1–256',
+    kind: integer(1, 256),
     default: 8,
-    shown: '`8`',
     help: 'Requests in flight at once.',
     commands: ['verify'],
-    parse: integer(1, 256),
   }),
   'timeout-ms': option({
-    boolean: false,
-    type: 'integer 1–600000',
+    kind: integer(1, 600_000),
     default: 10_000,
-    shown: '`10000`',
     help: 'Time allowed for each request, in milliseconds.',
     commands: ['verify'],
-    parse: integer(1, 600_000),
   }),
   csv: option({
-    boolean: true,
-    type: 'boolean',
+    kind: onOff,
     default: false,
-    shown: 'off',
     help: "The market's CSV instead of its JSON profile (the caveats then go to stderr).",
     commands: ['get'],
-    parse: boolean,
   }),
   'dry-run': option({
-    boolean: true,
-    type: 'boolean',
+    kind: onOff,
     default: false,
-    shown: 'off',
     help: 'Download and check every file and print what would change, but write nothing.',
     commands: ['fetch'],
-    parse: boolean,
   }),
-  source: option<string | undefined>({
-    boolean: false,
-    type: 'source id',
-    default: undefined,
-    shown: 'every source',
+  source: option({
+    kind: text('source id'),
+    absent: 'every source',
     help: 'Only this source: `census-acs-5yr`, `census-bps` or `fhfa-hpi`.',
     commands: ['fetch'],
-    parse: text,
   }),
-  upstream: option<string | undefined>({
+  upstream: option({
     env: 'FETCH_UPSTREAM',
-    boolean: false,
-    type: 'absolute http(s) URL',
-    default: undefined,
-    shown: "each agency's own",
+    kind: otherUrl,
+    absent: "each agency's own",
     help: "Fetch from this origin instead of each agency's (a mirror); the agency's path and query are kept.",
     commands: ['fetch'],
-    parse: (raw, name) => {
-      try {
-        return normalizeBaseUrl(raw);
-      } catch {
-        throw new ConfigError(`${name} must be an absolute http(s) URL, got "${raw}"`);
-      }
-    },
   }),
   'fetch-timeout-ms': option({
-    boolean: false,
-    type: 'integer 1–3600000',
+    kind: integer(1, 3_600_000),
     default: 60_000,
-    shown: '`60000`',
     help: 'Time allowed for each download, in milliseconds; a download is tried three times.',
     commands: ['fetch'],
-    parse: integer(1, 3_600_000),
   }),
-  'census-api-key': option<string | undefined>({
+  'census-api-key': option({
     env: 'CENSUS_API_KEY',
     envOnly: true,
-    boolean: false,
-    type: 'string',
-    default: undefined,
-    shown: 'none',
+    kind: text('string'),
+    absent: 'none',
     help: 'Census Data API key, sent with the ACS requests; never written to a file or a message.',
     commands: ['fetch'],
-    parse: text,
   }),
 } as const;
 
 type Name = keyof typeof OPTIONS;
-type ValueOf<N extends Name> = (typeof OPTIONS)[N] extends OptionSpec<infer T> ? T : never;
+type ValueOf<N extends Name> = (typeof OPTIONS)[N] extends OptionSpec<infer V> ? V : never;
 const NAMES = Object.keys(OPTIONS) as Name[];
 
 /** The name an error message gives an option: its environment variable where it has one, else its flag. */
@@ -229,7 +150,7 @@ export interface ParsedArgs {
 const PARSE_OPTIONS = Object.fromEntries([
   ...NAMES.filter((name) => !(OPTIONS[name] as OptionSpec<unknown>).envOnly).map((name) => [
     name,
-    { type: OPTIONS[name].boolean ? ('boolean' as const) : ('string' as const) },
+    { type: OPTIONS[name].kind.switch ? ('boolean' as const) : ('string' as const) },
   ]),
   ['help', { type: 'boolean' as const, short: 'h' }],
 ]) as Record<string, { type: 'boolean' | 'string'; short?: string }>;
@@ -260,9 +181,9 @@ function flagsOf(argv: readonly string[]): ParsedArgs['flags'] {
 function valueOf<N extends Name>(name: N, flags: ParsedArgs['flags'], env: Readonly<Record<string, string | undefined>>): ValueOf<N> {
   const spec = OPTIONS[name] as OptionSpec<ValueOf<N>>;
   const flag = flags.get(name);
-  if (flag !== undefined) return typeof flag === 'boolean' ? (flag as ValueOf<N>) : spec.parse(flag, label(name));
+  if (flag !== undefined) return typeof flag === 'boolean' ? (flag as ValueOf<N>) : spec.kind.parse(flag, label(name));
   const fromEnv = spec.env === undefined ? undefined : env[spec.env];
-  return fromEnv === undefined ? spec.default : spec.parse(fromEnv, label(name));
+  return fromEnv === undefined ? spec.default : spec.kind.parse(fromEnv, label(name));
 }
 
 export interface Config {
@@ -353,9 +274,24 @@ export function loadFetchConfig(env: Readonly<Record<string, string | undefined>
 
 const flagText = (name: Name): string => {
   const spec: OptionSpec<unknown> = OPTIONS[name];
-  return spec.envOnly ? '' : `--${name}${spec.boolean ? '' : ' VALUE'}`;
+  return spec.envOnly ? '' : `--${name}${spec.kind.switch ? '' : ' VALUE'}`;
 };
-const envText = (name: Name): string => OPTIONS[name].env ?? '';
+const envText = (name: Name): string => (OPTIONS[name] as OptionSpec<unknown>).env ?? '';
+
+/** The type as shown: a switch set by its environment variable says how that spells on and off. */
+function typeText(name: Name): string {
+  const spec: OptionSpec<unknown> = OPTIONS[name];
+  return spec.env === undefined ? spec.kind.type : (spec.kind.envType ?? spec.kind.type);
+}
+
+/** The default as shown: the value in code font (`3000`), off or on for a switch, or what leaving it unset means. */
+function shownDefault(name: Name): string {
+  const spec: OptionSpec<unknown> = OPTIONS[name];
+  if (typeof spec.default === 'boolean') return spec.default ? 'on' : 'off';
+  if (spec.default !== undefined) return `\`${String(spec.default)}\``;
+  if (spec.absent === undefined) throw new InvariantError(`the option --${name} has neither a default nor words for its absence`);
+  return spec.absent;
+}
 /** Column widths of the usage text, wide enough for the longest flag and environment name of any command. */
 const FLAG_WIDTH = Math.max(...NAMES.map((name) => flagText(name).length)) + 2;
 const ENV_WIDTH = Math.max(...NAMES.map((name) => envText(name).length)) + 2;
@@ -364,7 +300,7 @@ const ENV_WIDTH = Math.max(...NAMES.map((name) => envText(name).length)) + 2;
 export function usageLines(command: Command): string[] {
   return NAMES.filter((name) => (OPTIONS[name].commands as readonly Command[]).includes(command)).map((name) => {
     const spec: OptionSpec<unknown> = OPTIONS[name];
-    const help = `${spec.help} (${spec.type}; default ${spec.shown})`.replaceAll('`', '');
+    const help = `${spec.help} (${typeText(name)}; default ${shownDefault(name)})`.replaceAll('`', '');
     return `  ${flagText(name).padEnd(FLAG_WIDTH)}${envText(name).padEnd(ENV_WIDTH)}${help}`;
   });
 }
@@ -373,7 +309,7 @@ export function usageLines(command: Command): string[] {
 export function optionsTable(): string {
   const rows = NAMES.map((name) => {
     const spec: OptionSpec<unknown> = OPTIONS[name];
-    return `| ${spec.env === undefined ? '' : `\`${spec.env}\``} | ${spec.envOnly ? '' : `\`--${name}\``} | ${spec.type} | ${spec.shown} | ${spec.commands.map((c) => `\`${c}\``).join(', ')} | ${spec.help} |`;
+    return `| ${spec.env === undefined ? '' : `\`${spec.env}\``} | ${spec.envOnly ? '' : `\`--${name}\``} | ${typeText(name)} | ${shownDefault(name)} | ${spec.commands.map((c) => `\`${c}\``).join(', ')} | ${spec.help} |`;
   });
   return ['| Environment | Flag | Type | Default | Commands | Meaning |', '|---|---|---|---|---|---|', ...rows].join('\n');
 }

@@ -1,5 +1,6 @@
 // `market-profiles verify <base-url>`: checks any running deployment against the contract from what it serves, trusting nothing it was meant to serve.
-import { normalizeBaseUrl, type VerifyConfig } from '../config.ts';
+import type { VerifyConfig } from '../config.ts';
+import { normalizeBaseUrl } from '../option-kinds.ts';
 import { renderJson } from '../../contract/json.ts';
 import { runAllChecks, type CheckResult } from './checks.ts';
 import { createProbe } from './http.ts';
