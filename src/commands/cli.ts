@@ -1,7 +1,8 @@
 // The command line: `build` writes dist/, `serve` answers from memory (both read the same fixtures); `list` and `get` read a running service.
 import { writeBuild } from '../artifact/write.ts';
 import { buildRouteTable } from '../build/build.ts';
-import { loadConfig, loadFetchConfig, loadReadConfig, loadVerifyConfig, parseCommandLine, usageLines, type Command, type Config } from './config.ts';
+import { isCommand, loadConfig, loadOptions, loadReadConfig, loadVerifyConfig, parseCommandLine, type Command, type Config } from './config.ts';
+import { usageText } from './help.ts';
 import { ConfigError, InvariantError } from '../contract/errors.ts';
 import { fetchCommand } from './fetch.ts';
 import { GET_USAGE, LIST_USAGE, getCommand, listCommand } from './read.ts';
@@ -10,38 +11,7 @@ import { startServer } from '../runtimes/server/listener.ts';
 import { fixtureReader } from '../sources/index.ts';
 import { verifyCommand } from './verify/verify.ts';
 
-const USAGE = `usage: market-profiles <command> [options]
-
-commands:
-  serve                 build the route table in memory and serve it (default)
-  build                 write the deployable artifact to dist/ (or --out)
-  fetch                 download every source from its agency, check it with the build's adapter, then replace
-                        the fixtures (exit code 0 when all went well, 1 when a download failed and nothing was written)
-  verify <base-url>     check a running deployment against the contract; exit code 0 only when everything holds,
-                        1 when a check fails, 2 on a usage error
-  list                  print the index of every market as JSON (from --base-url, default http://localhost:3000)
-  get <market-id>       print one market's profile as JSON, or with --csv its CSV (caveats on stderr)
-                        list and get: exit code 0 when printed, 1 when the service answered an error or could not
-                        be read, 2 on a usage error; market-profiles list --help (or get --help) says more
-
-options of serve (flags win over environment variables):
-${usageLines('serve').join('\n')}
-
-options of build:
-${usageLines('build').join('\n')}
-
-options of verify:
-${usageLines('verify').join('\n')}
-
-options of fetch:
-${usageLines('fetch').join('\n')}
-
-options of list:
-${usageLines('list').join('\n')}
-
-options of get:
-${usageLines('get').join('\n')}
-`;
+const USAGE = usageText();
 
 function buildFromConfig(config: Config): RouteTable {
   return buildRouteTable({ baseUrl: config.baseUrl, read: fixtureReader(config.fixturesDir) });
@@ -90,12 +60,10 @@ export const RUNNERS: Readonly<Record<Command, Runner>> = {
     return 0;
   },
   verify: (args, _env, argv) => verifyCommand(args, loadVerifyConfig(argv)),
-  fetch: (_args, env, argv) => fetchCommand(loadFetchConfig(env, argv)),
+  fetch: (_args, env, argv) => fetchCommand(loadOptions('fetch', env, argv)),
   list: (args, env, argv) => listCommand(args, loadReadConfig(env, argv)),
   get: (args, env, argv) => getCommand(args, loadReadConfig(env, argv)),
 };
-
-const isCommand = (name: string): name is Command => Object.hasOwn(RUNNERS, name);
 
 /**
  * What a failure prints, one line (build adds that its output was kept), and its exit code: 2 for a usage error, 70

@@ -1,12 +1,12 @@
-// Every option of every command in one table (flag, environment variable, type, default, help), read with node:util parseArgs; the usage text and the README follow it.
+// Every option in one table (flag, environment variable, kind of value, default, help) and every command in another (what it does, which options it reads), read with node:util parseArgs; help.ts writes the usage text and the README table from them.
 import { parseArgs } from 'node:util';
-import { ConfigError, InvariantError } from '../contract/errors.ts';
+import { ConfigError } from '../contract/errors.ts';
 import { baseUrl, integer, normalizeBaseUrl, onOff, otherUrl, text, type Kind } from './option-kinds.ts';
 
-export type Command = 'serve' | 'build' | 'verify' | 'fetch' | 'list' | 'get';
+type Env = Readonly<Record<string, string | undefined>>;
 
-/** One option: how it is set, the kind of value it takes, its default, what it does, and which commands read it. */
-interface OptionSpec<V> {
+/** One option: how it is set, the kind of value it takes, its default and what it does. */
+export interface OptionSpec<V> {
   /** The environment variable that sets it; flags win over it. */
   env?: string;
   /** Set only by its environment variable (a secret has no flag, so it stays out of shell histories and process lists). */
@@ -17,7 +17,6 @@ interface OptionSpec<V> {
   /** What an unset option means, in words, as the README and the usage text say it; only for one without a default. */
   absent?: string;
   help: string;
-  commands: readonly Command[];
 }
 
 type OptionInput<T> = Omit<OptionSpec<T>, 'default' | 'absent'>;
@@ -36,91 +35,77 @@ export const OPTIONS = {
     kind: integer(0, 65535),
     default: 3000,
     help: 'Listen port (`0` picks a free one); without `BASE_URL`, also the port the links name (and that `list` and `get` read from).',
-    commands: ['serve', 'build', 'list', 'get'],
   }),
   host: option({
     env: 'HOST',
     kind: text('host or IP'),
     default: '127.0.0.1',
     help: 'Listen address; `0.0.0.0` in a container.',
-    commands: ['serve'],
   }),
   'base-url': option({
     env: 'BASE_URL',
     kind: baseUrl,
     absent: '`http://localhost:<PORT>`',
     help: "Origin of every absolute URL in a body (links, schema `$id`, problem `type`). Never taken from a request's Host header. For `list` and `get`, the service to read.",
-    commands: ['serve', 'build', 'list', 'get'],
   }),
   log: option({
     env: 'LOG',
     kind: onOff,
     default: false,
     help: 'One JSON access-log line per request on stdout (time, method, path without query, status, bytes, encoding, duration; no IP, no user agent).',
-    commands: ['serve'],
   }),
   fixtures: option({
     env: 'FIXTURES_DIR',
     kind: text('path'),
     default: 'fixtures',
     help: 'Raw source fixtures the data-loading run reads (and `fetch` writes).',
-    commands: ['serve', 'build', 'fetch'],
   }),
   out: option({
     env: 'OUT_DIR',
     kind: text('path'),
     default: 'dist',
     help: 'Where `npm run build` writes the deployable artifact.',
-    commands: ['build'],
   }),
   json: option({
     kind: onOff,
     default: false,
     help: 'The report as JSON instead of text.',
-    commands: ['verify'],
   }),
   concurrency: option({
     kind: integer(1, 256),
     default: 8,
     help: 'Requests in flight at once.',
-    commands: ['verify'],
   }),
   'timeout-ms': option({
     kind: integer(1, 600_000),
     default: 10_000,
     help: 'Time allowed for each request, in milliseconds.',
-    commands: ['verify'],
   }),
   csv: option({
     kind: onOff,
     default: false,
     help: "The market's CSV instead of its JSON profile (the caveats then go to stderr).",
-    commands: ['get'],
   }),
   'dry-run': option({
     kind: onOff,
     default: false,
     help: 'Download and check every file and print what would change, but write nothing.',
-    commands: ['fetch'],
   }),
   source: option({
     kind: text('source id'),
     absent: 'every source',
     help: 'Only this source: `census-acs-5yr`, `census-bps` or `fhfa-hpi`.',
-    commands: ['fetch'],
   }),
   upstream: option({
     env: 'FETCH_UPSTREAM',
     kind: otherUrl,
     absent: "each agency's own",
     help: "Fetch from this origin instead of each agency's (a mirror); the agency's path and query are kept.",
-    commands: ['fetch'],
   }),
   'fetch-timeout-ms': option({
     kind: integer(1, 3_600_000),
     default: 60_000,
     help: 'Time allowed for each download, in milliseconds; a download is tried three times.',
-    commands: ['fetch'],
   }),
   'census-api-key': option({
     env: 'CENSUS_API_KEY',
@@ -128,13 +113,67 @@ export const OPTIONS = {
     kind: text('string'),
     absent: 'none',
     help: 'Census Data API key, sent with the ACS requests; never written to a file or a message.',
-    commands: ['fetch'],
   }),
 } as const;
 
-type Name = keyof typeof OPTIONS;
+export type Name = keyof typeof OPTIONS;
 type ValueOf<N extends Name> = (typeof OPTIONS)[N] extends OptionSpec<infer V> ? V : never;
-const NAMES = Object.keys(OPTIONS) as Name[];
+export const NAMES = Object.keys(OPTIONS) as Name[];
+
+/** One command: how the usage text lists it, what it does, and the options it reads. */
+interface CommandSpec {
+  /** The command with its arguments. */
+  synopsis: string;
+  /** What it does, as lines of the usage text. */
+  summary: readonly string[];
+  /** Its options; loadOptions reads them in this order, so the first bad value is the one reported. The usage text and the README list them in the options table's order. */
+  options: readonly Name[];
+}
+
+/** Every command, in the order the usage text lists them. */
+export const COMMANDS = {
+  serve: {
+    synopsis: 'serve',
+    summary: ['build the route table in memory and serve it (default)'],
+    options: ['port', 'base-url', 'host', 'log', 'fixtures'],
+  },
+  build: {
+    synopsis: 'build',
+    summary: ['write the deployable artifact to dist/ (or --out)'],
+    options: ['port', 'base-url', 'fixtures', 'out'],
+  },
+  fetch: {
+    synopsis: 'fetch',
+    summary: [
+      "download every source from its agency, check it with the build's adapter, then replace",
+      'the fixtures (exit code 0 when all went well, 1 when a download failed and nothing was written)',
+    ],
+    options: ['fixtures', 'dry-run', 'source', 'upstream', 'fetch-timeout-ms', 'census-api-key'],
+  },
+  verify: {
+    synopsis: 'verify <base-url>',
+    summary: ['check a running deployment against the contract; exit code 0 only when everything holds,', '1 when a check fails, 2 on a usage error'],
+    options: ['json', 'concurrency', 'timeout-ms'],
+  },
+  list: {
+    synopsis: 'list',
+    summary: ['print the index of every market as JSON (from --base-url, default http://localhost:3000)'],
+    options: ['port', 'base-url'],
+  },
+  get: {
+    synopsis: 'get <market-id>',
+    summary: [
+      "print one market's profile as JSON, or with --csv its CSV (caveats on stderr)",
+      'list and get: exit code 0 when printed, 1 when the service answered an error or could not',
+      'be read, 2 on a usage error; market-profiles list --help (or get --help) says more',
+    ],
+    options: ['port', 'base-url', 'csv'],
+  },
+} as const satisfies Record<string, CommandSpec>;
+
+export type Command = keyof typeof COMMANDS;
+export const COMMAND_NAMES = Object.keys(COMMANDS) as Command[];
+export const isCommand = (name: string): name is Command => Object.hasOwn(COMMANDS, name);
 
 /** The name an error message gives an option: its environment variable where it has one, else its flag. */
 const label = (name: Name): string => (OPTIONS[name] as OptionSpec<unknown>).env ?? `--${name}`;
@@ -178,13 +217,35 @@ function flagsOf(argv: readonly string[]): ParsedArgs['flags'] {
 }
 
 /** One option's value: the flag, else the environment variable, else the default; a bad value is refused. */
-function valueOf<N extends Name>(name: N, flags: ParsedArgs['flags'], env: Readonly<Record<string, string | undefined>>): ValueOf<N> {
+function valueOf<N extends Name>(name: N, flags: ParsedArgs['flags'], env: Env): ValueOf<N> {
   const spec = OPTIONS[name] as OptionSpec<ValueOf<N>>;
   const flag = flags.get(name);
   if (flag !== undefined) return typeof flag === 'boolean' ? (flag as ValueOf<N>) : spec.kind.parse(flag, label(name));
   const fromEnv = spec.env === undefined ? undefined : env[spec.env];
   return fromEnv === undefined ? spec.default : spec.kind.parse(fromEnv, label(name));
 }
+
+type Camel<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
+const camel = (name: string): string => name.replace(/-(.)/g, (_, letter: string) => letter.toUpperCase());
+
+/** The values of some options, each under its name in camel case (`timeout-ms` → `timeoutMs`). */
+export type OptionValues<N extends Name> = { [K in N as Camel<K>]: ValueOf<K> };
+/** The values of a command's options, as the commands table lists them. */
+export type CommandOptions<C extends Command> = OptionValues<(typeof COMMANDS)[C]['options'][number]>;
+
+/** The values of these options, in this order; flags win over environment variables, which win over defaults; the first bad one is refused. */
+function readOptions<N extends Name>(names: readonly N[], env: Env, argv: readonly string[]): OptionValues<N> {
+  const flags = flagsOf(argv);
+  return Object.fromEntries(names.map((name) => [camel(name), valueOf(name, flags, env)])) as OptionValues<N>;
+}
+
+/** The options of one command, typed from the commands table. */
+export function loadOptions<C extends Command>(command: C, env: Env, argv: readonly string[]): CommandOptions<C> {
+  return readOptions<(typeof COMMANDS)[C]['options'][number]>(COMMANDS[command].options, env, argv);
+}
+
+/** The service's address when no base URL is given: this machine, on the port. */
+const localService = (port: number): string => normalizeBaseUrl(`http://localhost:${port}`);
 
 export interface Config {
   /** Origin every absolute URL in a body is built from; never taken from a request. */
@@ -207,33 +268,27 @@ export const DEFAULTS = {
   outDir: OPTIONS.out.default,
 } as const;
 
-/** The options of `serve` and `build`; flags win over environment variables, which win over defaults. */
-export function loadConfig(env: Readonly<Record<string, string | undefined>>, argv: readonly string[] = []): Config {
-  const flags = flagsOf(argv);
-  const port = valueOf('port', flags, env);
-  const explicitBaseUrl = valueOf('base-url', flags, env);
+/** serve and build share one Config (scripts/serve-nginx.ts and serve-edge.ts build with it, then serve), so each reads the other's options too. */
+const SERVE_AND_BUILD = [...new Set([...COMMANDS.serve.options, ...COMMANDS.build.options])];
+
+/** The options of `serve` and `build`, with the base URL following the port when none is given. */
+export function loadConfig(env: Env, argv: readonly string[] = []): Config {
+  const o = readOptions(SERVE_AND_BUILD, env, argv);
   return {
-    baseUrl: explicitBaseUrl ?? normalizeBaseUrl(`http://localhost:${port}`),
-    baseUrlFollowsPort: explicitBaseUrl === undefined,
-    host: valueOf('host', flags, env),
-    port,
-    log: valueOf('log', flags, env),
-    fixturesDir: valueOf('fixtures', flags, env),
-    outDir: valueOf('out', flags, env),
+    baseUrl: o.baseUrl ?? localService(o.port),
+    baseUrlFollowsPort: o.baseUrl === undefined,
+    host: o.host,
+    port: o.port,
+    log: o.log,
+    fixturesDir: o.fixtures,
+    outDir: o.out,
   };
 }
 
-export interface VerifyConfig {
-  json: boolean;
-  concurrency: number;
-  timeoutMs: number;
-}
+export type VerifyConfig = CommandOptions<'verify'>;
 
-/** The options of `verify`, refused the same way as those of `serve` and `build`. */
-export function loadVerifyConfig(argv: readonly string[]): VerifyConfig {
-  const flags = flagsOf(argv);
-  return { json: valueOf('json', flags, {}), concurrency: valueOf('concurrency', flags, {}), timeoutMs: valueOf('timeout-ms', flags, {}) };
-}
+/** The options of `verify` (none has an environment variable). */
+export const loadVerifyConfig = (argv: readonly string[]): VerifyConfig => loadOptions('verify', {}, argv);
 
 export interface ReadConfig {
   /** The service `list` and `get` read. */
@@ -242,74 +297,10 @@ export interface ReadConfig {
 }
 
 /** The options of `list` and `get`: the service's address as `serve` would name it, and --csv. */
-export function loadReadConfig(env: Readonly<Record<string, string | undefined>>, argv: readonly string[]): ReadConfig {
-  const flags = flagsOf(argv);
-  return {
-    baseUrl: valueOf('base-url', flags, env) ?? normalizeBaseUrl(`http://localhost:${valueOf('port', flags, env)}`),
-    csv: valueOf('csv', flags, env),
-  };
+export function loadReadConfig(env: Env, argv: readonly string[]): ReadConfig {
+  const { baseUrl, csv } = readOptions(['base-url', 'csv'], env, argv);
+  // The port names the service only when no base URL does, so only then is it read (and a bad one refused).
+  return { baseUrl: baseUrl ?? localService(readOptions(['port'], env, argv).port), csv };
 }
 
-export interface FetchConfig {
-  fixturesDir: string;
-  source: string | undefined;
-  dryRun: boolean;
-  upstream: string | undefined;
-  timeoutMs: number;
-  censusApiKey: string | undefined;
-}
-
-/** The options of `fetch`. */
-export function loadFetchConfig(env: Readonly<Record<string, string | undefined>>, argv: readonly string[]): FetchConfig {
-  const flags = flagsOf(argv);
-  return {
-    fixturesDir: valueOf('fixtures', flags, env),
-    source: valueOf('source', flags, env),
-    dryRun: valueOf('dry-run', flags, env),
-    upstream: valueOf('upstream', flags, env),
-    timeoutMs: valueOf('fetch-timeout-ms', flags, env),
-    censusApiKey: valueOf('census-api-key', flags, env),
-  };
-}
-
-const flagText = (name: Name): string => {
-  const spec: OptionSpec<unknown> = OPTIONS[name];
-  return spec.envOnly ? '' : `--${name}${spec.kind.switch ? '' : ' VALUE'}`;
-};
-const envText = (name: Name): string => (OPTIONS[name] as OptionSpec<unknown>).env ?? '';
-
-/** The type as shown: a switch set by its environment variable says how that spells on and off. */
-function typeText(name: Name): string {
-  const spec: OptionSpec<unknown> = OPTIONS[name];
-  return spec.env === undefined ? spec.kind.type : (spec.kind.envType ?? spec.kind.type);
-}
-
-/** The default as shown: the value in code font (`3000`), off or on for a switch, or what leaving it unset means. */
-function shownDefault(name: Name): string {
-  const spec: OptionSpec<unknown> = OPTIONS[name];
-  if (typeof spec.default === 'boolean') return spec.default ? 'on' : 'off';
-  if (spec.default !== undefined) return `\`${String(spec.default)}\``;
-  if (spec.absent === undefined) throw new InvariantError(`the option --${name} has neither a default nor words for its absence`);
-  return spec.absent;
-}
-/** Column widths of the usage text, wide enough for the longest flag and environment name of any command. */
-const FLAG_WIDTH = Math.max(...NAMES.map((name) => flagText(name).length)) + 2;
-const ENV_WIDTH = Math.max(...NAMES.map((name) => envText(name).length)) + 2;
-
-/** The options of one command, as lines of the usage text. */
-export function usageLines(command: Command): string[] {
-  return NAMES.filter((name) => (OPTIONS[name].commands as readonly Command[]).includes(command)).map((name) => {
-    const spec: OptionSpec<unknown> = OPTIONS[name];
-    const help = `${spec.help} (${typeText(name)}; default ${shownDefault(name)})`.replaceAll('`', '');
-    return `  ${flagText(name).padEnd(FLAG_WIDTH)}${envText(name).padEnd(ENV_WIDTH)}${help}`;
-  });
-}
-
-/** The README's options table, generated from the table above (a test keeps the README equal to it). */
-export function optionsTable(): string {
-  const rows = NAMES.map((name) => {
-    const spec: OptionSpec<unknown> = OPTIONS[name];
-    return `| ${spec.env === undefined ? '' : `\`${spec.env}\``} | ${spec.envOnly ? '' : `\`--${name}\``} | ${typeText(name)} | ${shownDefault(name)} | ${spec.commands.map((c) => `\`${c}\``).join(', ')} | ${spec.help} |`;
-  });
-  return ['| Environment | Flag | Type | Default | Commands | Meaning |', '|---|---|---|---|---|---|', ...rows].join('\n');
-}
+export type FetchConfig = CommandOptions<'fetch'>;

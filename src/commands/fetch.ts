@@ -320,12 +320,12 @@ function retrievalRecord(adapter: SourceAdapter, downloads: readonly Downloaded[
 export async function fetchCommand(config: FetchConfig): Promise<number> {
   try {
     await fetchSources({
-      fixturesDir: config.fixturesDir,
+      fixturesDir: config.fixtures,
       sources: config.source === undefined ? [] : [config.source],
       dryRun: config.dryRun,
       ...(config.upstream === undefined ? {} : { upstream: config.upstream }),
       ...(config.censusApiKey === undefined ? {} : { censusApiKey: config.censusApiKey }),
-      timeoutMs: config.timeoutMs,
+      timeoutMs: config.fetchTimeoutMs,
       say: (line) => process.stdout.write(`${line}\n`),
       warn: (line) => process.stderr.write(`${line}\n`),
     });
