@@ -1,7 +1,7 @@
 // Every option in one table (flag, environment variable, kind of value, default, help) and every command in another (what it does, which options it reads), read with node:util parseArgs; help.ts writes the usage text and the README table from them.
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../contract/errors.ts';
-import { baseUrl, integer, normalizeBaseUrl, onOff, otherUrl, text, type Kind } from './option-kinds.ts';
+import { baseUrlKind, integerKind, mirrorUrlKind, normalizeBaseUrl, onOffKind, textKind, type ValueKind } from './option-kinds.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -11,7 +11,7 @@ export interface OptionSpec<V> {
   env?: string;
   /** Set only by its environment variable (a secret has no flag, so it stays out of shell histories and process lists). */
   envOnly?: boolean;
-  kind: Kind<Exclude<V, undefined>>;
+  kind: ValueKind<Exclude<V, undefined>>;
   /** The value when neither a flag nor the environment gives one; undefined for an option that may stay unset. */
   default: V;
   /** What an unset option means, in words, as the README and the usage text say it; only for one without a default. */
@@ -32,85 +32,85 @@ function option<T>(spec: OptionInput<T> & { default?: T; absent?: string }): Opt
 export const OPTIONS = {
   port: option({
     env: 'PORT',
-    kind: integer(0, 65535),
+    kind: integerKind(0, 65535),
     default: 3000,
     help: 'Listen port (`0` picks a free one); without `BASE_URL`, also the port the links name (and that `list` and `get` read from).',
   }),
   host: option({
     env: 'HOST',
-    kind: text('host or IP'),
+    kind: textKind('host or IP'),
     default: '127.0.0.1',
     help: 'Listen address; `0.0.0.0` in a container.',
   }),
   'base-url': option({
     env: 'BASE_URL',
-    kind: baseUrl,
+    kind: baseUrlKind,
     absent: '`http://localhost:<PORT>`',
     help: "Origin of every absolute URL in a body (links, schema `$id`, problem `type`). Never taken from a request's Host header. For `list` and `get`, the service to read.",
   }),
   log: option({
     env: 'LOG',
-    kind: onOff,
+    kind: onOffKind,
     default: false,
     help: 'One JSON access-log line per request on stdout (time, method, path without query, status, bytes, encoding, duration; no IP, no user agent).',
   }),
   fixtures: option({
     env: 'FIXTURES_DIR',
-    kind: text('path'),
+    kind: textKind('path'),
     default: 'fixtures',
     help: 'Raw source fixtures the data-loading run reads (and `fetch` writes).',
   }),
   out: option({
     env: 'OUT_DIR',
-    kind: text('path'),
+    kind: textKind('path'),
     default: 'dist',
     help: 'Where `npm run build` writes the deployable artifact.',
   }),
   json: option({
-    kind: onOff,
+    kind: onOffKind,
     default: false,
     help: 'The report as JSON instead of text.',
   }),
   concurrency: option({
-    kind: integer(1, 256),
+    kind: integerKind(1, 256),
     default: 8,
     help: 'Requests in flight at once.',
   }),
   'timeout-ms': option({
-    kind: integer(1, 600_000),
+    kind: integerKind(1, 600_000),
     default: 10_000,
     help: 'Time allowed for each request, in milliseconds.',
   }),
   csv: option({
-    kind: onOff,
+    kind: onOffKind,
     default: false,
     help: "The market's CSV instead of its JSON profile (the caveats then go to stderr).",
   }),
   'dry-run': option({
-    kind: onOff,
+    kind: onOffKind,
     default: false,
     help: 'Download and check every file and print what would change, but write nothing.',
   }),
   source: option({
-    kind: text('source id'),
+    kind: textKind('source id'),
     absent: 'every source',
     help: 'Only this source: `census-acs-5yr`, `census-bps` or `fhfa-hpi`.',
   }),
   upstream: option({
     env: 'FETCH_UPSTREAM',
-    kind: otherUrl,
+    kind: mirrorUrlKind,
     absent: "each agency's own",
     help: "Fetch from this origin instead of each agency's (a mirror); the agency's path and query are kept.",
   }),
   'fetch-timeout-ms': option({
-    kind: integer(1, 3_600_000),
+    kind: integerKind(1, 3_600_000),
     default: 60_000,
     help: 'Time allowed for each download, in milliseconds; a download is tried three times.',
   }),
   'census-api-key': option({
     env: 'CENSUS_API_KEY',
     envOnly: true,
-    kind: text('string'),
+    kind: textKind('string'),
     absent: 'none',
     help: 'Census Data API key, sent with the ACS requests; never written to a file or a message.',
   }),

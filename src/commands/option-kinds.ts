@@ -1,7 +1,7 @@
 // The kinds of value an option takes: each states its type once, and the same bounds give the text the README and the usage text show and the parser that refuses a bad value.
 import { ConfigError } from '../contract/errors.ts';
 
-export interface Kind<T> {
+export interface ValueKind<T> {
   /** The type, as the README and the usage text say it. */
   type: string;
   /** The type where an environment variable sets it, when that differs: a switch is a bare flag, but its variable spells a value. */
@@ -13,7 +13,7 @@ export interface Kind<T> {
 }
 
 /** A whole number from `min` to `max`, both included. */
-export const integer = (min: number, max: number): Kind<number> => ({
+export const integerKind = (min: number, max: number): ValueKind<number> => ({
   type: `integer ${min}–${max}`,
   switch: false,
   parse(raw, name) {
@@ -24,7 +24,7 @@ export const integer = (min: number, max: number): Kind<number> => ({
 });
 
 /** Any text but the empty string; `type` says what it names (a path, a host, a source id). */
-export const text = (type: string): Kind<string> => ({
+export const textKind = (type: string): ValueKind<string> => ({
   type,
   switch: false,
   parse(raw, name) {
@@ -34,7 +34,7 @@ export const text = (type: string): Kind<string> => ({
 });
 
 /** On or off: a bare flag, or its environment variable spelled 1/0, true/false, yes/no or on/off. */
-export const onOff: Kind<boolean> = {
+export const onOffKind: ValueKind<boolean> = {
   type: 'boolean',
   envType: 'boolean (`1`/`0`, `true`/`false`)',
   switch: true,
@@ -63,10 +63,10 @@ export function normalizeBaseUrl(raw: string): string {
 const URL_TYPE = 'absolute http(s) URL';
 
 /** The base URL itself: normalizeBaseUrl's errors say what is wrong with it. */
-export const baseUrl: Kind<string> = { type: URL_TYPE, switch: false, parse: (raw) => normalizeBaseUrl(raw) };
+export const baseUrlKind: ValueKind<string> = { type: URL_TYPE, switch: false, parse: (raw) => normalizeBaseUrl(raw) };
 
 /** Another origin of the same form (a mirror): refused with one message naming its option. */
-export const otherUrl: Kind<string> = {
+export const mirrorUrlKind: ValueKind<string> = {
   type: URL_TYPE,
   switch: false,
   parse(raw, name) {
