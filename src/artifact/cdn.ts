@@ -1,6 +1,7 @@
 // Generates what CDNs read from the manifest: Netlify / Cloudflare Pages `_headers` and `_redirects`, and the per-object list for S3 behind CloudFront.
 import { marketPathSource } from '../protocol/request-target.ts';
 import { renderJson } from '../contract/json.ts';
+import { InvariantError } from '../contract/errors.ts';
 import type { Manifest, ManifestEntry } from './manifest.ts';
 
 export const HEADERS_FILE = 'site/_headers';
@@ -37,7 +38,7 @@ export function redirectsFile(m: Manifest): string {
   const line = (from: string, to: string, status: number): string => `${from.padEnd(width)}  ${to}  ${status}`;
   const problem = (name: string): string => {
     const entry = m.problems.find((p) => p.file.endsWith(`/${name}`));
-    if (entry === undefined) throw new Error(`no problem file ${name} in the manifest`);
+    if (entry === undefined) throw new InvariantError(`no problem file ${name} in the manifest`);
     return `/${entry.file}`;
   };
   return [
@@ -93,7 +94,7 @@ export function s3Objects(m: Manifest): { note: string; objects: S3Object[] } {
   const objects = [
     ...m.routes.map((r) => {
       const identity = r.variants.find((v) => v.encoding === 'identity');
-      if (identity === undefined) throw new Error(`${r.path} has no identity variant`);
+      if (identity === undefined) throw new InvariantError(`${r.path} has no identity variant`);
       return s3Object(r.path === '/' ? 'index.html' : r.path.slice(1), `site/${identity.file}`, 200, identity.bytes, identity.sha256, r.contentType, r.headers);
     }),
     ...[m.notFoundPage, ...m.problems].map((e) => s3Object(e.file, `site/${e.file}`, e.status, e.bytes, e.sha256, e.contentType, e.headers)),

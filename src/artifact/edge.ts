@@ -2,6 +2,7 @@
 import { dirname, extname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
+import { InvariantError } from '../contract/errors.ts';
 import type { Manifest } from './manifest.ts';
 import { edgeData } from './edge-data.ts';
 
@@ -54,7 +55,7 @@ export function edgeWorkerScript(m: Manifest): string {
     logLevel: 'silent',
   });
   const script = result.outputFiles[0]?.text;
-  if (script === undefined) throw new Error('esbuild wrote no Worker script');
+  if (script === undefined) throw new InvariantError('esbuild wrote no Worker script');
   return script;
 }
 

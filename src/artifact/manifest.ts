@@ -1,5 +1,6 @@
 // The manifest: how the route table maps onto files (path → file, variants, hashes, headers) and the error bodies kept as files, for every engine that serves from disk.
 import { createHash } from 'node:crypto';
+import { InvariantError } from '../contract/errors.ts';
 import { byId } from '../contract/schemas.ts';
 import { CONTENT_TYPES, NOT_FOUND_PAGE_HEADERS, PROBLEM_HEADERS } from '../protocol/headers.ts';
 import { marketProblem, notFoundProblem, problemText } from '../protocol/problems.ts';
@@ -114,7 +115,7 @@ export function buildManifest(table: RouteTable): Manifest {
     };
   });
   const [notFoundPage, ...problems] = errorFiles(table).map(({ entry, body }) => ({ ...entry, bytes: body.length, sha256: sha256(body) }));
-  if (notFoundPage === undefined) throw new Error('the 404 page is missing from the error files');
+  if (notFoundPage === undefined) throw new InvariantError('the 404 page is missing from the error files');
   return {
     mapping: MAPPING,
     snapshotDate: table.snapshotDate,

@@ -1,15 +1,17 @@
 // nginx config quoting, in one place: generated strings must reach nginx byte for byte, and a stray `$` would be read as a variable.
+import { InvariantError } from '../contract/errors.ts';
 
 /** A double-quoted nginx string holding `text` literally (nginx unescapes \\ \" \n \r \t inside quotes). */
 export function quote(text: string): string {
-  if (text.includes('$')) throw new Error(`nginx has no escape for "$"; refusing to generate ${JSON.stringify(text.slice(0, 80))}`);
+  if (text.includes('$')) throw new InvariantError(`nginx has no escape for "$"; refusing to generate ${JSON.stringify(text.slice(0, 80))}`);
   return quoteWithVariables(text);
 }
 
 /** Like quote(), but `$name` and `${name}` stay variable references (the caller vouches for every `$`). */
 export function quoteWithVariables(text: string): string {
   // eslint-disable-next-line no-control-regex -- control bytes cannot be written into a config line
-  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text)) throw new Error(`control character in nginx string ${JSON.stringify(text.slice(0, 80))}`);
+  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text))
+    throw new InvariantError(`control character in nginx string ${JSON.stringify(text.slice(0, 80))}`);
   return `"${text.replaceAll('\\', '\\\\').replaceAll('"', '\\"').replaceAll('\n', '\\n').replaceAll('\r', '\\r').replaceAll('\t', '\\t')}"`;
 }
 

@@ -1,4 +1,5 @@
 // Generates the nginx configuration that serves dist/site with the embedded server's bytes, headers and answers, from the manifest.
+import { InvariantError } from '../contract/errors.ts';
 import { ALLOW, CONTENT_TYPES, NOT_FOUND_PAGE_HEADERS, NOT_MODIFIED_KEEP, PREFLIGHT_HEADERS, PROBLEM_HEADERS, type Header } from '../protocol/headers.ts';
 import {
   ENGINE_STATUSES,
@@ -180,7 +181,7 @@ function variantLocations(m: Manifest, keepNames: readonly string[], fullNames: 
     const ext = r.file.slice(r.file.lastIndexOf('.') + 1);
     const known = types.get(ext);
     if (known !== undefined && known !== r.contentType)
-      throw new Error(`files ending .${ext} have two content types (${known}, ${r.contentType}); the nginx variant locations need one`);
+      throw new InvariantError(`files ending .${ext} have two content types (${known}, ${r.contentType}); the nginx variant locations need one`);
     types.set(ext, r.contentType);
   }
   const typeLines = [...types].sort(([a], [b]) => a.localeCompare(b)).map(([ext, type]) => `        ${quote(type)} ${ext};`);

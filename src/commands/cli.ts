@@ -1,8 +1,9 @@
 // The command line: `build` writes dist/, `serve` answers from memory (both read the same fixtures); `list` and `get` read a running service.
 import { writeBuild } from '../artifact/write.ts';
 import { buildRouteTable } from '../build/build.ts';
-import { loadConfig, loadFetchConfig, loadReadConfig, loadVerifyConfig, parseCommandLine, usageLines, type Config } from './config.ts';
-import { ConfigError, DataError } from '../contract/errors.ts';
+import { isCommand, loadConfig, loadFetchConfig, loadReadConfig, loadVerifyConfig, parseCommandLine, type Command, type Config } from './config.ts';
+import { usageText } from './help.ts';
+import { ConfigError, InvariantError } from '../contract/errors.ts';
 import { fetchCommand } from './fetch.ts';
 import { GET_USAGE, LIST_USAGE, getCommand, listCommand } from './read.ts';
 import type { RouteTable } from '../routes/route-table.ts';
@@ -10,38 +11,7 @@ import { startServer } from '../runtimes/server/listener.ts';
 import { fixturesOnDisk } from '../sources/load.ts';
 import { verifyCommand } from './verify/verify.ts';
 
-const USAGE = `usage: market-profiles <command> [options]
-
-commands:
-  serve                 build the route table in memory and serve it (default)
-  build                 write the deployable artifact to dist/ (or --out)
-  fetch                 download every source from its agency, check it with the build's adapter, then replace
-                        the fixtures (exit code 0 when all went well, 1 when a download failed and nothing was written)
-  verify <base-url>     check a running deployment against the contract; exit code 0 only when everything holds,
-                        1 when a check fails, 2 on a usage error
-  list                  print the index of every market as JSON (from --base-url, default http://localhost:3000)
-  get <market-id>       print one market's profile as JSON, or with --csv its CSV (caveats on stderr)
-                        list and get: exit code 0 when printed, 1 when the service answered an error or could not
-                        be read, 2 on a usage error; market-profiles list --help (or get --help) says more
-
-options of serve (flags win over environment variables):
-${usageLines('serve').join('\n')}
-
-options of build:
-${usageLines('build').join('\n')}
-
-options of verify:
-${usageLines('verify').join('\n')}
-
-options of fetch:
-${usageLines('fetch').join('\n')}
-
-options of list:
-${usageLines('list').join('\n')}
-
-options of get:
-${usageLines('get').join('\n')}
-`;
+const USAGE = usageText();
 
 function buildFromConfig(config: Config): RouteTable {
   return buildRouteTable({ baseUrl: config.baseUrl, read: fixturesOnDisk(config.fixturesDir) });
@@ -74,7 +44,47 @@ async function build(config: Config): Promise<void> {
   process.stdout.write(`market-profiles: wrote ${files.size} files for ${table.routes.size} routes to ${config.outDir}/ in ${ms} ms\n`);
 }
 
-export async function main(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Promise<number> {
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** One command: its arguments (what follows its name) and the whole command line in, its exit code out. */
+export type Runner = (args: readonly string[], env: Env, argv: readonly string[]) => Promise<number>;
+
+/** What each command runs; `main` takes another table so a test can make a command fail the way a bug would. */
+export const RUNNERS: Readonly<Record<Command, Runner>> = {
+  serve: async (_args, env, argv) => {
+    await serve(loadConfig(env, argv));
+    return 0;
+  },
+  build: async (_args, env, argv) => {
+    await build(loadConfig(env, argv));
+    return 0;
+  },
+  verify: (args, _env, argv) => verifyCommand(args, loadVerifyConfig(argv)),
+  fetch: (_args, env, argv) => fetchCommand(loadFetchConfig(env, argv)),
+  list: (args, env, argv) => listCommand(args, loadReadConfig(env, argv)),
+  get: (args, env, argv) => getCommand(args, loadReadConfig(env, argv)),
+};
+
+/**
+ * What a failure prints, one line (build adds that its output was kept), and its exit code: 2 for a usage error, 70
+ * (EX_SOFTWARE) for a bug, 1 for anything else (bad data, a disk or network error). Never a stack trace.
+ */
+function reportFailure(command: string, error: unknown): number {
+  const say = (line: string): void => void process.stderr.write(`market-profiles: ${line}\n`);
+  if (error instanceof ConfigError) {
+    say(`${command}: ${error.message}`);
+    return 2;
+  }
+  if (error instanceof InvariantError) {
+    say(`${command}: internal error (a bug; please report it): ${error.message}`);
+    return 70;
+  }
+  say(`${command} failed: ${error instanceof Error ? error.message : String(error)}`);
+  if (command === 'build') say('the previous output was left as it was.');
+  return 1;
+}
+
+export async function main(argv: readonly string[], env: Env, runners: Readonly<Record<Command, Runner>> = RUNNERS): Promise<number> {
   let command = 'serve';
   try {
     const { positionals, flags, problem } = parseCommandLine(argv);
@@ -84,28 +94,12 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
       process.stdout.write(command === 'list' ? LIST_USAGE : command === 'get' ? GET_USAGE : USAGE);
       return 0;
     }
-    if (command === 'list') return await listCommand(positionals.slice(1), loadReadConfig(env, argv));
-    if (command === 'get') return await getCommand(positionals.slice(1), loadReadConfig(env, argv));
-    if (command === 'verify') return await verifyCommand(positionals.slice(1), loadVerifyConfig(argv));
-    if (command === 'fetch') return await fetchCommand(loadFetchConfig(env, argv));
-    if (command !== 'serve' && command !== 'build') {
+    if (!isCommand(command)) {
       process.stderr.write(`market-profiles: unknown command "${command}"\n\n${USAGE}`);
       return 2;
     }
-    const config = loadConfig(env, argv);
-    if (command === 'serve') await serve(config);
-    else await build(config);
-    return 0;
+    return await runners[command](positionals.slice(1), env, argv);
   } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`market-profiles: ${command}: ${error.message}\n`);
-      return 2;
-    }
-    if (error instanceof DataError) {
-      process.stderr.write(`market-profiles: ${command} failed: ${error.message}\n`);
-      if (command === 'build') process.stderr.write('market-profiles: the previous output was left as it was.\n');
-      return 1;
-    }
-    throw error;
+    return reportFailure(command, error);
   }
 }

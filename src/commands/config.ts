@@ -1,219 +1,186 @@
-// Every option of every command in one table (flag, environment variable, type, default, help), read with node:util parseArgs; the usage text and the README follow it.
+// Every option in one table (flag, environment variable, kind of value, default, help) and every command in another (what it does, which options it reads), read with node:util parseArgs; help.ts writes the usage text and the README table from them.
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../contract/errors.ts';
+import { SOURCES } from '../sources/registry.ts';
+import type { Credential } from '../sources/source.ts';
+import { baseUrlKind, integerKind, mirrorUrlKind, normalizeBaseUrl, onOffKind, textKind, type ValueKind } from './option-kinds.ts';
 
-export type Command = 'serve' | 'build' | 'verify' | 'fetch' | 'list' | 'get';
+type Env = Readonly<Record<string, string | undefined>>;
 
-interface OptionSpec<T> {
+/** One option: how it is set, the kind of value it takes, its default and what it does. */
+export interface OptionSpec<V> {
   /** The environment variable that sets it; flags win over it. */
   env?: string;
   /** Set only by its environment variable (a secret has no flag, so it stays out of shell histories and process lists). */
   envOnly?: boolean;
-  /** A flag that takes no value (`--log`), or one that does (`--port 8080`, `--port=8080`). */
-  boolean: boolean;
-  /** The type, as the README and the usage text say it. */
-  type: string;
-  default: T;
-  /** The default, as the README and the usage text say it. */
-  shown: string;
+  kind: ValueKind<Exclude<V, undefined>>;
+  /** The value when neither a flag nor the environment gives one; undefined for an option that may stay unset. */
+  default: V;
+  /** What an unset option means, in words, as the README and the usage text say it; only for one without a default. */
+  absent?: string;
   help: string;
-  commands: readonly Command[];
-  /** Reads a raw value (from a flag or the environment); a bad one is a ConfigError naming the option. */
-  parse(raw: string, name: string): T;
 }
 
-const integer =
-  (min: number, max: number) =>
-  (raw: string, name: string): number => {
-    const n = Number(raw);
-    if (!/^\d+$/.test(raw) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
-    return n;
-  };
+type OptionInput<T> = Omit<OptionSpec<T>, 'default' | 'absent'>;
 
-const text = (raw: string, name: string): string => {
-  if (raw === '') throw new ConfigError(`${name} must not be empty`);
-  return raw;
-};
-
-function boolean(raw: string, name: string): boolean {
-  if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
-  if (['0', 'false', 'no', 'off', ''].includes(raw.toLowerCase())) return false;
-  throw new ConfigError(`${name} must be 1/0, true/false, yes/no or on/off, got "${raw}"`);
+/** An option with a default, or one without, which says in words what leaving it unset means. */
+function option<T>(spec: OptionInput<T> & { default: T }): OptionSpec<T>;
+function option<T>(spec: OptionInput<T> & { absent: string }): OptionSpec<T | undefined>;
+function option<T>(spec: OptionInput<T> & { default?: T; absent?: string }): OptionSpec<T | undefined> {
+  return { default: undefined, ...spec };
 }
-
-export function normalizeBaseUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(`BASE_URL must be an absolute http(s) URL, got "${raw}"`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`BASE_URL must use http or https, got "${raw}"`);
-  if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
-    throw new ConfigError(`BASE_URL must not carry a query, fragment or credentials, got "${raw}"`);
-  }
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-}
-
-const option = <T>(spec: OptionSpec<T>): OptionSpec<T> => spec;
 
 /** Every option, in the order the README and the usage text list them. */
 export const OPTIONS = {
   port: option({
     env: 'PORT',
-    boolean: false,
-    type: 'integer 0–65535',
+    kind: integerKind(0, 65535),
     default: 3000,
-    shown: '`3000`',
     help: 'Listen port (`0` picks a free one); without `BASE_URL`, also the port the links name (and that `list` and `get` read from).',
-    commands: ['serve', 'build', 'list', 'get'],
-    parse: integer(0, 65535),
   }),
   host: option({
     env: 'HOST',
-    boolean: false,
-    type: 'host or IP',
+    kind: textKind('host or IP'),
     default: '127.0.0.1',
-    shown: '`127.0.0.1`',
     help: 'Listen address; `0.0.0.0` in a container.',
-    commands: ['serve'],
-    parse: text,
   }),
-  'base-url': option<string | undefined>({
+  'base-url': option({
     env: 'BASE_URL',
-    boolean: false,
-    type: 'absolute http(s) URL',
-    default: undefined,
-    shown: '`http://localhost:<PORT>`',
+    kind: baseUrlKind,
+    absent: '`http://localhost:<PORT>`',
     help: "Origin of every absolute URL in a body (links, schema `$id`, problem `type`). Never taken from a request's Host header. For `list` and `get`, the service to read.",
-    commands: ['serve', 'build', 'list', 'get'],
-    parse: (raw) => normalizeBaseUrl(raw),
   }),
   log: option({
     env: 'LOG',
-    boolean: true,
-    type: 'boolean (`1`/`0`, `true`/`false`)',
+    kind: onOffKind,
     default: false,
-    shown: 'off',
     help: 'One JSON access-log line per request on stdout (time, method, path without query, status, bytes, encoding, duration; no IP, no user agent).',
-    commands: ['serve'],
-    parse: boolean,
   }),
   fixtures: option({
     env: 'FIXTURES_DIR',
-    boolean: false,
-    type: 'path',
+    kind: textKind('path'),
     default: 'fixtures',
-    shown: '`fixtures`',
     help: 'Raw source fixtures the data-loading run reads (and `fetch` writes).',
-    commands: ['serve', 'build', 'fetch'],
-    parse: text,
   }),
   out: option({
     env: 'OUT_DIR',
-    boolean: false,
-    type: 'path',
+    kind: textKind('path'),
     default: 'dist',
-    shown: '`dist`',
     help: 'Where `npm run build` writes the deployable artifact.',
-    commands: ['build'],
-    parse: text,
   }),
   json: option({
-    boolean: true,
-    type: 'boolean',
+    kind: onOffKind,
     default: false,
-    shown: 'off',
     help: 'The report as JSON instead of text.',
-    commands: ['verify'],
-    parse: boolean,
   }),
   concurrency: option({
-    boolean: false,
-    type: 'integer 1–256',
+    kind: integerKind(1, 256),
     default: 8,
-    shown: '`8`',
     help: 'Requests in flight at once.',
-    commands: ['verify'],
-    parse: integer(1, 256),
   }),
   'timeout-ms': option({
-    boolean: false,
-    type: 'integer 1–600000',
+    kind: integerKind(1, 600_000),
     default: 10_000,
-    shown: '`10000`',
     help: 'Time allowed for each request, in milliseconds.',
-    commands: ['verify'],
-    parse: integer(1, 600_000),
   }),
   csv: option({
-    boolean: true,
-    type: 'boolean',
+    kind: onOffKind,
     default: false,
-    shown: 'off',
     help: "The market's CSV instead of its JSON profile (the caveats then go to stderr).",
-    commands: ['get'],
-    parse: boolean,
   }),
   'dry-run': option({
-    boolean: true,
-    type: 'boolean',
+    kind: onOffKind,
     default: false,
-    shown: 'off',
     help: 'Download and check every file and print what would change, but write nothing.',
-    commands: ['fetch'],
-    parse: boolean,
   }),
-  source: option<string | undefined>({
-    boolean: false,
-    type: 'source id',
-    default: undefined,
-    shown: 'every source',
-    help: 'Only this source: `census-acs-5yr`, `census-bps` or `fhfa-hpi`.',
-    commands: ['fetch'],
-    parse: text,
+  source: option({
+    kind: textKind('source id'),
+    absent: 'every source',
+    help: "Only this source, by its id (a profile's `sources[].sourceId`; the data-sources page lists them).",
   }),
-  upstream: option<string | undefined>({
+  upstream: option({
     env: 'FETCH_UPSTREAM',
-    boolean: false,
-    type: 'absolute http(s) URL',
-    default: undefined,
-    shown: "each agency's own",
+    kind: mirrorUrlKind,
+    absent: "each agency's own",
     help: "Fetch from this origin instead of each agency's (a mirror); the agency's path and query are kept.",
-    commands: ['fetch'],
-    parse: (raw, name) => {
-      try {
-        return normalizeBaseUrl(raw);
-      } catch {
-        throw new ConfigError(`${name} must be an absolute http(s) URL, got "${raw}"`);
-      }
-    },
   }),
   'fetch-timeout-ms': option({
-    boolean: false,
-    type: 'integer 1–3600000',
+    kind: integerKind(1, 3_600_000),
     default: 60_000,
-    shown: '`60000`',
     help: 'Time allowed for each download, in milliseconds; a download is tried three times.',
-    commands: ['fetch'],
-    parse: integer(1, 3_600_000),
-  }),
-  'census-api-key': option<string | undefined>({
-    env: 'CENSUS_API_KEY',
-    envOnly: true,
-    boolean: false,
-    type: 'string',
-    default: undefined,
-    shown: 'none',
-    help: 'Census Data API key, sent with the ACS requests; never written to a file or a message.',
-    commands: ['fetch'],
-    parse: text,
   }),
 } as const;
 
-type Name = keyof typeof OPTIONS;
-type ValueOf<N extends Name> = (typeof OPTIONS)[N] extends OptionSpec<infer T> ? T : never;
-const NAMES = Object.keys(OPTIONS) as Name[];
+/**
+ * The secrets the sources' APIs take (a source module declares its credential), each set only by its environment
+ * variable: a secret has no flag, so it stays out of shell histories and process lists.
+ */
+export const CREDENTIALS: readonly Credential[] = SOURCES.flatMap((s) => (s.credential === undefined ? [] : [s.credential]));
+/** How a credential is shown in the usage text and the README: its type and what leaving it unset means. */
+export const CREDENTIAL_KIND = textKind('string');
+export const CREDENTIAL_ABSENT = 'none';
+
+export type Name = keyof typeof OPTIONS;
+type ValueOf<N extends Name> = (typeof OPTIONS)[N] extends OptionSpec<infer V> ? V : never;
+export const NAMES = Object.keys(OPTIONS) as Name[];
+
+/** One command: how the usage text lists it, what it does, and the options it reads. */
+interface CommandSpec {
+  /** The command with its arguments. */
+  synopsis: string;
+  /** What it does, as lines of the usage text. */
+  summary: readonly string[];
+  /** Its options; loadOptions reads them in this order, so the first bad value is the one reported. The usage text and the README list them in the options table's order. */
+  options: readonly Name[];
+  /** It reads the sources' credentials (CREDENTIALS), after its options. */
+  credentials?: true;
+}
+
+/** Every command, in the order the usage text lists them. */
+export const COMMANDS = {
+  serve: {
+    synopsis: 'serve',
+    summary: ['build the route table in memory and serve it (default)'],
+    options: ['port', 'base-url', 'host', 'log', 'fixtures'],
+  },
+  build: {
+    synopsis: 'build',
+    summary: ['write the deployable artifact to dist/ (or --out)'],
+    options: ['port', 'base-url', 'fixtures', 'out'],
+  },
+  fetch: {
+    synopsis: 'fetch',
+    summary: [
+      "download every source from its agency, check it with the build's adapter, then replace",
+      'the fixtures (exit code 0 when all went well, 1 when a download failed and nothing was written)',
+    ],
+    options: ['fixtures', 'dry-run', 'source', 'upstream', 'fetch-timeout-ms'],
+    credentials: true,
+  },
+  verify: {
+    synopsis: 'verify <base-url>',
+    summary: ['check a running deployment against the contract; exit code 0 only when everything holds,', '1 when a check fails, 2 on a usage error'],
+    options: ['json', 'concurrency', 'timeout-ms'],
+  },
+  list: {
+    synopsis: 'list',
+    summary: ['print the index of every market as JSON (from --base-url, default http://localhost:3000)'],
+    options: ['port', 'base-url'],
+  },
+  get: {
+    synopsis: 'get <market-id>',
+    summary: [
+      "print one market's profile as JSON, or with --csv its CSV (caveats on stderr)",
+      'list and get: exit code 0 when printed, 1 when the service answered an error or could not',
+      'be read, 2 on a usage error; market-profiles list --help (or get --help) says more',
+    ],
+    options: ['port', 'base-url', 'csv'],
+  },
+} as const satisfies Record<string, CommandSpec>;
+
+export type Command = keyof typeof COMMANDS;
+export const COMMAND_NAMES = Object.keys(COMMANDS) as Command[];
+export const isCommand = (name: string): name is Command => Object.hasOwn(COMMANDS, name);
 
 /** The name an error message gives an option: its environment variable where it has one, else its flag. */
 const label = (name: Name): string => (OPTIONS[name] as OptionSpec<unknown>).env ?? `--${name}`;
@@ -229,7 +196,7 @@ export interface ParsedArgs {
 const PARSE_OPTIONS = Object.fromEntries([
   ...NAMES.filter((name) => !(OPTIONS[name] as OptionSpec<unknown>).envOnly).map((name) => [
     name,
-    { type: OPTIONS[name].boolean ? ('boolean' as const) : ('string' as const) },
+    { type: OPTIONS[name].kind.switch ? ('boolean' as const) : ('string' as const) },
   ]),
   ['help', { type: 'boolean' as const, short: 'h' }],
 ]) as Record<string, { type: 'boolean' | 'string'; short?: string }>;
@@ -257,13 +224,35 @@ function flagsOf(argv: readonly string[]): ParsedArgs['flags'] {
 }
 
 /** One option's value: the flag, else the environment variable, else the default; a bad value is refused. */
-function valueOf<N extends Name>(name: N, flags: ParsedArgs['flags'], env: Readonly<Record<string, string | undefined>>): ValueOf<N> {
+function valueOf<N extends Name>(name: N, flags: ParsedArgs['flags'], env: Env): ValueOf<N> {
   const spec = OPTIONS[name] as OptionSpec<ValueOf<N>>;
   const flag = flags.get(name);
-  if (flag !== undefined) return typeof flag === 'boolean' ? (flag as ValueOf<N>) : spec.parse(flag, label(name));
+  if (flag !== undefined) return typeof flag === 'boolean' ? (flag as ValueOf<N>) : spec.kind.parse(flag, label(name));
   const fromEnv = spec.env === undefined ? undefined : env[spec.env];
-  return fromEnv === undefined ? spec.default : spec.parse(fromEnv, label(name));
+  return fromEnv === undefined ? spec.default : spec.kind.parse(fromEnv, label(name));
 }
+
+type Camel<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
+const camel = (name: string): string => name.replace(/-(.)/g, (_, letter: string) => letter.toUpperCase());
+
+/** The values of some options, each under its name in camel case (`timeout-ms` → `timeoutMs`). */
+export type OptionValues<N extends Name> = { [K in N as Camel<K>]: ValueOf<K> };
+/** The values of a command's options, as the commands table lists them. */
+export type CommandOptions<C extends Command> = OptionValues<(typeof COMMANDS)[C]['options'][number]>;
+
+/** The values of these options, in this order; flags win over environment variables, which win over defaults; the first bad one is refused. */
+function readOptions<N extends Name>(names: readonly N[], env: Env, argv: readonly string[]): OptionValues<N> {
+  const flags = flagsOf(argv);
+  return Object.fromEntries(names.map((name) => [camel(name), valueOf(name, flags, env)])) as OptionValues<N>;
+}
+
+/** The options of one command, typed from the commands table. */
+export function loadOptions<C extends Command>(command: C, env: Env, argv: readonly string[]): CommandOptions<C> {
+  return readOptions<(typeof COMMANDS)[C]['options'][number]>(COMMANDS[command].options, env, argv);
+}
+
+/** The service's address when no base URL is given: this machine, on the port. */
+const localService = (port: number): string => normalizeBaseUrl(`http://localhost:${port}`);
 
 export interface Config {
   /** Origin every absolute URL in a body is built from; never taken from a request. */
@@ -286,33 +275,27 @@ export const DEFAULTS = {
   outDir: OPTIONS.out.default,
 } as const;
 
-/** The options of `serve` and `build`; flags win over environment variables, which win over defaults. */
-export function loadConfig(env: Readonly<Record<string, string | undefined>>, argv: readonly string[] = []): Config {
-  const flags = flagsOf(argv);
-  const port = valueOf('port', flags, env);
-  const explicitBaseUrl = valueOf('base-url', flags, env);
+/** serve and build share one Config (scripts/serve-nginx.ts and serve-edge.ts build with it, then serve), so each reads the other's options too. */
+const SERVE_AND_BUILD = [...new Set([...COMMANDS.serve.options, ...COMMANDS.build.options])];
+
+/** The options of `serve` and `build`, with the base URL following the port when none is given. */
+export function loadConfig(env: Env, argv: readonly string[] = []): Config {
+  const o = readOptions(SERVE_AND_BUILD, env, argv);
   return {
-    baseUrl: explicitBaseUrl ?? normalizeBaseUrl(`http://localhost:${port}`),
-    baseUrlFollowsPort: explicitBaseUrl === undefined,
-    host: valueOf('host', flags, env),
-    port,
-    log: valueOf('log', flags, env),
-    fixturesDir: valueOf('fixtures', flags, env),
-    outDir: valueOf('out', flags, env),
+    baseUrl: o.baseUrl ?? localService(o.port),
+    baseUrlFollowsPort: o.baseUrl === undefined,
+    host: o.host,
+    port: o.port,
+    log: o.log,
+    fixturesDir: o.fixtures,
+    outDir: o.out,
   };
 }
 
-export interface VerifyConfig {
-  json: boolean;
-  concurrency: number;
-  timeoutMs: number;
-}
+export type VerifyConfig = CommandOptions<'verify'>;
 
-/** The options of `verify`, refused the same way as those of `serve` and `build`. */
-export function loadVerifyConfig(argv: readonly string[]): VerifyConfig {
-  const flags = flagsOf(argv);
-  return { json: valueOf('json', flags, {}), concurrency: valueOf('concurrency', flags, {}), timeoutMs: valueOf('timeout-ms', flags, {}) };
-}
+/** The options of `verify` (none has an environment variable). */
+export const loadVerifyConfig = (argv: readonly string[]): VerifyConfig => loadOptions('verify', {}, argv);
 
 export interface ReadConfig {
   /** The service `list` and `get` read. */
@@ -321,59 +304,25 @@ export interface ReadConfig {
 }
 
 /** The options of `list` and `get`: the service's address as `serve` would name it, and --csv. */
-export function loadReadConfig(env: Readonly<Record<string, string | undefined>>, argv: readonly string[]): ReadConfig {
-  const flags = flagsOf(argv);
-  return {
-    baseUrl: valueOf('base-url', flags, env) ?? normalizeBaseUrl(`http://localhost:${valueOf('port', flags, env)}`),
-    csv: valueOf('csv', flags, env),
-  };
+export function loadReadConfig(env: Env, argv: readonly string[]): ReadConfig {
+  const { baseUrl, csv } = readOptions(['base-url', 'csv'], env, argv);
+  // The port names the service only when no base URL does, so only then is it read (and a bad one refused).
+  return { baseUrl: baseUrl ?? localService(readOptions(['port'], env, argv).port), csv };
 }
 
-export interface FetchConfig {
-  fixturesDir: string;
-  source: string | undefined;
-  dryRun: boolean;
-  upstream: string | undefined;
-  timeoutMs: number;
-  censusApiKey: string | undefined;
+export interface FetchConfig extends CommandOptions<'fetch'> {
+  /** Each source credential's value, by its environment variable; unset ones are absent. */
+  credentials: Readonly<Record<string, string>>;
 }
 
-/** The options of `fetch`. */
-export function loadFetchConfig(env: Readonly<Record<string, string | undefined>>, argv: readonly string[]): FetchConfig {
-  const flags = flagsOf(argv);
-  return {
-    fixturesDir: valueOf('fixtures', flags, env),
-    source: valueOf('source', flags, env),
-    dryRun: valueOf('dry-run', flags, env),
-    upstream: valueOf('upstream', flags, env),
-    timeoutMs: valueOf('fetch-timeout-ms', flags, env),
-    censusApiKey: valueOf('census-api-key', flags, env),
-  };
-}
-
-const flagText = (name: Name): string => {
-  const spec: OptionSpec<unknown> = OPTIONS[name];
-  return spec.envOnly ? '' : `--${name}${spec.boolean ? '' : ' VALUE'}`;
-};
-const envText = (name: Name): string => OPTIONS[name].env ?? '';
-/** Column widths of the usage text, wide enough for the longest flag and environment name of any command. */
-const FLAG_WIDTH = Math.max(...NAMES.map((name) => flagText(name).length)) + 2;
-const ENV_WIDTH = Math.max(...NAMES.map((name) => envText(name).length)) + 2;
-
-/** The options of one command, as lines of the usage text. */
-export function usageLines(command: Command): string[] {
-  return NAMES.filter((name) => (OPTIONS[name].commands as readonly Command[]).includes(command)).map((name) => {
-    const spec: OptionSpec<unknown> = OPTIONS[name];
-    const help = `${spec.help} (${spec.type}; default ${spec.shown})`.replaceAll('`', '');
-    return `  ${flagText(name).padEnd(FLAG_WIDTH)}${envText(name).padEnd(ENV_WIDTH)}${help}`;
-  });
-}
-
-/** The README's options table, generated from the table above (a test keeps the README equal to it). */
-export function optionsTable(): string {
-  const rows = NAMES.map((name) => {
-    const spec: OptionSpec<unknown> = OPTIONS[name];
-    return `| ${spec.env === undefined ? '' : `\`${spec.env}\``} | ${spec.envOnly ? '' : `\`--${name}\``} | ${spec.type} | ${spec.shown} | ${spec.commands.map((c) => `\`${c}\``).join(', ')} | ${spec.help} |`;
-  });
-  return ['| Environment | Flag | Type | Default | Commands | Meaning |', '|---|---|---|---|---|---|', ...rows].join('\n');
+/** The options of `fetch`, then the sources' credentials from their environment variables. */
+export function loadFetchConfig(env: Env, argv: readonly string[]): FetchConfig {
+  const options = loadOptions('fetch', env, argv);
+  const credentials = Object.fromEntries(
+    CREDENTIALS.flatMap((c) => {
+      const raw = env[c.env];
+      return raw === undefined ? [] : [[c.env, CREDENTIAL_KIND.parse(raw, c.env)] as const];
+    }),
+  );
+  return { ...options, credentials };
 }

@@ -51,8 +51,11 @@ export class FetchError extends Error {
   }
 }
 
-/** A failure worth another attempt (a timeout, a reset, a 5xx), as opposed to a final answer (a 404, an HTML page). */
+/** A failure worth another attempt (a timeout, a reset, a 5xx). */
 class Transient extends Error {}
+
+/** An answer another attempt would not change (a 404, an HTML page, an empty or too large body): it is not retried. */
+class FinalAnswer extends Error {}
 
 interface Downloaded {
   remote: RemoteFile;
@@ -65,13 +68,13 @@ const HTML_START = /^\s*<(?:!doctype\s+html|html|head|body)\b/i;
 /** Reads a body up to `maxBytes`, so a runaway answer cannot fill memory. */
 async function readCapped(response: Response, maxBytes: number): Promise<Buffer> {
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (declared > maxBytes) throw new Error(`the answer declares ${declared} bytes, more than the limit of ${maxBytes}`);
+  if (declared > maxBytes) throw new FinalAnswer(`the answer declares ${declared} bytes, more than the limit of ${maxBytes}`);
   const chunks: Buffer[] = [];
   let total = 0;
   if (response.body === null) return Buffer.alloc(0);
   for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
     total += chunk.byteLength;
-    if (total > maxBytes) throw new Error(`the answer is larger than the limit of ${maxBytes} bytes`);
+    if (total > maxBytes) throw new FinalAnswer(`the answer is larger than the limit of ${maxBytes} bytes`);
     chunks.push(Buffer.from(chunk));
   }
   const body = Buffer.concat(chunks);
@@ -91,7 +94,7 @@ async function attempt(
       headers: { 'accept-encoding': 'gzip, deflate' },
     });
   } catch (error) {
-    throw new Transient(describe(error, options.timeoutMs));
+    throw new Transient(failureText(error, options.timeoutMs));
   }
   if (response.status >= 500 || response.status === 429 || response.status === 408) {
     await response.body?.cancel();
@@ -99,24 +102,25 @@ async function attempt(
   }
   if (response.status !== 200) {
     await response.body?.cancel();
-    throw new Error(`the server answered ${response.status}, not 200`);
+    throw new FinalAnswer(`the server answered ${response.status}, not 200`);
   }
   let body: Buffer;
   try {
     body = await readCapped(response, options.maxBytes);
   } catch (error) {
-    if (error instanceof Transient || (error instanceof Error && error.message.startsWith('the answer'))) throw error;
-    throw new Transient(describe(error, options.timeoutMs));
+    if (error instanceof Transient || error instanceof FinalAnswer) throw error;
+    throw new Transient(failureText(error, options.timeoutMs));
   }
-  if (body.length === 0) throw new Error('the answer is empty');
+  if (body.length === 0) throw new FinalAnswer('the answer is empty');
   const type = response.headers.get('content-type') ?? '';
   if (/text\/html/i.test(type) || HTML_START.test(body.subarray(0, 512).toString('latin1'))) {
-    throw new Error(`the answer is an HTML page (${type || 'no content type'}), not the data file`);
+    throw new FinalAnswer(`the answer is an HTML page (${type || 'no content type'}), not the data file`);
   }
   return { body, lastModified: response.headers.get('last-modified') ?? undefined };
 }
 
-function describe(error: unknown, timeoutMs: number): string {
+/** What went wrong with a request, as one line of a message; a timeout says how long it waited. */
+function failureText(error: unknown, timeoutMs: number): string {
   const e = error as Error & { cause?: { code?: string; message?: string } };
   if (e.name === 'TimeoutError' || e.name === 'AbortError') return `no complete answer within ${timeoutMs} ms`;
   const cause = e.cause?.code ?? e.cause?.message;
@@ -316,12 +320,12 @@ function retrievalRecord(adapter: SourceModule, downloads: readonly Downloaded[]
 export async function fetchCommand(config: FetchConfig): Promise<number> {
   try {
     await fetchSources({
-      fixturesDir: config.fixturesDir,
+      fixturesDir: config.fixtures,
       only: config.source === undefined ? [] : [config.source],
       dryRun: config.dryRun,
       ...(config.upstream === undefined ? {} : { upstream: config.upstream }),
-      credentials: { CENSUS_API_KEY: config.censusApiKey },
-      timeoutMs: config.timeoutMs,
+      credentials: config.credentials,
+      timeoutMs: config.fetchTimeoutMs,
       say: (line) => process.stdout.write(`${line}\n`),
       warn: (line) => process.stderr.write(`${line}\n`),
     });

@@ -1,6 +1,7 @@
 // `market-profiles list` and `market-profiles get <market-id> [--csv]`: the typed client on the command line; the data on stdout (JSON, or CSV), everything else on stderr.
 import { MarketProfilesError, ProblemError, createClient, type MarketProfilesClient } from '../client/client.ts';
-import { usageLines, type ReadConfig } from './config.ts';
+import type { ReadConfig } from './config.ts';
+import { usageLines } from './help.ts';
 import { renderJson } from '../contract/json.ts';
 
 const EXIT_CODES = `exit codes: 0 the data was printed; 1 the service answered an error (its problem code is printed, e.g. market_not_found),

@@ -67,7 +67,10 @@ export class ConfigError extends Error {
   }
 }
 
-/** A broken internal invariant: a bug in this program, never bad input. The command line reports it in one line. */
+/**
+ * A broken internal invariant: a bug in this code, never bad input or a failing disk or network. The command line
+ * reports it as a bug (exit code 70) rather than as something the user should fix.
+ */
 export class InvariantError extends Error {
   constructor(message: string) {
     super(message);

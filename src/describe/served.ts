@@ -1,4 +1,5 @@
 // What the machine-readable descriptions read of the route table: each path's content type, headers and identity bytes.
+import { InvariantError } from '../contract/errors.ts';
 import type { Header, Kind } from '../protocol/headers.ts';
 
 export interface ServedRoute {
@@ -15,6 +16,6 @@ export type Served = (path: string) => ServedRoute;
 
 export const bodyOf = (served: Served, path: string): Buffer => {
   const body = served(path).body;
-  if (body === undefined) throw new Error(`no bytes yet for ${path}`);
+  if (body === undefined) throw new InvariantError(`no bytes yet for ${path}`);
   return body;
 };

@@ -102,6 +102,8 @@ export const problemType = (baseUrl: string, code: ProblemCode): string =>
 export function problem(baseUrl: string, code: ProblemCode, detail?: string, path?: string, extensions: Record<string, unknown> = {}): ProblemDetails {
   const entry: CatalogueEntry = PROBLEM_CATALOGUE[code];
   const text = detail ?? entry.detail;
+  // A plain Error here and in codeOfStatus, not InvariantError: the edge Worker bundles this module, and the class would
+  // ship in every Worker for a throw that cannot happen with the catalogue as it is.
   if (text === undefined) throw new Error(`the problem ${code} needs a detail`);
   return {
     type: problemType(baseUrl, code),

@@ -7,6 +7,7 @@ import type { Encoding } from '../protocol/negotiation.ts';
 import { dataPackage } from '../describe/datapackage.ts';
 import { openApiDocument } from '../describe/openapi.ts';
 import type { Served } from '../describe/served.ts';
+import { InvariantError } from '../contract/errors.ts';
 import { renderJson } from '../contract/json.ts';
 import { BULK_CSV_FILENAME, PATHS, marketCsvFilename } from '../contract/paths.ts';
 import { renderBulkCsv, renderMarketCsv } from '../render/csv-documents.ts';
@@ -88,7 +89,7 @@ export function buildRoutes(input: RouteInput): RouteTable {
     ...extra,
   ];
   const add = (path: string, kind: Kind, text: string, extra: readonly Header[] = [], cacheControl: string = CACHE_CONTROL.ok): void => {
-    if (routes.has(path)) throw new Error(`route ${path} is defined twice`);
+    if (routes.has(path)) throw new InvariantError(`route ${path} is defined twice`);
     routes.set(path, { path, kind, contentType: CONTENT_TYPES[kind], headers: headersOf(kind, extra, cacheControl), ...variants(Buffer.from(text, 'utf8')) });
   };
   const describedBy = (path: string): [string, string] => ['Link', `<${baseUrl}${path}>; rel="describedby"`];
@@ -98,7 +99,7 @@ export function buildRoutes(input: RouteInput): RouteTable {
   const served: Served = (path) => {
     if (path === PATHS.openApi) return { kind: 'json', contentType: CONTENT_TYPES.json, headers: openApiHeaders, body: undefined };
     const route = routes.get(path);
-    if (route === undefined) throw new Error(`the description names ${path}, which is not a route`);
+    if (route === undefined) throw new InvariantError(`the description names ${path}, which is not a route`);
     return { kind: route.kind, contentType: route.contentType, headers: route.headers, body: route.identity.body };
   };
 
@@ -122,7 +123,7 @@ export function buildRoutes(input: RouteInput): RouteTable {
   const marketIds = profiles.map((p) => p.market.id);
   add(PATHS.openApi, 'json', renderJson(openApiDocument({ baseUrl, marketIds, served })));
   if (routes.get(PATHS.openApi)?.headers.join('\n') !== openApiHeaders.join('\n'))
-    throw new Error(`the headers of ${PATHS.openApi} differ from those it describes`);
+    throw new InvariantError(`the headers of ${PATHS.openApi} differ from those it describes`);
   return {
     baseUrl,
     snapshotDate,

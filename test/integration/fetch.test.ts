@@ -154,6 +154,22 @@ describe('fetch', () => {
     assert.equal(replay.seen.filter((s) => s === target(first.remote.url)).length, 2);
   });
 
+  it('an answer another attempt would not change (404, HTML, empty, over the size limit) is asked for once', async () => {
+    const { remote } = REMOTES[0] ?? assert.fail('no remote file');
+    const finals: [Reply, RegExp][] = [
+      [{ kind: 'status', status: 404 }, /answered 404, not 200$/],
+      [{ kind: 'html' }, /HTML page/],
+      [{ kind: 'file', body: '' }, /the answer is empty$/],
+      [{ kind: 'file', body: readFileSync(join(FIXTURES_DIR, remote.file)) }, /the answer (declares \d+ bytes, more than|is larger than) the limit of 100/],
+    ];
+    for (const [reply, message] of finals) {
+      replay.seen.length = 0;
+      replay.replies.set(target(remote.url), reply);
+      await assert.rejects(fetchSources(options({ maxBytes: 100 })), message);
+      assert.equal(replay.seen.filter((s) => s === target(remote.url)).length, 1, String(message));
+    }
+  });
+
   const failures: [string, (body: Buffer) => Reply, RegExp][] = [
     ['a 500 on every attempt', () => ({ kind: 'status', status: 500 }), /answered 500 \(after 2 attempts\)/],
     ['a 404', () => ({ kind: 'status', status: 404 }), /answered 404, not 200/],

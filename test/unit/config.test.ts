@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { main } from '../../src/commands/cli.ts';
-import { DEFAULTS, loadConfig, loadVerifyConfig, optionsTable, usageLines } from '../../src/commands/config.ts';
+import { DEFAULTS, loadConfig, loadVerifyConfig } from '../../src/commands/config.ts';
+import { optionsTable, usageLines } from '../../src/commands/help.ts';
 import { ConfigError } from '../../src/contract/errors.ts';
 
 test('defaults: 127.0.0.1:3000, links on http://localhost:3000, no log', () => {

@@ -1,8 +1,8 @@
 // The checks of `verify` on the machine-readable descriptions: the OpenAPI document and the Data Package, each held to what the deployment itself serves.
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { CSV_COLUMNS, Faults, TYPES, expectRepresentation, expectResponse, isObject, parseJson } from './expect.ts';
-import { headerOf, type Client } from './http.ts';
+import { CSV_COLUMNS, Faults, TYPES, expectRepresentation, expectResponse, isObject, readJsonBody } from './expect.ts';
+import { headerOf, type Probe } from './http.ts';
 
 /** The endpoints of the contract (docs/contract.md section 4), as OpenAPI path templates. */
 export const CONTRACT_PATHS = [
@@ -21,11 +21,11 @@ const withoutMeta = (doc: Record<string, unknown>): Record<string, unknown> =>
  * /api/openapi: OpenAPI 3.1; every contract endpoint with a 200 whose media type is the Content-Type the deployment
  * answers; the market-id parameter lists exactly the index's ids; the profile and index schemas are the served ones.
  */
-export async function checkOpenApi(client: Client, f: Faults, ids: readonly string[]): Promise<number> {
-  const res = await client.fetch('/api/openapi');
+export async function checkOpenApi(probe: Probe, f: Faults, ids: readonly string[]): Promise<number> {
+  const res = await probe.fetch('/api/openapi');
   if (!expectResponse(f, res, 200, TYPES.json)) return 0;
   expectRepresentation(f, res);
-  const doc = parseJson(f, res);
+  const doc = readJsonBody(f, res);
   if (!isObject(doc)) return 0;
   f.expect(typeof doc.openapi === 'string' && /^3\.1\.\d+$/.test(doc.openapi), `/api/openapi: openapi is ${JSON.stringify(doc.openapi)}, expected 3.1.x`);
   const paths = isObject(doc.paths) ? doc.paths : {};
@@ -46,7 +46,7 @@ export async function checkOpenApi(client: Client, f: Faults, ids: readonly stri
     if (!f.expect(ok !== undefined, `/api/openapi: ${template} has no GET 200 response`) || ok === undefined) continue;
     const types = Object.keys(isObject(ok.content) ? ok.content : {});
     const path = template.replace('{marketId}', sample);
-    const answer = await client.fetch(path);
+    const answer = await probe.fetch(path);
     f.expect(answer.status === 200, `/api/openapi lists ${template}, but GET ${path} answered ${answer.status}`);
     f.expect(
       types.length === 1 && types[0] === headerOf(answer, 'content-type'),
@@ -60,7 +60,7 @@ export async function checkOpenApi(client: Client, f: Faults, ids: readonly stri
     ['MarketProfile', '/api/schema/market-profile'],
     ['MarketIndex', '/api/schema/market-index'],
   ] as const) {
-    const servedSchema = parseJson(f, await client.fetch(path));
+    const servedSchema = readJsonBody(f, await probe.fetch(path));
     f.expect(
       isObject(servedSchema) && isObject(schemas[name]) && isDeepStrictEqual(withoutMeta(servedSchema), schemas[name]),
       `/api/openapi: components.schemas.${name} is not the schema served at ${path}`,
@@ -75,15 +75,15 @@ interface DataPackageFacts {
 }
 
 /** /api/datapackage: a tabular Data Package whose resources are the bulk CSV and every market's CSV, with the sizes and hashes of the bytes served. */
-export async function checkDataPackage(client: Client, f: Faults, ids: readonly string[]): Promise<DataPackageFacts> {
-  const res = await client.fetch('/api/datapackage');
+export async function checkDataPackage(probe: Probe, f: Faults, ids: readonly string[]): Promise<DataPackageFacts> {
+  const res = await probe.fetch('/api/datapackage');
   if (!expectResponse(f, res, 200, TYPES.json)) return { resources: 0, bytes: 0 };
   expectRepresentation(f, res);
-  const doc = parseJson(f, res);
+  const doc = readJsonBody(f, res);
   if (!isObject(doc)) return { resources: 0, bytes: 0 };
   f.expect(doc.profile === 'tabular-data-package', `/api/datapackage: profile is ${JSON.stringify(doc.profile)}, expected "tabular-data-package"`);
   const resources = Array.isArray(doc.resources) ? doc.resources.filter(isObject) : [];
-  const want = [`${client.baseUrl}/api/markets/csv`, ...[...ids].sort().map((id) => `${client.baseUrl}/api/markets/${id}/csv`)];
+  const want = [`${probe.baseUrl}/api/markets/csv`, ...[...ids].sort().map((id) => `${probe.baseUrl}/api/markets/${id}/csv`)];
   f.expect(
     isDeepStrictEqual(
       resources.map((r) => r.path),
@@ -94,7 +94,7 @@ export async function checkDataPackage(client: Client, f: Faults, ids: readonly 
   let bytes = 0;
   for (const r of resources) {
     const path = String(r.path);
-    const answer = await client.fetch(path);
+    const answer = await probe.fetch(path);
     if (!f.expect(answer.status === 200, `/api/datapackage: ${path} answered ${answer.status}`)) continue;
     const hash = `sha256:${createHash('sha256').update(answer.body).digest('hex')}`;
     f.expect(r.bytes === answer.body.length, `/api/datapackage: ${path} is ${answer.body.length} bytes, the package says ${JSON.stringify(r.bytes)}`);

@@ -28,7 +28,7 @@ export const LINK_KEYS = ['html', 'dataStatus', 'methodology', 'dataSources', 'd
 export const marketCsvFilename = (id: string): string => `${id}-housing.csv`;
 export const BULK_CSV_FILENAME = 'housing-markets.csv';
 /** A market id no deployment serves (docs/contract.md 2.2 form, a state code that does not exist). */
-export const UNKNOWN_MARKET = 'us-zz-verify-unknown';
+export const PROBE_UNKNOWN_MARKET = 'us-zz-verify-unknown';
 
 const STRONG_ETAG = /^"[\x21\x23-\x7e\x80-\xff]*"$/;
 
@@ -45,20 +45,21 @@ export class Faults {
   }
 }
 
-const where = (res: Fetched): string => `${res.method} ${new URL(res.url).pathname}`;
+/** The request a fault is about, as the faults name it: `GET /api/markets`. */
+export const requestText = (res: Fetched): string => `${res.method} ${new URL(res.url).pathname}`;
 
 /** Status, exact Content-Type, identity bytes, and the headers docs/contract.md 4 puts on every answer. */
 export function expectResponse(f: Faults, res: Fetched, status: number, type: string): boolean {
-  const ok = f.expect(res.status === status, `${where(res)} answered ${res.status}, expected ${status}`);
+  const ok = f.expect(res.status === status, `${requestText(res)} answered ${res.status}, expected ${status}`);
   const got = headerOf(res, 'content-type');
-  f.expect(got === type, `${where(res)} has Content-Type ${JSON.stringify(got ?? null)}, expected exactly ${JSON.stringify(type)}`);
+  f.expect(got === type, `${requestText(res)} has Content-Type ${JSON.stringify(got ?? null)}, expected exactly ${JSON.stringify(type)}`);
   f.expect(
     headerOf(res, 'content-encoding') === undefined,
-    `${where(res)} is ${headerOf(res, 'content-encoding') ?? ''}-encoded though the request accepted no encoding`,
+    `${requestText(res)} is ${headerOf(res, 'content-encoding') ?? ''}-encoded though the request accepted no encoding`,
   );
-  f.expect(headerOf(res, 'access-control-allow-origin') === '*', `${where(res)} lacks Access-Control-Allow-Origin: *`);
-  f.expect(headerOf(res, 'x-content-type-options') === 'nosniff', `${where(res)} lacks X-Content-Type-Options: nosniff`);
-  f.expect((headerOf(res, 'cache-control') ?? '') !== '', `${where(res)} has no Cache-Control`);
+  f.expect(headerOf(res, 'access-control-allow-origin') === '*', `${requestText(res)} lacks Access-Control-Allow-Origin: *`);
+  f.expect(headerOf(res, 'x-content-type-options') === 'nosniff', `${requestText(res)} lacks X-Content-Type-Options: nosniff`);
+  f.expect((headerOf(res, 'cache-control') ?? '') !== '', `${requestText(res)} has no Cache-Control`);
   return ok;
 }
 
@@ -67,19 +68,19 @@ export function expectRepresentation(f: Faults, res: Fetched): void {
   const etag = headerOf(res, 'etag');
   f.expect(
     etag !== undefined && STRONG_ETAG.test(etag),
-    `${where(res)} has ${etag === undefined ? 'no ETag' : `a weak or malformed ETag ${etag}`}, expected a strong one`,
+    `${requestText(res)} has ${etag === undefined ? 'no ETag' : `a weak or malformed ETag ${etag}`}, expected a strong one`,
   );
-  f.expect(varies(res), `${where(res)} lacks Vary: Accept-Encoding`);
+  f.expect(varies(res), `${requestText(res)} lacks Vary: Accept-Encoding`);
 }
 
 export const varies = (res: Fetched): boolean =>
   (headerOf(res, 'vary') ?? '').split(',').some((t) => t.trim().toLowerCase() === 'accept-encoding' || t.trim() === '*');
 
-export function parseJson(f: Faults, res: Fetched): unknown {
+export function readJsonBody(f: Faults, res: Fetched): unknown {
   try {
     return JSON.parse(res.body.toString('utf8')) as unknown;
   } catch (error) {
-    f.add(`${where(res)} is not JSON: ${(error as Error).message}`);
+    f.add(`${requestText(res)} is not JSON: ${(error as Error).message}`);
     return undefined;
   }
 }
@@ -94,5 +95,3 @@ export function decoded(res: Fetched): Buffer {
   if (coding === 'identity') return res.body;
   throw new Error(`unknown Content-Encoding ${coding}`);
 }
-
-export const describe = where;

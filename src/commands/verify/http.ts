@@ -1,4 +1,4 @@
-// The HTTP client of `verify`: raw bytes (no automatic decompression), bounded concurrency, a timeout on every request.
+// The probe `verify` sends its requests through (not the typed client the package exports): raw bytes (no automatic decompression), bounded concurrency, a timeout on every request.
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
@@ -11,14 +11,14 @@ export interface Fetched {
   body: Buffer;
 }
 
-export interface Client {
+export interface Probe {
   readonly baseUrl: string;
   /** `target` is a path below the base URL ("/api/markets") or an absolute URL. */
   fetch(target: string, options?: { method?: string; headers?: Record<string, string> }): Promise<Fetched>;
   close(): void;
 }
 
-export interface ClientOptions {
+export interface ProbeOptions {
   concurrency?: number;
   timeoutMs?: number;
 }
@@ -29,7 +29,7 @@ export const headerOf = (res: Fetched, name: string): string | undefined => {
   return Array.isArray(value) ? value.join(', ') : value;
 };
 
-export function createClient(baseUrl: string, options: ClientOptions = {}): Client {
+export function createProbe(baseUrl: string, options: ProbeOptions = {}): Probe {
   const concurrency = options.concurrency ?? 8;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const agents = { http: new HttpAgent({ keepAlive: true, maxSockets: concurrency }), https: new HttpsAgent({ keepAlive: true, maxSockets: concurrency }) };

@@ -1,6 +1,7 @@
 // Link resolution for `verify`: every link of the JSON bodies and the pages must reach a 200 on this deployment (and its #fragment must exist).
 import { Faults, TYPES, isObject } from './expect.ts';
-import { headerOf, type Client } from './http.ts';
+import { headerOf, type Probe } from './http.ts';
+import type { Profile } from './resources.ts';
 
 /** The URL strings under every `links` object of a JSON document, with where each was found. */
 export function jsonLinks(doc: unknown, where: string): [string, string][] {
@@ -35,8 +36,8 @@ const ids = (html: string): Set<string> => new Set([...html.matchAll(/\s(?:id|na
  * Fetches every distinct in-deployment URL once; links into other sites are counted, not fetched. JSON links must
  * point into this deployment (docs/contract.md 4: every absolute URL derives from BASE_URL). Returns a summary for a PASS.
  */
-export async function checkLinks(client: Client, f: Faults, links: readonly [string, string][], fromJson: ReadonlySet<string>): Promise<string> {
-  const base = new URL(`${client.baseUrl}/`);
+export async function checkLinks(probe: Probe, f: Faults, links: readonly [string, string][], fromJson: ReadonlySet<string>): Promise<string> {
+  const base = new URL(`${probe.baseUrl}/`);
   const inside = (url: URL): boolean => url.origin === base.origin && url.pathname.startsWith(base.pathname.replace(/\/$/, ''));
   const targets = new Map<string, { where: string; fragments: Set<string> }>();
   let external = 0;
@@ -49,7 +50,7 @@ export async function checkLinks(client: Client, f: Faults, links: readonly [str
       continue;
     }
     if (!inside(url)) {
-      if (fromJson.has(href)) f.add(`${where}: ${href} is not under ${client.baseUrl}; was the deployment built with another BASE_URL?`);
+      if (fromJson.has(href)) f.add(`${where}: ${href} is not under ${probe.baseUrl}; was the deployment built with another BASE_URL?`);
       else external += 1;
       continue;
     }
@@ -60,7 +61,7 @@ export async function checkLinks(client: Client, f: Faults, links: readonly [str
   }
   await Promise.all(
     [...targets].map(async ([url, { where, fragments }]) => {
-      const res = await client.fetch(url);
+      const res = await probe.fetch(url);
       if (!f.expect(res.status === 200, `${where}: ${url} answered ${res.status}`)) return;
       if (fragments.size === 0) return;
       const isPage = headerOf(res, 'content-type') === TYPES.html;
@@ -69,4 +70,35 @@ export async function checkLinks(client: Client, f: Faults, links: readonly [str
     }),
   );
   return `${targets.size} distinct URLs of this deployment answer 200 (fragments present); ${external} links to other sites not fetched`;
+}
+
+/** What the links are gathered from: the index, the profiles and the problem bodies read, and the market pages read. */
+export interface LinkSources {
+  indexDoc: unknown;
+  profiles: readonly Profile[];
+  problems: readonly Record<string, unknown>[];
+  pages: readonly { url: string; html: string }[];
+}
+
+/**
+ * Every link of the deployment: those of the JSON bodies, the pages they name (read here unless already read) and the
+ * links of those pages; then resolved by checkLinks.
+ */
+export async function checkDeploymentLinks(probe: Probe, f: Faults, from: LinkSources): Promise<string> {
+  const links: [string, string][] = [...jsonLinks(from.indexDoc, '/api/markets')];
+  for (const p of from.profiles) links.push(...jsonLinks(p.doc, `/api/markets/${p.id}`));
+  // A problem's type names where the error is documented, and a market_not_found points at the index.
+  for (const p of from.problems)
+    for (const key of ['type', 'index']) if (typeof p[key] === 'string') links.push([p[key] as string, `problem ${String(p.code)} ${key}`]);
+  const fromJson = new Set(links.map(([href]) => href));
+  // The pages the JSON names are read too, and their own links followed.
+  const pages = new Map(from.pages.map((p) => [p.url, p.html]));
+  for (const href of fromJson) {
+    const url = href.split('#')[0] ?? href;
+    if (!url.startsWith(`${probe.baseUrl}/`) || pages.has(url) || url.includes('/api/')) continue;
+    const res = await probe.fetch(url);
+    if (res.status === 200 && res.headers['content-type'] === TYPES.html) pages.set(url, res.body.toString('utf8'));
+  }
+  for (const [url, html] of pages) links.push(...pageLinks(html, url));
+  return checkLinks(probe, f, links, fromJson);
 }

@@ -1,40 +1,40 @@
 // The HTTP checks of `verify`: error shapes, ETag revalidation and compression negotiation, on what the deployment answers.
-import { Faults, TYPES, UNKNOWN_MARKET, decoded, describe, expectResponse, isObject, parseJson, varies } from './expect.ts';
-import { headerOf, type Client, type Fetched } from './http.ts';
+import { Faults, TYPES, PROBE_UNKNOWN_MARKET, decoded, requestText, expectResponse, isObject, readJsonBody, varies } from './expect.ts';
+import { headerOf, type Probe, type Fetched } from './http.ts';
 
 function expectProblem(f: Faults, res: Fetched, status: number, code: string): Record<string, unknown> | undefined {
   if (!expectResponse(f, res, status, TYPES.problem)) return undefined;
-  const doc = parseJson(f, res);
-  if (!f.expect(isObject(doc), `${describe(res)}: the problem body is not a JSON object`) || !isObject(doc)) return undefined;
-  for (const key of ['type', 'title', 'detail']) f.expect(typeof doc[key] === 'string', `${describe(res)}: problem has no string "${key}"`);
-  f.expect(doc.status === status, `${describe(res)}: problem status is ${JSON.stringify(doc.status)}, expected ${status}`);
-  f.expect(doc.code === code, `${describe(res)}: problem code is ${JSON.stringify(doc.code)}, expected ${JSON.stringify(code)}`);
+  const doc = readJsonBody(f, res);
+  if (!f.expect(isObject(doc), `${requestText(res)}: the problem body is not a JSON object`) || !isObject(doc)) return undefined;
+  for (const key of ['type', 'title', 'detail']) f.expect(typeof doc[key] === 'string', `${requestText(res)}: problem has no string "${key}"`);
+  f.expect(doc.status === status, `${requestText(res)}: problem status is ${JSON.stringify(doc.status)}, expected ${status}`);
+  f.expect(doc.code === code, `${requestText(res)}: problem code is ${JSON.stringify(doc.code)}, expected ${JSON.stringify(code)}`);
   return doc;
 }
 
 /** docs/contract.md 7: unknown market → 404 market_not_found listing the known ids; unknown path → 404; other methods → 405 with Allow. */
 export async function checkErrors(
-  client: Client,
+  probe: Probe,
   knownIds: readonly string[],
 ): Promise<{ checks: { name: string; faults: Faults; detail: string }[]; problems: Record<string, unknown>[] }> {
   const problems: Record<string, unknown>[] = [];
   const market = new Faults();
-  for (const path of [`/api/markets/${UNKNOWN_MARKET}`, `/api/markets/${UNKNOWN_MARKET}/csv`]) {
-    const doc = expectProblem(market, await client.fetch(path), 404, 'market_not_found');
+  for (const path of [`/api/markets/${PROBE_UNKNOWN_MARKET}`, `/api/markets/${PROBE_UNKNOWN_MARKET}/csv`]) {
+    const doc = expectProblem(market, await probe.fetch(path), 404, 'market_not_found');
     if (doc === undefined) continue;
     problems.push(doc);
     const listed = Array.isArray(doc.knownMarketIds) ? doc.knownMarketIds.map(String) : [];
     market.expect(listed.join(',') === [...knownIds].sort().join(','), `GET ${path}: knownMarketIds ${JSON.stringify(listed)} differ from the index's ids`);
-    market.expect(doc.marketId === UNKNOWN_MARKET, `GET ${path}: marketId is ${JSON.stringify(doc.marketId)}, expected the requested id echoed`);
+    market.expect(doc.marketId === PROBE_UNKNOWN_MARKET, `GET ${path}: marketId is ${JSON.stringify(doc.marketId)}, expected the requested id echoed`);
   }
   const path = new Faults();
-  const notFound = expectProblem(path, await client.fetch('/api/verify-no-such-path'), 404, 'not_found');
+  const notFound = expectProblem(path, await probe.fetch('/api/verify-no-such-path'), 404, 'not_found');
   if (notFound !== undefined) problems.push(notFound);
-  const page = await client.fetch('/verify-no-such-page');
+  const page = await probe.fetch('/verify-no-such-page');
   path.expect(page.status === 404, `GET /verify-no-such-page answered ${page.status}, expected 404`);
   const method = new Faults();
-  for (const target of ['/api/markets', `/api/markets/${knownIds[0] ?? UNKNOWN_MARKET}`]) {
-    const res = await client.fetch(target, { method: 'POST', headers: { 'Content-Length': '0' } });
+  for (const target of ['/api/markets', `/api/markets/${knownIds[0] ?? PROBE_UNKNOWN_MARKET}`]) {
+    const res = await probe.fetch(target, { method: 'POST', headers: { 'Content-Length': '0' } });
     const doc = expectProblem(method, res, 405, 'method_not_allowed');
     if (doc !== undefined) problems.push(doc);
     const allow = (headerOf(res, 'allow') ?? '').split(',').map((t) => t.trim().toUpperCase());
@@ -58,23 +58,23 @@ export async function checkErrors(
 }
 
 /** Each representation's ETag revalidates to a 304 without a body; gzip and identity carry different ETags. */
-export async function checkConditional(client: Client, f: Faults, paths: readonly string[]): Promise<void> {
+export async function checkConditional(probe: Probe, f: Faults, paths: readonly string[]): Promise<void> {
   await Promise.all(
     paths.map(async (path) => {
       for (const encoding of ['identity', 'gzip']) {
-        const first = await client.fetch(path, { headers: { 'Accept-Encoding': encoding } });
+        const first = await probe.fetch(path, { headers: { 'Accept-Encoding': encoding } });
         const etag = headerOf(first, 'etag');
         if (
           !f.expect(first.status === 200 && etag !== undefined, `GET ${path} (${encoding}): ${first.status} without an ETag to revalidate`) ||
           etag === undefined
         )
           continue;
-        const again = await client.fetch(path, { headers: { 'Accept-Encoding': encoding, 'If-None-Match': etag } });
+        const again = await probe.fetch(path, { headers: { 'Accept-Encoding': encoding, 'If-None-Match': etag } });
         f.expect(again.status === 304, `GET ${path} with If-None-Match ${etag} answered ${again.status}, expected 304`);
         f.expect(again.body.length === 0, `GET ${path} 304 carries a body`);
         f.expect(headerOf(again, 'etag') === etag, `GET ${path} 304 has ETag ${headerOf(again, 'etag') ?? 'none'}, expected ${etag}`);
       }
-      const [plain, gzip] = await Promise.all([client.fetch(path), client.fetch(path, { headers: { 'Accept-Encoding': 'gzip' } })]);
+      const [plain, gzip] = await Promise.all([probe.fetch(path), probe.fetch(path, { headers: { 'Accept-Encoding': 'gzip' } })]);
       if (headerOf(gzip, 'content-encoding') === 'gzip') {
         f.expect(
           headerOf(plain, 'etag') !== headerOf(gzip, 'etag'),
@@ -86,10 +86,10 @@ export async function checkConditional(client: Client, f: Faults, paths: readonl
 }
 
 /** gzip and br are offered, decompress to the identity bytes, q=0 refuses, and Vary: Accept-Encoding is always there. */
-export async function checkCompression(client: Client, f: Faults, paths: readonly string[]): Promise<void> {
+export async function checkCompression(probe: Probe, f: Faults, paths: readonly string[]): Promise<void> {
   await Promise.all(
     paths.map(async (path) => {
-      const identity = await client.fetch(path);
+      const identity = await probe.fetch(path);
       if (!f.expect(identity.status === 200, `GET ${path} answered ${identity.status}`)) return;
       for (const [accept, want] of [
         ['gzip', 'gzip'],
@@ -97,7 +97,7 @@ export async function checkCompression(client: Client, f: Faults, paths: readonl
         ['gzip;q=0, br;q=0', 'identity'],
         ['identity', 'identity'],
       ] as const) {
-        const res = await client.fetch(path, { headers: { 'Accept-Encoding': accept } });
+        const res = await probe.fetch(path, { headers: { 'Accept-Encoding': accept } });
         const got = (headerOf(res, 'content-encoding') ?? 'identity').toLowerCase();
         f.expect(got === want, `GET ${path} with Accept-Encoding: ${accept} answered ${got}, expected ${want}`);
         f.expect(varies(res), `GET ${path} with Accept-Encoding: ${accept} lacks Vary: Accept-Encoding`);

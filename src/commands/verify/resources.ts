@@ -8,14 +8,14 @@ import {
   Faults,
   LINK_KEYS,
   TYPES,
-  describe,
+  requestText,
   expectRepresentation,
   expectResponse,
   isObject,
   marketCsvFilename,
-  parseJson,
+  readJsonBody,
 } from './expect.ts';
-import { headerOf, type Client, type Fetched } from './http.ts';
+import { headerOf, type Probe, type Fetched } from './http.ts';
 
 export interface IndexFacts {
   ids: string[];
@@ -30,11 +30,11 @@ const CONSTANTS = (f: Faults, doc: Record<string, unknown>, what: string): void 
   f.expect(/^v\d+\.\d+$/.test(String(doc.methodologyVersion)), `${what}: methodologyVersion ${JSON.stringify(doc.methodologyVersion)} is not v<major>.<minor>`);
 };
 
-export async function checkIndex(client: Client, f: Faults): Promise<{ res: Fetched; facts?: IndexFacts; doc?: unknown }> {
-  const res = await client.fetch('/api/markets');
+export async function checkIndex(probe: Probe, f: Faults): Promise<{ res: Fetched; facts?: IndexFacts; doc?: unknown }> {
+  const res = await probe.fetch('/api/markets');
   if (!expectResponse(f, res, 200, TYPES.json)) return { res };
   expectRepresentation(f, res);
-  const doc = parseJson(f, res);
+  const doc = readJsonBody(f, res);
   if (!isObject(doc)) {
     f.add('/api/markets is not a JSON object');
     return { res };
@@ -62,11 +62,11 @@ export async function checkIndex(client: Client, f: Faults): Promise<{ res: Fetc
 }
 
 /** Compiles a schema from its served bytes (draft-07, Ajv with formats); undefined when it cannot be. */
-export async function servedSchema(client: Client, f: Faults, path: string): Promise<ValidateFunction | undefined> {
-  const res = await client.fetch(path);
+export async function servedSchema(probe: Probe, f: Faults, path: string): Promise<ValidateFunction | undefined> {
+  const res = await probe.fetch(path);
   if (!expectResponse(f, res, 200, TYPES.json)) return undefined;
   expectRepresentation(f, res);
-  const doc = parseJson(f, res);
+  const doc = readJsonBody(f, res);
   if (!isObject(doc)) return undefined;
   f.expect(
     String(doc.$schema).startsWith('http://json-schema.org/draft-07/schema'),
@@ -91,11 +91,11 @@ export const schemaFaults = (validate: ValidateFunction, doc: unknown, what: str
         );
 
 /** docs/contract.md 2.7: the descriptor lists the eleven columns in order, with their types and constants. */
-export async function checkDescriptor(client: Client, f: Faults): Promise<void> {
-  const res = await client.fetch('/api/schema/market-csv');
+export async function checkDescriptor(probe: Probe, f: Faults): Promise<void> {
+  const res = await probe.fetch('/api/schema/market-csv');
   if (!expectResponse(f, res, 200, TYPES.json)) return;
   expectRepresentation(f, res);
-  const doc = parseJson(f, res);
+  const doc = readJsonBody(f, res);
   if (!isObject(doc)) return;
   f.expect(
     doc.schemaVersion === '1' && doc.format === 'text/csv' && doc.encoding === 'utf-8' && doc.lineTerminator === 'CRLF' && doc.quoting === 'RFC 4180',
@@ -129,7 +129,7 @@ export interface Profile {
 export function checkProfile(f: Faults, res: Fetched, id: string, validate: ValidateFunction | undefined, baseUrl: string): Profile | undefined {
   if (!expectResponse(f, res, 200, TYPES.json)) return undefined;
   expectRepresentation(f, res);
-  const doc = parseJson(f, res);
+  const doc = readJsonBody(f, res);
   if (!isObject(doc)) return undefined;
   if (validate === undefined) f.add(`${id}: cannot be validated, the profile schema could not be read`);
   else for (const fault of schemaFaults(validate, doc, id)) f.add(fault);
@@ -191,7 +191,7 @@ export function expectAttachment(f: Faults, res: Fetched, filename: string): voi
   const got = headerOf(res, 'content-disposition');
   f.expect(
     got === `attachment; filename="${filename}"`,
-    `${describe(res)} has Content-Disposition ${JSON.stringify(got ?? null)}, expected attachment; filename="${filename}"`,
+    `${requestText(res)} has Content-Disposition ${JSON.stringify(got ?? null)}, expected attachment; filename="${filename}"`,
   );
 }
 
@@ -234,6 +234,28 @@ export function tieCsv(f: Faults, rows: readonly string[][], p: Profile, what: s
   f.expect(
     seen.join(',') === ids.join(','),
     `${what} has metric rows ${seen.join(',') || '(none)'}, the JSON has ${ids.join(',')} (one row each, sorted by metric_id)`,
+  );
+}
+
+/** /api/markets/csv: the market CSVs' rows, all of them and nothing else, sorted by market id and metric id. */
+export async function checkBulkCsv(probe: Probe, f: Faults, marketRows: readonly (string[][] | undefined)[]): Promise<void> {
+  const res = await probe.fetch('/api/markets/csv');
+  if (!expectResponse(f, res, 200, TYPES.csv)) return;
+  expectRepresentation(f, res);
+  expectAttachment(f, res, BULK_CSV_FILENAME);
+  const rows = readCsv(f, res, '/api/markets/csv');
+  if (rows === undefined) return;
+  const union = marketRows
+    .flatMap((r) => r ?? [])
+    .sort((a, b) => {
+      const [x, y] = [`${a[0] ?? ''}\u0000${a[2] ?? ''}`, `${b[0] ?? ''}\u0000${b[2] ?? ''}`];
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
+  const line = (r: readonly string[]): string => JSON.stringify(r);
+  const first = rows.findIndex((r, i) => line(r) !== line(union[i] ?? []));
+  f.expect(
+    rows.length === union.length && first === -1,
+    `the bulk CSV differs from the sorted union of the market CSVs (${rows.length} vs ${union.length} rows${first === -1 ? '' : `; first difference at line ${first + 2}: ${rows[first]?.join(',') ?? '(missing)'}`})`,
   );
 }
 
