@@ -1,19 +1,37 @@
 // The loading stage: every source's adapter over the raw fixtures, and the snapshot date they give; the disk reader is its one side effect.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataError, FixtureError } from '../contract/errors.ts';
 import type { MarketDefinition } from '../contract/markets.ts';
+import { decodeFixture } from './parse.ts';
 import { SOURCES } from './registry.ts';
 import type { ReadFixture, SourceLoad, SourceModule } from './source.ts';
 
-/** Reads fixtures from a folder on disk: the one side effect of the data-loading run, injected so tests run in memory. */
-export function fixturesOnDisk(dir: string): ReadFixture {
+/** The largest file a source may hold: what `fetch` accepts from an agency, so the build never reads what no download could give. */
+export const MAX_FIXTURE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Reads fixtures from a folder on disk: the one side effect of the data-loading run, injected so tests run in memory.
+ * A file over MAX_FIXTURE_BYTES is refused before it is read, and one that is not UTF-8 is refused with its line.
+ */
+export function fixturesOnDisk(dir: string, maxBytes: number = MAX_FIXTURE_BYTES): ReadFixture {
   return (path) => {
+    let bytes: Buffer;
     try {
-      return readFileSync(join(dir, path), 'utf8');
+      const size = statSync(join(dir, path)).size;
+      if (size > maxBytes) {
+        throw new FixtureError(
+          'too_large',
+          { file: path },
+          `the file is ${size} bytes, more than the ${maxBytes} bytes a source may hold; nothing of it was read`,
+        );
+      }
+      bytes = readFileSync(join(dir, path));
     } catch (error) {
+      if (error instanceof DataError) throw error;
       throw new DataError('unreadable', { file: path }, `cannot read fixture: ${(error as Error).message}`);
     }
+    return decodeFixture(bytes, path);
   };
 }
 

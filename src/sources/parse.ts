@@ -1,7 +1,7 @@
 // Shared checks for raw fixture fields, so every adapter rejects bad input the same way.
-import { FixtureError, type Place } from '../contract/errors.ts';
+import { FixtureError, InvariantError, type Place } from '../contract/errors.ts';
 import type { Source } from '../contract/schemas.ts';
-import type { ReadFixture, SourceLoad, SourceModule } from './source.ts';
+import type { Observation, ReadFixture, SourceLoad, SourceModule } from './source.ts';
 
 /** Text a spreadsheet would run as a formula when the value lands in a cell. */
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -19,6 +19,77 @@ export function text(raw: string | undefined, place: Place, field: string): stri
   }
   return raw;
 }
+
+/** The length of the UTF-8 sequence a lead byte starts, or 0 for a byte no sequence starts with. */
+function sequenceLength(lead: number): number {
+  if (lead < 0x80) return 1;
+  if (lead >= 0xc2 && lead <= 0xdf) return 2;
+  if (lead >= 0xe0 && lead <= 0xef) return 3;
+  if (lead >= 0xf0 && lead <= 0xf4) return 4;
+  return 0;
+}
+
+/** The offset of the first byte that is not valid UTF-8 (an overlong form, a surrogate or a code point past U+10FFFF included), or -1. */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const lead = bytes[i] as number;
+    const length = sequenceLength(lead);
+    if (length === 0) return i;
+    if (length === 1) {
+      i += 1;
+      continue;
+    }
+    const second = bytes[i + 1];
+    // The second byte's range is narrower after E0, ED, F0 and F4: that refuses overlong forms, surrogates and code points past U+10FFFF.
+    const [low, high] =
+      lead === 0xe0 ? [0xa0, 0xbf] : lead === 0xed ? [0x80, 0x9f] : lead === 0xf0 ? [0x90, 0xbf] : lead === 0xf4 ? [0x80, 0x8f] : [0x80, 0xbf];
+    if (second === undefined || second < low || second > high) return i;
+    for (let k = 2; k < length; k += 1) {
+      const next = bytes[i + k];
+      if (next === undefined || next < 0x80 || next > 0xbf) return i;
+    }
+    i += length;
+  }
+  return -1;
+}
+
+/**
+ * A fixture file's text, refused rather than guessed at: the agencies publish UTF-8 (ASCII, in fact) without a
+ * byte-order mark, so a mark (which would hide the first row) or a byte that is not UTF-8 (which would be published as
+ * U+FFFD) stops the build with the file, line and column.
+ */
+export function decodeFixture(bytes: Uint8Array, file: string): string {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+    throw new FixtureError(
+      'bad_encoding',
+      { file, line: 1 },
+      "starts with a UTF-8 byte-order mark (EF BB BF), which the agency's files do not have; remove it",
+    );
+  }
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    // The decoder does not say where: find the first byte that is not UTF-8, to name its line and column.
+  }
+  const bad = firstInvalidUtf8(bytes);
+  if (bad !== -1) {
+    let line = 1;
+    let start = 0;
+    for (let i = 0; i < bad; i += 1) {
+      if (bytes[i] === 0x0a) {
+        line += 1;
+        start = i + 1;
+      }
+    }
+    const hex = (bytes[bad] as number).toString(16).toUpperCase().padStart(2, '0');
+    throw new FixtureError('bad_encoding', { file, line }, `not valid UTF-8: byte 0x${hex} at column ${bad - start + 1} (byte ${bad + 1} of the file)`);
+  }
+  throw new InvariantError(`${file}: the UTF-8 decoder refused bytes that the check finds valid`);
+}
+
+/** Decodes UTF-8 and refuses anything else; a byte-order mark is checked before, not stripped. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** A plain decimal number as upstreams publish it: optional sign, digits, optional fraction. */
 const DECIMAL = /^-?\d+(\.\d+)?$/;
@@ -51,6 +122,8 @@ export interface Retrieval {
    * fixtures; `fetch` never writes it, so a real download clears every notice that reads it.
    */
   illustrative?: string;
+  /** The metrics whose market values are illustrative; absent with a sentence above: every value is. */
+  illustrativeMetrics?: string[];
 }
 
 /**
@@ -89,6 +162,16 @@ export function readRetrieval(read: ReadFixture, sourceDir: string): Retrieval {
       throw new FixtureError('bad_shape', { file, pointer: '/illustrative' }, '"illustrative" must be a sentence saying which values are not published');
     }
     out.illustrative = illustrative;
+  }
+  const metrics = record['illustrativeMetrics'];
+  if (metrics !== undefined) {
+    if (out.illustrative === undefined) {
+      throw new FixtureError('bad_shape', { file, pointer: '/illustrativeMetrics' }, '"illustrativeMetrics" needs the sentence "illustrative" beside it');
+    }
+    if (!Array.isArray(metrics) || metrics.length === 0 || !metrics.every((m) => typeof m === 'string' && m !== '')) {
+      throw new FixtureError('bad_shape', { file, pointer: '/illustrativeMetrics' }, '"illustrativeMetrics" must be a list of metric ids');
+    }
+    out.illustrativeMetrics = metrics as string[];
   }
   return out;
 }
@@ -198,18 +281,63 @@ export function withRetrieval(base: Omit<Source, 'latestReleaseDate' | 'latestRe
   };
 }
 
-/** A source's load: its attribution completed with the dataset name and the fixture's dates, and what its files say is illustrative. */
+const CONFIDENCE_RANK: Readonly<Record<Source['confidence'], number>> = { high: 2, medium: 1, low: 0 };
+
+/**
+ * The confidence a source may claim: its own where every value is the agency's published figure, at most medium where
+ * some are illustrative, low where all are.
+ */
+export function claimedConfidence(own: Source['confidence'], observations: readonly { illustrative?: true }[]): Source['confidence'] {
+  const illustrative = observations.filter((o) => o.illustrative === true).length;
+  if (illustrative === 0) return own;
+  if (illustrative === observations.length) return 'low';
+  return CONFIDENCE_RANK[own] > CONFIDENCE_RANK.medium ? 'medium' : own;
+}
+
+/**
+ * A source's load: its attribution completed with the dataset name and the fixture's dates, each value marked
+ * illustrative where retrieval.json says it is not the agency's (an illustrative value carries no margin of error:
+ * the agency published none for it), and the confidence that follows.
+ */
 export function loadedSource<M extends string>(
-  module: Pick<SourceModule<string, M>, 'sourceId' | 'attribution' | 'licence'>,
+  module: Pick<SourceModule<string, M>, 'sourceId' | 'attribution' | 'licence' | 'metrics'>,
   datasetName: string,
   retrieval: Retrieval,
   parts: Omit<SourceLoad<M>, 'source' | 'licence' | 'illustrative'>,
 ): SourceLoad<M> {
+  const listed = retrieval.illustrativeMetrics;
+  const unknown = (listed ?? []).filter((id) => !module.metrics.some((m) => m.id === id));
+  if (unknown.length > 0) {
+    throw new FixtureError(
+      'bad_shape',
+      { file: `${module.sourceId}/retrieval.json`, pointer: '/illustrativeMetrics' },
+      `${unknown.map((id) => `"${id}"`).join(', ')} is not a metric of ${module.sourceId} (${module.metrics.map((m) => m.id).join(', ')})`,
+    );
+  }
+  const isIllustrative = (metricId: string): boolean => retrieval.illustrative !== undefined && (listed === undefined || listed.includes(metricId));
+  const observations = parts.observations.map((o): Observation<M> => {
+    if (!isIllustrative(o.metricId)) return o;
+    const { marginOfError: _published, ...rest } = o;
+    return { ...rest, illustrative: true };
+  });
   const { sourceName, agency, sourceUrl, confidence, updateFrequency, provenance } = module.attribution;
   return {
-    source: withRetrieval({ sourceId: module.sourceId, sourceName, agency, datasetName, sourceUrl, confidence, updateFrequency, provenance }, retrieval),
+    source: withRetrieval(
+      {
+        sourceId: module.sourceId,
+        sourceName,
+        agency,
+        datasetName,
+        sourceUrl,
+        confidence: claimedConfidence(confidence, observations),
+        updateFrequency,
+        provenance,
+      },
+      retrieval,
+    ),
     licence: module.licence,
     ...parts,
+    observations,
     ...(retrieval.illustrative === undefined ? {} : { illustrative: retrieval.illustrative }),
   };
 }

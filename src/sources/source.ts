@@ -10,6 +10,10 @@ export interface Observation<M extends string = string> {
   marketId: string;
   metricId: M;
   value: number;
+  /** The agency's 90 % margin of error, in the value's unit, where the file gives one. */
+  marginOfError?: number;
+  /** The value is not the agency's published figure (retrieval.json says which metrics of a fixture are not). */
+  illustrative?: true;
   asOf: string;
   sourceId: string;
   boundary: Boundary;
@@ -92,6 +96,8 @@ export interface MetricSpec<M extends string = string> {
   /** Whether the methodology requires it of every market (coverage counts the required metrics). */
   required: boolean;
   definition: string;
+  /** What its margin of error is, or why it has none: the data-status page says it. */
+  margin: string;
 }
 
 /** The terms a dataset is published under: an Open Definition licence id for the Data Package, and the words the pages show. */
@@ -106,6 +112,8 @@ export interface Credential {
   env: string;
   query: string;
   help: string;
+  /** Where to get one, said when the API refuses a request made without it. */
+  signup: string;
 }
 
 /** A synthetic market and its index: every value a generator writes for it derives from the index, so files are deterministic. */

@@ -1,7 +1,7 @@
 // The build stops on bad fixtures with the file, place and reason, leaves dist/ untouched, is deterministic, and keeps pages from growing with the market count.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -12,6 +12,7 @@ import { main } from '../../src/commands/cli.ts';
 import { ContractError, DataError } from '../../src/contract/errors.ts';
 import { CHART_MARKET_LIMIT } from '../../src/render/pages/chart-parts.ts';
 import { FOOTER_MARKET_LIMIT } from '../../src/render/pages/layout.tsx';
+import { MAX_FIXTURE_BYTES } from '../../src/sources/load.ts';
 import { SOURCES } from '../../src/sources/registry.ts';
 import type { SourceModule, SourceLoad } from '../../src/sources/source.ts';
 import { FIXTURES_DIR, FIXTURE_FILES, buildTable, fixtureReader } from '../support/data.ts';
@@ -19,8 +20,8 @@ import { FIXTURES_DIR, FIXTURE_FILES, buildTable, fixtureReader } from '../suppo
 const ACS = 'census-acs-5yr/acs5-2024-detailed-place.json';
 const ACS_PROFILE = 'census-acs-5yr/acs5-2024-profile-place.json';
 const FHFA = 'fhfa-hpi/hpi_at_metro.csv';
-const BPS_WEST = 'census-bps/we2025a.txt';
-const BPS_NORTHEAST = 'census-bps/ne2025a.txt';
+const BPS_WEST = 'census-bps/we2024a.txt';
+const BPS_NORTHEAST = 'census-bps/ne2024a.txt';
 
 /** Replaces the first occurrence, failing loudly if the fixture no longer has the text the case relies on. */
 const replace =
@@ -74,9 +75,9 @@ const cases: Case[] = [
   {
     name: 'a non-numeric value (ACS rent)',
     file: ACS,
-    edit: replace('"1712"', '"1,712"'),
+    edit: replace('"1729"', '"1,729"'),
     code: 'not_numeric',
-    message: [at(ACS, ACS_AUSTIN), /B25064_001E/, /"1,712"/],
+    message: [at(ACS, ACS_AUSTIN), /B25064_001E/, /"1,729"/],
   },
   {
     name: 'a non-numeric value (FHFA index)',
@@ -109,14 +110,14 @@ const cases: Case[] = [
   {
     name: 'a duplicate row (BPS place)',
     file: BPS_WEST,
-    edit: (t) => `${t}${t.split('\r\n')[BPS_PHOENIX - 1]}\r\n`,
+    edit: (t) => `${t}${t.split('\n')[BPS_PHOENIX - 1]}\n`,
     code: 'duplicate_row',
     message: [at(BPS_WEST, lineCount(BPS_WEST) + 2), new RegExp(`first is on ${BPS_WEST.replaceAll('.', '\\.')}:${BPS_PHOENIX}\\b`)],
   },
   {
     name: 'a New York City row in a county that is not a borough (BPS)',
     file: BPS_NORTHEAST,
-    edit: replace(/2025,36,082500,005,/, '2025,36,082500,059,'),
+    edit: replace(/2024,36,082500,005,/, '2024,36,082500,059,'),
     code: 'bad_shape',
     message: [at(BPS_NORTHEAST, BPS_BRONX), /county 059/, /not one of the 5/],
   },
@@ -240,6 +241,52 @@ describe('the build command writes atomically', () => {
       assert.deepEqual(readdirSync(work).sort(), ['dist', 'fixtures'], 'no temporary folder left behind');
     });
   }
+
+  /** Runs `build` over the fixtures with one file's bytes changed, and returns what it printed; the file is put back. */
+  async function refusedBuild(file: string, change: (path: string, original: Buffer) => void): Promise<string> {
+    const before = treeHash(out);
+    const path = join(fixtures, file);
+    const original = readFileSync(path);
+    change(path, original);
+    const errors: string[] = [];
+    const write = process.stderr.write;
+    process.stderr.write = ((chunk: string) => (errors.push(String(chunk)), true)) as typeof process.stderr.write;
+    try {
+      assert.equal(await main(['build', '--fixtures', fixtures, '--out', out], quiet), 1);
+    } finally {
+      process.stderr.write = write;
+      writeFileSync(path, original);
+    }
+    assert.equal(treeHash(out), before, 'the previous output is as it was');
+    assert.deepEqual(readdirSync(work).sort(), ['dist', 'fixtures'], 'no temporary folder left behind');
+    return errors.join('');
+  }
+
+  test('a fixture that is not valid UTF-8 is refused with its line and column, not published as U+FFFD', async () => {
+    // A place name saved as Latin-1: "San Márcos" with the single byte 0xE1.
+    const line = lineOf(FHFA, 'Austin-Round Rock-San Marcos');
+    const printed = await refusedBuild(FHFA, (path, original) => {
+      const at = original.indexOf('San Marcos');
+      writeFileSync(path, Buffer.concat([original.subarray(0, at + 5), Buffer.from([0xe1]), original.subarray(at + 6)]));
+    });
+    const column = (FIXTURE_FILES.get(FHFA) ?? '').split('\n')[line - 1]?.indexOf('San Marcos') ?? -1;
+    assert.match(printed, new RegExp(`${FHFA.replaceAll('.', '\\.')}:${line}: not valid UTF-8: byte 0xE1 at column ${column + 6} `));
+    assert.match(printed, /previous output was left as it was/);
+  });
+
+  test("a byte-order mark before FHFA's first row is refused, not taken for a header (which dropped Austin's row)", async () => {
+    const printed = await refusedBuild(FHFA, (path, original) => writeFileSync(path, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), original])));
+    assert.match(printed, new RegExp(`${FHFA.replaceAll('.', '\\.')}:1: starts with a UTF-8 byte-order mark \\(EF BB BF\\)`));
+  });
+
+  test('a fixture larger than the download limit is refused from its size alone, before a byte of it is read', async () => {
+    // A sparse file one byte over the limit: the refusal comes from stat, so no memory or disk is spent on it.
+    const printed = await refusedBuild(BPS_WEST, (path) => truncateSync(path, MAX_FIXTURE_BYTES + 1));
+    assert.match(
+      printed,
+      new RegExp(`${BPS_WEST.replaceAll('.', '\\.')}: the file is ${MAX_FIXTURE_BYTES + 1} bytes, more than the ${MAX_FIXTURE_BYTES} bytes a source may hold`),
+    );
+  });
 
   test('a failure while writing leaves the previous output as it was', async () => {
     const before = treeHash(out);

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { synthetic } from '../../src/sources/synthetic.ts';
 import { MARKETS } from '../../src/contract/markets.ts';
+import { proportionMargin } from '../../src/sources/census-acs-5yr/adapter.ts';
 import { censusAcs5yr } from '../../src/sources/census-acs-5yr/index.ts';
 import type { ReadFixture, SourceLoad } from '../../src/sources/source.ts';
 import { FIXTURE_FILES, fixtureReader } from '../support/data.ts';
@@ -12,8 +13,8 @@ const DETAILED = 'census-acs-5yr/acs5-2024-detailed-place.json';
 const PROFILE = 'census-acs-5yr/acs5-2024-profile-place.json';
 const RETRIEVAL = 'census-acs-5yr/retrieval.json';
 
-const DETAILED_HEADER = [
-  'NAME',
+/** The estimates the query asks for, each followed by its margin of error (…_001M) in the answer. */
+const ESTIMATES = [
   'B25064_001E',
   'B19013_001E',
   'B25119_003E',
@@ -31,15 +32,27 @@ const DETAILED_HEADER = [
   'B25091_010E',
   'B25091_011E',
   'B25091_012E',
-  'state',
-  'place',
 ];
+const marginOf = (estimate: string): string => `${estimate.slice(0, -1)}M`;
+const DETAILED_HEADER = ['NAME', ...ESTIMATES.flatMap((e) => [e, marginOf(e)]), 'state', 'place'];
+/** A row of the answer from its name, its estimates in ESTIMATES order with the margin after each, and its state and place. */
+const answerRow = (name: unknown, cells: readonly (readonly [unknown, unknown])[], state: unknown, place: unknown): unknown[] => [
+  name,
+  ...cells.flat(),
+  state,
+  place,
+];
+// The Census Bureau's published 2020-2024 estimates and margins of median gross rent, median household income, median home
+// value and housing units (fixtures/census-acs-5yr/README.md); the other cells as the fixture has them.
 // prettier-ignore
-const AUSTIN = ['Austin city, Texas', '1712', '91461', '73800', '538000', '466312', '256431', '27654', '20133', '24467', '58213', '6211', '120270', '8381', '5277', '6208', '11175', '880', '48', '05000'];
+const AUSTIN = answerRow('Austin city, Texas', [['1729', '14'], ['93658', '1670'], ['73800', '4428'], ['555300', '8017'], ['483071', '2022'], ['256431', '15386'], ['27654', '1659'], ['20133', '1208'], ['24467', '1468'], ['58213', '3493'], ['6211', '373'], ['120270', '7216'], ['8381', '503'], ['5277', '317'], ['6208', '372'], ['11175', '670'], ['880', '53']], '48', '05000');
 // prettier-ignore
-const DALLAS = ['Dallas city, Texas', '1413', '68742', '52400', '308000', '595326', '308614', '24317', '18826', '25093', '75912', '9817', '150340', '12085', '7609', '8952', '16114', '1190', '48', '19000'];
+const DALLAS = answerRow('Dallas city, Texas', [['1472', '9'], ['70518', '817'], ['52400', '3144'], ['320700', '5461'], ['590237', '2921'], ['308614', '18517'], ['24317', '1459'], ['18826', '1130'], ['25093', '1506'], ['75912', '4555'], ['9817', '589'], ['150340', '9020'], ['12081', '725'], ['7607', '456'], ['8949', '537'], ['16108', '966'], ['1190', '71']], '48', '19000');
 // prettier-ignore
-const OTHER = ['Abbeville city, Alabama', '-666666666', null, '-666666666', '-666666666', '1214', '402', '0', '0', '0', '0', '402', '0', '0', '0', '0', '0', '0', '01', '00124'];
+const OTHER = answerRow('Abbeville city, Alabama', [['-666666666', '-222222222'], [null, null], ['-666666666', '-222222222'], ['-666666666', '-222222222'], ['1214', '73'], ['402', '24'], ['0', '1'], ['0', '1'], ['0', '1'], ['0', '1'], ['402', '24'], ['0', '1'], ['0', '1'], ['0', '1'], ['0', '1'], ['0', '1'], ['0', '1']], '01', '00124');
+const PROFILE_HEADER = ['NAME', 'DP04_0005E', 'DP04_0005M', 'state', 'place'];
+const STATE = DETAILED_HEADER.indexOf('state');
+const PLACE = DETAILED_HEADER.indexOf('place');
 
 type Cells = readonly unknown[];
 const response = (rows: readonly unknown[]): string => `[${rows.map((r) => JSON.stringify(r)).join(',\n')}]`;
@@ -49,16 +62,7 @@ const austinMarkets = MARKETS.filter((m) => m.id === 'us-tx-austin' || m.id === 
 function reader(detailed: readonly unknown[], profile?: readonly Cells[], retrieval = FIXTURE_FILES.get(RETRIEVAL) ?? ''): ReadFixture {
   const files = new Map([
     [DETAILED, response(detailed)],
-    [
-      PROFILE,
-      response(
-        profile ?? [
-          ['NAME', 'DP04_0005E', 'state', 'place'],
-          ['Austin city, Texas', '7.2', '48', '05000'],
-          ['Dallas city, Texas', '7.6', '48', '19000'],
-        ],
-      ),
-    ],
+    [PROFILE, response(profile ?? [PROFILE_HEADER, ['Austin city, Texas', '7.2', '0.4', '48', '05000'], ['Dallas city, Texas', '7.6', '0.5', '48', '19000']])],
     [RETRIEVAL, retrieval],
   ]);
   return (path) => {
@@ -79,17 +83,17 @@ const austinWith = (field: string, cell: unknown): Cells => AUSTIN.map((c, i) =>
 describe('census-acs-5yr: the real fixture', () => {
   const load = censusAcs5yr.load(fixtureReader(), MARKETS);
   test('reads the sixteen markets among 320 other places, with the vintage as asOf and the release date of January 2026', () => {
-    assert.equal(value(load, 'us-tx-austin', 'medianGrossRent'), 1712);
-    assert.equal(value(load, 'us-tx-austin', 'medianHouseholdIncome'), 91461);
-    assert.equal(value(load, 'us-tx-austin', 'housingUnits'), 466312);
+    assert.equal(value(load, 'us-tx-austin', 'medianGrossRent'), 1729);
+    assert.equal(value(load, 'us-tx-austin', 'medianHouseholdIncome'), 93658);
+    assert.equal(value(load, 'us-tx-austin', 'housingUnits'), 483071);
     assert.equal(value(load, 'us-tx-austin', 'rentalVacancyRate'), 7.2);
     assert.equal(value(load, 'us-tx-austin', 'medianRenterIncome'), 73800);
-    assert.equal(value(load, 'us-tx-austin', 'medianHomeValue'), 538000);
-    assert.equal(value(load, 'us-ny-new-york', 'housingUnits'), 3718427);
+    assert.equal(value(load, 'us-tx-austin', 'medianHomeValue'), 555300);
+    assert.equal(value(load, 'us-ny-new-york', 'housingUnits'), 3678486);
     assert.equal(value(load, 'us-ga-atlanta', 'rentalVacancyRate'), 8.1);
     assert.equal(load.observations.find((o) => o.marketId === 'us-tx-austin')?.asOf, '2020-2024');
     assert.equal(load.source.latestReleaseDate, '2026-01-29');
-    assert.equal(load.source.latestRetrievedAt, '2026-05-20');
+    assert.equal(load.source.latestRetrievedAt, '2026-11-24');
     for (const m of MARKETS) assert.equal(load.observations.filter((o) => o.marketId === m.id).length, 8, m.id);
     assert.equal(load.skipped, 640);
     assert.deepEqual(load.missing, []);
@@ -117,10 +121,10 @@ describe('census-acs-5yr: the real fixture', () => {
     assert.equal(detailed?.href.split('?')[0], 'https://api.census.gov/data/2024/acs/acs5');
     assert.equal(
       detailed?.searchParams.get('get'),
-      'NAME,B25064_001E,B19013_001E,B25119_003E,B25077_001E,B25001_001E,B25070_001E,B25070_007E,B25070_008E,B25070_009E,B25070_010E,B25070_011E,B25091_002E,B25091_008E,B25091_009E,B25091_010E,B25091_011E,B25091_012E',
+      'NAME,B25064_001E,B25064_001M,B19013_001E,B19013_001M,B25119_003E,B25119_003M,B25077_001E,B25077_001M,B25001_001E,B25001_001M,B25070_001E,B25070_001M,B25070_007E,B25070_007M,B25070_008E,B25070_008M,B25070_009E,B25070_009M,B25070_010E,B25070_010M,B25070_011E,B25070_011M,B25091_002E,B25091_002M,B25091_008E,B25091_008M,B25091_009E,B25091_009M,B25091_010E,B25091_010M,B25091_011E,B25091_011M,B25091_012E,B25091_012M',
     );
     assert.equal(profile?.href.split('?')[0], 'https://api.census.gov/data/2024/acs/acs5/profile');
-    assert.equal(profile?.searchParams.get('get'), 'NAME,DP04_0005E');
+    assert.equal(profile?.searchParams.get('get'), 'NAME,DP04_0005E,DP04_0005M');
     for (const url of [detailed, profile]) {
       assert.equal(url?.searchParams.get('for'), 'place:*');
       assert.equal(url?.searchParams.get('in'), 'state:*');
@@ -138,18 +142,23 @@ describe('census-acs-5yr: the real fixture', () => {
       agency: 'U.S. Census Bureau',
       datasetName: 'ACS 5-year estimates 2020-2024: tables B25064, B19013, B25119, B25077, B25001, B25070, B25091 and profile DP04',
       sourceUrl: 'https://www.census.gov/programs-surveys/acs',
-      confidence: 'high',
+      confidence: 'medium',
       updateFrequency: 'annually',
       provenance: 'fixture',
       latestReleaseDate: '2026-01-29',
-      latestRetrievedAt: '2026-05-20',
+      latestRetrievedAt: '2026-11-24',
     });
   });
-  test("carries retrieval.json's notice that the fixture's values are illustrative", () => {
+  test("carries retrieval.json's notice of which metrics are illustrative, and marks exactly those values, without a margin", () => {
     assert.equal(
       load.illustrative,
-      "Every value in the sixteen markets' rows is illustrative (the right magnitude, not the Census Bureau's published 2020-2024 estimates); the rows of other places are made up.",
+      "The sixteen markets' median renter household income (B25119), rent burden (B25070), owner cost burden (B25091) and rental vacancy rate (DP04) are illustrative: no public copy of those 2020-2024 estimates was found. Their median gross rent, median household income, median home value and housing units, with margins of error, are the Census Bureau's published 2020-2024 estimates; the rows of other places are made up.",
     );
+    const illustrative = ['medianRenterIncome', 'rentBurden', 'ownerCostBurden', 'rentalVacancyRate'];
+    for (const o of load.observations) {
+      assert.equal(o.illustrative, illustrative.includes(o.metricId) ? true : undefined, `${o.marketId} ${o.metricId}`);
+      assert.equal(o.marginOfError === undefined, illustrative.includes(o.metricId), `${o.marketId} ${o.metricId}: a margin only on published values`);
+    }
   });
   test('an observation names the place as the API does, its FIPS codes and state, the vintage, the source and its line', () => {
     assert.deepEqual(
@@ -157,7 +166,8 @@ describe('census-acs-5yr: the real fixture', () => {
       {
         marketId: 'us-tx-austin',
         metricId: 'medianGrossRent',
-        value: 1712,
+        value: 1729,
+        marginOfError: 14,
         asOf: '2020-2024',
         sourceId: 'census-acs-5yr',
         boundary: { level: 'place', name: 'Austin city, Texas', codes: { stateFips: '48', placeFips: '05000' }, states: ['TX'] },
@@ -177,7 +187,7 @@ describe('census-acs-5yr: the illustrative notice', () => {
     assert.equal('illustrative' in load, false);
     assert.deepEqual(load.source.latestReleaseDate, '2026-01-29');
     assert.equal('latestRetrievedAt' in load.source, false);
-    assert.equal(value(load, 'us-tx-austin', 'medianGrossRent'), 1712);
+    assert.equal(value(load, 'us-tx-austin', 'medianGrossRent'), 1729);
   });
 });
 
@@ -185,29 +195,25 @@ describe('census-acs-5yr: places that are not markets', () => {
   test('are skipped and counted in both responses, whatever their cells hold', () => {
     const load = censusAcs5yr.load(
       reader(
-        [DETAILED_HEADER, OTHER, AUSTIN, ['Odd place', 'n/a', '', ...Array<null>(15).fill(null), '48', '99990'], DALLAS],
-        [
-          ['NAME', 'DP04_0005E', 'state', 'place'],
-          ['Abbeville city, Alabama', '-888888888', '01', '00124'],
-          ['Austin city, Texas', '7.2', '48', '05000'],
-        ],
+        [DETAILED_HEADER, OTHER, AUSTIN, ['Odd place', 'n/a', '', ...Array<null>(DETAILED_HEADER.length - 5).fill(null), '48', '99990'], DALLAS],
+        [PROFILE_HEADER, ['Abbeville city, Alabama', '-888888888', '-222222222', '01', '00124'], ['Austin city, Texas', '7.2', '0.4', '48', '05000']],
       ),
       austinMarkets,
     );
     assert.equal(load.skipped, 3);
-    assert.equal(value(load, 'us-tx-austin', 'medianGrossRent'), 1712);
-    assert.equal(value(load, 'us-tx-dallas', 'medianGrossRent'), 1413);
+    assert.equal(value(load, 'us-tx-austin', 'medianGrossRent'), 1729);
+    assert.equal(value(load, 'us-tx-dallas', 'medianGrossRent'), 1472);
     assert.deepEqual(load.missing, []);
   });
   test("a row whose state or place cell is not a string is not a market's row, even if it would print as the market's codes", () => {
-    const codes = (state: unknown, place: unknown): Cells => AUSTIN.map((c, i) => (i === 18 ? state : i === 19 ? place : c));
+    const codes = (state: unknown, place: unknown): Cells => AUSTIN.map((c, i) => (i === STATE ? state : i === PLACE ? place : c));
     const load = censusAcs5yr.load(reader([DETAILED_HEADER, codes(48, '05000'), codes('48', ['05000']), DALLAS]), austinMarkets);
     assert.equal(load.skipped, 2);
     assert.deepEqual(
       load.observations.filter((o) => o.marketId === 'us-tx-austin').map((o) => o.metricId),
       ['rentalVacancyRate'],
     );
-    assert.equal(value(load, 'us-tx-dallas', 'medianGrossRent'), 1413);
+    assert.equal(value(load, 'us-tx-dallas', 'medianGrossRent'), 1472);
   });
   test('thousands of other places around the sixteen markets change none of their values', () => {
     const plain = censusAcs5yr.load(fixtureReader(), MARKETS);
@@ -264,8 +270,8 @@ describe('census-acs-5yr: values a market row leaves out', () => {
       const load = censusAcs5yr.load(reader([DETAILED_HEADER, austinWith('B25064_001E', cell), DALLAS]), austinMarkets);
       assert.equal(value(load, 'us-tx-austin', 'medianGrossRent'), undefined);
       assert.deepEqual(load.missing, [{ marketId: 'us-tx-austin', metricId: 'medianGrossRent', reason, origin: { file: DETAILED, line: 2 } }]);
-      assert.equal(value(load, 'us-tx-austin', 'medianHouseholdIncome'), 91461);
-      assert.equal(value(load, 'us-tx-austin', 'housingUnits'), 466312);
+      assert.equal(value(load, 'us-tx-austin', 'medianHouseholdIncome'), 93658);
+      assert.equal(value(load, 'us-tx-austin', 'housingUnits'), 483071);
       assert.equal(value(load, 'us-tx-austin', 'rentBurden'), 52.1);
       assert.equal(value(load, 'us-tx-austin', 'rentalVacancyRate'), 7.2);
     });
@@ -302,7 +308,7 @@ describe('census-acs-5yr: values a market row leaves out', () => {
       reasonOf(load, 'us-tx-austin', 'rentBurden'),
       "the rent burden needs all of B25070_001E, _007E to _010E and _011E; B25070_009E is -999999999: the Census API's annotation that the estimate cannot be displayed (too few sample cases in this area)",
     );
-    assert.equal(value(load, 'us-tx-austin', 'medianGrossRent'), 1712);
+    assert.equal(value(load, 'us-tx-austin', 'medianGrossRent'), 1729);
     assert.equal(value(load, 'us-tx-dallas', 'rentBurden'), 48.2);
     assert.equal(load.missing.length, 1);
   });
@@ -347,11 +353,7 @@ describe('census-acs-5yr: values a market row leaves out', () => {
     const load = censusAcs5yr.load(
       reader(
         [DETAILED_HEADER, AUSTIN, DALLAS],
-        [
-          ['NAME', 'DP04_0005E', 'state', 'place'],
-          ['Austin city, Texas', '7.2', '48', '05000'],
-          ['Dallas city, Texas', '-888888888', '48', '19000'],
-        ],
+        [PROFILE_HEADER, ['Austin city, Texas', '7.2', '0.4', '48', '05000'], ['Dallas city, Texas', '-888888888', '-222222222', '48', '19000']],
       ),
       austinMarkets,
     );
@@ -367,13 +369,7 @@ describe('census-acs-5yr: values a market row leaves out', () => {
   });
   test('a profile percentage with more decimals is rounded to one', () => {
     const load = censusAcs5yr.load(
-      reader(
-        [DETAILED_HEADER, AUSTIN, DALLAS],
-        [
-          ['NAME', 'DP04_0005E', 'state', 'place'],
-          ['Austin city, Texas', '7.25', '48', '05000'],
-        ],
-      ),
+      reader([DETAILED_HEADER, AUSTIN, DALLAS], [PROFILE_HEADER, ['Austin city, Texas', '7.25', '0.35', '48', '05000']]),
       austinMarkets,
     );
     assert.equal(value(load, 'us-tx-austin', 'rentalVacancyRate'), 7.3);
@@ -382,13 +378,14 @@ describe('census-acs-5yr: values a market row leaves out', () => {
 
 describe('census-acs-5yr: layout', () => {
   test('columns in another order read the same', () => {
-    const order = [18, 19, 0, ...Array.from({ length: 17 }, (_, i) => 17 - i)];
+    // The geography first, then NAME, then the variables backwards.
+    const order = [STATE, PLACE, 0, ...Array.from({ length: STATE - 1 }, (_, i) => STATE - 1 - i)];
     const shuffle = (row: Cells): Cells => order.map((i) => row[i] ?? null);
     const load = censusAcs5yr.load(
       reader([DETAILED_HEADER, AUSTIN, DALLAS].map(shuffle), [
-        ['state', 'DP04_0005E', 'place', 'NAME'],
-        ['48', '7.2', '05000', 'Austin city, Texas'],
-        ['48', '7.6', '19000', 'Dallas city, Texas'],
+        ['state', 'DP04_0005M', 'DP04_0005E', 'place', 'NAME'],
+        ['48', '0.4', '7.2', '05000', 'Austin city, Texas'],
+        ['48', '0.5', '7.6', '19000', 'Dallas city, Texas'],
       ]),
       austinMarkets,
     );
@@ -407,16 +404,16 @@ describe('census-acs-5yr: layout', () => {
   test('a header without a required column is an error naming the file and the column', () => {
     const header = DETAILED_HEADER.filter((c) => c !== 'B25070_010E');
     assertFixtureError(
-      () => censusAcs5yr.load(reader([header, AUSTIN.slice(0, 19)]), austinMarkets),
+      () => censusAcs5yr.load(reader([header, AUSTIN.filter((_, i) => DETAILED_HEADER[i] !== 'B25070_010E')]), austinMarkets),
       'missing_field',
       /^census-acs-5yr\/acs5-2024-detailed-place\.json:1, column B25070_010E, at \/0: header has no "B25070_010E" column$/,
     );
   });
   test('a short row is an error naming the file and the row, even for a place that is not a market', () => {
     assertFixtureError(
-      () => censusAcs5yr.load(reader([DETAILED_HEADER, AUSTIN, OTHER.slice(0, 19), DALLAS]), austinMarkets),
+      () => censusAcs5yr.load(reader([DETAILED_HEADER, AUSTIN, OTHER.slice(0, 36), DALLAS]), austinMarkets),
       'bad_shape',
-      /^census-acs-5yr\/acs5-2024-detailed-place\.json:3, at \/2: row 2 has 19 cells; the header names 20 columns$/,
+      /^census-acs-5yr\/acs5-2024-detailed-place\.json:3, at \/2: row 2 has 36 cells; the header names 37 columns$/,
     );
   });
   test('a text that is not a number in a market row is an error naming the cell', () => {
@@ -474,7 +471,7 @@ describe('census-acs-5yr: layout', () => {
           austinMarkets,
         ),
       'bad_shape',
-      'census-acs-5yr/acs5-2024-detailed-place.json:1, column NAME, at /0/20: header names "NAME" twice',
+      'census-acs-5yr/acs5-2024-detailed-place.json:1, column NAME, at /0/37: header names "NAME" twice',
     );
   });
   for (const [label, bad] of [
@@ -485,12 +482,55 @@ describe('census-acs-5yr: layout', () => {
       assertFixtureError(
         () => censusAcs5yr.load(reader([DETAILED_HEADER, OTHER, bad, DALLAS]), austinMarkets),
         'bad_shape',
-        `census-acs-5yr/acs5-2024-detailed-place.json:3, at /2: row 2 has ${label}; the header names 20 columns`,
+        `census-acs-5yr/acs5-2024-detailed-place.json:3, at /2: row 2 has ${label}; the header names 37 columns`,
       );
     });
   }
   test('a response that is not an array of rows is an error', () => {
     const read: ReadFixture = (path) => (path === DETAILED ? '{"error":"unknown variable"}' : reader([DETAILED_HEADER])(path));
     assertFixtureError(() => censusAcs5yr.load(read, austinMarkets), 'bad_shape', /acs5-2024-detailed-place\.json: expected a Census API response/);
+  });
+});
+
+describe('census-acs-5yr: margins of error', () => {
+  const PUBLISHED = '{"vintage":"2020-2024","latestReleaseDate":"2026-01-29","latestRetrievedAt":"2026-11-24"}';
+  const margin = (load: SourceLoad, marketId: string, metricId: string): number | undefined =>
+    load.observations.find((o) => o.marketId === marketId && o.metricId === metricId)?.marginOfError;
+  test("a published estimate carries the answer's margin of error (the …M cell), in the value's unit and precision", () => {
+    const load = censusAcs5yr.load(reader([DETAILED_HEADER, AUSTIN, DALLAS], undefined, PUBLISHED), austinMarkets);
+    assert.equal(margin(load, 'us-tx-austin', 'medianGrossRent'), 14);
+    assert.equal(margin(load, 'us-tx-austin', 'medianHouseholdIncome'), 1670);
+    assert.equal(margin(load, 'us-tx-dallas', 'housingUnits'), 2921);
+    assert.equal(margin(load, 'us-tx-austin', 'rentalVacancyRate'), 0.4);
+  });
+  test('an annotation or a null in the margin cell leaves the estimate without a margin, and keeps the estimate', () => {
+    for (const cell of ['-555555555', null]) {
+      const load = censusAcs5yr.load(reader([DETAILED_HEADER, austinWith('B25001_001M', cell), DALLAS], undefined, PUBLISHED), austinMarkets);
+      assert.equal(value(load, 'us-tx-austin', 'housingUnits'), 483071);
+      assert.equal(margin(load, 'us-tx-austin', 'housingUnits'), undefined, String(cell));
+      assert.deepEqual(load.missing, []);
+    }
+  });
+  test("a share's margin is the Census Bureau's approximation for derived proportions, from the margins of the rows it reads", () => {
+    // Austin's rent burden: x = 27654 + 20133 + 24467 + 58213 = 130467 with mx = √(1659² + 1208² + 1468² + 3493²) = 4309.0;
+    // y = 256431 − 6211 = 250220 with my = √(15386² + 373²) = 15390.5; p = 0.5214. mx² − p²·my² is negative, so the ratio
+    // formula: √(mx² + p²·my²) / y = 0.0364, 3.6 points.
+    const load = censusAcs5yr.load(reader([DETAILED_HEADER, AUSTIN, DALLAS], undefined, PUBLISHED), austinMarkets);
+    assert.equal(margin(load, 'us-tx-austin', 'rentBurden'), 3.6);
+    const near = (a: number, b: number): void => assert.ok(Math.abs(a - b) < 1e-12, `${a} is not ${b}`);
+    // p = 0.3: √(8² − 0.3²·10²) / 100 = √55 / 100; p = 0.1: 1² − 0.1²·50² < 0, so √(1² + 0.1²·50²) / 100 = √26 / 100.
+    near(proportionMargin(30, 8, 100, 10), 0.07416198487095663);
+    near(proportionMargin(10, 1, 100, 50), 0.05099019513592785);
+  });
+  test('a share without a margin in any of its rows has none', () => {
+    const load = censusAcs5yr.load(reader([DETAILED_HEADER, austinWith('B25070_009M', null), DALLAS], undefined, PUBLISHED), austinMarkets);
+    assert.equal(value(load, 'us-tx-austin', 'rentBurden'), 52.1);
+    assert.equal(margin(load, 'us-tx-austin', 'rentBurden'), undefined);
+  });
+  test('a source whose values are all published keeps its confidence; one with some illustrative ones claims at most medium', () => {
+    assert.equal(censusAcs5yr.load(reader([DETAILED_HEADER, AUSTIN, DALLAS], undefined, PUBLISHED), austinMarkets).source.confidence, 'high');
+    assert.equal(censusAcs5yr.load(reader([DETAILED_HEADER, AUSTIN, DALLAS]), austinMarkets).source.confidence, 'medium');
+    const all = '{"vintage":"2020-2024","latestReleaseDate":"2026-01-29","illustrative":"Every value is illustrative."}';
+    assert.equal(censusAcs5yr.load(reader([DETAILED_HEADER, AUSTIN, DALLAS], undefined, all), austinMarkets).source.confidence, 'low');
   });
 });

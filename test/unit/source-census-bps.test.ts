@@ -23,7 +23,7 @@ const HEADER = [
 function row(o: { state: string; county?: string; place: string; mcd?: string; name: string; months?: number; units: number[]; reported?: number[] }): string {
   const block = (units: number[]): string[] => units.flatMap((u) => [String(Math.ceil(u / 10)), String(u), String(u * 250_000)]);
   return [
-    '2025',
+    '2024',
     o.state,
     '123000',
     o.county ?? '001',
@@ -50,8 +50,8 @@ const REGIONS = ['ne', 'mw', 'so', 'we'] as const;
 function reader(rows: Partial<Record<(typeof REGIONS)[number], string[]>>, options: { lf?: boolean; raw?: Partial<Record<string, string>> } = {}): ReadFixture {
   const eol = options.lf === true ? '\n' : '\r\n';
   return (path) => {
-    if (path === 'census-bps/retrieval.json') return '{"vintage":"2025","latestReleaseDate":"2026-05-01","latestRetrievedAt":"2026-05-20"}';
-    const region = REGIONS.find((r) => path === `census-bps/${r}2025a.txt`);
+    if (path === 'census-bps/retrieval.json') return '{"vintage":"2024","latestReleaseDate":"2025-05-01","latestRetrievedAt":"2026-11-24"}';
+    const region = REGIONS.find((r) => path === `census-bps/${r}2024a.txt`);
     if (region === undefined) throw new Error(`no file ${path}`);
     const raw = options.raw?.[region];
     if (raw !== undefined) return raw;
@@ -67,11 +67,11 @@ const BOSTON_ROW = row({ state: '25', place: '07000', mcd: '07000', name: 'Bosto
 const NEW_YORK = market('us-ny-new-york');
 const PHOENIX = market('us-az-phoenix');
 
-describe('census-bps: the committed fixture (four regional files, 2025)', () => {
+describe('census-bps: the committed fixture (the four regional files of 2024, as published)', () => {
   const load = censusBps.load(fixtureReader(), MARKETS);
-  test('every market has permits; New York City is the sum of its five borough rows: 6315 + 11756 + 4627 + 4424 + 549', () => {
+  test('every market has permits; New York City is the sum of its five borough rows: 6929 + 10063 + 4467 + 5302 + 480', () => {
     assert.equal(load.observations.length, 16);
-    assert.equal(value(load, 'us-ny-new-york'), 27671);
+    assert.equal(value(load, 'us-ny-new-york'), 27241);
     assert.deepEqual(load.missing, []);
   });
   test("New York City's permits carry a note for the pages naming the five borough rows they add up; no other market has one", () => {
@@ -83,24 +83,24 @@ describe('census-bps: the committed fixture (four regional files, 2025)', () => 
       },
     ]);
   });
-  test('units are summed over the four structure-size groups of the imputed block: Austin 4851 + 186 + 94 + 9112', () => {
-    assert.equal(value(load, 'us-tx-austin'), 14243);
-    assert.equal(load.observations.find((o) => o.marketId === 'us-tx-austin')?.asOf, '2025');
+  test('units are summed over the four structure-size groups of the imputed block: Austin 1946 + 144 + 8 + 7346', () => {
+    assert.equal(value(load, 'us-tx-austin'), 9444);
+    assert.equal(load.observations.find((o) => o.marketId === 'us-tx-austin')?.asOf, '2024');
   });
-  test('Miami reported 11 of 12 months: the imputed block counts (5268), not the reported-only one (5120)', () => {
-    assert.equal(value(load, 'us-fl-miami'), 211 + 24 + 15 + 5018);
+  test('Atlanta reported 11 of 12 months: the imputed block counts (8109), not the reported-only one (7608)', () => {
+    assert.equal(value(load, 'us-ga-atlanta'), 791 + 102 + 369 + 6847);
   });
   test('cities in MCD states are found by place code, whatever their MCD code: Boston 07000/07000, Chicago 14000/14000, Washington 50000/99001', () => {
-    assert.equal(value(load, 'us-ma-boston'), 64 + 30 + 97 + 1873);
-    assert.equal(value(load, 'us-il-chicago'), 482 + 86 + 238 + 3409);
-    assert.equal(value(load, 'us-dc-washington'), 131 + 36 + 6 + 1977);
+    assert.equal(value(load, 'us-ma-boston'), 72 + 26 + 109 + 1582);
+    assert.equal(value(load, 'us-il-chicago'), 325 + 132 + 336 + 3578);
+    assert.equal(value(load, 'us-dc-washington'), 146 + 82 + 3 + 1506);
   });
   test('matched by state and place codes, never by name: Phoenix, OR and Miami, OK are other places', () => {
-    assert.equal(value(load, 'us-az-phoenix'), 4213 + 12 + 31 + 6047);
-    assert.equal(load.observations.find((o) => o.marketId === 'us-az-phoenix')?.origin.file, 'census-bps/we2025a.txt');
+    assert.equal(value(load, 'us-az-phoenix'), 4062 + 940 + 14 + 3981);
+    assert.equal(load.observations.find((o) => o.marketId === 'us-az-phoenix')?.origin.file, 'census-bps/we2024a.txt');
   });
-  test('rows of the 204 other permit offices (places, townships, unincorporated areas) are skipped and counted', () => {
-    assert.equal(load.skipped, 204);
+  test('rows of the 263 other permit offices (places, townships, unincorporated areas) are skipped and counted', () => {
+    assert.equal(load.skipped, 263);
   });
   test('an observation names the place, its FIPS codes and state, the survey year, the source and its row', () => {
     assert.deepEqual(
@@ -108,44 +108,42 @@ describe('census-bps: the committed fixture (four regional files, 2025)', () => 
       {
         marketId: 'us-tx-austin',
         metricId: 'permits',
-        value: 14243,
-        asOf: '2025',
+        value: 9444,
+        asOf: '2024',
         sourceId: 'census-bps',
         boundary: { level: 'place', name: 'Austin city, Texas', codes: { stateFips: '48', placeFips: '05000' }, states: ['TX'] },
-        origin: { file: 'census-bps/so2025a.txt', line: 22 },
+        origin: { file: 'census-bps/so2024a.txt', line: 59 },
       },
     );
   });
-  test("New York City's permits name the first of its borough rows (the Bronx, line 71) as their origin", () => {
-    assert.deepEqual(load.observations.find((o) => o.marketId === 'us-ny-new-york')?.origin, { file: 'census-bps/ne2025a.txt', line: 71 });
+  test("New York City's permits name the first of its borough rows (the Bronx, line 25) as their origin", () => {
+    assert.deepEqual(load.observations.find((o) => o.marketId === 'us-ny-new-york')?.origin, { file: 'census-bps/ne2024a.txt', line: 25 });
   });
   test("attributes the counts to the Census Bureau's Building Permits Survey, with retrieval.json's vintage and dates", () => {
     assert.deepEqual(load.source, {
       sourceId: 'census-bps',
       sourceName: 'Building Permits Survey',
       agency: 'U.S. Census Bureau',
-      datasetName: 'Building Permits Survey, annual place files, new privately-owned housing units authorized (2025)',
+      datasetName: 'Building Permits Survey, annual place files, new privately-owned housing units authorized (2024)',
       sourceUrl: 'https://www.census.gov/construction/bps/',
       confidence: 'high',
       updateFrequency: 'annually',
       provenance: 'fixture',
-      latestReleaseDate: '2026-05-01',
-      latestRetrievedAt: '2026-05-20',
+      latestReleaseDate: '2025-05-01',
+      latestRetrievedAt: '2026-11-24',
     });
   });
-  test("carries retrieval.json's notice that the markets' counts are illustrative", () => {
-    assert.equal(
-      load.illustrative,
-      "The sixteen markets' 2025 unit counts are illustrative (the magnitude of the published counts, not the published 2025 figures); the rows of other places are published 2024 rows or illustrative ones.",
-    );
+  test('every value is the published one: no notice, and no value marked illustrative', () => {
+    assert.equal('illustrative' in load, false);
+    assert.ok(load.observations.every((o) => o.illustrative === undefined));
   });
   test('reads the four regional files and retrieval.json, and nothing else', () => {
     assert.equal(censusBps.sourceId, 'census-bps');
     assert.deepEqual(censusBps.files, [
-      'census-bps/ne2025a.txt',
-      'census-bps/mw2025a.txt',
-      'census-bps/so2025a.txt',
-      'census-bps/we2025a.txt',
+      'census-bps/ne2024a.txt',
+      'census-bps/mw2024a.txt',
+      'census-bps/so2024a.txt',
+      'census-bps/we2024a.txt',
       'census-bps/retrieval.json',
     ]);
   });
@@ -182,7 +180,7 @@ describe('census-bps: samples in the published layout', () => {
         marketId: PHOENIX.id,
         metricId: 'permits',
         reason: 'none of the four BPS place files has a row for state 04 place 55000 (Phoenix city, Arizona)',
-        origin: { file: 'census-bps/ne2025a.txt, census-bps/mw2025a.txt, census-bps/so2025a.txt, census-bps/we2025a.txt' },
+        origin: { file: 'census-bps/ne2024a.txt, census-bps/mw2024a.txt, census-bps/so2024a.txt, census-bps/we2024a.txt' },
       },
     ]);
   });
@@ -196,7 +194,7 @@ describe('census-bps: samples in the published layout', () => {
   test("New York City's permits name the first borough row as their origin, and carry the note naming the five rows", () => {
     const boroughs = ['005', '047', '061', '081', '085'].map((county) => row({ state: '36', county, place: '51000', name: 'Borough', units: [1, 0, 0, 0] }));
     const load = censusBps.load(reader({ ne: boroughs }), [NEW_YORK]);
-    assert.deepEqual(load.observations[0]?.origin, { file: 'census-bps/ne2025a.txt', line: 4 });
+    assert.deepEqual(load.observations[0]?.origin, { file: 'census-bps/ne2024a.txt', line: 4 });
     assert.deepEqual(load.notes, [
       {
         marketId: NEW_YORK.id,
@@ -213,7 +211,7 @@ describe('census-bps: samples in the published layout', () => {
       [NEW_YORK],
     );
     assert.equal(value(load, NEW_YORK.id), 5);
-    assert.deepEqual(load.observations[0]?.origin, { file: 'census-bps/mw2025a.txt', line: 6 });
+    assert.deepEqual(load.observations[0]?.origin, { file: 'census-bps/mw2024a.txt', line: 6 });
   });
   test('a market of other counts of county rows: the note counts them in words up to ten, in figures beyond', () => {
     const words = ['two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', '11'];
@@ -240,7 +238,7 @@ describe('census-bps: samples in the published layout', () => {
         metricId: 'permits',
         reason:
           'the permits of New York city, New York are the sum of 5 rows (Bronx borough, Brooklyn borough, Manhattan borough, Queens borough, Staten Island borough); the BPS place files lack Staten Island borough (county 085)',
-        origin: { file: 'census-bps/ne2025a.txt, census-bps/mw2025a.txt, census-bps/so2025a.txt, census-bps/we2025a.txt' },
+        origin: { file: 'census-bps/ne2024a.txt, census-bps/mw2024a.txt, census-bps/so2024a.txt, census-bps/we2024a.txt' },
       },
     ]);
     assert.deepEqual(load.notes, []);
@@ -258,7 +256,7 @@ describe('census-bps: samples in the published layout', () => {
     assertFixtureError(
       () => censusBps.load(reader({ ne: rows }), [NEW_YORK]),
       'bad_shape',
-      'census-bps/ne2025a.txt:6, column County Code: a row for state 36 place 51000 in county 059 (Place in 059), which is not one of the 5 the market adds up (005, 047, 061, 081, 085)',
+      'census-bps/ne2024a.txt:6, column County Code: a row for state 36 place 51000 in county 059 (Place in 059), which is not one of the 5 the market adds up (005, 047, 061, 081, 085)',
     );
   });
   test('two rows of one borough: a duplicate row error naming both lines', () => {
@@ -266,7 +264,7 @@ describe('census-bps: samples in the published layout', () => {
     assertFixtureError(
       () => censusBps.load(reader({ ne: rows }), [NEW_YORK]),
       'duplicate_row',
-      'census-bps/ne2025a.txt:5: second row for state 36 place 51000 county 005 (Bronx borough); the first is on census-bps/ne2025a.txt:4',
+      'census-bps/ne2024a.txt:5: second row for state 36 place 51000 county 005 (Bronx borough); the first is on census-bps/ne2024a.txt:4',
     );
   });
   test("two rows of a one-row market, even in different files: a duplicate row error naming the second and the first, and the place's name without its padding", () => {
@@ -274,51 +272,51 @@ describe('census-bps: samples in the published layout', () => {
     assertFixtureError(
       () => censusBps.load(reader({ ne: [boston('Boston ')], so: [boston('  Boston  ')] }), [BOSTON]),
       'duplicate_row',
-      'census-bps/so2025a.txt:4: second row for state 25 place 07000 (Boston); the first is on census-bps/ne2025a.txt:4',
+      'census-bps/so2024a.txt:4: second row for state 25 place 07000 (Boston); the first is on census-bps/ne2024a.txt:4',
     );
   });
   test("a market's data row with a survey year other than the file name's is refused", () => {
     assertFixtureError(
-      () => censusBps.load(reader({ ne: [BOSTON_ROW.replace(/^2025,/, '2024,')] }), [BOSTON]),
+      () => censusBps.load(reader({ ne: [BOSTON_ROW.replace(/^2024,/, '2023,')] }), [BOSTON]),
       'bad_shape',
-      'census-bps/ne2025a.txt:4, column Survey Date: survey date 2024 in the 2025 file',
+      'census-bps/ne2024a.txt:4, column Survey Date: survey date 2023 in the 2024 file',
     );
   });
-  test('a survey date of a year and a month (202512) is a data row of that year, and the vintage it names', () => {
-    const monthly = (r: string): string => r.replace(/^2025,/, '202512,');
+  test('a survey date of a year and a month (202412) is a data row of that year, and the vintage it names', () => {
+    const monthly = (r: string): string => r.replace(/^2024,/, '202412,');
     const other = monthly(row({ state: '34', place: '00000', mcd: '00070', name: 'Aberdeen township', units: [31, 0, 0, 0] }));
     const read = reader({ ne: [monthly(BOSTON_ROW)], mw: [other], so: [other], we: [other] });
     const load = censusBps.load(read, [BOSTON]);
     assert.equal(value(load, BOSTON.id), 2064);
-    assert.equal(load.observations[0]?.asOf, '202512');
-    assert.equal(censusBps.vintageOf?.(read), '202512');
+    assert.equal(load.observations[0]?.asOf, '202412');
+    assert.equal(censusBps.vintageOf?.(read), '202412');
   });
   test('a survey date padded with spaces, like the code fields, is still a data row', () => {
-    const load = censusBps.load(reader({ ne: [BOSTON_ROW.replace(/^2025,/, ' 2025 ,')] }), [BOSTON]);
+    const load = censusBps.load(reader({ ne: [BOSTON_ROW.replace(/^2024,/, ' 2024 ,')] }), [BOSTON]);
     assert.equal(value(load, BOSTON.id), 2064);
-    assert.equal(load.observations[0]?.asOf, '2025');
+    assert.equal(load.observations[0]?.asOf, '2024');
   });
   test('a state code padded with a space, like the other code fields, still finds the market', () => {
-    const load = censusBps.load(reader({ ne: [BOSTON_ROW.replace(/^2025,25,/, '2025,25 ,')] }), [BOSTON]);
+    const load = censusBps.load(reader({ ne: [BOSTON_ROW.replace(/^2024,25,/, '2024,25 ,')] }), [BOSTON]);
     assert.equal(value(load, BOSTON.id), 2064);
   });
   test('a row of another place whose survey date differs from the rows above is refused, naming both', () => {
-    const other = row({ state: '34', place: '00000', mcd: '00070', name: 'Aberdeen township', units: [31, 0, 0, 0] }).replace(/^2025,/, '2024,');
+    const other = row({ state: '34', place: '00000', mcd: '00070', name: 'Aberdeen township', units: [31, 0, 0, 0] }).replace(/^2024,/, '2023,');
     assertFixtureError(
       () => censusBps.load(reader({ ne: [BOSTON_ROW, other] }), [BOSTON]),
       'bad_shape',
-      'census-bps/ne2025a.txt:5, column Survey Date: survey date 2024, but the rows above say 2025',
+      'census-bps/ne2024a.txt:5, column Survey Date: survey date 2023, but the rows above say 2024',
     );
   });
-  test('a line whose first field is five digits (12025) is no survey date: after the data rows began, it is refused', () => {
+  test('a line whose first field is five digits (12024) is no survey date: after the data rows began, it is refused', () => {
     assertFixtureError(
-      () => censusBps.load(reader({ ne: [BOSTON_ROW, BOSTON_ROW.replace(/^2025,25,/, '12025,34,')] }), [BOSTON]),
+      () => censusBps.load(reader({ ne: [BOSTON_ROW, BOSTON_ROW.replace(/^2024,25,/, '12024,34,')] }), [BOSTON]),
       'bad_shape',
-      'census-bps/ne2025a.txt:5: a line that is not a data row (no survey date) after the data rows began',
+      'census-bps/ne2024a.txt:5: a line that is not a data row (no survey date) after the data rows began',
     );
   });
   test('a row of another place is counted without being parsed, even one cut short after its survey date', () => {
-    const load = censusBps.load(reader({ ne: [BOSTON_ROW, '2025'] }), [BOSTON]);
+    const load = censusBps.load(reader({ ne: [BOSTON_ROW, '2024'] }), [BOSTON]);
     assert.equal(value(load, BOSTON.id), 2064);
     assert.equal(load.skipped, 1 + 3);
   });
@@ -326,7 +324,7 @@ describe('census-bps: samples in the published layout', () => {
     assertFixtureError(
       () => censusBps.load(reader({ ne: [`${BOSTON_ROW},0`] }), [BOSTON]),
       'bad_shape',
-      'census-bps/ne2025a.txt:4: expected 41 fields, got 42',
+      'census-bps/ne2024a.txt:4: expected 41 fields, got 42',
     );
   });
   for (const [label, edit, message] of [
@@ -338,7 +336,7 @@ describe('census-bps: samples in the published layout', () => {
       assertFixtureError(
         () => censusBps.load(reader({ ne: [edit(BOSTON_ROW)] }), [BOSTON]),
         'bad_shape',
-        `census-bps/ne2025a.txt:4, column ${column}: ${message}`,
+        `census-bps/ne2024a.txt:4, column ${column}: ${message}`,
       );
     });
   }
@@ -347,14 +345,14 @@ describe('census-bps: samples in the published layout', () => {
     assertFixtureError(
       () => censusBps.load(reader({ ne: [shifted] }), [BOSTON]),
       'bad_shape',
-      'census-bps/ne2025a.txt:4, column FIPS Place Code: "FIPS Place Code" must be a code of 5 digits, got "    "',
+      'census-bps/ne2024a.txt:4, column FIPS Place Code: "FIPS Place Code" must be a code of 5 digits, got "    "',
     );
   });
   test("a market's row without a place name is refused, naming the column", () => {
     assertFixtureError(
       () => censusBps.load(reader({ ne: [BOSTON_ROW.replace(',Boston,', ',   ,')] }), [BOSTON]),
       'missing_field',
-      'census-bps/ne2025a.txt:4, column Place Name: required field "Place Name" is missing or empty',
+      'census-bps/ne2024a.txt:4, column Place Name: required field "Place Name" is missing or empty',
     );
   });
   for (const [label, edit, code, message] of [
@@ -381,46 +379,46 @@ describe('census-bps: samples in the published layout', () => {
     test(`units that are ${label} are refused, naming the structure-size group`, () => {
       const bad = edit(BOSTON_ROW);
       assert.notEqual(bad, BOSTON_ROW);
-      assertFixtureError(() => censusBps.load(reader({ ne: [bad] }), [BOSTON]), code, `census-bps/ne2025a.txt:4, ${message}`);
+      assertFixtureError(() => censusBps.load(reader({ ne: [bad] }), [BOSTON]), code, `census-bps/ne2024a.txt:4, ${message}`);
     });
   }
   for (const [name, raw, message] of [
     [
       'an HTML error page',
       '<!DOCTYPE html>\n<html><body>Service Unavailable</body></html>\n',
-      'census-bps/ne2025a.txt:1: expected the BPS place file\'s header ("Survey,State,6-Digit,..."), got "<!DOCTYPE html>"',
+      'census-bps/ne2024a.txt:1: expected the BPS place file\'s header ("Survey,State,6-Digit,..."), got "<!DOCTYPE html>"',
     ],
     [
       'a page whose first line is long',
       '<html><head><title>Service Unavailable</title></head><body></body></html>\n',
-      'census-bps/ne2025a.txt:1: expected the BPS place file\'s header ("Survey,State,6-Digit,..."), got "<html><head><title>Service Unavailable</"',
+      'census-bps/ne2024a.txt:1: expected the BPS place file\'s header ("Survey,State,6-Digit,..."), got "<html><head><title>Service Unavailable</"',
     ],
-    ['an empty file', '', 'census-bps/ne2025a.txt: the file is empty: no header and no data rows'],
-    ['a file cut off after its header', `${HEADER.join('\r\n')}\r\n`, 'census-bps/ne2025a.txt:2: no data rows after the header (a truncated file?)'],
-    ['a data row before the header', `${BOSTON_ROW}\r\n`, 'census-bps/ne2025a.txt:1: a data row before the header lines ("Survey,State,6-Digit,...")'],
+    ['an empty file', '', 'census-bps/ne2024a.txt: the file is empty: no header and no data rows'],
+    ['a file cut off after its header', `${HEADER.join('\r\n')}\r\n`, 'census-bps/ne2024a.txt:2: no data rows after the header (a truncated file?)'],
+    ['a data row before the header', `${BOSTON_ROW}\r\n`, 'census-bps/ne2024a.txt:1: a data row before the header lines ("Survey,State,6-Digit,...")'],
   ] as const) {
     test(`${name} is refused with the file and line`, () => {
       assertFixtureError(() => censusBps.load(reader({}, { raw: { ne: raw } }), [BOSTON]), 'bad_shape', message);
     });
   }
   test('the vintage is the survey year the rows carry', () => {
-    assert.equal(censusBps.vintageOf?.(fixtureReader()), '2025');
+    assert.equal(censusBps.vintageOf?.(fixtureReader()), '2024');
   });
-  test("the vintage is read from the Northeast file's rows, not assumed: a file of 2024 rows says 2024", () => {
-    const rows2024 = [row({ state: '34', place: '00000', mcd: '00070', name: 'Aberdeen township', units: [31, 0, 0, 0] }).replace(/^2025,/, '2024,')];
-    assert.equal(censusBps.vintageOf?.(reader({ ne: rows2024 })), '2024');
+  test("the vintage is read from the Northeast file's rows, not assumed: a file of 2023 rows says 2023", () => {
+    const rows2023 = [row({ state: '34', place: '00000', mcd: '00070', name: 'Aberdeen township', units: [31, 0, 0, 0] }).replace(/^2024,/, '2023,')];
+    assert.equal(censusBps.vintageOf?.(reader({ ne: rows2023 })), '2023');
   });
   test('retrieval.json without a notice: the load carries none', () => {
     const load = censusBps.load(reader({ ne: [BOSTON_ROW] }), [BOSTON]);
     assert.equal('illustrative' in load, false);
-    assert.equal(load.source.latestReleaseDate, '2026-05-01');
+    assert.equal(load.source.latestReleaseDate, '2025-05-01');
   });
   test("fetch downloads the four files from the Census Bureau's place folders, each to its file", () => {
     assert.deepEqual(
       censusBps.remote,
       ['Northeast', 'Midwest', 'South', 'West'].map((region, i) => ({
-        file: `census-bps/${REGIONS[i]}2025a.txt`,
-        url: `https://www2.census.gov/econ/bps/Place/${region}%20Region/${REGIONS[i]}2025a.txt`,
+        file: `census-bps/${REGIONS[i]}2024a.txt`,
+        url: `https://www2.census.gov/econ/bps/Place/${region}%20Region/${REGIONS[i]}2024a.txt`,
       })),
     );
   });

@@ -30,7 +30,7 @@ describe('profiles are the same whatever surrounds the markets in the upstream f
     );
     const national = sizes['national size'];
     assert.ok(lines(national.get('fhfa-hpi/hpi_at_metro.csv')) >= 80_000);
-    for (const region of ['ne', 'mw', 'so', 'we']) assert.ok(lines(national.get(`census-bps/${region}2025a.txt`)) >= 20_000, region);
+    for (const region of ['ne', 'mw', 'so', 'we']) assert.ok(lines(national.get(`census-bps/${region}2024a.txt`)) >= 20_000, region);
     assert.ok((JSON.parse(national.get('census-acs-5yr/acs5-2024-detailed-place.json') ?? '[]') as unknown[]).length > 32_000);
   });
 

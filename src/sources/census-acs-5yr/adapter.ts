@@ -3,7 +3,18 @@ import { FixtureError, type Place } from '../../contract/errors.ts';
 import type { MarketDefinition } from '../../contract/markets.ts';
 import { arrayElementLines, numeric, parseJson, roundTo, text } from '../parse.ts';
 import type { MissingValue, Observation, ReadFixture } from '../source.ts';
-import { ANNOTATIONS, DETAILED, DETAILED_FIELDS, OWNER_BURDEN_FIELDS, PROFILE, PROFILE_FIELDS, RENT_BURDEN_FIELDS, SOURCE_ID } from './format.ts';
+import {
+  ANNOTATIONS,
+  DETAILED,
+  DETAILED_FIELDS,
+  OWNER_BURDEN_FIELDS,
+  PROFILE,
+  PROFILE_FIELDS,
+  RENT_BURDEN_FIELDS,
+  SOURCE_ID,
+  marginOf,
+  type MarginOf,
+} from './format.ts';
 
 export type AcsMetric =
   | 'medianGrossRent'
@@ -118,6 +129,17 @@ function readResponse<F extends string>(read: ReadFixture, file: string, fields:
   return { rows, skipped };
 }
 
+/**
+ * The 90 % margin of a proportion p = x / y whose numerator is a subset of its denominator, from the margins of x and y
+ * (the Census Bureau's approximation for derived proportions, ACS General Handbook, chapter 8): √(mx² − p²·my²) / y, or,
+ * where the term under the root is negative, the ratio formula √(mx² + p²·my²) / y.
+ */
+export function proportionMargin(x: number, mx: number, y: number, my: number): number {
+  const p = x / y;
+  const under = mx * mx - p * p * my * my;
+  return Math.sqrt(under >= 0 ? under : mx * mx + p * p * my * my) / y;
+}
+
 /** Every market's values from the two answers; a market without a value is missing with what the file said. */
 export function readMarkets(
   read: ReadFixture,
@@ -127,11 +149,12 @@ export function readMarkets(
   const byPlace = new Map(markets.map((m) => [placeKey(m.placeGeoid.state, m.placeGeoid.place), m]));
   const observations: Observation<AcsMetric>[] = [];
   const missing: MissingValue<AcsMetric>[] = [];
-  const emit = (row: ApiRow<string>, metricId: AcsMetric, value: number): void => {
+  const emit = (row: ApiRow<string>, metricId: AcsMetric, value: number, marginOfError: number | undefined): void => {
     observations.push({
       marketId: row.market.id,
       metricId,
       value,
+      ...(marginOfError === undefined ? {} : { marginOfError }),
       asOf: vintage,
       sourceId: SOURCE_ID,
       boundary: {
@@ -146,17 +169,39 @@ export function readMarkets(
   const absent = (row: ApiRow<string>, metricId: AcsMetric, reason: string): void => {
     missing.push({ marketId: row.market.id, metricId, reason, origin: row.origin });
   };
-  const single = <F extends string>(row: ApiRow<F>, metricId: AcsMetric, field: F, shape: (value: number) => number = (v) => v): void => {
+  /** The margin of an estimate's cell, where the answer gives one (an annotation or a null there leaves the estimate without it). */
+  const margin = <F extends string>(row: ApiRow<F>, field: F): number | undefined => {
     const cell = row.cells[field];
-    if ('absent' in cell) absent(row, metricId, cell.absent);
-    else emit(row, metricId, shape(cell.value));
+    return 'value' in cell ? cell.value : undefined;
+  };
+  const single = <E extends string>(
+    row: ApiRow<E | MarginOf<E>>,
+    metricId: AcsMetric,
+    field: E,
+    moeField: MarginOf<E>,
+    shape: (value: number) => number = (v) => v,
+  ): void => {
+    const cell = row.cells[field];
+    if ('absent' in cell) {
+      absent(row, metricId, cell.absent);
+      return;
+    }
+    const moe = margin(row, moeField);
+    emit(row, metricId, shape(cell.value), moe === undefined ? undefined : shape(moe));
   };
 
   /**
    * A cost-burden share from a table's rows: [total, the four groups at 30 % or more, not computed], all needed.
    * Share = the four groups over the total less those not computed, %, one decimal.
    */
-  const burden = <F extends string>(row: ApiRow<F>, metricId: AcsMetric, what: string, fields: readonly [F, F, F, F, F, F], whom: string): void => {
+  const burden = <E extends string>(
+    row: ApiRow<E | MarginOf<E>>,
+    metricId: AcsMetric,
+    what: string,
+    fields: readonly [E, E, E, E, E, E],
+    margins: readonly MarginOf<E>[],
+    whom: string,
+  ): void => {
     const cells = fields.map((field) => row.cells[field]);
     const gaps = cells.flatMap((cell) => ('absent' in cell ? [cell.absent] : []));
     const [first, second, , , fifth, last] = fields;
@@ -170,20 +215,27 @@ export function readMarkets(
       absent(row, metricId, `${first} (${total}) less ${last} (${notComputed}) leaves no ${whom} whose burden was computed`);
       return;
     }
-    emit(row, metricId, roundTo(((b30 + b35 + b40 + b50) / computed) * 100, 1));
+    const burdened = b30 + b35 + b40 + b50;
+    // The share's margin, where the answer gives every cell's: the groups' sum and the difference of the total and those not computed.
+    const [mTotal, m30, m35, m40, m50, mNotComputed] = margins.map((field) => margin(row, field));
+    const moe =
+      mTotal === undefined || m30 === undefined || m35 === undefined || m40 === undefined || m50 === undefined || mNotComputed === undefined
+        ? undefined
+        : proportionMargin(burdened, Math.hypot(m30, m35, m40, m50), computed, Math.hypot(mTotal, mNotComputed));
+    emit(row, metricId, roundTo((burdened / computed) * 100, 1), moe === undefined ? undefined : roundTo(moe * 100, 1));
   };
 
   const detailed = readResponse(read, DETAILED, DETAILED_FIELDS, byPlace);
   for (const row of detailed.rows) {
-    single(row, 'medianGrossRent', 'B25064_001E');
-    single(row, 'medianHouseholdIncome', 'B19013_001E');
-    single(row, 'medianRenterIncome', 'B25119_003E');
-    single(row, 'medianHomeValue', 'B25077_001E');
-    single(row, 'housingUnits', 'B25001_001E');
-    burden(row, 'rentBurden', 'the rent burden', RENT_BURDEN_FIELDS, 'renter household');
-    burden(row, 'ownerCostBurden', 'the owner cost burden', OWNER_BURDEN_FIELDS, 'owner household with a mortgage');
+    single(row, 'medianGrossRent', 'B25064_001E', 'B25064_001M');
+    single(row, 'medianHouseholdIncome', 'B19013_001E', 'B19013_001M');
+    single(row, 'medianRenterIncome', 'B25119_003E', 'B25119_003M');
+    single(row, 'medianHomeValue', 'B25077_001E', 'B25077_001M');
+    single(row, 'housingUnits', 'B25001_001E', 'B25001_001M');
+    burden(row, 'rentBurden', 'the rent burden', RENT_BURDEN_FIELDS, RENT_BURDEN_FIELDS.map(marginOf), 'renter household');
+    burden(row, 'ownerCostBurden', 'the owner cost burden', OWNER_BURDEN_FIELDS, OWNER_BURDEN_FIELDS.map(marginOf), 'owner household with a mortgage');
   }
   const profile = readResponse(read, PROFILE, PROFILE_FIELDS, byPlace);
-  for (const row of profile.rows) single(row, 'rentalVacancyRate', 'DP04_0005E', (v) => roundTo(v, 1));
+  for (const row of profile.rows) single(row, 'rentalVacancyRate', 'DP04_0005E', 'DP04_0005M', (v) => roundTo(v, 1));
   return { observations, missing, skipped: detailed.skipped + profile.skipped };
 }

@@ -15,7 +15,8 @@ const API = `https://api.census.gov/data/${YEAR}/acs/acs5`;
 export const RENT_BURDEN_FIELDS = ['B25070_001E', 'B25070_007E', 'B25070_008E', 'B25070_009E', 'B25070_010E', 'B25070_011E'] as const;
 /** Owners with a mortgage (row 2), those at 30-34.9, 35-39.9, 40-49.9 and 50 % or more (rows 8 to 11), and those not computed (row 12). */
 export const OWNER_BURDEN_FIELDS = ['B25091_002E', 'B25091_008E', 'B25091_009E', 'B25091_010E', 'B25091_011E', 'B25091_012E'] as const;
-export const DETAILED_FIELDS = [
+/** The estimates the detailed-table query asks for. */
+export const DETAILED_ESTIMATES = [
   'B25064_001E',
   'B19013_001E',
   'B25119_003E',
@@ -24,7 +25,17 @@ export const DETAILED_FIELDS = [
   ...RENT_BURDEN_FIELDS,
   ...OWNER_BURDEN_FIELDS,
 ] as const;
-export const PROFILE_FIELDS = ['DP04_0005E'] as const;
+export const PROFILE_ESTIMATES = ['DP04_0005E'] as const;
+
+type Estimate = (typeof DETAILED_ESTIMATES)[number] | (typeof PROFILE_ESTIMATES)[number];
+/** The variable of an estimate's 90 % margin of error: B25064_001E's is B25064_001M. */
+export type MarginOf<E extends string> = E extends `${infer Stem}E` ? `${Stem}M` : never;
+export const marginOf = <E extends Estimate>(estimate: E): MarginOf<E> => `${estimate.slice(0, -1)}M` as MarginOf<E>;
+
+/** Each estimate followed by its margin of error, in the order of `get=`, as an analyst asks for both. */
+const withMargins = <E extends Estimate>(estimates: readonly E[]): (E | MarginOf<E>)[] => estimates.flatMap((e) => [e, marginOf(e)]);
+export const DETAILED_FIELDS = withMargins(DETAILED_ESTIMATES);
+export const PROFILE_FIELDS = withMargins(PROFILE_ESTIMATES);
 
 /** An answer's header row: NAME, the requested variables in the order of `get=`, then the geography columns. */
 export const headerOf = (fields: readonly string[]): string[] => ['NAME', ...fields, 'state', 'place'];

@@ -18,6 +18,7 @@ export const censusAcs5yr = defineSource({
       decimals: 0,
       required: true,
       definition: 'Median monthly contract rent plus utilities paid by renter households (ACS table B25064).',
+      margin: "The Census Bureau's 90 % margin of error, published with the estimate and served beside it (illustrative values have none).",
     },
     {
       id: 'medianHouseholdIncome',
@@ -28,6 +29,7 @@ export const censusAcs5yr = defineSource({
       decimals: 0,
       required: true,
       definition: 'Median household income in the past 12 months, in inflation-adjusted dollars of the last survey year (ACS table B19013).',
+      margin: "The Census Bureau's 90 % margin of error, published with the estimate and served beside it (illustrative values have none).",
     },
     {
       id: 'medianRenterIncome',
@@ -39,6 +41,7 @@ export const censusAcs5yr = defineSource({
       required: true,
       definition:
         'Median income in the past 12 months of renter households, in inflation-adjusted dollars of the last survey year (ACS table B25119, renter-occupied housing units).',
+      margin: "The Census Bureau's 90 % margin of error, published with the estimate and served beside it (illustrative values have none).",
     },
     {
       id: 'rentBurden',
@@ -50,6 +53,8 @@ export const censusAcs5yr = defineSource({
       required: true,
       definition:
         'Share of renter households for which gross rent is 30% or more of household income, among those for which it is computed (ACS table B25070: rows 7 to 10 over row 1 less row 11).',
+      margin:
+        "Approximated from the published margins of the rows it reads, with the Census Bureau's formula for derived proportions (illustrative values have none).",
     },
     {
       id: 'medianHomeValue',
@@ -60,6 +65,7 @@ export const censusAcs5yr = defineSource({
       decimals: 0,
       required: true,
       definition: 'Median value of owner-occupied housing units, as the owners estimate what the home would sell for (ACS table B25077).',
+      margin: "The Census Bureau's 90 % margin of error, published with the estimate and served beside it (illustrative values have none).",
     },
     {
       id: 'ownerCostBurden',
@@ -71,6 +77,8 @@ export const censusAcs5yr = defineSource({
       required: true,
       definition:
         'Share of owner households with a mortgage whose selected monthly owner costs (mortgage, taxes, insurance, utilities, fees) are 30% or more of household income, among those for which it is computed (ACS table B25091: rows 8 to 11 over row 2 less row 12).',
+      margin:
+        "Approximated from the published margins of the rows it reads, with the Census Bureau's formula for derived proportions (illustrative values have none).",
     },
     {
       id: 'rentalVacancyRate',
@@ -81,6 +89,7 @@ export const censusAcs5yr = defineSource({
       decimals: 1,
       required: true,
       definition: 'Vacant units for rent as a share of the rental inventory (ACS data profile DP04, item 5).',
+      margin: "The Census Bureau's 90 % margin of error of the data-profile rate, served beside it (illustrative values have none).",
     },
     {
       id: 'housingUnits',
@@ -91,6 +100,7 @@ export const censusAcs5yr = defineSource({
       decimals: 0,
       required: true,
       definition: 'All housing units, occupied and vacant (ACS table B25001).',
+      margin: "The Census Bureau's 90 % margin of error, published with the estimate and served beside it (illustrative values have none).",
     },
   ],
   attribution: {
@@ -108,7 +118,12 @@ export const censusAcs5yr = defineSource({
   },
   files: [DETAILED, PROFILE, `${DIR}/retrieval.json`],
   remote: REMOTE,
-  credential: { env: 'CENSUS_API_KEY', query: 'key', help: 'Census Data API key, sent with the ACS requests; never written to a file or a message.' },
+  credential: {
+    env: 'CENSUS_API_KEY',
+    query: 'key',
+    help: 'Census Data API key, sent with the ACS requests; never written to a file or a message.',
+    signup: 'a key is free at https://api.census.gov/data/key_signup.html',
+  },
   /** The API's answer carries no vintage of its own: it is the one the queries ask for. */
   vintageOf: () => VINTAGE,
   load(read: ReadFixture, markets: readonly MarketDefinition[]): SourceLoad<AcsMetric> {

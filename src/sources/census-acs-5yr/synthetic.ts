@@ -11,6 +11,20 @@ const NATIONAL_PLACES = 32_000;
 
 type Row = (string | null)[];
 
+/**
+ * An estimate's margin as the generator writes it: about 6 % of the estimate, whole or to one decimal like the estimate;
+ * an annotation's is the API's code for too few sample observations, a null's null.
+ */
+function marginCell(estimate: string | null): string | null {
+  if (estimate === null) return null;
+  const n = Number(estimate);
+  if (n < 0) return '-222222222';
+  return estimate.includes('.') ? Math.max(0.1, n * 0.06).toFixed(1) : String(Math.max(1, Math.round(n * 0.06)));
+}
+
+/** A row of NAME, the estimates and the geography, with each estimate's margin after it, as the query asks for them. */
+const withMargins = (row: Row): Row => [row[0] ?? null, ...row.slice(1, -2).flatMap((e) => [e, marginCell(e)]), ...row.slice(-2)];
+
 /** Places ordered as the API answers `for=place:*&in=state:*`: by state code, then place code. */
 const byStateThenPlace = (a: Row, b: Row, iState: number, iPlace: number): number => {
   const ka = `${a[iState] ?? ''}${a[iPlace] ?? ''}`;
@@ -33,29 +47,31 @@ function files(markets: readonly SyntheticMarket[]): Map<string, string> {
     const renters = 50000 + (i % 997) * 100;
     const income = 60000 + (i % 5000) * 10;
     const mortgaged = 30000 + (i % 700) * 10;
-    acs.push([
-      market.placeName,
-      String(1200 + (i % 900)),
-      String(income),
-      String(Math.round(income * 0.65)),
-      String(income * (3 + (i % 6))),
-      String(renters * 2),
-      String(renters),
-      '5000',
-      '4000',
-      '5000',
-      String(9000 + (i % 3000)),
-      '1000',
-      String(mortgaged),
-      '2400',
-      '1500',
-      '1700',
-      String(2000 + (i % 900)),
-      '300',
-      fips,
-      place,
-    ]);
-    dp04.push([market.placeName, (3 + (i % 50) / 10).toFixed(1), fips, place]);
+    acs.push(
+      withMargins([
+        market.placeName,
+        String(1200 + (i % 900)),
+        String(income),
+        String(Math.round(income * 0.65)),
+        String(income * (3 + (i % 6))),
+        String(renters * 2),
+        String(renters),
+        '5000',
+        '4000',
+        '5000',
+        String(9000 + (i % 3000)),
+        '1000',
+        String(mortgaged),
+        '2400',
+        '1500',
+        '1700',
+        String(2000 + (i % 900)),
+        '300',
+        fips,
+        place,
+      ]),
+    );
+    dp04.push(withMargins([market.placeName, (3 + (i % 50) / 10).toFixed(1), fips, place]));
   }
   return new Map([
     [DETAILED, apiResponse([DETAILED_HEADER, ...sorted(DETAILED_HEADER, acs)])],
@@ -201,7 +217,7 @@ function otherPlace(k: number, fips: string, state: string, place: string): { de
   }
   if (k % 89 === 17) detailed[1] = null;
   if (k % 97 === 29) rate = null;
-  return { detailed, profile: [name, rate, fips, place] };
+  return { detailed: withMargins(detailed), profile: withMargins([name, rate, fips, place]) };
 }
 
 function parseRows(text: string | undefined, file: string): Row[] {

@@ -4,13 +4,14 @@
 // lines (column names on two lines, then a line holding a space), then one comma-separated row of 41 fields per permit
 // office. Code fields are space-padded (`51000 ,00000 ,1401142 ,`); offices in states that report through minor civil
 // divisions carry an MCD code beside their place code (Boston `07000 ,07000 ,`), townships carry place code `00000`.
+// Lines end with LF.
 import type { RemoteFile } from '../source.ts';
 
 /** The source's id, which names its fixtures folder too. */
 export const SOURCE_ID = 'census-bps';
 export const DIR = SOURCE_ID;
 /** The survey year the files hold; a new year's files are a new vintage (their names change). */
-export const YEAR = 2025;
+export const YEAR = 2024;
 export const REGIONS = [
   { code: 'ne', folder: 'Northeast Region' },
   { code: 'mw', folder: 'Midwest Region' },
@@ -31,6 +32,8 @@ export const HEADER = [
   `Date,Code,ID,Code,Code,Code,Code,  ,Code,Code,Code,City,Code,Code,Code,Months Rep,Name,${Array.from({ length: 8 }, () => 'Bldgs,Units,Value').join(',')}`,
   ' ',
 ] as const;
+/** The published files end their lines with LF (the adapter reads CRLF too). */
+export const EOL = '\n';
 /** How the first header line starts. */
 export const HEADER_START = 'Survey,';
 

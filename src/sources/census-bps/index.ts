@@ -19,6 +19,7 @@ export const censusBps = defineSource({
       required: true,
       definition:
         "New privately-owned housing units authorized by building permits in the place over the survey year, all structure sizes, with the Census Bureau's imputation for months a permit office did not report (BPS annual place files; New York City: the sum of its five borough rows).",
+      margin: 'None: the survey publishes counts of permits (with its imputation for offices that did not report), without a margin of error.',
     },
   ],
   attribution: {

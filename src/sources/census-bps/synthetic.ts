@@ -1,7 +1,7 @@
 // Census BPS annual place files in the published layout (four regional files, multi-line header, padded codes) for synthetic markets and national-size inputs.
 import type { MarketDefinition } from '../../contract/markets.ts';
 import type { SyntheticFiles, SyntheticMarket } from '../source.ts';
-import { COL, DIR, HEADER, SURVEY, YEAR, fileOf, type RegionCode } from './format.ts';
+import { COL, DIR, EOL, HEADER, SURVEY, YEAR, fileOf, type RegionCode } from './format.ts';
 
 /** National size, four times over: the published files hold about 20,000 rows in all; the generator writes 20,000 in each. */
 const NATIONAL_ROWS = 80_000;
@@ -72,7 +72,7 @@ function filesOf(rows: readonly RowSpec[]): Map<string, string> {
         units: [1, 0, 0, 0],
       });
     list.sort((a, b) => (a.state + a.id6 < b.state + b.id6 ? -1 : 1));
-    out.set(fileOf(region), `${[...HEADER, ...list.map(row)].join('\r\n')}\r\n`);
+    out.set(fileOf(region), `${[...HEADER, ...list.map(row)].join(EOL)}${EOL}`);
   }
   return out;
 }
@@ -127,8 +127,9 @@ export function withOtherBpsPlaces(files: ReadonlyMap<string, string>, n: number
     added.set(file, list);
   }
   for (const [file, rows] of added) {
-    const text = out.get(file) ?? `${HEADER.join('\r\n')}\r\n`;
-    out.set(file, `${text}${rows.join('\r\n')}\r\n`);
+    const text = out.get(file) ?? `${HEADER.join(EOL)}${EOL}`;
+    const eol = text.includes('\r\n') ? '\r\n' : EOL;
+    out.set(file, `${text}${rows.join(eol)}${eol}`);
   }
   return out;
 }
@@ -142,12 +143,14 @@ function onlyMarkets(files: ReadonlyMap<string, string>, markets: readonly Marke
   for (const region of REGIONS) {
     const text = files.get(fileOf(region));
     if (text === undefined) continue;
-    const kept = text.split('\r\n').filter((line) => {
+    // A file's own line ends are kept (the adapter reads CRLF as well as the published LF).
+    const eol = text.includes('\r\n') ? '\r\n' : EOL;
+    const kept = text.split(eol).filter((line) => {
       const fields = line.split(',', COL.fipsPlace + 1);
       if (!SURVEY.test((fields[COL.survey] ?? '').trim())) return line !== '';
       return places.has(`${(fields[COL.state] ?? '').trim()}:${(fields[COL.fipsPlace] ?? '').trim()}`);
     });
-    out.set(fileOf(region), `${kept.join('\r\n')}\r\n`);
+    out.set(fileOf(region), `${kept.join(eol)}${eol}`);
   }
   return out;
 }

@@ -20,6 +20,7 @@ export const fhfaHpi = defineSource({
       required: true,
       definition:
         'FHFA all-transactions house price index of the metro area, or of the metropolitan division holding the city where FHFA divides the metro: latest quarter, not seasonally adjusted, 1995 Q1 = 100.',
+      margin: 'None: FHFA publishes a standard error of each index value, not a margin of error, and it is not served.',
     },
     {
       id: 'homePriceChange',
@@ -31,6 +32,7 @@ export const fhfaHpi = defineSource({
       decimals: 1,
       required: true,
       definition: 'Change of the house price index from the same quarter a year earlier.',
+      margin: 'None: the change between two published index values, for which FHFA publishes no margin.',
     },
   ],
   attribution: {

@@ -38,6 +38,7 @@ export const hudFmr = defineSource({
       decimals: 0,
       required: false,
       definition: "HUD's Fair Market Rent for a two-bedroom unit in the metro area: the 40th percentile of gross rents of standard-quality units.",
+      margin: 'None: HUD publishes Fair Market Rents without a margin of error.',
     },
   ],
   attribution: {
