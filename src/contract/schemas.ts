@@ -8,7 +8,7 @@ export const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
 
 /** Fixed project caveats (docs/contract.md 2.1), emitted verbatim in every profile and in the index. */
 export const PROFILE_CAVEATS: readonly string[] = [
-  'Production JSON is source-attributed static fixture data: every value names the upstream source it was loaded from.',
+  'Production JSON is source-attributed static fixture data: every value names the upstream source it was loaded from, and a value that is not the agency\'s published figure says so with "illustrative": true.',
   'This endpoint provides no live data: values are not live, not real-time and not forecasts.',
   'This content is not investment, legal, financial or property-level advice.',
   "Upstream public datasets keep their own licenses and terms; see each source's landing page.",
@@ -20,6 +20,7 @@ export const CSV_CAVEATS: readonly string[] = [
   'live_data is always false.',
   'A schemaVersion other than "1" is coordinated with the JSON profile schema: both change in step.',
   'Upstream datasets keep their own licenses and terms.',
+  'A value that is not the agency\'s published figure is marked "illustrative": true in the JSON profile of its market (the CSV columns are fixed, so the CSV cannot say it); the data status page lists every such value.',
 ];
 
 /** The display name of a market, `<City>, <StateCode>`: the CSV's market_name (docs/contract.md 2.6) and every page's. */
@@ -65,6 +66,19 @@ const Metric = Type.Object({
   value: Type.Number(),
   asOf: NonEmpty,
   sourceId: NonEmpty,
+  marginOfError: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      description:
+        "The agency's 90 % margin of error of the value, in its unit (the estimate is value ± marginOfError), where the agency publishes one; for a share derived from several estimates, the Census Bureau's approximation for derived proportions. Absent on illustrative values.",
+    }),
+  ),
+  illustrative: Type.Optional(
+    Type.Literal(true, {
+      description:
+        "Present, and true, when the value is not the agency's published figure (a fixture's stand-in of the right magnitude); absent on published values.",
+    }),
+  ),
 });
 
 const Scores = Type.Object(
@@ -78,9 +92,17 @@ const Scores = Type.Object(
   { additionalProperties: Score },
 );
 
+/** The score keys computed from at least one illustrative metric: those scores are illustrative too. */
+const IllustrativeScores = Type.Array(Type.String({ pattern: '^[a-z][A-Za-z0-9]*$' }), {
+  minItems: 1,
+  uniqueItems: true,
+  description: 'The keys of scores computed from at least one illustrative metric; absent when every score rests on published values.',
+});
+
 const Profile = Type.Object({
   updatedDate: IsoDate,
   scores: Scores,
+  illustrativeScores: Type.Optional(IllustrativeScores),
   metrics: Type.Record(Type.String({ pattern: '^[a-z][A-Za-z0-9]*$' }), Metric),
   freshness: Type.Object({
     provenance: Type.Union([Type.Literal('fixture'), Type.Literal('live')]),
@@ -156,6 +178,7 @@ const IndexEntry = Type.Object({
   cbsaName: Type.Optional(NonEmpty),
   updatedDate: IsoDate,
   scores: Scores,
+  illustrativeScores: Type.Optional(IllustrativeScores),
   coverage: Type.Object({ percent: Type.Number({ minimum: 0, maximum: 100 }), missing: Type.Array(Id) }),
   freshness: Type.Union([Type.Literal('fresh'), Type.Literal('aging'), Type.Literal('stale')]),
   links: Type.Object({ json: Url, csv: Url, html: Url }),

@@ -1,6 +1,6 @@
 // The Frictionless Data Package served at /api/datapackage: the bulk CSV and each market CSV as tabular resources, with the Table Schema, dialect, sizes and hashes of the bytes served.
 import { createHash } from 'node:crypto';
-import { CSV_COLUMNS, PRODUCTION_MODE, PROFILE_CAVEATS, byId, displayName, type CsvColumn } from '../contract/schemas.ts';
+import { CSV_COLUMNS, PRODUCTION_MODE, PROFILE_CAVEATS, byId, displayName, type CsvColumn, type MarketProfile } from '../contract/schemas.ts';
 import { BULK_CSV_FILENAME, PATHS, marketCsvFilename } from '../contract/paths.ts';
 import type { Snapshot, SourceData } from '../methodology/snapshot.ts';
 import { bodyOf, type Served } from './served.ts';
@@ -76,6 +76,17 @@ function resource(input: DataPackageInput, path: string, name: string, title: st
   };
 }
 
+/**
+ * What a resource's description says of its illustrative values: the CSV has no column for the JSON's `illustrative`
+ * flag, so the description names the metrics whose values are not the agency's published figures.
+ */
+function illustrativeSentence(profiles: readonly MarketProfile[]): string {
+  const ids = [...new Set(profiles.flatMap((p) => Object.values(p.profile.metrics).flatMap((m) => (m?.illustrative === true ? [m.id] : []))))].sort();
+  return ids.length === 0
+    ? ''
+    : ` The rows of metric_id ${ids.join(', ')} hold illustrative values, not the agency's published figures (the JSON profiles mark them "illustrative": true).`;
+}
+
 /** The Data Package descriptor (a JSON-ready object). */
 export function dataPackage(input: DataPackageInput): Json {
   const { baseUrl, snapshot } = input;
@@ -107,7 +118,7 @@ export function dataPackage(input: DataPackageInput): Json {
         PATHS.bulkCsv,
         name(BULK_CSV_FILENAME),
         'Every market',
-        'Every metric of every market, sorted by market_id, then metric_id.',
+        `Every metric of every market, sorted by market_id, then metric_id.${illustrativeSentence(sorted)}`,
         sorted.map((p) => p.market.id),
       ),
       ...sorted.map((p) =>
@@ -116,7 +127,7 @@ export function dataPackage(input: DataPackageInput): Json {
           PATHS.marketCsv(p.market.id),
           name(marketCsvFilename(p.market.id)),
           displayName(p.market),
-          `Every metric of ${p.market.name}, ${p.market.state}, sorted by metric_id.`,
+          `Every metric of ${p.market.name}, ${p.market.state}, sorted by metric_id.${illustrativeSentence([p])}`,
           [p.market.id],
         ),
       ),

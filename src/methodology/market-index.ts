@@ -12,6 +12,7 @@ export function buildMarketIndex(profiles: readonly MarketProfile[], snapshotDat
     ...(p.market.cbsaName === undefined ? {} : { cbsaName: p.market.cbsaName }),
     updatedDate: p.profile.updatedDate,
     scores: p.profile.scores,
+    ...(p.profile.illustrativeScores === undefined ? {} : { illustrativeScores: p.profile.illustrativeScores }),
     coverage: { percent: p.profile.coverage.percent, missing: p.profile.coverage.missing },
     freshness: p.profile.freshness.freshness,
     links: {

@@ -20,16 +20,17 @@ import type { LoadedSources } from '../sources/load.ts';
 import type { Boundary, Observation } from '../sources/source.ts';
 import { daysBetween, sourceFreshness, worstFreshness } from './freshness.ts';
 import { computeCoverage, inMetricOrder, isMetricId, metricDefinition, type MetricId, type ProfileMetrics, type Values } from './metrics.ts';
-import { computeScores, type Scores } from './scores.ts';
+import { SCORE_KEYS, computeScores, scoreDependencies, type ScoreKey, type Scores } from './scores.ts';
 import { METHODOLOGY_VERSION } from './version.ts';
 
 type ProfileBody = MarketProfile['profile'];
 
 /** A market profile as the build assembles it: the contract's document, its metrics and scores keyed by their typed ids. */
 export interface AssembledProfile extends Omit<MarketProfile, 'profile'> {
-  profile: Omit<ProfileBody, 'metrics' | 'scores' | 'coverage'> & {
+  profile: Omit<ProfileBody, 'metrics' | 'scores' | 'illustrativeScores' | 'coverage'> & {
     metrics: ProfileMetrics;
     scores: Scores;
+    illustrativeScores?: ScoreKey[];
     coverage: Omit<Coverage, 'missing'> & { missing: MetricId[] };
   };
 }
@@ -127,9 +128,27 @@ export function assembleProfile(market: MarketDefinition, data: LoadedSources, b
         `metric "${o.metricId}" is provided twice (by ${metrics[o.metricId]?.sourceId} and ${o.sourceId})`,
       );
     }
-    metrics[o.metricId] = { id: o.metricId, label: definition.label, unit: definition.unit, value: o.value, asOf: o.asOf, sourceId: o.sourceId };
+    if (o.marginOfError !== undefined && !(Number.isFinite(o.marginOfError) && o.marginOfError >= 0)) {
+      throw new DataError(
+        'not_numeric',
+        { ...o.origin, marketId: market.id },
+        `source ${o.sourceId} produced the margin of error ${o.marginOfError} for "${o.metricId}"; a margin is a finite number, 0 or more`,
+      );
+    }
+    metrics[o.metricId] = {
+      id: o.metricId,
+      label: definition.label,
+      unit: definition.unit,
+      value: o.value,
+      asOf: o.asOf,
+      sourceId: o.sourceId,
+      ...(o.marginOfError === undefined ? {} : { marginOfError: o.marginOfError }),
+      ...(o.illustrative === true ? { illustrative: true as const } : {}),
+    };
     values[o.metricId] = o.value;
   }
+  const scores = computeScores(values satisfies Values);
+  const illustrativeScores = illustrativeScoresOf(scores, metrics);
   const cited = new Set(Object.values(metrics).map((m) => m.sourceId));
   const sources = data.loads
     .map((l) => l.source)
@@ -158,7 +177,8 @@ export function assembleProfile(market: MarketDefinition, data: LoadedSources, b
     },
     profile: {
       updatedDate: data.snapshotDate,
-      scores: computeScores(values satisfies Values),
+      scores,
+      ...(illustrativeScores.length === 0 ? {} : { illustrativeScores }),
       metrics,
       freshness: {
         provenance: sources.every((s) => s.provenance === 'fixture') ? 'fixture' : 'live',
@@ -174,6 +194,13 @@ export function assembleProfile(market: MarketDefinition, data: LoadedSources, b
     links: profileLinks(baseUrl, market.id),
     ...(scope === undefined ? {} : { geographyScope: scope }),
   };
+}
+
+const DEPENDENCIES = scoreDependencies();
+
+/** The scores a profile has that read an illustrative metric: they are no more published than their inputs. */
+export function illustrativeScoresOf(scores: Scores, metrics: ProfileMetrics): ScoreKey[] {
+  return SCORE_KEYS.filter((key) => scores[key] !== undefined && DEPENDENCIES[key].some((id) => metrics[id]?.illustrative === true));
 }
 
 export function assembleProfiles(markets: readonly MarketDefinition[], data: LoadedSources, baseUrl: string): AssembledProfile[] {

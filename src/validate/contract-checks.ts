@@ -5,6 +5,8 @@ import { CSV_COLUMNS, displayName, type MarketProfile } from '../contract/schema
 import { CsvSyntaxError, parseCsv, plainDecimal } from '../contract/csv-format.ts';
 import { ContractError } from '../contract/errors.ts';
 import { REQUIRED_METRIC_IDS } from '../methodology/metrics.ts';
+import { illustrativeScoresOf } from '../methodology/profiles.ts';
+import type { Scores } from '../methodology/scores.ts';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives as the module namespace.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -48,6 +50,21 @@ export function assertProfileRules(p: MarketProfile, route: string): void {
     if (metric.id !== key) fail(`/profile/metrics/${key}/id`, `metric id "${metric.id}" differs from its key "${key}"`);
     if (!sourceIds.includes(metric.sourceId)) fail(`/profile/metrics/${key}/sourceId`, `sourceId "${metric.sourceId}" is not in sources`);
     if (!Number.isFinite(metric.value)) fail(`/profile/metrics/${key}/value`, 'value must be a finite number');
+    // An illustrative value was published by no agency, so no agency published a margin of error for it either.
+    if (metric.illustrative === true && metric.marginOfError !== undefined)
+      fail(`/profile/metrics/${key}/marginOfError`, 'an illustrative value has no margin of error');
+    if (metric.illustrative === true) {
+      const i = sourceIds.indexOf(metric.sourceId);
+      if (p.sources[i]?.confidence === 'high')
+        fail(`/sources/${i}/confidence`, `${metric.sourceId} claims "high" confidence but serves the illustrative value of ${key}`);
+    }
+  }
+  // A score is illustrative exactly when it reads an illustrative metric; the list is absent when none is.
+  const expected = illustrativeScoresOf(p.profile.scores as Scores, p.profile.metrics);
+  const listed = p.profile.illustrativeScores;
+  if (listed !== undefined && listed.length === 0) fail('/profile/illustrativeScores', 'an empty list is left out');
+  if ((listed ?? []).join() !== expected.join()) {
+    fail('/profile/illustrativeScores', `lists ${JSON.stringify(listed ?? [])}; the scores that read an illustrative metric are ${JSON.stringify(expected)}`);
   }
   const c = p.profile.coverage;
   // Coverage counts the metrics the methodology requires; a profile may carry others beside them.

@@ -97,7 +97,10 @@ describe('a fourth source with one metric, added by its module, its fixture and 
 
   test('the JSON profile carries the metric and cites the source; coverage still counts the required metrics', () => {
     const profile = JSON.parse(body(`/api/markets/${AUSTIN}`)) as {
-      profile: { metrics: Record<string, { value: number; sourceId: string; label: string; unit: string }>; coverage: { totalRequired: number } };
+      profile: {
+        metrics: Record<string, { value: number; sourceId: string; label: string; unit: string; illustrative?: true }>;
+        coverage: { totalRequired: number };
+      };
       sources: { sourceId: string; confidence: string }[];
       geographyScope: { boundaries: { level: string; metrics: string[] }[] };
     };
@@ -108,10 +111,17 @@ describe('a fourth source with one metric, added by its module, its fixture and 
       value: 1760,
       asOf: 'FY2026',
       sourceId: 'hud-fmr',
+      // The test fixture's retrieval.json says its values are illustrative: the JSON says so, and the source claims low confidence.
+      illustrative: true,
     });
     assert.deepEqual(
-      profile.sources.map((s) => s.sourceId),
-      ['census-acs-5yr', 'census-bps', 'fhfa-hpi', 'hud-fmr'],
+      profile.sources.map((s) => [s.sourceId, s.confidence]),
+      [
+        ['census-acs-5yr', 'medium'],
+        ['census-bps', 'high'],
+        ['fhfa-hpi', 'high'],
+        ['hud-fmr', 'low'],
+      ],
     );
     assert.equal(profile.profile.coverage.totalRequired, 11);
     assert.ok(profile.geographyScope.boundaries.some((b) => b.level === 'cbsa' && b.metrics.includes('fairMarketRent')));

@@ -119,6 +119,17 @@ describe('verify against broken deployments names the fault', () => {
       fault: /fails the served schema at \/profile\/scores\/overall/,
     },
     {
+      name: 'a source that claims "high" confidence while serving an illustrative value',
+      alter: (t) => {
+        const route = routeOf(t, `/api/markets/${ID}`);
+        const doc = JSON.parse(route.identity.body.toString('utf8')) as { sources: { sourceId: string; confidence: string }[] };
+        for (const s of doc.sources) s.confidence = 'high';
+        t.routes.set(route.path, withBody(route, Buffer.from(`${JSON.stringify(doc, null, 2)}\n`)));
+      },
+      check: `market ${ID} JSON`,
+      fault: /source census-acs-5yr claims "high" confidence but serves the illustrative value of "medianRenterIncome"/,
+    },
+    {
       name: 'a bulk CSV missing a row',
       alter: (t) => {
         const route = routeOf(t, '/api/markets/csv');

@@ -118,12 +118,13 @@ for (const p of profiles) {
       });
     });
 
-    test('freshness and coverage of the committed snapshot: fixture provenance, every source fresh on 2026-05-20, eleven of eleven metrics', () => {
+    test('freshness and coverage of the committed snapshot: fixture provenance, stale on 2026-11-24 (FHFA retrieved 2026-05-20, its release 273 days old), eleven of eleven metrics', () => {
       const f = p.profile.freshness;
       assert.equal(f.provenance, 'fixture');
-      assert.equal(f.freshness, 'fresh');
+      assert.equal(f.freshness, 'stale');
       assert.equal(f.retrievedAt, '2026-05-20');
-      assert.match(f.note, /^Static fixtures, snapshot 2026-05-20\. /);
+      assert.match(f.note, /^Static fixtures, snapshot 2026-11-24\. /);
+      assert.match(f.note, /fhfa-hpi \(quarterly\) released 2026-02-24, 273 days before the snapshot: stale\.$/);
       assert.deepEqual(p.profile.coverage, { totalRequired: 11, totalProvided: 11, percent: 100, missing: [] });
       assert.equal(Object.keys(p.profile.metrics).length, 11);
     });
@@ -148,7 +149,7 @@ describe('coverage and omitted scores are real', () => {
       assert.equal(p.profile.coverage.percent, 100, p.market.id);
       assert.deepEqual(Object.keys(p.profile.scores), ['renterAffordability', 'ownerAffordability', 'affordability', 'supply', 'overall'], p.market.id);
     }
-    assert.equal(profiles.find((p) => p.market.id === 'us-ny-new-york')?.profile.metrics['permits']?.value, 27671);
+    assert.equal(profiles.find((p) => p.market.id === 'us-ny-new-york')?.profile.metrics['permits']?.value, 27241);
   });
 
   // New York's row in the Census API's detailed-table response, with its median gross rent replaced.
@@ -163,7 +164,7 @@ describe('coverage and omitted scores are real', () => {
     ['a null', 'null', 'B25064_001E is null: the Census API has no data for this place'],
   ] as const) {
     test(`a market row with ${label}: the metric is missing, coverage drops, the scores that need it are omitted, the data-status page says why`, () => {
-      const edited = buildTable(undefined, fixtureReader({ [ACS]: (t) => t.replace('"New York city, New York","1843"', `"New York city, New York",${cell}`) }));
+      const edited = buildTable(undefined, fixtureReader({ [ACS]: (t) => t.replace('"New York city, New York","1821"', `"New York city, New York",${cell}`) }));
       const ny = servedProfiles(edited).find((p) => p.market.id === 'us-ny-new-york');
       assert.ok(ny);
       assert.equal(ny.profile.metrics['medianGrossRent'], undefined);

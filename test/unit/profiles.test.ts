@@ -52,8 +52,8 @@ describe('dates follow the sources', () => {
     );
   });
   test("a source that backs none of a market's metrics is not among its sources: Phoenix without its permits row", () => {
-    const WEST = 'census-bps/we2025a.txt';
-    const { table } = build({ [WEST]: (t) => t.replace(/\r\n2025,04,040125,[^\r]*/, '') });
+    const WEST = 'census-bps/we2024a.txt';
+    const { table } = build({ [WEST]: (t) => t.replace(/\n2024,04,257000,[^\n]*/, '') });
     const phoenix = JSON.parse(table.routes.get(PATHS.profile('us-az-phoenix'))?.identity.body.toString() ?? '{}') as MarketProfile;
     assert.deepEqual(
       phoenix.sources.map((s) => s.sourceId),
@@ -70,7 +70,11 @@ describe('dates follow the sources', () => {
     );
   });
   test('an aging source makes the profile aging: FHFA released 130 days before the snapshot (quarterly: 93 to 184 days)', () => {
-    const { austin, index } = profilesWith({ 'fhfa-hpi/retrieval.json': retrieval('2025 Q4', '2026-01-10', '2026-05-20') });
+    const { austin, index } = profilesWith({
+      'census-acs-5yr/retrieval.json': retrieval('2020-2024', '2026-01-29', '2026-05-20'),
+      'census-bps/retrieval.json': retrieval('2024', '2025-05-01', '2026-05-20'),
+      'fhfa-hpi/retrieval.json': retrieval('2025 Q4', '2026-01-10', '2026-05-20'),
+    });
     assert.equal(austin.profile.freshness.freshness, 'aging');
     assert.match(austin.profile.freshness.note, /fhfa-hpi \(quarterly\) released 2026-01-10, 130 days before the snapshot: aging/);
     assert.match(austin.profile.freshness.note, /census-acs-5yr \(annually\) released 2026-01-29, 111 days before the snapshot: fresh/);
@@ -78,8 +82,9 @@ describe('dates follow the sources', () => {
   });
   test('the least fresh source wins: an aging FHFA and a stale BPS (released 870 days before) make the profile stale', () => {
     const { austin } = profilesWith({
+      'census-acs-5yr/retrieval.json': retrieval('2020-2024', '2026-01-29', '2026-05-20'),
       'fhfa-hpi/retrieval.json': retrieval('2025 Q4', '2026-01-10', '2026-05-20'),
-      'census-bps/retrieval.json': retrieval('2025', '2024-01-01', '2026-05-20'),
+      'census-bps/retrieval.json': retrieval('2024', '2024-01-01', '2026-05-20'),
     });
     assert.equal(austin.profile.freshness.freshness, 'stale');
     assert.match(austin.profile.freshness.note, /census-bps \(annually\) released 2024-01-01, 870 days before the snapshot: stale/);
@@ -136,7 +141,7 @@ describe('refusals at assembly, each with its code and place', () => {
         o.metricId = 'demolitions';
       }),
       'unknown_metric',
-      /census-bps\/so2025a\.txt:\d+, market us-tx-austin: source census-bps produced metric "demolitions", which methodology v2\.0 does not define/,
+      /census-bps\/so2024a\.txt:\d+, market us-tx-austin: source census-bps produced metric "demolitions", which methodology v2\.0 does not define/,
     );
   });
   test('one metric from two sources: duplicate_metric, naming both', () => {

@@ -87,7 +87,7 @@ describe('assertProfileRules: what draft-07 cannot say', () => {
       () => assertProfileRules(p, ROUTE),
       'schema',
       place('/generatedAt'),
-      msg('/generatedAt', 'generatedAt 2026-05-21 differs from profile.updatedDate 2026-05-20'),
+      msg('/generatedAt', 'generatedAt 2026-05-21 differs from profile.updatedDate 2026-11-24'),
     );
   });
   test('sources sorted by sourceId, with no repeats', () => {
@@ -133,6 +133,49 @@ describe('assertProfileRules: what draft-07 cannot say', () => {
       place('/profile/metrics/permits/value'),
       msg('/profile/metrics/permits/value', 'value must be a finite number'),
     );
+  });
+  test('illustrative values: no margin of error, no "high" confidence for their source, and every score that reads one listed', () => {
+    const withMargin = copy(austin);
+    (withMargin.profile.metrics['rentBurden'] ?? assert.fail()).marginOfError = 1.2;
+    refused(
+      () => assertProfileRules(withMargin, ROUTE),
+      'schema',
+      place('/profile/metrics/rentBurden/marginOfError'),
+      msg('/profile/metrics/rentBurden/marginOfError', 'an illustrative value has no margin of error'),
+    );
+    const high = copy(austin);
+    (high.sources[0] ?? assert.fail()).confidence = 'high';
+    refused(
+      () => assertProfileRules(high, ROUTE),
+      'schema',
+      place('/sources/0/confidence'),
+      msg('/sources/0/confidence', 'census-acs-5yr claims "high" confidence but serves the illustrative value of medianRenterIncome'),
+    );
+    const unlisted = copy(austin);
+    unlisted.profile.illustrativeScores = ['affordability', 'overall'];
+    refused(
+      () => assertProfileRules(unlisted, ROUTE),
+      'schema',
+      place('/profile/illustrativeScores'),
+      msg(
+        '/profile/illustrativeScores',
+        'lists ["affordability","overall"]; the scores that read an illustrative metric are ["renterAffordability","ownerAffordability","affordability","supply","overall"]',
+      ),
+    );
+    const empty = copy(austin);
+    empty.profile.illustrativeScores = [];
+    refused(
+      () => assertProfileRules(empty, ROUTE),
+      'schema',
+      place('/profile/illustrativeScores'),
+      msg('/profile/illustrativeScores', 'an empty list is left out'),
+    );
+    // With every value published, no score is illustrative and the list is left out.
+    const published = copy(austin);
+    for (const m of Object.values(published.profile.metrics)) delete m.illustrative;
+    assert.throws(() => assertProfileRules(published, ROUTE), /the scores that read an illustrative metric are \[\]/);
+    delete published.profile.illustrativeScores;
+    assert.doesNotThrow(() => assertProfileRules(published, ROUTE));
   });
   test('coverage: totalProvided counts the metrics, provided plus missing is totalRequired', () => {
     const overCounted = copy(austin);
@@ -208,10 +251,10 @@ describe('assertCsvTies: every CSV row ties to the JSON', () => {
     const cases: [number, string, string, string][] = [
       [1, 'market_name', '"Austin, Texas"', 'CSV has "Austin, Texas", the JSON has "Austin, TX"'],
       [3, 'metric_label', 'Median rent', 'CSV has "Median rent", the JSON has "Median gross rent"'],
-      [4, 'value', '1713', 'CSV has "1713", the JSON has "1712"'],
+      [4, 'value', '1730', 'CSV has "1730", the JSON has "1729"'],
       [5, 'unit', 'USD', 'CSV has "USD", the JSON has "USD/mo"'],
       [6, 'source_id', 'fhfa-hpi', 'CSV has "fhfa-hpi", the JSON has "census-acs-5yr"'],
-      [7, 'updated_date', '2026-05-19', 'CSV has "2026-05-19", the JSON has "2026-05-20"'],
+      [7, 'updated_date', '2026-05-19', 'CSV has "2026-05-19", the JSON has "2026-11-24"'],
       [8, 'methodology_version', 'v1.1', 'CSV has "v1.1", the JSON has "v2.0"'],
       [9, 'production_mode', 'live', 'CSV has "live", the JSON has "static-fixture"'],
       [10, 'live_data', 'true', 'CSV has "true", the JSON has "false"'],

@@ -149,10 +149,26 @@ export function checkProfile(f: Faults, res: Fetched, id: string, validate: Vali
     sources.every((s, i) => i === 0 || (sources[i - 1] ?? '') < s),
     `${id}: sources are not sorted by sourceId`,
   );
+  const confidence = new Map(Array.isArray(doc.sources) ? doc.sources.filter(isObject).map((s) => [String(s.sourceId), s.confidence]) : []);
   for (const [key, metric] of Object.entries(metrics)) {
     f.expect(metric.id === key, `${id}: metric "${key}" has id ${JSON.stringify(metric.id)}`);
     f.expect(sources.includes(String(metric.sourceId)), `${id}: metric "${key}" names source ${JSON.stringify(metric.sourceId)}, which is not in sources`);
+    if (metric.illustrative !== true) continue;
+    f.expect(metric.marginOfError === undefined, `${id}: metric "${key}" is illustrative but carries a margin of error`);
+    f.expect(
+      confidence.get(String(metric.sourceId)) !== 'high',
+      `${id}: source ${String(metric.sourceId)} claims "high" confidence but serves the illustrative value of "${key}"`,
+    );
   }
+  // The scores computed from an illustrative value say so: each listed key is a score the profile has, and none is
+  // listed when every value is published.
+  const scores = isObject(profile.scores) ? profile.scores : {};
+  const listed = Array.isArray(profile.illustrativeScores) ? profile.illustrativeScores.map(String) : [];
+  for (const key of listed) f.expect(typeof scores[key] === 'number', `${id}: illustrativeScores lists "${key}", which is not one of its scores`);
+  f.expect(
+    listed.length === 0 || Object.values(metrics).some((m) => m.illustrative === true),
+    `${id}: illustrativeScores lists ${listed.join(', ')} though no metric is illustrative`,
+  );
   const links = isObject(doc.links) ? doc.links : {};
   for (const key of LINK_KEYS) {
     const url = links[key];
