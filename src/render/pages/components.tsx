@@ -3,6 +3,8 @@ import type { ComponentChildren } from 'preact';
 import { displayName, type Freshness } from '../../contract/schemas.ts';
 import { listWords } from '../../contract/words.ts';
 import { PATHS } from '../../contract/paths.ts';
+import { METRICS, metricDefinition, type MetricId } from '../../methodology/metrics.ts';
+import type { AssembledProfile } from '../../methodology/profiles.ts';
 import { formatDate } from './format.ts';
 import type { Site } from './site.ts';
 
@@ -25,23 +27,33 @@ export function TableScroll({ label, columns, children }: { label: string; colum
   );
 }
 
+/** The metrics that are illustrative in any of these profiles, in the methodology's order. */
+export const illustrativeMetrics = (profiles: readonly AssembledProfile[]): MetricId[] =>
+  METRICS.filter((m) => profiles.some((p) => p.profile.metrics[m.id]?.illustrative === true)).map((m) => m.id);
+
 /**
- * Which sources of the values a page shows are illustrative, said where the numbers are (inside the page's fixture
- * notice); nothing once every source is a real download.
+ * Which of the values a page shows are illustrative, said where the numbers are (inside the page's fixture notice): the
+ * metrics, and that the scores computed from them are illustrative too; nothing once every value is the agency's.
  */
-export function IllustrativeNote({ site, sourceIds }: { site: Site; sourceIds: readonly string[] }) {
-  const shown = new Set(sourceIds);
-  const illustrative = site.sources.filter((s) => shown.has(s.sourceId) && site.illustrative.has(s.sourceId));
-  if (illustrative.length === 0) return null;
-  const published = site.sources.filter((s) => shown.has(s.sourceId) && !site.illustrative.has(s.sourceId));
+export function IllustrativeNote({ site, profiles }: { site: Site; profiles: readonly AssembledProfile[] }) {
+  const metrics = illustrativeMetrics(profiles);
+  if (metrics.length === 0) return null;
+  const nouns = metrics.map((id) => metricDefinition(id)?.noun ?? id);
+  const scored = profiles.some((p) => p.profile.illustrativeScores !== undefined);
   return (
     <span class="illustrative-note">
-      <strong>Illustrative fixture values:</strong> the {listWords(illustrative.map((s) => s.sourceName))} figures here are of the right magnitude but are not
-      the published estimates; do not cite them.
-      {published.length === 0 ? '' : ` The ${listWords(published.map((s) => s.sourceName))} figures are published.`}{' '}
-      <a href={site.href(PATHS.dataSources)}>Which values are which</a>.
+      <strong>Illustrative fixture values:</strong> the {listWords(nouns)} {metrics.length === 1 ? 'value is' : 'values are'} of the right magnitude but not the
+      published {metrics.length === 1 ? 'figure' : 'figures'} (marked <IllustrativeTag />
+      ); do not cite {metrics.length === 1 ? 'it' : 'them'}
+      {scored ? ', nor the scores computed from them' : ''}. Every other value is the agency's published figure.{' '}
+      <a href={site.href(`${PATHS.dataStatus}#values`)}>Which values are which</a>.
     </span>
   );
+}
+
+/** The mark of a value (or a score) that is not the agency's published figure; the JSON says `"illustrative": true`. */
+export function IllustrativeTag() {
+  return <span class="tag-illustrative">illustrative</span>;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Source } from '../../contract/schemas.ts';
 import { GEOGRAPHY_LEVELS } from '../../contract/geography.ts';
 import { METRICS } from '../../methodology/metrics.ts';
 import { PATHS } from '../../contract/paths.ts';
-import { DateText, ExternalLink, Facts, MarketRowHeader, ReflowTable } from './components.tsx';
+import { DateText, ExternalLink, Facts, IllustrativeNote, MarketRowHeader, ReflowTable } from './components.tsx';
 import { displayName, listWords } from './format.ts';
 import type { Site } from './site.ts';
 
@@ -109,13 +109,13 @@ export function DataSourcesPage({ site }: { site: Site }) {
         of their source id.
       </p>
       <p class="notice">
-        {site.illustrative.size === 0
-          ? "Every value is the agency's published figure, as retrieved on the dates below, kept as a static snapshot."
-          : `The files keep each agency's own layout. The ${listWords(site.sources.filter((s) => site.illustrative.has(s.sourceId)).map((s) => s.sourceName))} values are illustrative: of the right magnitude, not the published estimates, and must not be cited. ${
-              site.sources.some((s) => !site.illustrative.has(s.sourceId))
-                ? `The ${listWords(site.sources.filter((s) => !site.illustrative.has(s.sourceId)).map((s) => s.sourceName))} values are the agency's published figures. `
-                : ''
-            }Each dataset keeps its own license and terms.`}
+        {site.illustrative.size === 0 ? (
+          "Every value is the agency's published figure, as retrieved on the dates below, kept as a static snapshot."
+        ) : (
+          <>
+            The files keep each agency's own layout. <IllustrativeNote site={site} profiles={site.profiles} /> Each dataset keeps its own license and terms.
+          </>
+        )}
       </p>
       {site.sources.map((s) => (
         <SourceSection key={s.sourceId} site={site} source={s} />

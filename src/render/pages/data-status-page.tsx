@@ -1,6 +1,6 @@
 // /data-status: how current each source is at the snapshot, and what each market covers.
 import { EXPECTED_INTERVAL_DAYS, daysBetween, sourceFreshness } from '../../methodology/freshness.ts';
-import { metricDefinition } from '../../methodology/metrics.ts';
+import { METRICS, metricDefinition } from '../../methodology/metrics.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { DateText, FreshnessBadge, MarketRowHeader, ReflowTable } from './components.tsx';
 import { displayName, formatDate, formatDays, formatPercent, labelList, listWords } from './format.ts';
@@ -121,6 +121,58 @@ function MarketsTable({ site }: { site: Site }) {
   );
 }
 
+/**
+ * Which values are the agencies' published figures and which illustrative, metric by metric, and what each metric's
+ * margin of error is (or why it has none): what the JSON says value by value with `illustrative` and `marginOfError`.
+ */
+function ValuesTable({ site }: { site: Site }) {
+  const sourceNames = new Map(site.sources.map((s) => [s.sourceId, s.sourceName]));
+  return (
+    <ReflowTable>
+      <table>
+        <caption>Published and illustrative values, and margins of error, metric by metric</caption>
+        <thead>
+          <tr>
+            <th scope="col">Metric</th>
+            <th scope="col">Source</th>
+            <th scope="col" class="num">
+              Published
+            </th>
+            <th scope="col" class="num">
+              Illustrative
+            </th>
+            <th scope="col">Margin of error</th>
+          </tr>
+        </thead>
+        <tbody>
+          {METRICS.map((m) => {
+            const values = site.profiles.flatMap((p) => {
+              const metric = p.profile.metrics[m.id];
+              return metric === undefined ? [] : [metric];
+            });
+            const illustrative = values.filter((v) => v.illustrative === true).length;
+            return (
+              <tr key={m.id}>
+                <th scope="row">
+                  <a href={site.href(`${PATHS.methodology}#metric-${m.id}`)}>{m.label}</a>
+                </th>
+                <td data-label="Source">{sourceNames.get(m.sourceId) ?? m.sourceId}</td>
+                <td data-label="Published" class="num">
+                  {values.length - illustrative} of {site.profiles.length}
+                </td>
+                <td data-label="Illustrative" class="num">
+                  {illustrative === 0 ? <span class="muted">none</span> : `${illustrative} of ${site.profiles.length}`}
+                </td>
+                <td data-label="Margin of error">{m.margin}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </ReflowTable>
+  );
+}
+
 /** Why each missing value is missing: what the source's file said, or that it has no row for the market. */
 function MissingTable({ site }: { site: Site }) {
   const rows = site.profiles.flatMap((p) =>
@@ -180,6 +232,16 @@ export function DataStatusPage({ site }: { site: Site }) {
       <section aria-labelledby="markets">
         <h2 id="markets">Markets</h2>
         <MarketsTable site={site} />
+      </section>
+      <section aria-labelledby="values">
+        <h2 id="values">Published and illustrative values</h2>
+        <p>
+          A value is either the agency's published figure, read from its file as the <a href={site.href(PATHS.dataSources)}>data sources page</a> and each
+          fixture's README say, or it is illustrative: of the right magnitude, not published, and marked <code>"illustrative": true</code> in the JSON. A score
+          computed from an illustrative value is listed in the profile's <code>illustrativeScores</code>. Where the agency publishes a margin of error, the JSON
+          carries it as <code>marginOfError</code> (90 %, in the value's unit) and the market pages show it beside the value.
+        </p>
+        <ValuesTable site={site} />
       </section>
       {incomplete.length === 0 ? null : (
         <section aria-labelledby="missing">

@@ -110,7 +110,7 @@ export function HomePage({ site }: { site: Site }) {
       </p>
       <p class="notice">
         Static fixture data, snapshot of {formatDate(site.snapshotDate)}, methodology {METHODOLOGY_VERSION}. Not live data, not a forecast, and not investment,
-        legal, financial or property-level advice. <IllustrativeNote site={site} sourceIds={site.sources.map((s) => s.sourceId)} />
+        legal, financial or property-level advice. <IllustrativeNote site={site} profiles={site.profiles} />
       </p>
 
       <MapSection site={site} />

@@ -9,8 +9,8 @@ import { METHODOLOGY_VERSION } from '../../methodology/version.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { boundaryPhrase, coverageClause } from '../../methodology/profiles.ts';
 import { MarketScoreChart } from './charts.tsx';
-import { Caveats, DateText, ExternalLink, Facts, FreshnessBadge, IllustrativeNote, ReflowTable, TableScroll, Td } from './components.tsx';
-import { displayName, formatDate, formatMetric, formatNumber, formatPercent, labelList } from './format.ts';
+import { Caveats, DateText, ExternalLink, Facts, FreshnessBadge, IllustrativeNote, IllustrativeTag, ReflowTable, TableScroll, Td } from './components.tsx';
+import { displayName, formatDate, formatMetric, formatNumber, formatPercent, formatShort, labelList } from './format.ts';
 import { PriceIndexChart, PriceIndexTable } from './price-chart.tsx';
 import { SCORE_KEYS, scoreLabel, scoreMeaning, scoreOf } from './scores.ts';
 import type { Site } from './site.ts';
@@ -66,14 +66,27 @@ function Scores({ site, profile }: { site: Site; profile: AssembledProfile }) {
             {SCORE_KEYS.map((key) => {
               const value = scoreOf(scores, key);
               const lacking = deps[key].filter((m) => missing.has(m));
+              const illustrative = deps[key].filter((m) => profile.profile.metrics[m]?.illustrative === true);
               return (
                 <tr key={key}>
                   <th scope="row">{scoreLabel(key)}</th>
                   <Td label="Value" class="num">
                     {value === undefined ? 'Not computed' : `${value} / 100`}
+                    {value !== undefined && profile.profile.illustrativeScores?.includes(key) === true ? (
+                      <>
+                        {' '}
+                        <IllustrativeTag />
+                      </>
+                    ) : null}
                   </Td>
                   <Td label="Meaning">
                     {scoreMeaning(key)}
+                    {value !== undefined && illustrative.length > 0 ? (
+                      <span class="missing-note">
+                        <strong>Illustrative:</strong> it reads {labelList(illustrative.map(metricLabel))}, which {illustrative.length === 1 ? 'is' : 'are'} not
+                        the published {illustrative.length === 1 ? 'figure' : 'figures'}.
+                      </span>
+                    ) : null}
                     {value === undefined ? (
                       <span class="missing-note">
                         <strong>Not computed:</strong>{' '}
@@ -125,6 +138,18 @@ function MetricRow({
       </th>
       <Td label="Value" class="num">
         <span class="value">{formatMetric(metric)}</span>
+        {metric.marginOfError === undefined ? null : (
+          <span class="moe" title="The agency's 90 % margin of error">
+            {' '}
+            ± {formatShort(metric.id, metric.marginOfError)}
+          </span>
+        )}
+        {metric.illustrative === true ? (
+          <>
+            {' '}
+            <IllustrativeTag />
+          </>
+        ) : null}
       </Td>
       <Td label="Among the markets">{rankWords(d, metric.value)}</Td>
       <Td label="Period">{metric.asOf}</Td>
@@ -155,6 +180,12 @@ function Metrics({ site, profile }: { site: Site; profile: AssembledProfile }) {
       ) : (
         <p>Every required metric is present.</p>
       )}
+      {Object.values(metrics).some((m) => m?.marginOfError !== undefined) ? (
+        <p>
+          A value with ± beside it is a survey estimate: ± is the agency's published 90 % margin of error, so the true value lies within that distance of the
+          estimate with 90 % confidence.
+        </p>
+      ) : null}
       <ReflowTable>
         <table>
           <caption>
@@ -335,7 +366,7 @@ export function MarketPage({ site, profile }: { site: Site; profile: AssembledPr
       </p>
       <p class="notice">
         Static fixture data, snapshot of {formatDate(profile.profile.updatedDate)}: not live, not a forecast and not advice. See the{' '}
-        <a href="#caveats">caveats</a>. <IllustrativeNote site={site} sourceIds={profile.sources.map((s) => s.sourceId)} />
+        <a href="#caveats">caveats</a>. <IllustrativeNote site={site} profiles={[profile]} />
       </p>
       {profile.geographyScope === undefined ? null : <Covers scope={profile.geographyScope} profile={profile} />}
       <section aria-labelledby="downloads">

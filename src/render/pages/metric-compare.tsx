@@ -3,7 +3,7 @@ import { scaleLinear } from 'd3-scale';
 import { METRICS, type MetricDefinition } from '../../methodology/metrics.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { ACCENT, CHART_MARKET_LIMIT, FALL, GRID, INK, MUTED, pct, px } from './chart-parts.ts';
-import { MarketRowHeader, TableScroll } from './components.tsx';
+import { IllustrativeTag, MarketRowHeader, TableScroll, illustrativeMetrics } from './components.tsx';
 import { displayName, formatNumber, formatShort, shortLabel, unitWords } from './format.ts';
 import type { Site } from './site.ts';
 
@@ -76,6 +76,7 @@ export function MetricCharts({ site }: { site: Site }) {
       </p>
     );
   }
+  const illustrative = new Set(illustrativeMetrics(site.profiles));
   return (
     <div class="small-multiples">
       {METRICS.map((m) => (
@@ -83,6 +84,12 @@ export function MetricCharts({ site }: { site: Site }) {
           <figcaption>
             <a href={site.href(`${PATHS.methodology}#metric-${m.id}`)}>{shortLabel(m.id)}</a>
             {unitWords(m.id) === '' ? null : <span class="muted"> ({unitWords(m.id)})</span>}
+            {illustrative.has(m.id) ? (
+              <>
+                {' '}
+                <IllustrativeTag />
+              </>
+            ) : null}
           </figcaption>
           <MetricBars site={site} metric={m} />
         </figure>
@@ -91,8 +98,9 @@ export function MetricCharts({ site }: { site: Site }) {
   );
 }
 
-/** Every metric of every market, the numbers of the charts above. */
+/** Every metric of every market, the numbers of the charts above; a column of illustrative values says so in its head. */
 export function MetricTable({ site }: { site: Site }) {
+  const illustrative = new Set(illustrativeMetrics(site.profiles));
   return (
     <TableScroll label="Every metric of every market" columns={METRICS.length + 1}>
       <table class="dense">
@@ -104,6 +112,7 @@ export function MetricTable({ site }: { site: Site }) {
               <th key={m.id} scope="col" class="num">
                 {shortLabel(m.id)}
                 {unitWords(m.id) === '' ? null : <span class="unit">{unitWords(m.id)}</span>}
+                {illustrative.has(m.id) ? <IllustrativeTag /> : null}
               </th>
             ))}
           </tr>

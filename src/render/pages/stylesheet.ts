@@ -116,6 +116,7 @@ table.dense th, table.dense td { padding: 0.35rem 0.45rem; }
 table.dense thead th { white-space: normal; vertical-align: bottom; }
 table.dense .unit { display: block; font-weight: normal; color: var(--muted); font-size: 0.8rem; }
 table.dense tbody th { min-width: 8.5rem; }
+table.dense thead .tag-illustrative { display: block; margin-top: 0.15rem; padding: 0 0.15rem; font-size: 0.7rem; text-align: center; }
 table.compact { min-width: 0; font-size: 0.8rem; }
 table.compact th, table.compact td { padding: 0.25rem 0.3rem; }
 /* Every data cell of the price index table is a number: aligned by the stylesheet, not by a class on each cell. */
@@ -150,6 +151,10 @@ table.status td.missing-cell { min-width: 6rem; }
 .badge-fresh { color: #0f5b2e; background: #e3f4e9; border-color: #7cc298; }
 .badge-aging { color: #6b4500; background: #fff3d6; border-color: #d9a53f; }
 .badge-stale { color: #8a1c12; background: #fde8e6; border-color: #e08b82; }
+/* A value that is not the agency's published figure: a word, not a colour, says so. */
+.tag-illustrative { display: inline-block; padding: 0 0.4rem; border-radius: 3px; font-size: 0.8rem; font-weight: 600; color: #5b3a00; background: #fff3d6; border: 1px dashed #b7791f; white-space: nowrap; }
+/* The agency's margin of error beside a value. */
+.moe { color: var(--muted); white-space: nowrap; }
 
 /* Code samples wrap rather than scroll, so a long curl line never widens the page. */
 pre.curl { background: var(--panel); border: 1px solid var(--line); border-radius: 4px; padding: 0.6rem 0.8rem; white-space: pre-wrap; overflow-wrap: anywhere; margin: 0 0 1rem; }

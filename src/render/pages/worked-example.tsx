@@ -62,9 +62,9 @@ export function WorkedExample({ site }: { site: Site }) {
       <p>
         The published numbers of <a href={site.href(PATHS.marketPage(example.market.id))}>{displayName(example.market)}</a>, run through the formulas above.
       </p>
-      {site.illustrative.size === 0 ? null : (
+      {example.profile.illustrativeScores === undefined ? null : (
         <p class="notice">
-          <IllustrativeNote site={site} sourceIds={example.sources.map((s) => s.sourceId)} />
+          <IllustrativeNote site={site} profiles={[example]} />
         </p>
       )}
       <ReflowTable>
