@@ -5,8 +5,8 @@ import { dirname, join } from 'node:path';
 import type { FetchConfig } from './config.ts';
 import { renderJson } from '../contract/json.ts';
 import { MARKETS, type MarketDefinition } from '../contract/markets.ts';
-import { fixturesOnDisk } from '../sources/load.ts';
-import { readRetrieval, type Retrieval } from '../sources/parse.ts';
+import { MAX_FIXTURE_BYTES, fixturesOnDisk } from '../sources/load.ts';
+import { decodeFixture, readRetrieval, type Retrieval } from '../sources/parse.ts';
 import { SOURCES } from '../sources/registry.ts';
 import type { Observation, ReadFixture, RemoteFile, SourceLoad, SourceModule } from '../sources/source.ts';
 
@@ -37,7 +37,7 @@ export interface FetchOptions {
   warn?: (line: string) => void;
 }
 
-export const FETCH_DEFAULTS = { timeoutMs: 60_000, attempts: 3, backoffMs: 1_000, maxBytes: 256 * 1024 * 1024 } as const;
+export const FETCH_DEFAULTS = { timeoutMs: 60_000, attempts: 3, backoffMs: 1_000, maxBytes: MAX_FIXTURE_BYTES } as const;
 
 /** A download that cannot be used; it names the source and the address (never the API key). */
 export class FetchError extends Error {
@@ -54,13 +54,25 @@ export class FetchError extends Error {
 /** A failure worth another attempt (a timeout, a reset, a 5xx). */
 class Transient extends Error {}
 
-/** An answer another attempt would not change (a 404, an HTML page, an empty or too large body): it is not retried. */
-class FinalAnswer extends Error {}
+/**
+ * An answer another attempt would not change (a 404, an HTML page, an empty or too large body): it is not retried.
+ * `refusal` marks the shapes an API gives a request it will not serve (401, 403, an HTML page), where a credential may be why.
+ */
+class FinalAnswer extends Error {
+  constructor(
+    message: string,
+    readonly refusal = false,
+  ) {
+    super(message);
+  }
+}
 
 interface Downloaded {
   remote: RemoteFile;
   body: Buffer;
   lastModified: string | undefined;
+  /** The address the bytes came from, where a redirect to another origin led there. */
+  servedFrom: string | undefined;
 }
 
 const HTML_START = /^\s*<(?:!doctype\s+html|html|head|body)\b/i;
@@ -78,14 +90,17 @@ async function readCapped(response: Response, maxBytes: number): Promise<Buffer>
     chunks.push(Buffer.from(chunk));
   }
   const body = Buffer.concat(chunks);
-  if (Number.isFinite(declared) && body.length !== declared) throw new Transient(`truncated: ${body.length} of ${declared} bytes arrived`);
+  // Content-Length counts the bytes as sent: a compressed answer arrives decompressed here, longer than it says.
+  const coding = (response.headers.get('content-encoding') ?? 'identity').trim().toLowerCase();
+  if (coding === 'identity' && Number.isFinite(declared) && body.length !== declared)
+    throw new Transient(`truncated: ${body.length} of ${declared} bytes arrived`);
   return body;
 }
 
 async function attempt(
   url: string,
   options: Required<Pick<FetchOptions, 'timeoutMs' | 'maxBytes'>> & { fetch: typeof globalThis.fetch },
-): Promise<{ body: Buffer; lastModified: string | undefined }> {
+): Promise<{ body: Buffer; lastModified: string | undefined; servedFrom: string | undefined }> {
   let response: Response;
   try {
     response = await options.fetch(url, {
@@ -96,13 +111,20 @@ async function attempt(
   } catch (error) {
     throw new Transient(failureText(error, options.timeoutMs));
   }
+  // A redirect may lead to a mirror or a CDN (recorded), never down from https to http.
+  const final = new URL(response.url === '' ? url : response.url);
+  const asked = new URL(url);
+  if (asked.protocol === 'https:' && final.protocol !== 'https:') {
+    await response.body?.cancel();
+    throw new FinalAnswer(`a redirect led from https to ${final.protocol.slice(0, -1)} (${final.origin}); refused`);
+  }
   if (response.status >= 500 || response.status === 429 || response.status === 408) {
     await response.body?.cancel();
     throw new Transient(`the server answered ${response.status}`);
   }
   if (response.status !== 200) {
     await response.body?.cancel();
-    throw new FinalAnswer(`the server answered ${response.status}, not 200`);
+    throw new FinalAnswer(`the server answered ${response.status}, not 200`, response.status === 401 || response.status === 403);
   }
   let body: Buffer;
   try {
@@ -114,9 +136,9 @@ async function attempt(
   if (body.length === 0) throw new FinalAnswer('the answer is empty');
   const type = response.headers.get('content-type') ?? '';
   if (/text\/html/i.test(type) || HTML_START.test(body.subarray(0, 512).toString('latin1'))) {
-    throw new FinalAnswer(`the answer is an HTML page (${type || 'no content type'}), not the data file`);
+    throw new FinalAnswer(`the answer is an HTML page (${type || 'no content type'}), not the data file`, true);
   }
-  return { body, lastModified: response.headers.get('last-modified') ?? undefined };
+  return { body, lastModified: response.headers.get('last-modified') ?? undefined, servedFrom: final.origin === asked.origin ? undefined : final.href };
 }
 
 /** What went wrong with a request, as one line of a message; a timeout says how long it waited. */
@@ -162,11 +184,27 @@ async function download(adapter: SourceModule, remote: RemoteFile, options: Fetc
       return { remote, ...(await attempt(address, settings)) };
     } catch (error) {
       last = (error as Error).message;
-      if (!(error instanceof Transient)) throw new FetchError(adapter.sourceId, shown(address, adapter), last);
+      if (!(error instanceof Transient)) {
+        const hint = error instanceof FinalAnswer && error.refusal ? credentialHint(adapter, options) : '';
+        throw new FetchError(adapter.sourceId, shown(address, adapter), `${last}${hint}`);
+      }
       options.warn?.(`market-profiles: fetch: ${adapter.sourceId}: ${shown(address, adapter)}: ${last}${i + 1 < attempts ? '; trying again' : ''}`);
     }
   }
   throw new FetchError(adapter.sourceId, shown(address, adapter), `${last} (after ${attempts} attempts)`);
+}
+
+/**
+ * What to add to a refusal (401, 403, an HTML page) from an API that takes a credential: that it is not set (the Census
+ * Data API answers a request without a key with an HTML page), or that the one set may have been refused.
+ */
+function credentialHint(adapter: SourceModule, options: Pick<FetchOptions, 'credentials'>): string {
+  const credential = adapter.credential;
+  if (credential === undefined) return '';
+  const value = options.credentials?.[credential.env];
+  return value === undefined || value === ''
+    ? `; ${credential.env} is not set, and this API refuses requests without a key: ${credential.signup}, then set ${credential.env}`
+    : `; ${credential.env} is set: the API may have refused that key`;
 }
 
 const sha256 = (body: Buffer): string => createHash('sha256').update(body).digest('hex');
@@ -177,7 +215,16 @@ export interface RetrievalRecord {
   vintage: string;
   latestReleaseDate?: string;
   latestRetrievedAt: string;
-  files: { file: string; url: string; retrievedAt: string; bytes: number; sha256: string; lastModified?: string }[];
+  files: {
+    file: string;
+    url: string;
+    /** Where the bytes came from, when a redirect led to another origin (a mirror or a CDN). */
+    servedFrom?: string;
+    retrievedAt: string;
+    bytes: number;
+    sha256: string;
+    lastModified?: string;
+  }[];
 }
 
 /** One line per value that differs between two loads of a source: `us-tx-austin medianGrossRent 1712 → 1748`. */
@@ -198,7 +245,10 @@ export function changes(before: SourceLoad | undefined, after: SourceLoad): stri
 
 /** A reader of the fixtures as they would be after the download: the new files over the old folder. */
 function overlay(base: ReadFixture, files: ReadonlyMap<string, Buffer>): ReadFixture {
-  return (path) => files.get(path)?.toString('utf8') ?? base(path);
+  return (path) => {
+    const downloaded = files.get(path);
+    return downloaded === undefined ? base(path) : decodeFixture(downloaded, path);
+  };
 }
 
 async function writeAtomically(dir: string, files: ReadonlyMap<string, Buffer>): Promise<void> {
@@ -245,7 +295,9 @@ export async function fetchSources(options: FetchOptions): Promise<FetchReport> 
     const downloads: Downloaded[] = [];
     for (const remote of adapter.remote) {
       const got = await download(adapter, remote, options);
-      say(`${adapter.sourceId}: ${shown(addressOf(remote, adapter, options), adapter)}: ${got.body.length} bytes`);
+      say(
+        `${adapter.sourceId}: ${shown(addressOf(remote, adapter, options), adapter)}: ${got.body.length} bytes${got.servedFrom === undefined ? '' : `, served from ${shown(got.servedFrom, adapter)}`}`,
+      );
       downloads.push(got);
     }
     const files = new Map(downloads.map((d) => [d.remote.file, d.body]));
@@ -308,6 +360,7 @@ function retrievalRecord(adapter: SourceModule, downloads: readonly Downloaded[]
     files: downloads.map((d) => ({
       file: d.remote.file,
       url: shown(addressOf(d.remote, adapter, { ...options, upstream: undefined }), adapter),
+      ...(d.servedFrom === undefined ? {} : { servedFrom: shown(d.servedFrom, adapter) }),
       retrievedAt,
       bytes: d.body.length,
       sha256: sha256(d.body),

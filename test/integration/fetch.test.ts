@@ -125,6 +125,84 @@ describe('fetch', () => {
     }
   });
 
+  it('a gzip answer with the Content-Length of its compressed bytes, as CDNs send it, is read whole', async () => {
+    for (const { remote } of REMOTES) replay.replies.set(target(remote.url), { kind: 'gzip', body: readFileSync(join(FIXTURES_DIR, remote.file)) });
+    const report = await fetchSources(options());
+    assert.equal(report.written, true);
+    for (const { remote } of REMOTES) assert.deepEqual(readFileSync(join(dir, remote.file)), readFileSync(join(FIXTURES_DIR, remote.file)), remote.file);
+    const acs = report.sources.find((s) => s.sourceId === 'census-acs-5yr');
+    assert.equal(
+      acs?.bytes,
+      REMOTES.filter((r) => r.adapter.sourceId === 'census-acs-5yr').reduce((n, r) => n + readFileSync(join(FIXTURES_DIR, r.remote.file)).length, 0),
+    );
+  });
+
+  it("the Census API's refusal of a request without a key is one message naming CENSUS_API_KEY and where to get a key", async () => {
+    const acs = REMOTES.find((r) => r.adapter.sourceId === 'census-acs-5yr') ?? assert.fail('no ACS remote');
+    const missingKey =
+      '<!DOCTYPE html><html><head><title>Missing Key</title></head><body><p>A valid key must be included with each data API request.</p></body></html>';
+    replay.replies.set(target(acs.remote.url), { kind: 'html', body: missingKey });
+    await assert.rejects(
+      fetchSources(options()),
+      (error: unknown) =>
+        error instanceof FetchError &&
+        error.sourceId === 'census-acs-5yr' &&
+        /the answer is an HTML page \(text\/html; charset=utf-8\), not the data file; CENSUS_API_KEY is not set, and this API refuses requests without a key: a key is free at https:\/\/api\.census\.gov\/data\/key_signup\.html, then set CENSUS_API_KEY$/.test(
+          error.message,
+        ),
+    );
+    replay.replies.set(target(addressOf(acs.remote, acs.adapter, { credentials: { CENSUS_API_KEY: 'wrong' } })), { kind: 'html', body: missingKey });
+    await assert.rejects(fetchSources(options({ credentials: { CENSUS_API_KEY: 'wrong' } })), /; CENSUS_API_KEY is set: the API may have refused that key$/);
+    // A 403 is a refusal too; a 404 is not, and says nothing of keys.
+    replay.replies.set(target(acs.remote.url), { kind: 'status', status: 403 });
+    await assert.rejects(fetchSources(options()), /answered 403, not 200; CENSUS_API_KEY is not set/);
+    replay.replies.set(target(acs.remote.url), { kind: 'status', status: 404 });
+    await assert.rejects(fetchSources(options()), (error: unknown) => error instanceof FetchError && !error.message.includes('KEY'));
+    // Another source's failure says nothing of keys.
+    const bps = REMOTES.find((r) => r.adapter.sourceId === 'census-bps') ?? assert.fail('no BPS remote');
+    serveFixtures();
+    replay.replies.set(target(bps.remote.url), { kind: 'html' });
+    await assert.rejects(fetchSources(options()), (error: unknown) => error instanceof FetchError && !error.message.includes('KEY'));
+  });
+
+  it('a redirect to another origin (a mirror) is followed, and retrieval.json records where the bytes came from', async () => {
+    const fhfa = REMOTES.find((r) => r.adapter.sourceId === 'fhfa-hpi') ?? assert.fail('no FHFA remote');
+    // The same server by another name is another origin.
+    const mirror = `${replay.origin.replace('127.0.0.1', 'localhost')}/mirror${new URL(fhfa.remote.url).pathname}`;
+    replay.replies.set(target(fhfa.remote.url), { kind: 'redirect', location: mirror });
+    replay.replies.set(new URL(mirror).pathname, { kind: 'file', body: readFileSync(join(FIXTURES_DIR, fhfa.remote.file)) });
+    await fetchSources(options());
+    const retrieval = JSON.parse(readFileSync(join(dir, 'fhfa-hpi', 'retrieval.json'), 'utf8')) as { files: { url: string; servedFrom?: string }[] };
+    assert.equal(retrieval.files[0]?.url, fhfa.remote.url);
+    assert.equal(retrieval.files[0]?.servedFrom, mirror);
+    assert.ok(
+      lines.some((l) => l.endsWith(`, served from ${mirror}`)),
+      lines.join('\n'),
+    );
+    // Without a redirect there is no such field.
+    const acs = JSON.parse(readFileSync(join(dir, 'census-acs-5yr', 'retrieval.json'), 'utf8')) as { files: { servedFrom?: string }[] };
+    assert.ok(acs.files.every((f) => !('servedFrom' in f)));
+  });
+
+  it('a redirect from https down to http is refused, naming both', async () => {
+    const fhfa = REMOTES.find((r) => r.adapter.sourceId === 'fhfa-hpi') ?? assert.fail('no FHFA remote');
+    // The agency's own https address, answered as if redirected to plain http (no network: the answer is made here).
+    const downgraded = (async () =>
+      Object.assign(new Response('"Austin",12420,2025,4,505.70,( 1.10)\n', { status: 200 }), {})) as unknown as typeof globalThis.fetch;
+    const fetchThat: typeof globalThis.fetch = async (input, init) => {
+      const response = await downgraded(input, init);
+      Object.defineProperty(response, 'url', { value: 'http://mirror.example/hpi_at_metro.csv' });
+      return response;
+    };
+    await assert.rejects(
+      fetchSources({ ...options({ only: ['fhfa-hpi'], fetch: fetchThat }), upstream: undefined }),
+      (error: unknown) =>
+        error instanceof FetchError &&
+        error.url === fhfa.remote.url &&
+        /a redirect led from https to http \(http:\/\/mirror\.example\); refused$/.test(error.message),
+    );
+  });
+
   it('a dry run downloads and checks everything, prints the changes, and writes nothing', async () => {
     const before = snapshot(dir);
     const report = await fetchSources(options({ dryRun: true }));
@@ -231,7 +309,10 @@ describe('fetch', () => {
     assert.match(source?.datasetName ?? '', /through 2026 Q1/);
     // The ACS and BPS files did not change and their answers carry no date: the recorded release dates stay.
     assert.equal(austin.sources.find((x) => x.sourceId === 'census-acs-5yr')?.latestReleaseDate, '2026-01-29');
-    assert.equal(austin.profile.freshness.freshness, 'fresh');
+    // FHFA's new quarter is fresh; the profile is as fresh as its oldest source, BPS's 2024 file (released 2025-05-01).
+    assert.match(austin.profile.freshness.note ?? '', /fhfa-hpi \(quarterly\) released 2026-05-26, 7 days before the snapshot: fresh/);
+    assert.match(austin.profile.freshness.note ?? '', /census-bps \(annually\) released 2025-05-01, 397 days before the snapshot: aging/);
+    assert.equal(austin.profile.freshness.freshness, 'aging');
   });
 
   it('the command: exit code 1 and a message on stderr naming the source and the address; 0 on success', async () => {

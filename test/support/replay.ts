@@ -1,12 +1,17 @@
 // A loopback HTTP server that replays files at the agencies' paths, and each way a download goes wrong: the only upstream `fetch` tests talk to.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { gzipSync } from 'node:zlib';
 
 /** How the server answers one path (path and query, as the agency's address has them). */
 export type Reply =
   | { kind: 'file'; body: Buffer | string; type?: string; lastModified?: string }
   | { kind: 'status'; status: number }
-  | { kind: 'html' }
+  | { kind: 'html'; body?: string }
+  /** The file gzip-compressed, with Content-Encoding: gzip and the Content-Length of the compressed bytes, as a CDN sends it. */
+  | { kind: 'gzip'; body: Buffer | string }
+  /** A redirect (302) to this address. */
+  | { kind: 'redirect'; location: string }
   | { kind: 'truncated'; body: Buffer | string }
   /** Never answers: the client's timeout must end the request. */
   | { kind: 'silent' }
@@ -50,7 +55,15 @@ export async function startReplay(): Promise<Replay> {
       case 'html':
         res
           .writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' })
-          .end('<!DOCTYPE html><html><body><h1>We are down for maintenance</h1></body></html>\n');
+          .end(reply.body ?? '<!DOCTYPE html><html><body><h1>We are down for maintenance</h1></body></html>\n');
+        return;
+      case 'gzip': {
+        const body = gzipSync(Buffer.from(reply.body));
+        res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Encoding': 'gzip', 'Content-Length': String(body.length) }).end(body);
+        return;
+      }
+      case 'redirect':
+        res.writeHead(302, { Location: reply.location }).end();
         return;
       case 'truncated': {
         const body = Buffer.from(reply.body);
