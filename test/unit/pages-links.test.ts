@@ -308,7 +308,7 @@ describe('market pages', () => {
       baseUrl: BASE_URL,
       read: (path) => {
         const raw = readFileSync(join(FIXTURES, path), 'utf8');
-        return path === ACS ? raw.replace('"New York city, New York","1843"', '"New York city, New York","-666666666"') : raw;
+        return path === ACS ? raw.replace('"New York city, New York","1821"', '"New York city, New York","-666666666"') : raw;
       },
     });
     const words = visible(edited.routes.get(PATHS.marketPage('us-ny-new-york'))?.identity.body.toString('utf8') ?? '');
@@ -345,7 +345,7 @@ describe('market pages', () => {
       ),
       visible(row),
     );
-    assert.ok(visible(row).includes('27,671 units'));
+    assert.ok(visible(row).includes('27,241 units'));
     for (const p of profiles.filter((x) => x.market.id !== 'us-ny-new-york')) {
       const other = rowsOf(text(PATHS.marketPage(p.market.id))).find((r) => r.includes('href="/methodology#metric-permits"')) ?? '';
       assert.ok(!other.includes('value-note'), `${p.market.id}: a permits note`);
@@ -378,11 +378,30 @@ describe('market pages', () => {
   it('writes numbers for people: thousands separators in the page, raw values in the API', () => {
     const ny = profiles.find((p) => p.market.id === 'us-ny-new-york');
     const units = ny?.profile.metrics['housingUnits']?.value;
-    assert.equal(units, 3718427);
+    assert.equal(units, 3678486);
     const words = visible(text(PATHS.marketPage('us-ny-new-york')));
-    assert.ok(words.includes('3,718,427 units'));
-    assert.ok(!words.includes('3718427'));
-    assert.ok(words.includes('$1,843 per month'));
+    assert.ok(words.includes('3,678,486 units'));
+    assert.ok(!words.includes('3678486'));
+    assert.ok(words.includes('$1,821 per month'));
+  });
+
+  it("shows the agency's margin of error beside each published ACS value, and marks each illustrative value and score", () => {
+    const ny = text(PATHS.marketPage('us-ny-new-york'));
+    const cell = (metricId: string): string => visible(rowsOf(ny).find((r) => r.includes(`href="/methodology#metric-${metricId}"`)) ?? '');
+    // The Census Bureau's 2020-2024 estimates for New York city, with their 90 % margins (test/unit/published-values.test.ts).
+    assert.ok(cell('medianGrossRent').includes('$1,821 per month ± $7'), cell('medianGrossRent'));
+    assert.ok(cell('medianHouseholdIncome').includes('$80,483 per year ± $601'), cell('medianHouseholdIncome'));
+    assert.ok(cell('medianHomeValue').includes('$777,600 ± $4,889'), cell('medianHomeValue'));
+    assert.ok(cell('housingUnits').includes('3,678,486 units ± 1,496'), cell('housingUnits'));
+    for (const id of ['medianGrossRent', 'medianHouseholdIncome', 'medianHomeValue', 'housingUnits', 'permits', 'homePriceIndex'])
+      assert.ok(!cell(id).includes('illustrative'), `${id} is published`);
+    for (const id of ['medianRenterIncome', 'rentBurden', 'ownerCostBurden', 'rentalVacancyRate']) {
+      assert.ok(cell(id).includes('illustrative'), `${id} is marked illustrative`);
+      assert.ok(!cell(id).includes('±'), `${id} has no margin`);
+    }
+    const scores = rowsOf(ny).filter((r) => r.includes('/ 100'));
+    assert.equal(scores.length, 5);
+    for (const r of scores) assert.ok(visible(r).includes('illustrative'), visible(r));
   });
 });
 
@@ -465,16 +484,20 @@ describe('site pages', () => {
     }
   });
 
-  it('home and market pages say which sources are illustrative where the numbers are, linking the data sources page', () => {
-    const illustrative = ['American Community Survey 5-year estimates', 'Building Permits Survey'];
+  it('home, market and methodology pages name the illustrative values where the numbers are, linking the data-status page', () => {
     for (const path of [PATHS.home, ...profiles.map((p) => PATHS.marketPage(p.market.id)), PATHS.methodology]) {
       const html = text(path);
-      const note = html.match(/<span class="illustrative-note">([\s\S]*?)<\/span>/)?.[1];
+      const note = html.match(/<span class="illustrative-note">[\s\S]*?Which values are which<\/a>\.<\/span>/)?.[0];
       assert.ok(note !== undefined, `${path}: no illustrative note`);
       const words = visible(note);
-      assert.ok(words.includes(`Illustrative fixture values: the ${illustrative.join(' and ')} figures here`), `${path}: ${words}`);
-      assert.ok(words.includes('The FHFA House Price Index figures are published.'), `${path}: ${words}`);
-      assert.ok(note.includes(`href="${PATHS.dataSources}"`), path);
+      assert.ok(
+        words.includes(
+          'Illustrative fixture values: the median renter household income, rent burden, owner cost burden and rental vacancy rate values are of the right magnitude but not the published figures (marked illustrative ); do not cite them, nor the scores computed from them.',
+        ),
+        `${path}: ${words}`,
+      );
+      assert.ok(words.includes("Every other value is the agency's published figure."), `${path}: ${words}`);
+      assert.ok(note.includes(`href="${PATHS.dataStatus}#values"`), path);
     }
   });
 
@@ -484,7 +507,7 @@ describe('site pages', () => {
       read: (path) => {
         const raw = readFileSync(join(FIXTURES, path), 'utf8');
         if (!path.endsWith('retrieval.json')) return raw;
-        const { illustrative: _dropped, ...rest } = JSON.parse(raw) as Record<string, unknown>;
+        const { illustrative: _dropped, illustrativeMetrics: _metrics, ...rest } = JSON.parse(raw) as Record<string, unknown>;
         return JSON.stringify(rest);
       },
     });
