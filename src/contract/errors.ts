@@ -26,7 +26,9 @@ export type FixtureErrorCode = 'missing_field' | 'not_numeric' | 'duplicate_row'
 export type AssemblyErrorCode = 'unknown_metric' | 'not_numeric' | 'duplicate_metric';
 /** Why a built document breaks the published contract. */
 export type ContractErrorCode = 'schema' | 'csv_tie';
-export type DataErrorCode = FixtureErrorCode | AssemblyErrorCode | ContractErrorCode;
+/** Why the archive of published snapshots cannot be read, or would change. */
+export type ArchiveErrorCode = 'archive_tampered' | 'archive_changed' | 'archive_shape';
+export type DataErrorCode = FixtureErrorCode | AssemblyErrorCode | ContractErrorCode | ArchiveErrorCode;
 
 export class DataError extends Error {
   readonly code: DataErrorCode;
@@ -56,6 +58,14 @@ export class ContractError extends DataError {
   constructor(code: ContractErrorCode, place: Place, reason: string) {
     super(code, place, reason);
     this.name = 'ContractError';
+  }
+}
+
+/** An archived snapshot whose bytes differ from what was recorded, or that a build or an archive step would change. */
+export class ArchiveError extends DataError {
+  constructor(code: ArchiveErrorCode, place: Place, reason: string) {
+    super(code, place, reason);
+    this.name = 'ArchiveError';
   }
 }
 
