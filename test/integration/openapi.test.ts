@@ -58,7 +58,10 @@ describe('the OpenAPI document, as built', () => {
 
   test('describes every route under /api/ and /healthz, and nothing else', () => {
     const ids = obj(obj(obj(components.parameters).marketId).schema).enum as string[];
-    const described = Object.keys(obj(doc.paths)).flatMap((t) => (t.includes('{marketId}') ? ids.map((id) => t.replace('{marketId}', id)) : [t]));
+    const dates = obj(obj(obj(components.parameters).snapshotDate).schema).enum as string[];
+    const described = Object.keys(obj(doc.paths))
+      .flatMap((t) => (t.includes('{snapshotDate}') ? dates.map((d) => t.replace('{snapshotDate}', d)) : [t]))
+      .flatMap((t) => (t.includes('{marketId}') ? ids.map((id) => t.replace('{marketId}', id)) : [t]));
     const routes = [...table.routes.keys()].filter((p) => p.startsWith('/api/') || p === PATHS.health);
     assert.deepEqual([...described].sort(), [...routes].sort());
   });
@@ -71,6 +74,8 @@ describe('the OpenAPI document, as built', () => {
   test('its schemas are the published ones, from the one contract definition: the same bytes as /api/schema/*', () => {
     assert.deepEqual(schemas.MarketProfile, withoutMeta(JSON.parse(body(table, PATHS.profileSchema)) as Json));
     assert.deepEqual(schemas.MarketIndex, withoutMeta(JSON.parse(body(table, PATHS.indexSchema)) as Json));
+    assert.deepEqual(schemas.MarketSeries, withoutMeta(JSON.parse(body(table, PATHS.seriesSchema)) as Json));
+    assert.deepEqual(schemas.VintageIndex, withoutMeta(JSON.parse(body(table, PATHS.vintagesSchema)) as Json));
     const ajv = new Ajv({ strict: false });
     addFormats(ajv);
     assert.ok(ajv.validate(schemas.CsvDescriptor as Json, JSON.parse(body(table, PATHS.csvDescriptor))), JSON.stringify(ajv.errors));
@@ -88,7 +93,8 @@ describe('the OpenAPI document, as built', () => {
               assert.ok(PROBLEM_CODES.includes(obj(value).code as never) && obj(value).status === Number(status), `${template} ${status}: example ${name}`);
               continue;
             }
-            const path = template.replace('{marketId}', name);
+            const date = String(obj(obj(components.parameters).snapshotDate).example);
+            const path = template.replace('{marketId}', name).replace('{snapshotDate}', date);
             const text = template === PATHS.openApi ? undefined : body(table, path);
             const served = text === undefined ? doc : table.routes.get(path)?.kind === 'csv' ? text : (JSON.parse(text) as unknown);
             assert.ok(isExcerpt(value, served), `${template}: example ${name} is not what ${path} serves`);
@@ -112,7 +118,7 @@ describe('the OpenAPI document, as built', () => {
       assert.ok(html.includes(needle), needle);
   });
 
-  test("carries the caveats in its description, and the index's Link header names it (rel=service-desc), the index body unchanged", () => {
+  test("carries the caveats in its description, and the index's Link header names it (rel=service-desc), the index's links as listed", () => {
     for (const caveat of PROFILE_CAVEATS) assert.ok(String(obj(doc.info).description).includes(caveat), caveat);
     const link = table.routes.get(PATHS.index)?.headers.find(([k]) => k === 'Link')?.[1];
     assert.equal(link, `<${BASE_URL}${PATHS.indexSchema}>; rel="describedby", <${BASE_URL}${PATHS.openApi}>; rel="service-desc"`);
@@ -123,6 +129,9 @@ describe('the OpenAPI document, as built', () => {
       'csvDescriptor',
       'indexSchema',
       'html',
+      'bulkSeriesCsv',
+      'vintages',
+      'download',
     ]);
   });
 });
