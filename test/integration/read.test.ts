@@ -95,8 +95,9 @@ describe('list and get: help and usage errors', () => {
   });
 
   test('the address: --base-url, else BASE_URL, else http://localhost:<PORT>', () => {
-    assert.deepEqual(loadReadConfig({}, ['get', 'x']), { baseUrl: 'http://localhost:3000', csv: false });
-    assert.deepEqual(loadReadConfig({ PORT: '8080' }, ['get', 'x', '--csv']), { baseUrl: 'http://localhost:8080', csv: true });
+    assert.deepEqual(loadReadConfig({}, ['get', 'x']), { baseUrl: 'http://localhost:3000', csv: false, series: false });
+    assert.deepEqual(loadReadConfig({ PORT: '8080' }, ['get', 'x', '--csv']), { baseUrl: 'http://localhost:8080', csv: true, series: false });
+    assert.deepEqual(loadReadConfig({}, ['get', 'x', '--series', '--csv']), { baseUrl: 'http://localhost:3000', csv: true, series: true });
     assert.equal(loadReadConfig({ BASE_URL: 'https://a.example/' }, ['list', '--base-url', 'https://b.example/data/']).baseUrl, 'https://b.example/data');
   });
 });
