@@ -71,6 +71,9 @@ const idsOf = (html: string): Set<string> => new Set([...html.matchAll(/\sid="([
 
 /** The kind of answer a path should give: pages are HTML, the API JSON or CSV. */
 function expectedKind(path: string): Kind {
+  if (path === PATHS.download) return 'zip';
+  if (path === PATHS.robots) return 'text';
+  if (path === PATHS.sitemap) return 'xml';
   if (path.startsWith('/api/')) return path.endsWith('/csv') ? 'csv' : 'json';
   if (path === PATHS.stylesheet) return 'css';
   return 'html';

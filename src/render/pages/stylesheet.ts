@@ -42,6 +42,7 @@ h3 { font-size: 1.1rem; }
 p, ul, ol, dl { margin: 0 0 1em; }
 .lead { font-size: 1.1rem; max-width: 48rem; }
 .muted { color: var(--muted); }
+.overdue { color: #8a4b00; font-weight: 600; }
 .sub { display: block; font-weight: normal; color: var(--muted); font-size: 0.85em; }
 .nowrap { white-space: nowrap; }
 
