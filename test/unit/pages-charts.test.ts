@@ -1,0 +1,100 @@
+// The charts' geometry as the pages render it: labels clear of lines and of each other, values printed once, colours told apart.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { buildRouteTable } from '../../src/build/build.ts';
+import { PATHS } from '../../src/contract/paths.ts';
+import { PLOT_WIDTHS, latestLabelBox } from '../../src/render/pages/price-chart.tsx';
+import type { RouteTable } from '../../src/routes/route-table.ts';
+
+const FIXTURES = new URL('../../fixtures/', import.meta.url).pathname;
+const table: RouteTable = buildRouteTable({ baseUrl: 'http://localhost:3000', read: (path) => readFileSync(join(FIXTURES, path), 'utf8') });
+const page = (path: string): string => {
+  const route = table.routes.get(path);
+  assert.ok(route, `no route ${path}`);
+  return route.identity.body.toString('utf8');
+};
+const decode = (s: string): string =>
+  s
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&#39;/g, "'")
+    .replace(/&quot;/g, '"');
+
+interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+const boxesMeet = (a: Box, b: Box): boolean => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+
+/** Whether the segment from (ax, ay) to (bx, by) passes through the box (Liang-Barsky clipping). */
+function segmentMeetsBox(ax: number, ay: number, bx: number, by: number, box: Box): boolean {
+  let t0 = 0;
+  let t1 = 1;
+  const dx = bx - ax;
+  const dy = by - ay;
+  for (const [p, q] of [
+    [-dx, ax - box.x0],
+    [dx, box.x1 - ax],
+    [-dy, ay - box.y0],
+    [dy, box.y1 - ay],
+  ] as const) {
+    if (p === 0) {
+      if (q < 0) return false;
+      continue;
+    }
+    const t = q / p;
+    if (p < 0) t0 = Math.max(t0, t);
+    else t1 = Math.min(t1, t);
+    if (t0 > t1) return false;
+  }
+  return true;
+}
+
+describe('price index chart', () => {
+  const WIDTHS = [PLOT_WIDTHS.narrowest, PLOT_WIDTHS.widest];
+
+  for (const id of table.marketIds) {
+    it(`${id}: the latest value's label is crossed by no part of the line, at 375 and at 1280 px`, () => {
+      const chart = page(PATHS.marketPage(id)).match(/<svg class="chart chart-price"[\s\S]*?<\/svg>\s*<details/)?.[0] ?? '';
+      const label = chart.match(/<text x="100%" y="([\d.]+)" text-anchor="end"[^>]*class="annotation"[^>]*>([\s\S]*?)<\/text>/);
+      assert.ok(label, `${id}: no label of the latest value`);
+      const lines = [...(label[2] ?? '').matchAll(/<tspan[^>]*>([^<]*)<\/tspan>/g)].map((m) => decode(m[1] ?? ''));
+      assert.ok(lines.length >= 1 && (lines[0] ?? '').startsWith('2025 Q4: '), lines.join(' / '));
+      const baseline = Number(label[1]);
+      // The box at the text metrics the chart assumes.
+      const box = latestLabelBox(lines, baseline);
+      // The lines live in a 0-1000 wide user space stretched to the plot's width; vertical units are pixels.
+      const paths = [...chart.matchAll(/<path d="([^"]*)" fill="none"/g)].map((m) => m[1] ?? '');
+      assert.equal(paths.length, 2, 'the whole series and the latest year');
+      for (const width of WIDTHS) {
+        const area = { x0: width - box.width, y0: box.top, x1: width, y1: box.bottom };
+        assert.ok(area.y0 >= 0, `${id}: the label leaves the chart at the top (${area.y0})`);
+        for (const d of paths) {
+          for (const sub of d.split('M').filter((s) => s !== '')) {
+            const pts = [...sub.matchAll(/(-?[\d.]+) (-?[\d.]+)/g)].map((m) => [(Number(m[1]) / 1000) * width, Number(m[2])] as const);
+            for (let i = 0; i < pts.length; i += 1) {
+              const [ax, ay] = pts[i] ?? [0, 0];
+              const [bx, by] = pts[i + 1] ?? pts[i] ?? [0, 0];
+              // Half the thicker stroke (4 px) either side of the line.
+              const hit = segmentMeetsBox(ax, ay, bx, by, { x0: area.x0 - 2, y0: area.y0 - 2, x1: area.x1 + 2, y1: area.y1 + 2 });
+              assert.ok(
+                !hit,
+                `${id} at ${width} px: the line from (${ax.toFixed(1)}, ${ay}) to (${bx.toFixed(1)}, ${by}) crosses the label "${lines.join(' / ')}"`,
+              );
+            }
+          }
+        }
+        // The latest value's dot (r = 5) at the right end of the line.
+        const dot = chart.match(/<circle cx="100%" cy="([\d.]+)" r="5"/);
+        assert.ok(dot, 'the latest dot');
+        const cy = Number(dot[1]);
+        assert.ok(!boxesMeet(area, { x0: width - 5, y0: cy - 5, x1: width + 5, y1: cy + 5 }), `${id} at ${width} px: the label covers the latest dot`);
+      }
+    });
+  }
+});
