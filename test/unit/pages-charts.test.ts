@@ -6,6 +6,9 @@ import { describe, it } from 'node:test';
 import { buildRouteTable } from '../../src/build/build.ts';
 import { PATHS } from '../../src/contract/paths.ts';
 import { PLOT_WIDTHS, latestLabelBox } from '../../src/render/pages/price-chart.tsx';
+import { contrast } from '../../src/render/pages/chart-parts.ts';
+import { SCORE_KEYS, scoreColor, scoreLabel } from '../../src/render/pages/scores.ts';
+import { VISIONS, colourDifference } from '../support/colour.ts';
 import type { RouteTable } from '../../src/routes/route-table.ts';
 
 const FIXTURES = new URL('../../fixtures/', import.meta.url).pathname;
@@ -97,4 +100,52 @@ describe('price index chart', () => {
       }
     });
   }
+});
+
+describe('score colours', () => {
+  const colours = SCORE_KEYS.map((k) => [k, scoreColor(k)] as const);
+
+  it('each stands out from the white page (3:1, a mark) and the value written inside a bar stands out from the bar (4.5:1)', () => {
+    for (const [key, colour] of colours) assert.ok(contrast(colour, '#ffffff') >= 3, `${key} ${colour}: ${contrast(colour, '#ffffff').toFixed(2)}:1`);
+    // A market page writes a long bar's value inside it.
+    let inside = 0;
+    for (const id of table.marketIds) {
+      const chart = page(PATHS.marketPage(id)).match(/<svg class="chart chart-market"[\s\S]*?<\/svg>/)?.[0] ?? '';
+      for (const bar of chart.matchAll(/<rect [^>]*fill="(#[0-9a-f]{6})"[^>]*><\/rect><text [^>]*text-anchor="end" fill="(#[0-9a-f]{6})"/g)) {
+        const [, fill = '', text = ''] = bar;
+        assert.ok(contrast(fill, text) >= 4.5, `${id}: text ${text} on ${fill} is ${contrast(fill, text).toFixed(2)}:1`);
+        inside += 1;
+      }
+    }
+    assert.ok(inside > 0, 'no value written inside a bar');
+  });
+
+  it('every two are told apart, thin bars: CIEDE2000 30 or more with normal colour vision, 12 or more with protanopia, deuteranopia or tritanopia', () => {
+    for (const vision of VISIONS) {
+      const least = vision === 'normal' ? 30 : 12;
+      for (const [i, [a, ca]] of colours.entries())
+        for (const [b, cb] of colours.slice(i + 1)) {
+          const d = colourDifference(ca, cb, vision);
+          assert.ok(d >= least, `${vision}: ${a} ${ca} and ${b} ${cb} differ by ${d.toFixed(1)}`);
+        }
+    }
+  });
+
+  it("home: every bar has its score's colour, and the legend keys the same colours to the same scores, in the bars' order", () => {
+    const html = page(PATHS.home);
+    const legend = html.match(/<ul class="legend">[\s\S]*?<\/ul>/)?.[0] ?? '';
+    const keys = [...legend.matchAll(/<li><svg[^>]*><rect [^>]*fill="(#[0-9a-f]{6})"[^>]*><\/rect><\/svg>([^<]*)<\/li>/g)].map((m) => [m[2], m[1]]);
+    assert.deepEqual(
+      keys,
+      colours.map(([k, c]) => [scoreLabel(k), c]),
+    );
+    const chart = html.match(/<svg class="chart chart-compare"[\s\S]*?<\/svg>/)?.[0] ?? '';
+    const rows = chart.split('<g><text').slice(1);
+    assert.equal(rows.length, table.marketIds.length);
+    for (const row of rows) {
+      const fills = [...row.matchAll(/<rect [^>]*fill="(#[0-9a-f]{6})"/g)].map((m) => m[1]);
+      const expected = colours.map(([, c]) => c).filter((c) => fills.includes(c));
+      assert.deepEqual(fills, expected, 'bars in the score order, each in its colour');
+    }
+  });
 });
