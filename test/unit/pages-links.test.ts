@@ -5,11 +5,12 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { buildRouteTable } from '../../src/build/build.ts';
 import { SCHEMA_VERSION, type MarketIndex, type MarketProfile } from '../../src/contract/schemas.ts';
-import { METRICS } from '../../src/methodology/metrics.ts';
-import { THRESHOLDS, THRESHOLD_BASIS } from '../../src/methodology/scores.ts';
+import { METRICS, valuesOf, type MetricId } from '../../src/methodology/metrics.ts';
+import { THRESHOLDS, THRESHOLD_BASIS, scoreInputs } from '../../src/methodology/scores.ts';
 import { METHODOLOGY_VERSION } from '../../src/methodology/version.ts';
-import { formatDate, formatMetric, formatNumber, formatShort, formatValue } from '../../src/render/pages/format.ts';
+import { formatDate, formatMetric, formatNumber, formatShort, formatValue, ordinal } from '../../src/render/pages/format.ts';
 import { SCORE_KEYS, scoreLabel } from '../../src/render/pages/scores.ts';
+import { basisOf } from '../../src/render/pages/standing.tsx';
 import { ENDPOINTS, PAGES, makeSite } from '../../src/render/pages/site.ts';
 import { assembleSnapshot } from '../../src/methodology/snapshot.ts';
 import { MARKETS } from '../../src/contract/markets.ts';
@@ -290,8 +291,12 @@ describe('market pages', () => {
       assert.match(html, /<svg class="chart chart-standing"[^>]*role="img" aria-labelledby="standing-chart-title standing-chart-desc"/, 'standing chart');
       assert.match(html, /<svg class="chart chart-price"[^>]*role="img" aria-labelledby="price-chart-title price-chart-desc"/, 'price chart');
       const standing = html.match(/<desc id="standing-chart-desc">([^<]*)<\/desc>/)?.[1] ?? '';
-      for (const metric of Object.values(p.profile.metrics))
-        assert.ok(decode(standing).includes(formatShort(metric.id, metric.value)), `${id}: ${metric.id} in the standing chart's description`);
+      // Each metric is placed by what it is ranked by: permits per 1,000 housing units, the price index by the year's change.
+      for (const metric of Object.values(p.profile.metrics)) {
+        const basis = basisOf(metric.id as MetricId);
+        const value = basis.of(valuesOf(p.profile.metrics));
+        assert.ok(value !== undefined && decode(standing).includes(basis.format(value)), `${id}: ${metric.id} in the standing chart's description`);
+      }
       const title = decode(html.match(/<title id="price-chart-title">([^<]*)<\/title>/)?.[1] ?? '');
       assert.match(title, /, (19[789]\d|2000) Q\d to 2025 Q4 \(1995 Q1 = 100\)/, `${id}: ${title}`);
       assert.ok(
@@ -300,6 +305,68 @@ describe('market pages', () => {
       );
     });
   }
+
+  it("ranks permits per 1,000 housing units and the price index by the year's change, and says so in the cell", () => {
+    const rankCell = (id: string, metricId: MetricId): string =>
+      visible(rowsOf(text(PATHS.marketPage(id))).find((r) => r.includes(`href="/methodology#metric-${metricId}"`)) ?? '');
+    /** The place from the top among every market's value (ties share the higher place), counted here, not by the page's code. */
+    const placeOf = (value: number, all: number[]): string => {
+      const place = all.filter((v) => v > value).length + 1;
+      const tied = all.filter((v) => v === value).length > 1 ? 'tied ' : '';
+      return `${tied}${place === 1 ? '' : `${ordinal(place)} `}highest of ${profiles.length}`;
+    };
+    /** The cell says the place, then (after any tie) what the rank is by and the market's figure on it. */
+    const says = (cell: string, place: string, by: string): boolean => new RegExp(`${place}(, with [^()]+?)?, ${by.replace(/[()]/g, '\\$&')}`).test(cell);
+    const perThousand = profiles.map((p) => {
+      const permits = p.profile.metrics.permits?.value ?? NaN;
+      const units = p.profile.metrics.housingUnits?.value ?? NaN;
+      return (permits / units) * 1000;
+    });
+    const changes = profiles.map((p) => p.profile.metrics.homePriceChange?.value ?? NaN);
+    for (const [i, p] of profiles.entries()) {
+      const id = p.market.id;
+      const own = perThousand[i] ?? NaN;
+      // The methodology's own derived input, which the supply score reads, is the figure the cell shows.
+      assert.equal(formatNumber(scoreInputs(valuesOf(p.profile.metrics)).permitsPerThousand ?? NaN, 1), formatNumber(own, 1));
+      assert.ok(
+        says(rankCell(id, 'permits'), placeOf(own, perThousand), `by new units authorized per 1,000 existing units (${formatNumber(own, 1)})`),
+        `${id}: ${rankCell(id, 'permits')}`,
+      );
+      const change = changes[i] ?? NaN;
+      assert.ok(
+        says(rankCell(id, 'homePriceIndex'), placeOf(change, changes), `by the year-over-year house price change (${formatShort('homePriceChange', change)})`),
+        `${id}: ${rankCell(id, 'homePriceIndex')}`,
+      );
+    }
+    // New York has the most permits and Miami the highest index, which said nothing of where they stand.
+    assert.ok(rankCell('us-ny-new-york', 'permits').includes('11th highest of 16, by new units authorized per 1,000 existing units (7.4)'));
+    assert.ok(
+      rankCell('us-fl-miami', 'homePriceIndex').includes('tied 10th highest of 16, with San Diego, CA, by the year-over-year house price change (1.5%)'),
+    );
+    const note = visible(text(PATHS.marketPage('us-ny-new-york')).match(/<h3 id="standing">[\s\S]*?<\/p>/)?.[0] ?? '');
+    assert.ok(note.includes('building permits, by new units authorized per 1,000 existing units'), note);
+    assert.ok(note.includes('the house price index, by the year-over-year house price change'), note);
+  });
+
+  it('says every rank in one direction, from the highest, and names the markets a tie is with', () => {
+    for (const p of profiles) {
+      const html = text(PATHS.marketPage(p.market.id));
+      for (const row of rowsOf(html).filter((r) => r.includes('data-label="Among the markets"'))) {
+        const cell = visible(row.match(/data-label="Among the markets">([\s\S]*?)<\/td>/)?.[1] ?? '').trim();
+        assert.match(
+          cell,
+          new RegExp(
+            `^(tied )?(\\d+(st|nd|rd|th) )?highest of ${profiles.length}(, with [^,]+, [A-Z]{2}( and [^,]+, [A-Z]{2})?|, with \\d+ others)?(, by .+)?$`,
+          ),
+          cell,
+        );
+      }
+    }
+    const ny = visible(rowsOf(text(PATHS.marketPage('us-ny-new-york'))).find((r) => r.includes('href="/methodology#metric-ownerCostBurden"')) ?? '');
+    assert.ok(ny.includes('tied 3rd highest of 16, with San Diego, CA'), ny);
+    const sd = visible(rowsOf(text(PATHS.marketPage('us-ca-san-diego'))).find((r) => r.includes('href="/methodology#metric-ownerCostBurden"')) ?? '');
+    assert.ok(sd.includes('tied 3rd highest of 16, with New York, NY'), sd);
+  });
 
   it('says plainly when a value is missing, and why the scores that need it are absent', () => {
     // New York's median gross rent as the Census API writes an estimate it could not compute.
