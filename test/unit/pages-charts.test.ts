@@ -149,3 +149,26 @@ describe('score colours', () => {
     }
   });
 });
+
+describe('where a market stands', () => {
+  for (const id of table.marketIds) {
+    it(`${id}: each strip prints each value once, the market's own not again at the end of the line`, () => {
+      const chart = page(PATHS.marketPage(id)).match(/<svg class="chart chart-standing"[\s\S]*?<\/svg>/)?.[0] ?? '';
+      // Every text of the chart by its row: the market's value sits 14 px above a line, the ends' values 19 px below it.
+      const texts = [...chart.matchAll(/<text [^>]*y="([\d.]+)"[^>]*>([^<]*)<\/text>/g)].map((m) => ({ y: Number(m[1]), text: decode(m[2] ?? '') }));
+      const lines = [...chart.matchAll(/<line x1="0" x2="100%" y1="([\d.]+)"/g)].map((m) => Number(m[1]));
+      assert.ok(lines.length >= 10, `${lines.length} strips`);
+      for (const line of lines) {
+        const own = texts.filter((t) => Math.abs(t.y - (line - 14)) < 0.01).map((t) => t.text);
+        const ends = texts.filter((t) => Math.abs(t.y - (line + 19)) < 0.01).map((t) => t.text);
+        assert.equal(own.length, 1, `${id}: the market's value on the line at ${line}`);
+        const printed = [...own, ...ends];
+        assert.deepEqual(printed, [...new Set(printed)], `${id}: the strip at ${line} prints ${printed.join(', ')}`);
+      }
+    });
+  }
+  it('New York, the largest city, prints its housing units once, at the right end of its line', () => {
+    const chart = page(PATHS.marketPage('us-ny-new-york')).match(/<svg class="chart chart-standing"[\s\S]*?<\/svg>/)?.[0] ?? '';
+    assert.equal(chart.split('>3,678,486<').length - 1, 1);
+  });
+});

@@ -173,6 +173,8 @@ export function StandingChart({ site, profile }: { site: Site; profile: MarketPr
         .domain(lo === hi ? [lo - 1, hi + 1] : [lo, hi])
         .range([0, 100]);
       const value = d.basis.of(own);
+      const shown = value === undefined ? undefined : d.basis.format(value);
+      // A value at an end of the line is printed once, above its dot, not again as the end's value.
       return {
         d,
         key: d.basis.key,
@@ -180,8 +182,8 @@ export function StandingChart({ site, profile }: { site: Site; profile: MarketPr
         value,
         at: value === undefined ? undefined : x(value),
         line: px(TOP + i * ROW + 28),
-        low: d.basis.format(lo) as string | undefined,
-        high: d.basis.format(hi) as string | undefined,
+        low: d.basis.format(lo) === shown ? undefined : d.basis.format(lo),
+        high: d.basis.format(hi) === shown ? undefined : d.basis.format(hi),
         range: `range ${d.basis.format(lo)} to ${d.basis.format(hi)}, median ${d.basis.format(quantile(d, 0.5))}`,
       };
     });
