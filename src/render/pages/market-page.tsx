@@ -156,7 +156,9 @@ function MetricRow({
         ) : null}
       </Td>
       <Td label="Among the markets">{standing}</Td>
-      <Td label="Period">{metric.asOf}</Td>
+      <Td label="Period" class="nowrap">
+        {metric.asOf}
+      </Td>
       <Td label="Source">
         <a href={site.href(`${PATHS.dataSources}#${metric.sourceId}`)}>{sourceName ?? metric.sourceId}</a>
       </Td>
