@@ -8,6 +8,8 @@ import { PATHS } from '../../src/contract/paths.ts';
 import { PLOT_WIDTHS, latestLabelBox } from '../../src/render/pages/price-chart.tsx';
 import { contrast } from '../../src/render/pages/chart-parts.ts';
 import { SCORE_KEYS, scoreColor, scoreLabel } from '../../src/render/pages/scores.ts';
+import { STYLESHEET } from '../../src/render/pages/stylesheet.ts';
+import { LABEL_SIZES, labelBox } from '../../src/render/pages/us-map.tsx';
 import { VISIONS, colourDifference } from '../support/colour.ts';
 import type { RouteTable } from '../../src/routes/route-table.ts';
 
@@ -171,4 +173,40 @@ describe('where a market stands', () => {
     const chart = page(PATHS.marketPage('us-ny-new-york')).match(/<svg class="chart chart-standing"[\s\S]*?<\/svg>/)?.[0] ?? '';
     assert.equal(chart.split('>3,678,486<').length - 1, 1);
   });
+});
+
+describe('home page map', () => {
+  const map = page(PATHS.home).match(/<svg class="map"[\s\S]*?<\/svg>/)?.[0] ?? '';
+  const dots = [...map.matchAll(/<circle class="map-dot" cx="([\d.]+)" cy="([\d.]+)"/g)].map((m) => ({ x: Number(m[1]), y: Number(m[2]) }));
+
+  for (const variant of ['wide', 'narrow'] as const) {
+    it(`${variant} labels: no two meet, none covers another market's dot or leaves the frame, each is nearest its own dot`, () => {
+      const { font, radius } = LABEL_SIZES[variant];
+      assert.ok(STYLESHEET.includes(`.map-labels-${variant} text { font-size: ${font}px; }`), `the stylesheet sizes the ${variant} labels at ${font}px`);
+      const group = map.match(new RegExp(`<g class="map-labels map-labels-${variant}">([\\s\\S]*?)</g>`))?.[1] ?? '';
+      // The labels come in the order of the dots, one per market.
+      const labels = [...group.matchAll(/<text x="([\d.-]+)" y="([\d.-]+)" dy="0.35em" text-anchor="(start|middle|end)"[^>]*>([\s\S]*?)<\/text>/g)].map((m) => {
+        const text = decode((m[4] ?? '').replace(/<[^>]+>/g, ''));
+        const at = { x: Number(m[1]), y: Number(m[2]), anchor: m[3] as 'start' | 'middle' | 'end' };
+        return { text, at, box: labelBox(text, at, font) };
+      });
+      assert.equal(labels.length, dots.length);
+      for (const [i, a] of labels.entries()) {
+        assert.ok(a.box.x0 >= 0 && a.box.y0 >= 0 && a.box.x1 <= 975 && a.box.y1 <= 610, `${a.text} leaves the frame`);
+        for (const b of labels.slice(i + 1)) assert.ok(!boxesMeet(a.box, b.box), `"${a.text}" and "${b.text}" meet`);
+        const own = dots[i] ?? { x: NaN, y: NaN };
+        // The end of the label beside its dot (the middle of the near edge for a label above or below it).
+        const end = { x: a.at.x, y: a.at.anchor !== 'middle' ? a.at.y : a.at.y < own.y ? a.box.y1 : a.box.y0 };
+        const toOwn = Math.hypot(end.x - own.x, end.y - own.y);
+        for (const [j, d] of dots.entries()) {
+          if (j === i) continue;
+          assert.ok(
+            !boxesMeet(a.box, { x0: d.x - radius, y0: d.y - radius, x1: d.x + radius, y1: d.y + radius }),
+            `"${a.text}" covers the dot of ${labels[j]?.text}`,
+          );
+          assert.ok(Math.hypot(end.x - d.x, end.y - d.y) > toOwn, `"${a.text}" ends nearer the dot of ${labels[j]?.text} than its own`);
+        }
+      }
+    });
+  }
 });
