@@ -33,7 +33,7 @@ main { flex: 1 0 auto; width: 100%; }
 .wrap { max-width: 68rem; margin: 0 auto; padding: 0 1rem; }
 a { color: var(--accent); text-underline-offset: 0.15em; }
 a:hover { color: var(--accent-dark); }
-a:focus-visible, .table-scroll:focus-visible { outline: 3px solid #f0b429; outline-offset: 2px; }
+a:focus-visible, .table-scroll:focus-visible, pre.curl:focus-visible { outline: 3px solid #f0b429; outline-offset: 2px; }
 code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", monospace; font-size: 0.9em; overflow-wrap: anywhere; }
 h1, h2, h3 { line-height: 1.25; margin: 1.6em 0 0.5em; }
 h1 { font-size: 1.9rem; margin-top: 0.6em; }
@@ -156,9 +156,13 @@ table.status td.missing-cell { min-width: 6rem; }
 /* The agency's margin of error beside a value. */
 .moe { color: var(--muted); white-space: nowrap; }
 
-/* Code samples wrap rather than scroll, so a long curl line never widens the page. */
-pre.curl { background: var(--panel); border: 1px solid var(--line); border-radius: 4px; padding: 0.6rem 0.8rem; white-space: pre-wrap; overflow-wrap: anywhere; margin: 0 0 1rem; }
-pre.curl code { font-size: 0.88rem; }
+/*
+ * A curl line breaks only at a space or after a slash of its URL (its pieces do not break, not even at a hyphen); a piece
+ * wider than the column scrolls in the line's own box, so it never widens the page.
+ */
+pre.curl { background: var(--panel); border: 1px solid var(--line); border-radius: 4px; padding: 0.6rem 0.8rem; white-space: pre-wrap; overflow-x: auto; margin: 0 0 1rem; }
+pre.curl code { font-size: 0.88rem; overflow-wrap: normal; }
+pre.curl .nobreak { white-space: nowrap; }
 
 /* Charts: static SVG; text sizes here, geometry in the markup. */
 .chart { display: block; max-width: 52rem; margin: 0.5rem 0 1.5rem; overflow: visible; font-family: inherit; }
