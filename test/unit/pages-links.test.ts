@@ -4,13 +4,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { buildRouteTable } from '../../src/build/build.ts';
-import { SCHEMA_VERSION, type MarketIndex, type MarketProfile } from '../../src/contract/schemas.ts';
+import { PROFILE_CAVEATS, SCHEMA_VERSION, type MarketIndex, type MarketProfile } from '../../src/contract/schemas.ts';
 import { METRICS, valuesOf, type MetricId } from '../../src/methodology/metrics.ts';
 import { THRESHOLDS, THRESHOLD_BASIS, scoreInputs } from '../../src/methodology/scores.ts';
 import { METHODOLOGY_VERSION } from '../../src/methodology/version.ts';
 import { formatDate, formatMetric, formatNumber, formatShort, formatValue, ordinal } from '../../src/render/pages/format.ts';
 import { SCORE_KEYS, scoreLabel } from '../../src/render/pages/scores.ts';
 import { basisOf } from '../../src/render/pages/standing.tsx';
+import { pageCaveat } from '../../src/render/pages/components.tsx';
 import { ENDPOINTS, PAGES, makeSite } from '../../src/render/pages/site.ts';
 import { assembleSnapshot } from '../../src/methodology/snapshot.ts';
 import { MARKETS } from '../../src/contract/markets.ts';
@@ -250,7 +251,7 @@ describe('market pages', () => {
       }
       for (const s of p.sources) assert.ok(html.includes(`href="${s.sourceUrl}"`), `${id}: landing page of ${s.sourceId}`);
       assert.ok(words.includes(`${p.profile.coverage.totalProvided} of the ${p.profile.coverage.totalRequired} metrics`), 'coverage');
-      for (const c of p.caveats) assert.ok(words.includes(c), `${id}: caveat "${c}"`);
+      for (const c of p.caveats) assert.ok(words.includes(pageCaveat(c)), `${id}: caveat "${pageCaveat(c)}"`);
       assert.ok(html.includes(`<section class="caveats" aria-labelledby="caveats">`), 'caveats section');
       assert.ok(html.includes(`<a href="${PATHS.profile(id)}" type="application/json">`), 'JSON download');
       assert.ok(html.includes(`<a href="${PATHS.marketCsv(id)}" type="text/csv"`), 'CSV download');
@@ -469,6 +470,26 @@ describe('market pages', () => {
     const scores = rowsOf(ny).filter((r) => r.includes('/ 100'));
     assert.equal(scores.length, 5);
     for (const r of scores) assert.ok(visible(r).includes('illustrative'), visible(r));
+  });
+});
+
+describe('caveats', () => {
+  it('are worded for a page on every page that shows them, and stay verbatim in the JSON', () => {
+    // Every caveat the contract fixes has a page wording where its JSON words name an endpoint or a JSON field.
+    for (const c of PROFILE_CAVEATS) assert.doesNotMatch(pageCaveat(c), /\bendpoint\b|\bJSON\b|"illustrative": true/, c);
+    let shown = 0;
+    for (const [path, html] of pages) {
+      const section = html.match(/<section class="caveats"[\s\S]*?<\/section>/)?.[0];
+      if (section === undefined) continue;
+      shown += 1;
+      const words = visible(section);
+      assert.doesNotMatch(words, /This endpoint|Production JSON|"illustrative": true/, path);
+      for (const c of PROFILE_CAVEATS) assert.ok(words.includes(pageCaveat(c)), `${path}: "${pageCaveat(c)}"`);
+    }
+    assert.equal(shown, 1 + profiles.length, 'the home page and every market page');
+    assert.ok(visible(text(PATHS.home)).includes('This page shows no live data: values are not live, not real-time and not forecasts.'));
+    for (const p of profiles) assert.deepEqual(p.caveats, PROFILE_CAVEATS, p.market.id);
+    assert.deepEqual(index.caveats, PROFILE_CAVEATS);
   });
 });
 
