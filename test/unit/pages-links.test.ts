@@ -12,6 +12,7 @@ import { formatDate, formatMetric, formatNumber, formatShort, formatValue, ordin
 import { SCORE_KEYS, scoreLabel } from '../../src/render/pages/scores.ts';
 import { basisOf } from '../../src/render/pages/standing.tsx';
 import { pageCaveat } from '../../src/render/pages/components.tsx';
+import { STYLESHEET } from '../../src/render/pages/stylesheet.ts';
 import { ENDPOINTS, PAGES, makeSite } from '../../src/render/pages/site.ts';
 import { assembleSnapshot } from '../../src/methodology/snapshot.ts';
 import { MARKETS } from '../../src/contract/markets.ts';
@@ -470,6 +471,36 @@ describe('market pages', () => {
     const scores = rowsOf(ny).filter((r) => r.includes('/ 100'));
     assert.equal(scores.length, 5);
     for (const r of scores) assert.ok(visible(r).includes('illustrative'), visible(r));
+  });
+});
+
+describe('good news and warnings', () => {
+  /** The class of the paragraph that holds a sentence, on a page. */
+  const classOf = (html: string, sentence: string): string | undefined =>
+    [...html.matchAll(/<p(?: class="([^"]*)")?>([\s\S]*?)<\/p>/g)].find((m) => visible(m[2] ?? '').includes(sentence))?.[1];
+
+  it('says that nothing is missing, and that the worked example matches, as good news, not in a warning box', () => {
+    assert.equal(classOf(text(PATHS.dataStatus), 'Every market has every required metric.'), 'confirm');
+    assert.equal(classOf(text(PATHS.methodology), 'These are the scores the profile publishes:'), 'confirm');
+    for (const p of profiles) assert.equal(classOf(text(PATHS.marketPage(p.market.id)), 'Every required metric is present.'), 'confirm', p.market.id);
+    // The good-news style is not the warning's: neither its colours nor its class.
+    const rule = STYLESHEET.match(/\n\.confirm \{[^}]*\}/)?.[0] ?? '';
+    assert.ok(rule.includes('var(--confirm)') && !rule.includes('notice'), rule);
+  });
+
+  it('keeps the warning box for what is missing', () => {
+    const ACS = 'census-acs-5yr/acs5-2024-detailed-place.json';
+    const edited = buildRouteTable({
+      baseUrl: BASE_URL,
+      read: (path) => {
+        const raw = readFileSync(join(FIXTURES, path), 'utf8');
+        return path === ACS ? raw.replace('"New York city, New York","1821"', '"New York city, New York","-666666666"') : raw;
+      },
+    });
+    const page = (path: string): string => edited.routes.get(path)?.identity.body.toString('utf8') ?? '';
+    assert.equal(classOf(page(PATHS.dataStatus), '1 of 16 markets lacks a required metric: New York, NY.'), 'notice');
+    assert.equal(classOf(page(PATHS.marketPage('us-ny-new-york')), 'Missing: “Median gross rent”.'), 'notice notice-missing');
+    assert.equal(classOf(page(PATHS.marketPage('us-tx-austin')), 'Every required metric is present.'), 'confirm');
   });
 });
 

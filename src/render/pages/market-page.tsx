@@ -184,7 +184,7 @@ function Metrics({ site, profile }: { site: Site; profile: AssembledProfile }) {
           and any score that needs {coverage.missing.length === 1 ? 'it' : 'them'} is not computed.
         </p>
       ) : (
-        <p>Every required metric is present.</p>
+        <p class="confirm">Every required metric is present.</p>
       )}
       {Object.values(metrics).some((m) => m?.marginOfError !== undefined) ? (
         <p>

@@ -13,6 +13,8 @@ export const STYLESHEET = `/* Housing market profiles: one small stylesheet, no 
   --notice-line: #b7791f;
   --missing: #fdecea;
   --missing-line: #b42318;
+  --confirm: #e9f6ee;
+  --confirm-line: #1a7f37;
   color-scheme: light;
 }
 *, *::before, *::after { box-sizing: border-box; }
@@ -64,6 +66,9 @@ p, ul, ol, dl { margin: 0 0 1em; }
 /* Notices: the caveats and anything missing are meant to be seen. */
 .notice { background: var(--notice); border-left: 4px solid var(--notice-line); padding: 0.6rem 0.9rem; max-width: 52rem; }
 .notice-missing { background: var(--missing); border-left-color: var(--missing-line); }
+/* Good news (nothing missing, the scores recomputed as published) is not a warning: green, with a tick. */
+.confirm { background: var(--confirm); border-left: 4px solid var(--confirm-line); padding: 0.6rem 0.9rem; max-width: 52rem; }
+.confirm::before { content: "\\2713\\00a0" / ""; color: var(--confirm-line); font-weight: 700; }
 .illustrative-note { display: block; margin-top: 0.4rem; }
 .illustrative-note:first-child { margin-top: 0; }
 /* What each number covers: one line under the notices, so nobody reads a metro's index as the city's. */
@@ -250,8 +255,8 @@ pre.curl .nobreak { white-space: nowrap; }
   a { color: #000; }
   a.external::after { content: " (" attr(href) ")"; font-size: 0.85em; }
   .table-scroll { overflow: visible; border: 0; }
-  table, .chart, .notice, .caveats, .definition, .source, .endpoint { break-inside: avoid; }
+  table, .chart, .notice, .confirm, .caveats, .definition, .source, .endpoint { break-inside: avoid; }
   h2, h3 { break-after: avoid; }
-  .notice, .caveats, thead th, .missing-row th, .missing-row td, pre.curl { background: none; }
+  .notice, .confirm, .caveats, thead th, .missing-row th, .missing-row td, pre.curl { background: none; }
 }
 `;

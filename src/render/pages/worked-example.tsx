@@ -114,7 +114,7 @@ export function WorkedExample({ site }: { site: Site }) {
           <Step key={w.key} worked={w} />
         ))}
       </ol>
-      <p class={matches ? 'notice' : 'notice notice-missing'}>
+      <p class={matches ? 'confirm' : 'notice notice-missing'}>
         {matches
           ? `These are the scores the profile publishes: ${SCORE_KEYS.map((k) => `${k} ${scoreOf(published, k) ?? 'not computed'}`).join(', ')}.`
           : 'The recomputed scores differ from the published ones; please report this.'}
