@@ -2,7 +2,7 @@
 import { scaleLinear } from 'd3-scale';
 import type { MarketProfile } from '../../contract/schemas.ts';
 import { METRICS, metricDefinition, valuesOf, type MetricId, type Values } from '../../methodology/metrics.ts';
-import { scoreInputs, thresholdDefinition } from '../../methodology/scores.ts';
+import { DERIVED_INPUTS, scoreInputs, thresholdDefinition } from '../../methodology/scores.ts';
 import { CHART_MARKET_LIMIT, INK, MUTED, GRID, ACCENT, pct, px } from './chart-parts.ts';
 import { displayName, formatNumber, formatShort, ordinal, shortLabel } from './format.ts';
 import type { Site } from './site.ts';
@@ -34,7 +34,7 @@ const BASES: Partial<Record<MetricId, Basis>> = {
     of: (v) => scoreInputs(v).permitsPerThousand,
     format: (n) => formatNumber(n, 1),
     label: shortLabel('permits'),
-    sub: 'per 1,000 units',
+    sub: `per ${formatNumber(DERIVED_INPUTS.permitsPerThousand.after)} units`,
     by: `by ${thresholdDefinition('permitsPerThousand').phrase}`,
     why: 'a count of permits grows with the size of the city',
   },
@@ -114,8 +114,8 @@ function prefixWhere(sorted: Distribution['sorted'], test: (v: number) => boolea
 
 /**
  * A market's place among the markets in words, always counted from the highest: "highest of 16", "3rd highest of 16",
- * "16th highest of 16"; markets with equal values share the higher place and say with whom: "tied 3rd highest of 16,
- * with Boston, MA" (or "with 3 others"). Undefined when the market has no value on the basis.
+ * "16th highest of 16"; markets with equal values share the higher place: "tied 3rd highest of 16". Undefined when
+ * the market has no value on the basis.
  */
 export function rankWords(d: Distribution, marketId: string): string | undefined {
   const value = d.sorted.find((e) => e.marketId === marketId)?.value;
@@ -124,10 +124,7 @@ export function rankWords(d: Distribution, marketId: string): string | undefined
   const below = prefixWhere(d.sorted, (v) => v < value);
   const atMost = prefixWhere(d.sorted, (v) => v <= value);
   const place = n - atMost + 1;
-  const words = `${place === 1 ? '' : `${ordinal(place)} `}highest of ${formatNumber(n)}`;
-  const others = d.sorted.slice(below, atMost).filter((e) => e.marketId !== marketId);
-  if (others.length === 0) return words;
-  return `tied ${words}, with ${others.length <= 2 ? others.map((e) => e.name).join(' and ') : `${formatNumber(others.length)} others`}`;
+  return `${atMost - below > 1 ? 'tied ' : ''}${place === 1 ? '' : `${ordinal(place)} `}highest of ${formatNumber(n)}`;
 }
 
 /** The rank as the metrics table says it: with what it is by, and the market's figure on that basis, where that is not the metric itself. */
@@ -154,9 +151,9 @@ const TOP = 6;
 
 /**
  * One row per metric's basis (permits per 1,000 units; the price index by the price change's own row): a line from the
- * lowest market's value to the highest's, a ring for each other market (or, beyond
- * CHART_MARKET_LIMIT markets, a band over the middle half of them), a tick at the median, and this market as a filled dot
- * with its value. Horizontal positions are percentages of each row's own range, so rows of different units share one chart.
+ * lowest market's value to the highest's, a ring for each other market (or, beyond CHART_MARKET_LIMIT markets, a band
+ * over the middle half of them), a tick at the median, and this market as a filled dot with its value, printed once.
+ * Horizontal positions are percentages of each row's own range, so rows of different units share one chart.
  */
 export function StandingChart({ site, profile }: { site: Site; profile: MarketProfile }) {
   const name = displayName(profile.market);
