@@ -1,4 +1,5 @@
 // /data-catalog: every endpoint with its URL, format and a curl line; the tools, the client and the contract; the CSV columns; the error codes.
+import { Fragment } from 'preact';
 import { CSV_COLUMNS, SCHEMA_VERSION } from '../../contract/schemas.ts';
 import { SERIES_CSV_COLUMNS } from '../../contract/series.ts';
 import { BULK_CSV_FILENAME, BULK_SERIES_CSV_FILENAME, DOWNLOAD_FILENAME, PATHS, marketCsvFilename, seriesCsvFilename } from '../../contract/paths.ts';
@@ -7,10 +8,27 @@ import { DOCUMENTED_CODES, PROBLEM_CATALOGUE } from '../../protocol/problems.ts'
 import { Facts, MarketRowHeader, ReflowTable } from './components.tsx';
 import { ENDPOINTS, type Site } from './site.ts';
 
+/**
+ * A command that breaks only where a reader expects it: at a space, or after a slash inside a URL (never between the two
+ * of "//"), each piece kept whole by the stylesheet, so "us-az-phoenix" never splits at its hyphens. The <wbr> marks add
+ * no text, so a copied line is the command exactly. A piece wider than the column scrolls, and the keyboard can reach it.
+ */
 function Curl({ command }: { command: string }) {
   return (
-    <pre class="curl">
-      <code>{command}</code>
+    <pre class="curl" tabindex={0}>
+      <code>
+        {command.split(' ').map((word, i) => (
+          <Fragment key={i}>
+            {i === 0 ? null : ' '}
+            {word.split(/(?<=[^/]\/)(?!\/)/).map((piece, j) => (
+              <Fragment key={j}>
+                {j === 0 ? null : <wbr />}
+                <span class="nobreak">{piece}</span>
+              </Fragment>
+            ))}
+          </Fragment>
+        ))}
+      </code>
     </pre>
   );
 }

@@ -233,7 +233,7 @@ export function DataStatusPage({ site }: { site: Site }) {
         Every value comes from a static snapshot of {formatDate(site.snapshotDate)}. Freshness is judged against that date, not today, from the age of each
         source's latest release against its update frequency (the <a href={site.href(`${PATHS.methodology}#freshness`)}>freshness rule</a>).
       </p>
-      <p class="notice">
+      <p class={incomplete.length === 0 ? 'confirm' : 'notice'}>
         {incomplete.length === 0
           ? 'Every market has every required metric.'
           : `${incomplete.length} of ${site.profiles.length} markets ${incomplete.length === 1 ? 'lacks' : 'lack'} a required metric: ${listWords(incomplete.map((p) => displayName(p.market)))}. Their missing values, and why, are listed below.`}

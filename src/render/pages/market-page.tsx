@@ -14,7 +14,7 @@ import { displayName, formatDate, formatMetric, formatNumber, formatPercent, for
 import { PriceIndexChart, PriceIndexTable } from './price-chart.tsx';
 import { SCORE_KEYS, scoreLabel, scoreMeaning, scoreOf } from './scores.ts';
 import type { Site } from './site.ts';
-import { StandingChart, StandingLegend, distribution, rankWords } from './standing.tsx';
+import { StandingChart, StandingLegend, basisNotes, distribution, standingWords } from './standing.tsx';
 
 const metricLabel = (id: string): string => metricDefinition(id)?.label ?? id;
 
@@ -107,12 +107,14 @@ function Scores({ site, profile }: { site: Site; profile: AssembledProfile }) {
 
 function MetricRow({
   site,
+  marketId,
   id,
   metric,
   sourceName,
   note,
 }: {
   site: Site;
+  marketId: string;
   id: MetricId;
   metric: Metric | undefined;
   sourceName: string | undefined;
@@ -130,6 +132,8 @@ function MetricRow({
     );
   }
   const d = distribution(site, id);
+  // Permits without the housing units to divide them by have no place per 1,000 units; said, not left blank.
+  const standing = standingWords(d, marketId) ?? `Not ranked: ${d.basis.by.replace(/^by /, '')} is not available`;
   return (
     <tr>
       <th scope="row">
@@ -151,8 +155,10 @@ function MetricRow({
           </>
         ) : null}
       </Td>
-      <Td label="Among the markets">{rankWords(d, metric.value)}</Td>
-      <Td label="Period">{metric.asOf}</Td>
+      <Td label="Among the markets">{standing}</Td>
+      <Td label="Period" class="nowrap">
+        {metric.asOf}
+      </Td>
       <Td label="Source">
         <a href={site.href(`${PATHS.dataSources}#${metric.sourceId}`)}>{sourceName ?? metric.sourceId}</a>
       </Td>
@@ -178,7 +184,7 @@ function Metrics({ site, profile }: { site: Site; profile: AssembledProfile }) {
           and any score that needs {coverage.missing.length === 1 ? 'it' : 'them'} is not computed.
         </p>
       ) : (
-        <p>Every required metric is present.</p>
+        <p class="confirm">Every required metric is present.</p>
       )}
       {Object.values(metrics).some((m) => m?.marginOfError !== undefined) ? (
         <p>
@@ -210,6 +216,7 @@ function Metrics({ site, profile }: { site: Site; profile: AssembledProfile }) {
                 <MetricRow
                   key={id}
                   site={site}
+                  marketId={profile.market.id}
                   id={id}
                   metric={metric}
                   sourceName={metric === undefined ? undefined : sourceNames.get(metric.sourceId)}
@@ -223,7 +230,12 @@ function Metrics({ site, profile }: { site: Site; profile: AssembledProfile }) {
       <h3 id="standing">Where {displayName(profile.market)} stands</h3>
       <p>
         Each line runs from the lowest of the {formatNumber(site.profiles.length)} markets to the highest on that metric; the values of the other markets are in
-        the <a href={site.href(`${PATHS.home}#metrics-table`)}>home page's table</a>.
+        the <a href={site.href(`${PATHS.home}#metrics-table`)}>home page's table</a>. Ranks count from the highest. Compared by something other than their own
+        value, in the table and on the lines:{' '}
+        {basisNotes()
+          .map((n) => `${n.noun}, ${n.by} (${n.why})`)
+          .join('; ')}
+        .
       </p>
       <StandingLegend site={site} name={displayName(profile.market)} />
       <StandingChart site={site} profile={profile} />
