@@ -65,7 +65,7 @@ describe('price index chart', () => {
 
   for (const id of table.marketIds) {
     it(`${id}: the latest value's label is crossed by no part of the line, at 375 and at 1280 px`, () => {
-      const chart = page(PATHS.marketPage(id)).match(/<svg class="chart chart-price"[\s\S]*?<\/svg>\s*<details/)?.[0] ?? '';
+      const chart = page(PATHS.marketPage(id)).match(/<svg class="chart chart-price"[\s\S]*?<\/svg>\s*<p class="chart-data"/)?.[0] ?? '';
       const label = chart.match(/<text x="100%" y="([\d.]+)" text-anchor="end"[^>]*class="annotation"[^>]*>([\s\S]*?)<\/text>/);
       assert.ok(label, `${id}: no label of the latest value`);
       const lines = [...(label[2] ?? '').matchAll(/<tspan[^>]*>([^<]*)<\/tspan>/g)].map((m) => decode(m[1] ?? ''));

@@ -425,9 +425,12 @@ describe('market pages', () => {
     const html = text(PATHS.marketPage('us-ny-new-york'));
     const ny = profiles.find((p) => p.market.id === 'us-ny-new-york');
     const change = ny?.profile.metrics['homePriceChange']?.value ?? NaN;
-    const chart = html.match(/<svg class="chart chart-price"[\s\S]*?<\/svg>\s*<details/)?.[0] ?? '';
+    const chart = html.match(/<svg class="chart chart-price"[\s\S]*?<\/svg>\s*<p class="chart-data"/)?.[0] ?? '';
     assert.ok(visible(chart).includes(`2025 Q4: 437.42 +${formatNumber(change, 1)}% on 2024 Q4`), visible(chart));
     // Every quarter of the fixture's series is in the table behind the chart: 1975 Q4 (the first with a value) to 2025 Q4.
+    // The chart links the numbers it draws: the market's series, as CSV and JSON.
+    const data = html.match(/chart chart-price[\s\S]*?(<p class="chart-data">[\s\S]*?<\/p>)/)?.[1] ?? '';
+    assert.ok(data.includes(`href="${PATHS.seriesCsv('us-ny-new-york')}"`) && data.includes(`href="${PATHS.series('us-ny-new-york')}"`), data);
     const table = html.match(/<table class="compact">[\s\S]*?<\/table>/)?.[0] ?? '';
     const csv = readFileSync(join(FIXTURES, 'fhfa-hpi/hpi_at_metro.csv'), 'utf8')
       .split('\n')

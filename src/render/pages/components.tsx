@@ -146,3 +146,18 @@ export function Facts({ items }: { items: readonly (readonly [string, ComponentC
     </dl>
   );
 }
+
+/** Under a chart: the documents holding the numbers it draws, so nobody has to read them off the picture. */
+export function ChartData({ site, label, links }: { site: Site; label: string; links: readonly (readonly [text: string, path: string])[] }) {
+  return (
+    <p class="chart-data">
+      The numbers {label}:{' '}
+      {links.map(([text, path], i) => (
+        <span key={path}>
+          {i === 0 ? '' : ' · '}
+          <a href={site.href(path)}>{text}</a>
+        </span>
+      ))}
+    </p>
+  );
+}

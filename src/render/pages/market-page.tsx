@@ -9,7 +9,19 @@ import { METHODOLOGY_VERSION } from '../../methodology/version.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { boundaryPhrase, coverageClause } from '../../methodology/profiles.ts';
 import { MarketScoreChart } from './charts.tsx';
-import { Caveats, DateText, ExternalLink, Facts, FreshnessBadge, IllustrativeNote, IllustrativeTag, ReflowTable, TableScroll, Td } from './components.tsx';
+import {
+  Caveats,
+  ChartData,
+  DateText,
+  ExternalLink,
+  Facts,
+  FreshnessBadge,
+  IllustrativeNote,
+  IllustrativeTag,
+  ReflowTable,
+  TableScroll,
+  Td,
+} from './components.tsx';
 import { displayName, formatDate, formatMetric, formatNumber, formatPercent, formatShort, labelList } from './format.ts';
 import { PriceIndexChart, PriceIndexTable } from './price-chart.tsx';
 import { SCORE_KEYS, scoreLabel, scoreMeaning, scoreOf } from './scores.ts';
@@ -34,6 +46,12 @@ function Downloads({ site, profile }: { site: Site; profile: AssembledProfile })
         </a>{' '}
         <span class="muted">({site.url(PATHS.marketCsv(id))})</span>
       </li>
+      <li>
+        <a href={site.href(PATHS.seriesCsv(id))} type="text/csv" download>
+          CSV, every observation behind the values (series)
+        </a>{' '}
+        <span class="muted">({site.url(PATHS.seriesCsv(id))})</span>
+      </li>
     </ul>
   );
 }
@@ -50,6 +68,7 @@ function Scores({ site, profile }: { site: Site; profile: AssembledProfile }) {
         <a href={site.href(`${PATHS.methodology}#scores`)}>methodology page</a>.
       </p>
       <MarketScoreChart name={displayName(profile.market)} scores={scores} />
+      <ChartData site={site} label="in this chart" links={[['the profile (JSON)', PATHS.profile(profile.market.id)]]} />
       <ReflowTable>
         <table>
           <caption>Scores of {displayName(profile.market)} and what they mean</caption>
@@ -239,6 +258,14 @@ function Metrics({ site, profile }: { site: Site; profile: AssembledProfile }) {
       </p>
       <StandingLegend site={site} name={displayName(profile.market)} />
       <StandingChart site={site} profile={profile} />
+      <ChartData
+        site={site}
+        label="in these strips"
+        links={[
+          ['every metric of every market (CSV)', PATHS.bulkCsv],
+          ['the index of markets (JSON)', PATHS.index],
+        ]}
+      />
     </section>
   );
 }
@@ -267,6 +294,14 @@ function HousePrices({ site, profile }: { site: Site; profile: AssembledProfile 
             change on a year earlier. Price changes stay out of the scores (the <a href={site.href(`${PATHS.methodology}#scores`)}>methodology</a> says why).
           </p>
           <PriceIndexChart series={series} area={area} />
+          <ChartData
+            site={site}
+            label="in this chart, every quarter"
+            links={[
+              ['the series (CSV)', PATHS.seriesCsv(profile.market.id)],
+              ['the series (JSON)', PATHS.series(profile.market.id)],
+            ]}
+          />
           <details class="data-table">
             <summary>Every quarter's value, as a table</summary>
             <TableScroll label="House price index by quarter" columns={6}>

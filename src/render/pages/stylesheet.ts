@@ -45,6 +45,7 @@ p, ul, ol, dl { margin: 0 0 1em; }
 .lead { font-size: 1.1rem; max-width: 48rem; }
 .muted { color: var(--muted); }
 .overdue { color: #8a4b00; font-weight: 600; }
+.chart-data { font-size: 0.9rem; color: var(--muted); margin-top: 0.25rem; }
 .sub { display: block; font-weight: normal; color: var(--muted); font-size: 0.85em; }
 .nowrap { white-space: nowrap; }
 
