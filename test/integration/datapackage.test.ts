@@ -11,6 +11,7 @@ import { CSV_DIALECT } from '../../src/describe/datapackage.ts';
 import { SITE_DIR, fileFor } from '../../src/artifact/manifest.ts';
 import { MARKET_IDS } from '../../src/contract/markets.ts';
 import { PATHS } from '../../src/contract/paths.ts';
+import type { RouteTable } from '../../src/routes/route-table.ts';
 import { BASE_URL, body, buildTable } from '../support/data.ts';
 import { startEmbedded } from '../support/embedded.ts';
 import { frictionless, type FrictionlessPackage } from '../support/frictionless.ts';
@@ -67,11 +68,11 @@ describe('the Data Package, as built', () => {
 });
 
 describe("Frictionless Data's library (datapackage) against the running server", () => {
-  let served: { baseUrl: string; stop: () => Promise<void> };
+  let served: { baseUrl: string; table: RouteTable; stop: () => Promise<void> };
   let loaded: FrictionlessPackage;
   before(async () => {
     const { running, baseUrl } = await startEmbedded();
-    served = { baseUrl, stop: () => running.close() };
+    served = { baseUrl, table: running.table, stop: () => running.close() };
     loaded = await frictionless().Package.load(`${baseUrl}${PATHS.dataPackage}`);
   });
   after(() => served.stop());
@@ -113,7 +114,8 @@ describe("Frictionless Data's library (datapackage) against the running server",
   });
 
   test('the library is not a formality: a constraint the data break fails the read, a field without a name fails the descriptor', async () => {
-    const descriptor = JSON.parse(body(buildTable(served.baseUrl), PATHS.dataPackage)) as { resources: Resource[] };
+    // The package as served: the running server's own route table, built for its URL.
+    const descriptor = JSON.parse(body(served.table, PATHS.dataPackage)) as { resources: Resource[] };
     const [first] = descriptor.resources;
     assert.ok(first);
     const wrongIds = structuredClone(first);
