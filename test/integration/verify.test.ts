@@ -28,14 +28,44 @@ function withBody(route: Route, body: Buffer): Route {
   };
 }
 
-/** Serves a copy of the route table with one route altered, through the embedded server. */
-async function brokenDeployment(alter: (table: RouteTable) => void): Promise<{ url: string; stop: () => Promise<void> }> {
+interface Deployment {
+  url: string;
+  stop: () => Promise<void>;
+}
+
+/** A route table built for a free loopback port, with that port. */
+async function tableForFreePort(): Promise<{ port: number; table: RouteTable }> {
   const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const table = buildRouteTable({ baseUrl, read: fixturesOnDisk(FIXTURES) });
+  return { port, table: buildRouteTable({ baseUrl: `http://127.0.0.1:${port}`, read: fixturesOnDisk(FIXTURES) }) };
+}
+
+/**
+ * The table the embedded deployments below are served from, built once for this file: a deployment is a copy of it
+ * (its own map of routes, so an alteration stays in that copy) served on its port, one deployment at a time.
+ */
+let shared: Promise<{ port: number; table: RouteTable }> | undefined;
+
+/** Serves a copy of `built` with one route altered, through the embedded server. */
+async function serveAltered(built: { port: number; table: RouteTable }, alter: (table: RouteTable) => void): Promise<Deployment> {
+  const table: RouteTable = { ...built.table, routes: new Map(built.table.routes) };
   alter(table);
-  const running = await startServer(table, { host: '127.0.0.1', port });
-  return { url: baseUrl, stop: () => running.close() };
+  const running = await startServer(table, { host: '127.0.0.1', port: built.port });
+  return { url: table.baseUrl, stop: () => running.close() };
+}
+
+/**
+ * Serves a copy of the route table with one route altered, through the embedded server: the shared table on its port
+ * (free again once the previous deployment stopped), or, with `ownPort` (two deployments at once) or when something
+ * else has taken that port meanwhile, a table built for a port of its own.
+ */
+async function embeddedDeployment(alter: (table: RouteTable) => void, { ownPort = false } = {}): Promise<Deployment> {
+  if (ownPort) return serveAltered(await tableForFreePort(), alter);
+  try {
+    return await serveAltered(await (shared ??= tableForFreePort()), alter);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    return serveAltered(await tableForFreePort(), alter);
+  }
 }
 
 const failing = (report: VerifyReport): string[] => report.checks.filter((c) => !c.ok).map((c) => `${c.name}: ${c.detail}`);
@@ -48,15 +78,13 @@ const routeOf = (table: RouteTable, path: string): Route => {
 
 describe('verify against working deployments', () => {
   test('the embedded server passes every check', async () => {
-    const port = await freePort();
-    const baseUrl = `http://127.0.0.1:${port}`;
-    const running = await startServer(buildRouteTable({ baseUrl, read: fixturesOnDisk(FIXTURES) }), { host: '127.0.0.1', port });
+    const deployment = await embeddedDeployment(() => undefined);
     try {
-      const report = await verifyDeployment(baseUrl);
+      const report = await verifyDeployment(deployment.url);
       assert.deepEqual(failing(report), [], formatReport(report));
       assert.ok(report.checks.length >= 16 * 3 + 10, `${report.checks.length} checks`);
     } finally {
-      await running.close();
+      await deployment.stop();
     }
   });
 
@@ -196,7 +224,7 @@ describe('verify against broken deployments names the fault', () => {
 
   for (const c of cases) {
     test(c.name, async () => {
-      const deployment = await brokenDeployment(c.alter);
+      const deployment = await embeddedDeployment(c.alter);
       try {
         const report = await verifyDeployment(deployment.url);
         assert.equal(report.ok, false);
@@ -213,14 +241,17 @@ describe('verify against broken deployments names the fault', () => {
 });
 
 describe('the verify command', () => {
-  let deployment: { url: string; stop: () => Promise<void> };
-  let broken: { url: string; stop: () => Promise<void> };
+  let deployment: Deployment;
+  let broken: Deployment;
   before(async () => {
-    deployment = await brokenDeployment(() => undefined);
-    broken = await brokenDeployment((t) => {
-      const route = routeOf(t, `/api/markets/${ID}`);
-      t.routes.set(route.path, { ...route, headers: route.headers.map(([k, v]) => [k, k === 'Content-Type' ? 'text/json' : v] as const) });
-    });
+    deployment = await embeddedDeployment(() => undefined);
+    broken = await embeddedDeployment(
+      (t) => {
+        const route = routeOf(t, `/api/markets/${ID}`);
+        t.routes.set(route.path, { ...route, headers: route.headers.map(([k, v]) => [k, k === 'Content-Type' ? 'text/json' : v] as const) });
+      },
+      { ownPort: true },
+    );
   });
   after(async () => {
     await deployment.stop();
