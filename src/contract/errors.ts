@@ -13,6 +13,7 @@ export interface Place {
 function describePlace(place: Place): string {
   const parts: string[] = [];
   if (place.file !== undefined) parts.push(place.line === undefined ? place.file : `${place.file}:${place.line}`);
+  else if (place.line !== undefined) parts.push(`line ${place.line}`);
   if (place.column !== undefined) parts.push(`column ${place.column}`);
   if (place.marketId !== undefined) parts.push(`market ${place.marketId}`);
   if (place.pointer !== undefined) parts.push(`at ${place.pointer === '' ? '/' : place.pointer}`);

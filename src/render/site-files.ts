@@ -55,12 +55,23 @@ function readme(context: DownloadContext, names: readonly [string, string][]): s
   return lines.join('\n');
 }
 
+interface DocumentRoute {
+  path: string;
+  kind: string;
+  identity: { body: Buffer };
+  /** The route's gzip variant: its deflate stream is the zip entry's, so nothing is compressed twice. */
+  gzip?: { body: Buffer };
+}
+
 /** The zip's entries: every JSON and CSV route but the liveness probe, under names that mirror the paths, and README.txt. */
-export function downloadEntries(routes: Iterable<{ path: string; kind: string; identity: { body: Buffer } }>, context: DownloadContext): ZipEntry[] {
-  const documents = [...routes].filter(
-    (r): r is { path: string; kind: 'json' | 'csv'; identity: { body: Buffer } } => (r.kind === 'json' || r.kind === 'csv') && r.path !== PATHS.health,
-  );
-  const entries = documents.map((r) => ({ name: zipName(r.path, r.kind), body: r.identity.body, path: r.path })).sort((a, b) => (a.name < b.name ? -1 : 1));
+export function downloadEntries(routes: Iterable<DocumentRoute>, context: DownloadContext): ZipEntry[] {
+  const documents = [...routes].filter((r) => (r.kind === 'json' || r.kind === 'csv') && r.path !== PATHS.health);
+  const entries = documents
+    .map((r) => ({ name: zipName(r.path, r.kind as 'json' | 'csv'), body: r.identity.body, path: r.path, gzip: r.gzip?.body }))
+    .sort((a, b) => (a.name < b.name ? -1 : 1));
   const list: [string, string][] = entries.map((e) => [e.name, e.path]);
-  return [...entries.map(({ name, body }) => ({ name, body })), { name: 'README.txt', body: Buffer.from(readme(context, list), 'utf8') }];
+  return [
+    ...entries.map(({ name, body, gzip }) => (gzip === undefined ? { name, body } : { name, body, gzip })),
+    { name: 'README.txt', body: Buffer.from(readme(context, list), 'utf8') },
+  ];
 }

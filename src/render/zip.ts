@@ -5,6 +5,15 @@ export interface ZipEntry {
   /** The path inside the archive, with forward slashes. */
   name: string;
   body: Buffer;
+  /** The body's gzip file, where one was made already: its deflate stream and CRC-32 are the zip entry's, taken as they are. */
+  gzip?: Buffer;
+}
+
+/** The raw deflate stream and CRC-32 inside a gzip file (RFC 1952) without optional header fields, as node:zlib writes one. */
+function fromGzip(gz: Buffer | undefined, size: number): { data: Buffer; crc: number } | undefined {
+  if (gz === undefined || gz.length < 18 || gz[0] !== 0x1f || gz[1] !== 0x8b || gz[2] !== 8 || gz[3] !== 0) return undefined;
+  if (gz.readUInt32LE(gz.length - 4) !== size % 2 ** 32) return undefined;
+  return { data: gz.subarray(10, gz.length - 8), crc: gz.readUInt32LE(gz.length - 8) };
 }
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
@@ -45,10 +54,11 @@ export function zipArchive(entries: readonly ZipEntry[], date: string): Buffer {
   let offset = 0;
   for (const entry of sorted) {
     const name = Buffer.from(entry.name, 'utf8');
-    const deflated = deflateRawSync(entry.body, { level: 9 });
+    const made = fromGzip(entry.gzip, entry.body.length);
+    const deflated = made?.data ?? deflateRawSync(entry.body, { level: 9 });
     const stored = deflated.length >= entry.body.length;
     const data = stored ? entry.body : deflated;
-    const crc = crc32(entry.body);
+    const crc = made?.crc ?? crc32(entry.body);
     if (entry.body.length > 0xfffffffe || offset > 0xfffffffe) throw new RangeError(`${entry.name}: a zip without zip64 holds files under 4 GiB`);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);

@@ -68,9 +68,10 @@ export function etagOf(body: Buffer): string {
  * Brotli quality is a build-time trade: 11 costs about 30 times quality 7 for roughly 10 % fewer
  * bytes, a few hundred bytes on a profile (the same TCP segments either way), and at 11 the large
  * shared documents (bulk CSV, index) compress at about 400 KB/s. Quality 7 for ordinary bodies and 9
- * for large ones keeps a build of thousands of markets in seconds (npm run bench:build).
+ * for large ones, and 5 from 4 MiB (the bulk series CSV of a thousand markets is about 45 MiB), keeps a
+ * build of thousands of markets in seconds (npm run bench:build).
  */
-export const brotliQuality = (bytes: number): number => (bytes >= 64 * 1024 ? 9 : 7);
+export const brotliQuality = (bytes: number): number => (bytes >= 4 * 1024 * 1024 ? 5 : bytes >= 64 * 1024 ? 9 : 7);
 
 /** Precompressed variants, kept only where they are smaller than the identity bytes. */
 function variants(body: Buffer): Pick<Route, 'identity' | 'gzip' | 'br'> {
@@ -104,10 +105,15 @@ export function buildRoutes(input: RouteInput): RouteTable {
     ...(kind === 'html' ? PAGE_HEADERS : []),
     ...extra,
   ];
+  // Routes with the same bytes (a vintage not yet archived and the current documents) share their variants: compressed once.
+  const byContent = new Map<string, Pick<Route, 'identity' | 'gzip' | 'br'>>();
   const add = (path: string, kind: Kind, body: string | Buffer, extra: readonly Header[] = [], cacheControl: string = CACHE_CONTROL.ok): void => {
     if (routes.has(path)) throw new InvariantError(`route ${path} is defined twice`);
     const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-    routes.set(path, { path, kind, contentType: CONTENT_TYPES[kind], headers: headersOf(kind, extra, cacheControl), ...variants(bytes) });
+    const key = etagOf(bytes);
+    const made = byContent.get(key) ?? variants(bytes);
+    byContent.set(key, made);
+    routes.set(path, { path, kind, contentType: CONTENT_TYPES[kind], headers: headersOf(kind, extra, cacheControl), ...made });
   };
   const describedBy = (path: string): [string, string] => ['Link', `<${baseUrl}${path}>; rel="describedby"`];
   const attachment = (filename: string): [string, string] => ['Content-Disposition', `attachment; filename="${filename}"`];

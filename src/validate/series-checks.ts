@@ -1,6 +1,6 @@
 // Checks the built series against the contract where draft-07 cannot: ids and sources tie, periods are what their labels say and in order, and every CSV row ties to the JSON.
 import { CsvSyntaxError, parseCsv, plainDecimal } from '../contract/csv-format.ts';
-import { ContractError } from '../contract/errors.ts';
+import { ContractError, InvariantError } from '../contract/errors.ts';
 import { periodRange } from '../contract/periods.ts';
 import { SERIES_CSV_COLUMNS, type MarketSeries } from '../contract/series.ts';
 
@@ -53,33 +53,34 @@ export function assertSeriesCsvTies(csv: string, series: readonly MarketSeries[]
     const line = i + 2;
     const { s, m, o } = expected[i] ?? { s: undefined, m: undefined, o: undefined };
     if (s === undefined || m === undefined || o === undefined) return;
-    const row = Object.fromEntries(names.map((n, k) => [n, fields[k]]));
     const area = o.geography ?? m.geography;
-    const want: Record<string, string> = {
-      market_id: s.market.id,
-      metric_id: m.id,
-      period: o.period,
-      period_start: o.periodStart,
-      period_end: o.periodEnd,
-      value: plainDecimal(o.value),
-      unit: m.unit,
-      margin_of_error: o.marginOfError === undefined ? '' : plainDecimal(o.marginOfError),
-      illustrative: o.illustrative === true ? 'true' : 'false',
-      source_id: m.sourceId,
-      geography_level: area.level,
-      geography_code: area.code,
-      snapshot_date: o.snapshotDate,
-      updated_date: s.generatedAt,
-      methodology_version: s.methodologyVersion,
-      production_mode: s.productionMode,
-      live_data: String(s.liveData),
-    };
-    for (const [column, value] of Object.entries(want)) {
-      if (row[column] !== value) {
+    // In the columns' order: what each cell must hold.
+    const want = [
+      s.market.id,
+      m.id,
+      o.period,
+      o.periodStart,
+      o.periodEnd,
+      plainDecimal(o.value),
+      m.unit,
+      o.marginOfError === undefined ? '' : plainDecimal(o.marginOfError),
+      o.illustrative === true ? 'true' : 'false',
+      m.sourceId,
+      area.level,
+      area.code,
+      o.snapshotDate,
+      s.generatedAt,
+      s.methodologyVersion,
+      s.productionMode,
+      String(s.liveData),
+    ];
+    if (want.length !== names.length) throw new InvariantError(`the series check knows ${want.length} columns, the contract ${names.length}`);
+    for (let k = 0; k < want.length; k += 1) {
+      if (fields[k] !== want[k]) {
         throw new ContractError(
           'csv_tie',
-          { route, line, column, marketId: s.market.id },
-          `CSV has ${JSON.stringify(row[column])}, the JSON has ${JSON.stringify(value)}`,
+          { route, line, column: names[k] ?? String(k), marketId: s.market.id },
+          `CSV has ${JSON.stringify(fields[k])}, the JSON has ${JSON.stringify(want[k])}`,
         );
       }
     }

@@ -12,6 +12,7 @@ import { SITE_DIR, fileFor } from '../../src/artifact/manifest.ts';
 import { MARKET_IDS } from '../../src/contract/markets.ts';
 import { SERIES_CSV_COLUMNS } from '../../src/contract/series.ts';
 import { PATHS } from '../../src/contract/paths.ts';
+import type { RouteTable } from '../../src/routes/route-table.ts';
 import { BASE_URL, body, buildTable } from '../support/data.ts';
 import { startEmbedded } from '../support/embedded.ts';
 import { frictionless, type FrictionlessPackage } from '../support/frictionless.ts';
@@ -95,11 +96,11 @@ describe('the Data Package, as built', () => {
 });
 
 describe("Frictionless Data's library (datapackage) against the running server", () => {
-  let served: { baseUrl: string; stop: () => Promise<void> };
+  let served: { baseUrl: string; table: RouteTable; stop: () => Promise<void> };
   let loaded: FrictionlessPackage;
   before(async () => {
     const { running, baseUrl } = await startEmbedded();
-    served = { baseUrl, stop: () => running.close() };
+    served = { baseUrl, table: running.table, stop: () => running.close() };
     loaded = await frictionless().Package.load(`${baseUrl}${PATHS.dataPackage}`);
   });
   after(() => served.stop());
@@ -148,7 +149,8 @@ describe("Frictionless Data's library (datapackage) against the running server",
   });
 
   test('the library is not a formality: a constraint the data break fails the read, a field without a name fails the descriptor', async () => {
-    const descriptor = JSON.parse(body(buildTable(served.baseUrl), PATHS.dataPackage)) as { resources: Resource[] };
+    // The package as served: the running server's own route table, built for its URL.
+    const descriptor = JSON.parse(body(served.table, PATHS.dataPackage)) as { resources: Resource[] };
     const [first] = descriptor.resources;
     assert.ok(first);
     const wrongIds = structuredClone(first);

@@ -13,6 +13,7 @@ import { EXAMPLE_UNKNOWN_MARKET } from '../../src/describe/openapi.ts';
 import { PROBLEM_CODES } from '../../src/protocol/problems.ts';
 import { MARKET_IDS } from '../../src/contract/markets.ts';
 import { PATHS } from '../../src/contract/paths.ts';
+import type { RouteTable } from '../../src/routes/route-table.ts';
 import { nginxOverFreshBuild } from '../../scripts/nginx-run.ts';
 import { BASE_URL, body, buildTable } from '../support/data.ts';
 import { startEmbedded } from '../support/embedded.ts';
@@ -20,6 +21,7 @@ import { checkConformance } from '../support/openapi-conformance.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 type Json = Record<string, unknown>;
+type Run = { status: number; stdout: string; stderr: string };
 const obj = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURES = join(ROOT, 'fixtures');
@@ -136,12 +138,22 @@ describe('the OpenAPI document, as built', () => {
   });
 });
 
+/**
+ * One embedded server for this file, started on first use and closed after its last test: the conformance check and
+ * the generated client only read from it.
+ */
+let embedded: ReturnType<typeof startEmbedded> | undefined;
+const sharedEmbedded = (): ReturnType<typeof startEmbedded> => (embedded ??= startEmbedded());
+after(async () => {
+  if (embedded !== undefined) await (await embedded).running.close();
+});
+
 for (const [name, start] of [
   [
     'the embedded server',
     async () => {
-      const { running, baseUrl } = await startEmbedded();
-      return { baseUrl, stop: () => running.close() };
+      const { baseUrl } = await sharedEmbedded();
+      return { baseUrl, stop: () => Promise.resolve() };
     },
   ],
   ['nginx over dist/', () => nginxOverFreshBuild(FIXTURES)],
@@ -164,22 +176,14 @@ for (const [name, start] of [
 }
 
 describe('a client generated from the served document (openapi-typescript, openapi-fetch) compiles under tsc and works', () => {
-  let served: { baseUrl: string; stop: () => Promise<void> };
+  let served: { baseUrl: string; table: RouteTable };
   let dir: string;
-  before(async () => {
-    const { running, baseUrl } = await startEmbedded();
-    served = { baseUrl, stop: () => running.close() };
-    // Under the repository, so the program finds openapi-fetch in node_modules; artifacts/ is ignored by git and every tool.
-    mkdirSync(join(ROOT, 'artifacts'), { recursive: true });
-    dir = mkdtempSync(join(ROOT, 'artifacts', 'openapi-client-'));
-  });
-  after(async () => {
-    await served.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  /** openapi-typescript's run, and one tsc program over both test programs (each file's diagnostics are its own). */
+  let generate: Run;
+  let compile: Run;
 
   // Asynchronous: the embedded server answers from this very process, so a blocking spawn would starve it.
-  const node = (args: string[]): Promise<{ status: number; stdout: string; stderr: string }> =>
+  const node = (args: string[]): Promise<Run> =>
     new Promise((resolve) => {
       execFile(process.execPath, args, { cwd: dir, encoding: 'utf8' }, (error, stdout, stderr) =>
         resolve({ status: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr }),
@@ -190,11 +194,18 @@ describe('a client generated from the served document (openapi-typescript, opena
       compilerOptions: { strict: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', outDir: 'out', types: [], skipLibCheck: false },
       files,
     });
+  /** The first line of each diagnostic tsc printed (a message's further lines are indented). */
+  const diagnostics = (output: string): string[] => output.split('\n').filter((line) => line !== '' && !line.startsWith(' '));
 
-  test("openapi-typescript turns /api/openapi into types; a program using them fetches Austin's profile", async () => {
-    const generate = await node([join(ROOT, 'node_modules/openapi-typescript/bin/cli.js'), `${served.baseUrl}${PATHS.openApi}`, '-o', 'api.d.ts']);
-    assert.equal(generate.status, 0, `${generate.stdout}${generate.stderr}`);
+  before(async () => {
+    const { baseUrl, running } = await sharedEmbedded();
+    served = { baseUrl, table: running.table };
+    // Under the repository, so the program finds openapi-fetch in node_modules; artifacts/ is ignored by git and every tool.
+    mkdirSync(join(ROOT, 'artifacts'), { recursive: true });
+    dir = mkdtempSync(join(ROOT, 'artifacts', 'openapi-client-'));
+    generate = await node([join(ROOT, 'node_modules/openapi-typescript/bin/cli.js'), `${served.baseUrl}${PATHS.openApi}`, '-o', 'api.d.ts']);
     writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
+    // A program that uses the generated types as intended, which must compile cleanly and run...
     writeFileSync(
       join(dir, 'main.ts'),
       [
@@ -211,26 +222,41 @@ describe('a client generated from the served document (openapi-typescript, opena
       ].join('\n'),
     );
     writeFileSync(join(dir, 'declare.d.ts'), 'declare const process: { argv: string[] };\n');
-    writeFileSync(join(dir, 'tsconfig.json'), tsconfig(['declare.d.ts', 'main.ts']));
-    const compile = await node([join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', '.']);
-    assert.equal(compile.status, 0, `${compile.stdout}${compile.stderr}`);
+    // ...and a module that misuses them, which must not. Neither declares anything global, so in one program each file
+    // gets exactly the diagnostics it would get alone, and tsc loads and checks the libraries once instead of twice.
+    writeFileSync(
+      join(dir, 'wrong.ts'),
+      "import createClient from 'openapi-fetch';\nimport type { paths } from './api.js';\nconst client = createClient<paths>({ baseUrl: 'http://127.0.0.1:9' });\nexport const p = client.GET('/api/markets/{marketId}', { params: { path: { marketId: 'us-zz-nowhere' } } });\n",
+    );
+    writeFileSync(join(dir, 'tsconfig.json'), tsconfig(['declare.d.ts', 'main.ts', 'wrong.ts']));
+    compile = await node([join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', '.']);
+  });
+  after(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("openapi-typescript turns /api/openapi into types; a program using them fetches Austin's profile", async () => {
+    assert.equal(generate.status, 0, `${generate.stdout}${generate.stderr}`);
+    assert.deepEqual(
+      diagnostics(compile.stdout).filter((line) => !line.startsWith('wrong.ts(')),
+      [],
+      `tsc reports errors outside wrong.ts:\n${compile.stdout}${compile.stderr}`,
+    );
     const run = await node([join(dir, 'out/main.js'), served.baseUrl]);
     assert.equal(run.status, 0, run.stderr);
     const printed = JSON.parse(run.stdout) as Json;
-    const austin = JSON.parse(body(buildTable(served.baseUrl), PATHS.profile('us-tx-austin'))) as {
+    const austin = JSON.parse(body(served.table, PATHS.profile('us-tx-austin'))) as {
       profile: { metrics: { medianGrossRent: { value: number } } };
     };
     assert.deepEqual(printed, { id: 'us-tx-austin', version: '1', rent: austin.profile.metrics.medianGrossRent.value, caveats: PROFILE_CAVEATS.length });
   });
 
-  test('the generated types are real: an id outside the enumeration does not compile', async () => {
-    writeFileSync(
-      join(dir, 'wrong.ts'),
-      "import createClient from 'openapi-fetch';\nimport type { paths } from './api.js';\nconst client = createClient<paths>({ baseUrl: 'http://127.0.0.1:9' });\nexport const p = client.GET('/api/markets/{marketId}', { params: { path: { marketId: 'us-zz-nowhere' } } });\n",
-    );
-    writeFileSync(join(dir, 'tsconfig.json'), tsconfig(['wrong.ts']));
-    const compile = await node([join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', '.']);
+  test('the generated types are real: an id outside the enumeration does not compile', () => {
     assert.notEqual(compile.status, 0);
     assert.match(compile.stdout, /"us-zz-nowhere"/);
+    assert.ok(
+      diagnostics(compile.stdout).some((line) => line.startsWith('wrong.ts(') && line.includes('"us-zz-nowhere"')),
+      `${compile.stdout}${compile.stderr}`,
+    );
   });
 });

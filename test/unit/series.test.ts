@@ -2,13 +2,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { InvariantError } from '../../src/contract/errors.ts';
+import { ContractError, InvariantError } from '../../src/contract/errors.ts';
 import { MARKET_IDS } from '../../src/contract/markets.ts';
 import { PATHS } from '../../src/contract/paths.ts';
 import { comparePeriods, periodRange } from '../../src/contract/periods.ts';
 import { SERIES_CSV_COLUMNS, type MarketSeries } from '../../src/contract/series.ts';
 import { buildSnapshot } from '../../src/build/build.ts';
 import type { PastSnapshot } from '../../src/methodology/series.ts';
+import { assertSeriesCsvTies, assertSeriesRules } from '../../src/validate/series-checks.ts';
 import { BASE_URL, FIXTURE_FILES, body, buildTable, fixtureReader, servedProfiles } from '../support/data.ts';
 
 const table = buildTable();
@@ -157,5 +158,51 @@ describe('series across vintages', () => {
       ],
     );
     assert.equal(s.metrics['homePriceIndex']?.observations.find((o) => o.period === '2025 Q4')?.value, 505.7);
+  });
+});
+
+describe('the series checks the build runs', () => {
+  test('a CSV cell that does not tie to the JSON stops the build with the route, line and column', () => {
+    const s = series('us-tx-austin');
+    const csv = body(table, PATHS.seriesCsv('us-tx-austin'));
+    const lines = csv.split('\r\n');
+    const tampered = [lines[0], (lines[1] ?? '').replace(',18.4,', ',18.5,'), ...lines.slice(2)].join('\r\n');
+    assert.throws(
+      () => assertSeriesCsvTies(tampered, [s], PATHS.seriesCsv('us-tx-austin')),
+      (e: unknown) => e instanceof ContractError && /line 2, column value.*CSV has "18\.5", the JSON has "18\.4"/.test(e.message),
+    );
+    assert.doesNotThrow(() => assertSeriesCsvTies(csv, [s], PATHS.seriesCsv('us-tx-austin')));
+  });
+  test('observations out of order, a period whose span is not its label, or an illustrative value with a margin are refused', () => {
+    const broken = (edit: (s: MarketSeries) => void): MarketSeries => {
+      const s = structuredClone(series('us-tx-austin'));
+      edit(s);
+      return s;
+    };
+    const index = (s: MarketSeries): MarketSeries['metrics'][string] => s.metrics['homePriceIndex'] ?? assert.fail();
+    assert.throws(
+      () =>
+        assertSeriesRules(
+          broken((s) => index(s).observations.reverse()),
+          'r',
+        ),
+      /sorted by period end/,
+    );
+    assert.throws(
+      () =>
+        assertSeriesRules(
+          broken((s) => Object.assign(index(s).observations[0] ?? {}, { periodEnd: '1977-06-29' })),
+          'r',
+        ),
+      /runs 1977-04-01 to 1977-06-30, not 1977-04-01 to 1977-06-29/,
+    );
+    assert.throws(
+      () =>
+        assertSeriesRules(
+          broken((s) => Object.assign(s.metrics['rentBurden']?.observations[0] ?? {}, { marginOfError: 1 })),
+          'r',
+        ),
+      /an illustrative value has no margin of error/,
+    );
   });
 });
