@@ -1,5 +1,5 @@
 // `market-profiles list` and `market-profiles get <market-id> [--series] [--csv]`: the typed client on the command line; the data on stdout (JSON, or CSV), everything else on stderr.
-import { MarketProfilesError, ProblemError, createClient, type MarketProfilesClient } from '../client/client.ts';
+import { MarketProfilesError, ProblemError, createClient, type MarketProfilesClient } from 'market-profiles-client';
 import type { ReadConfig } from './config.ts';
 import { renderJson } from '../contract/json.ts';
 

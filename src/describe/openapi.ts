@@ -116,6 +116,30 @@ function problemSchema(): Json {
   };
 }
 
+/**
+ * The documents' schemas as `components.schemas` holds them: the contract's (the same the draft-07 schemas at /api/schema/*
+ * publish), the two CSV descriptors' and the problem's. The client package's types are generated from these (client/scripts/generate.ts).
+ */
+export function componentSchemas(): Json {
+  const component = (name: keyof typeof CONTRACT_SCHEMAS): Json => {
+    const { schema, title, description } = CONTRACT_SCHEMAS[name];
+    return { title, description, ...plainSchema(schema) };
+  };
+  return {
+    MarketProfile: component('MarketProfile'),
+    MarketIndex: component('MarketIndex'),
+    MarketSeries: component('MarketSeries'),
+    VintageIndex: component('VintageIndex'),
+    CsvDescriptor: { title: 'CSV column descriptor', description: 'The columns of both CSV endpoints.', ...plainSchema(CsvDescriptor) },
+    SeriesCsvDescriptor: {
+      title: 'Series CSV column descriptor',
+      description: 'The columns of both series CSV endpoints.',
+      ...plainSchema(SeriesCsvDescriptor),
+    },
+    Problem: problemSchema(),
+  };
+}
+
 /** The groups the operations are listed in (every operation has one: API tools group by them), with what each holds. */
 const TAGS = [
   { name: 'markets', description: "The markets: the index, each market's profile and CSV, and every market's CSV." },
@@ -488,27 +512,11 @@ export function openApiDocument(input: OpenApiInput): Json {
       },
     };
   }
-  const component = (name: keyof typeof CONTRACT_SCHEMAS): Json => {
-    const { schema, title, description } = CONTRACT_SCHEMAS[name];
-    return { title, description, ...plainSchema(schema) };
-  };
   return {
     ...head,
     paths,
     components: {
-      schemas: {
-        MarketProfile: component('MarketProfile'),
-        MarketIndex: component('MarketIndex'),
-        MarketSeries: component('MarketSeries'),
-        VintageIndex: component('VintageIndex'),
-        CsvDescriptor: { title: 'CSV column descriptor', description: 'The columns of both CSV endpoints.', ...plainSchema(CsvDescriptor) },
-        SeriesCsvDescriptor: {
-          title: 'Series CSV column descriptor',
-          description: 'The columns of both series CSV endpoints.',
-          ...plainSchema(SeriesCsvDescriptor),
-        },
-        Problem: problemSchema(),
-      },
+      schemas: componentSchemas(),
       parameters: {
         marketId: {
           name: 'marketId',
