@@ -316,7 +316,8 @@ describe('the client package', () => {
     assert.equal(pkg.type, 'module');
     for (const key of ['dependencies', 'peerDependencies', 'optionalDependencies', 'bundleDependencies', 'devDependencies'])
       assert.equal(pkg[key], undefined, key);
-    assert.deepEqual(Object.keys(pkg.scripts as object), ['prepare']); // run by npm ci and npm pack here, never by an install of the tarball
+    // build, run by the root's prepare (npm ci) and by npm pack (prepack); no lifecycle script an install runs, prepare included.
+    assert.deepEqual(Object.keys(pkg.scripts as object), ['build', 'prepack']);
     assert.deepEqual((pkg.exports as Record<string, unknown>)['.'], { types: './lib/client.d.ts', default: './lib/client.js' });
     assert.deepEqual(pkg.files, ['lib/']);
     assert.match(clientFile('lib/client.d.ts'), /export declare function createClient/);
