@@ -126,17 +126,38 @@ export async function startNginx(options: RunOptions): Promise<NginxRun> {
   };
 }
 
-/** A loopback port nobody listens on, so a build can name the URL it will be served at. */
-export function freePort(host = '127.0.0.1'): Promise<number> {
-  return new Promise((resolvePort, reject) => {
+/** The kernel's range of ephemeral ports (what `listen(0)` and every outgoing connection draw from), as on Linux's default. */
+function ephemeralRange(): [number, number] {
+  try {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    if (low !== undefined && high !== undefined && low > 2048 && high >= low) return [low, high];
+  } catch {
+    // not Linux: its default range
+  }
+  return [32768, 60999];
+}
+
+/** Binds a probe to `port`: true when nobody had it. */
+const bindable = (port: number, host: string): Promise<boolean> =>
+  new Promise((resolveBound) => {
     const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, host, () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probe.close(() => resolvePort(port));
-    });
+    probe.once('error', () => resolveBound(false));
+    probe.listen(port, host, () => probe.close(() => resolveBound(true)));
   });
+
+/**
+ * A loopback port nobody listens on, so a build can name the URL it will be served at before its server starts. It is
+ * drawn below the ephemeral range: a port from `listen(0)` could, once the probe lets it go, become the source port of
+ * any connection another test opens meanwhile (thousands under the fuzz), and the server would then fail to bind it.
+ */
+export async function freePort(host = '127.0.0.1'): Promise<number> {
+  const [low] = ephemeralRange();
+  const first = Math.max(10_000, low - 12_000);
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const port = first + Math.floor(Math.random() * (low - first));
+    if (await bindable(port, host)) return port;
+  }
+  throw new Error(`no free port on ${host} between ${first} and ${low - 1}`);
 }
 
 /** A server over a build in a temporary folder, and the one call that stops it and removes the folder. */

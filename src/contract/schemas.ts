@@ -244,17 +244,21 @@ export const DescriptorColumn = Type.Object({
   description: Type.Optional(Type.String()),
 });
 
+/** The shape of a CSV descriptor (docs/contract.md 2.7) whose columns have the given shape: the profiles' CSV and the series CSV. */
+export const csvDescriptorOf = <C extends TSchema>(column: C) =>
+  Type.Object({
+    schemaVersion: Type.Literal(SCHEMA_VERSION),
+    format: Type.Literal('text/csv'),
+    description: NonEmpty,
+    encoding: Type.Literal('utf-8'),
+    lineTerminator: Type.Literal('CRLF'),
+    quoting: Type.Literal('RFC 4180'),
+    columns: Type.Array(column, { minItems: 1 }),
+    caveats: Type.Array(NonEmpty, { minItems: 1 }),
+  });
+
 /** The shape of the CSV column descriptor (docs/contract.md 2.7); the OpenAPI document describes /api/schema/market-csv with it. */
-export const CsvDescriptor = Type.Object({
-  schemaVersion: Type.Literal(SCHEMA_VERSION),
-  format: Type.Literal('text/csv'),
-  description: NonEmpty,
-  encoding: Type.Literal('utf-8'),
-  lineTerminator: Type.Literal('CRLF'),
-  quoting: Type.Literal('RFC 4180'),
-  columns: Type.Array(DescriptorColumn, { minItems: 1 }),
-  caveats: Type.Array(NonEmpty, { minItems: 1 }),
-});
+export const CsvDescriptor = csvDescriptorOf(DescriptorColumn);
 export type CsvDescriptor = Static<typeof CsvDescriptor>;
 
 /** The CSV column descriptor served at /api/schema/market-csv (docs/contract.md 2.7). */

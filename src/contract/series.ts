@@ -1,7 +1,20 @@
 // The series documents, defined once: a market's every observation per metric (JSON), the long-format series CSV and its descriptor.
 import { Type, type Static } from '@sinclair/typebox';
 import { GEOGRAPHY_LEVEL_IDS } from './geography.ts';
-import { CSV_CAVEATS, Id, IsoDate, Market, NonEmpty, PRODUCTION_MODE, PROFILE_CAVEATS, SCHEMA_VERSION, Source, Url, constants } from './schemas.ts';
+import {
+  CSV_CAVEATS,
+  csvDescriptorOf,
+  Id,
+  IsoDate,
+  Market,
+  NonEmpty,
+  PRODUCTION_MODE,
+  PROFILE_CAVEATS,
+  SCHEMA_VERSION,
+  Source,
+  Url,
+  constants,
+} from './schemas.ts';
 
 const Geography = Type.Object(
   {
@@ -112,16 +125,7 @@ const SeriesColumn = Type.Object({
 });
 
 /** The shape of the series CSV descriptor at /api/schema/series-csv. */
-export const SeriesCsvDescriptor = Type.Object({
-  schemaVersion: Type.Literal(SCHEMA_VERSION),
-  format: Type.Literal('text/csv'),
-  description: NonEmpty,
-  encoding: Type.Literal('utf-8'),
-  lineTerminator: Type.Literal('CRLF'),
-  quoting: Type.Literal('RFC 4180'),
-  columns: Type.Array(SeriesColumn, { minItems: 1 }),
-  caveats: Type.Array(NonEmpty, { minItems: 1 }),
-});
+export const SeriesCsvDescriptor = csvDescriptorOf(SeriesColumn);
 export type SeriesCsvDescriptor = Static<typeof SeriesCsvDescriptor>;
 
 export function seriesCsvDescriptor(): SeriesCsvDescriptor {

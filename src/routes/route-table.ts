@@ -73,18 +73,52 @@ export function etagOf(body: Buffer): string {
  */
 export const brotliQuality = (bytes: number): number => (bytes >= 4 * 1024 * 1024 ? 5 : bytes >= 64 * 1024 ? 9 : 7);
 
-/** Precompressed variants, kept only where they are smaller than the identity bytes. */
-function variants(body: Buffer): Pick<Route, 'identity' | 'gzip' | 'br'> {
-  const identity: Variant = { encoding: 'identity', body, etag: etagOf(body) };
-  const gz = gzipSync(body, { level: 9 });
-  const br = brotliCompressSync(body, {
-    params: { [zlibConstants.BROTLI_PARAM_QUALITY]: brotliQuality(body.length), [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length },
+type Variants = Pick<Route, 'identity' | 'gzip' | 'br'>;
+
+/** One compressed variant, kept only where it is smaller than the identity bytes. */
+function smaller(encoding: 'gzip' | 'br', body: Buffer, compressed: Buffer): Variant | undefined {
+  return compressed.length < body.length ? { encoding, body: compressed, etag: etagOf(compressed) } : undefined;
+}
+
+/**
+ * Precompressed variants, each compressed when first read and kept: compression is about half of a build, and what
+ * only reads the identity bytes (a check, most tests) never pays for it. The server reads every variant before it
+ * listens (`compressAll`), and the artifact writes them all, so no request waits for a compression.
+ */
+function variants(body: Buffer): Variants {
+  let gzip: Variant | undefined | null = null;
+  let br: Variant | undefined | null = null;
+  return Object.defineProperties({} as Variants, {
+    identity: { value: { encoding: 'identity', body, etag: etagOf(body) }, enumerable: true },
+    gzip: { enumerable: true, get: () => (gzip === null ? (gzip = smaller('gzip', body, gzipSync(body, { level: 9 }))) : gzip) },
+    br: {
+      enumerable: true,
+      get: () =>
+        br === null
+          ? (br = smaller(
+              'br',
+              body,
+              brotliCompressSync(body, {
+                params: { [zlibConstants.BROTLI_PARAM_QUALITY]: brotliQuality(body.length), [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length },
+              }),
+            ))
+          : br,
+    },
   });
-  return {
-    identity,
-    ...(gz.length < body.length ? { gzip: { encoding: 'gzip' as const, body: gz, etag: etagOf(gz) } } : {}),
-    ...(br.length < body.length ? { br: { encoding: 'br' as const, body: br, etag: etagOf(br) } } : {}),
-  };
+}
+
+/** A route whose variants are those of `made` (shared by routes with the same bytes), read through without compressing them. */
+function routeOf(fields: Omit<Route, keyof Variants>, made: Variants): Route {
+  return Object.defineProperties({ ...fields } as Route, {
+    identity: { value: made.identity, enumerable: true },
+    gzip: { enumerable: true, get: () => made.gzip },
+    br: { enumerable: true, get: () => made.br },
+  });
+}
+
+/** Compresses every route's variants now: what a server does before it listens, so that no request pays for it. */
+export function compressAll(table: RouteTable): void {
+  for (const route of table.routes.values()) void (route.gzip, route.br);
 }
 
 /** What the routes are made of: the build's data, and the origin every absolute URL starts with (the pages' input too). */
@@ -106,14 +140,14 @@ export function buildRoutes(input: RouteInput): RouteTable {
     ...extra,
   ];
   // Routes with the same bytes (a vintage not yet archived and the current documents) share their variants: compressed once.
-  const byContent = new Map<string, Pick<Route, 'identity' | 'gzip' | 'br'>>();
+  const byContent = new Map<string, Variants>();
   const add = (path: string, kind: Kind, body: string | Buffer, extra: readonly Header[] = [], cacheControl: string = CACHE_CONTROL.ok): void => {
     if (routes.has(path)) throw new InvariantError(`route ${path} is defined twice`);
     const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
     const key = etagOf(bytes);
     const made = byContent.get(key) ?? variants(bytes);
     byContent.set(key, made);
-    routes.set(path, { path, kind, contentType: CONTENT_TYPES[kind], headers: headersOf(kind, extra, cacheControl), ...made });
+    routes.set(path, routeOf({ path, kind, contentType: CONTENT_TYPES[kind], headers: headersOf(kind, extra, cacheControl) }, made));
   };
   const describedBy = (path: string): [string, string] => ['Link', `<${baseUrl}${path}>; rel="describedby"`];
   const attachment = (filename: string): [string, string] => ['Content-Disposition', `attachment; filename="${filename}"`];

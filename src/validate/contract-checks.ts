@@ -17,10 +17,21 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
  * as a rule. Validation stops at the first violation: that is the one reported.
  */
 export function compilePublished(schemaBytes: Buffer | string): ValidateFunction {
+  const text = schemaBytes.toString();
+  const known = compiled.get(text);
+  if (known !== undefined) return known;
   const ajv = new Ajv({ strict: true });
   addFormats(ajv);
-  return ajv.compile(JSON.parse(schemaBytes.toString()) as object);
+  const validate = ajv.compile(JSON.parse(text) as object);
+  // The published schemas are a handful of constants: a process that builds again (a test, bench:build) compiles each
+  // once. Bounded all the same, so schemas made up by tests cannot grow it without limit.
+  if (compiled.size >= 32) compiled.clear();
+  compiled.set(text, validate);
+  return validate;
 }
+
+/** Validators already compiled, by schema text (Ajv compiles a schema to code: a tenth of a build, each time). */
+const compiled = new Map<string, ValidateFunction>();
 
 /** One violation as a sentence: a missing property named, a constant with the value it must have. */
 const violationText = (e: ErrorObject): string => {

@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import { ALLOW, CONTENT_TYPES, UNCACHED_PROBLEM_HEADERS } from '../../protocol/headers.ts';
 import { UNPARSABLE_REASON, badRequestProblem, methodProblem, problem, problemText, type ProblemDetails } from '../../protocol/problems.ts';
 import { MAX_PATH_LENGTH } from '../../protocol/request-target.ts';
-import type { RouteTable } from '../../routes/route-table.ts';
+import { compressAll, type RouteTable } from '../../routes/route-table.ts';
 import { logRefused, stdoutLine, type LogLine } from './access-log.ts';
 import { createHandler, type Handler } from './handler.ts';
 
@@ -147,6 +147,8 @@ export function startServer(source: TableSource, listen: { host: string; port: n
 
   /** Attaches every listener; runs before the event loop turns after listening, so no request arrives first. */
   const attach = (table: RouteTable): { handler: Handler; table: RouteTable } => {
+    // Every variant compressed before the first request, not by it.
+    compressAll(table);
     const handler = createHandler(table, logLine === undefined ? {} : { logLine });
     server.on('request', handler);
     const reject = clientErrorHandler(table, logLine);
