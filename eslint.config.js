@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'lib/', '.dist-*/', 'artifacts/'] },
+  { ignores: ['node_modules/', 'dist/', 'lib/', '.dist-*/', 'artifacts/', 'client/lib/', 'client/src/generated/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

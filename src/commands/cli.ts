@@ -2,11 +2,24 @@
 import { writeBuild } from '../artifact/write.ts';
 import { buildRouteTable, buildSnapshot, type BuildOptions } from '../build/build.ts';
 import { readArchive, writeSnapshot } from '../archive/archive.ts';
-import { isCommand, loadConfig, loadFetchConfig, loadReadConfig, loadVerifyConfig, parseCommandLine, type Command, type Config } from './config.ts';
-import { usageText } from './help.ts';
+import {
+  COMMAND_NAMES,
+  foreignOption,
+  isCommand,
+  loadConfig,
+  loadFetchConfig,
+  loadReadConfig,
+  loadVerifyConfig,
+  parseCommandLine,
+  type Command,
+  type Config,
+} from './config.ts';
+import { commandUsage, usageText } from './help.ts';
+import { closest } from './suggest.ts';
+import { listWords } from '../contract/words.ts';
 import { ConfigError, InvariantError } from '../contract/errors.ts';
 import { fetchCommand } from './fetch.ts';
-import { GET_USAGE, LIST_USAGE, getCommand, listCommand } from './read.ts';
+import { getCommand, listCommand } from './read.ts';
 import type { RouteTable } from '../routes/route-table.ts';
 import { startServer } from '../runtimes/server/listener.ts';
 import { fixturesOnDisk } from '../sources/load.ts';
@@ -106,20 +119,33 @@ function reportFailure(command: string, error: unknown): number {
   return 1;
 }
 
+/** What an unknown command gets: one line, with the nearest command when one is close. */
+function unknownCommand(name: string): string {
+  const guess = closest(name, COMMAND_NAMES);
+  return guess === undefined
+    ? `unknown command "${name}"; the commands are ${listWords(COMMAND_NAMES)} (market-profiles --help says what each does)`
+    : `unknown command "${name}"; did you mean "${guess}"? (market-profiles --help lists every command)`;
+}
+
 export async function main(argv: readonly string[], env: Env, runners: Readonly<Record<Command, Runner>> = RUNNERS): Promise<number> {
   let command = 'serve';
   try {
     const { positionals, flags, problem } = parseCommandLine(argv);
-    command = positionals[0] ?? 'serve';
-    if (problem !== undefined) throw new ConfigError(problem);
-    if (flags.has('help') || command === 'help') {
-      process.stdout.write(command === 'list' ? LIST_USAGE : command === 'get' ? GET_USAGE : USAGE);
-      return 0;
-    }
+    // `help` and `help <command>` say what `--help` and `<command> --help` say.
+    const asksHelp = positionals[0] === 'help' || flags.has('help');
+    const named = positionals[0] === 'help' ? positionals[1] : positionals[0];
+    command = named ?? 'serve';
     if (!isCommand(command)) {
-      process.stderr.write(`market-profiles: unknown command "${command}"\n\n${USAGE}`);
+      process.stderr.write(`market-profiles: ${unknownCommand(command)}\n`);
       return 2;
     }
+    if (asksHelp) {
+      process.stdout.write(named === undefined ? USAGE : commandUsage(command));
+      return 0;
+    }
+    if (problem !== undefined) throw new ConfigError(problem);
+    const foreign = foreignOption(command, flags);
+    if (foreign !== undefined) throw new ConfigError(foreign);
     return await runners[command](positionals.slice(1), env, argv);
   } catch (error) {
     return reportFailure(command, error);

@@ -3,6 +3,8 @@ import { parseArgs } from 'node:util';
 import { ConfigError } from '../contract/errors.ts';
 import { SOURCES } from '../sources/registry.ts';
 import type { Credential } from '../sources/source.ts';
+import { closest } from './suggest.ts';
+import { listWords } from '../contract/words.ts';
 import { baseUrlKind, integerKind, mirrorUrlKind, normalizeBaseUrl, onOffKind, textKind, type ValueKind } from './option-kinds.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -36,7 +38,7 @@ export const OPTIONS = {
     env: 'PORT',
     kind: integerKind(0, 65535),
     default: 3000,
-    help: 'Listen port (`0` picks a free one); without `BASE_URL`, also the port the links name (and that `list` and `get` read from).',
+    help: 'Listen port (`0` picks a free one); without `BASE_URL`, also the port the links name.',
   }),
   host: option({
     env: 'HOST',
@@ -48,7 +50,7 @@ export const OPTIONS = {
     env: 'BASE_URL',
     kind: baseUrlKind,
     absent: '`http://localhost:<PORT>`',
-    help: "Origin of every absolute URL in a body (links, schema `$id`, problem `type`). Never taken from a request's Host header. For `list` and `get`, the service to read.",
+    help: "Origin of every absolute URL in a body (links, schema `$id`, problem `type`). Never taken from a request's Host header.",
   }),
   log: option({
     env: 'LOG',
@@ -136,28 +138,55 @@ type ValueOf<N extends Name> = (typeof OPTIONS)[N] extends OptionSpec<infer V> ?
 export const NAMES = Object.keys(OPTIONS) as Name[];
 
 /** One command: how the usage text lists it, what it does, and the options it reads. */
-interface CommandSpec {
+export interface CommandSpec {
   /** The command with its arguments. */
   synopsis: string;
   /** What it does, as lines of the usage text. */
   summary: readonly string[];
   /** Its options; loadOptions reads them in this order, so the first bad value is the one reported. The usage text and the README list them in the options table's order. */
   options: readonly Name[];
+  /** What `<command> --help` says it does, when that is more than the summary: lines of text, an example. */
+  help?: readonly string[];
+  /** What its exit codes mean, as `<command> --help` ends. */
+  exitCodes: string;
+  /** An option's help where this command reads it otherwise than the options table says (`--port` names no listen port for `list`). */
+  optionHelp?: Partial<Record<Name, string>>;
   /** It reads the sources' credentials (CREDENTIALS), after its options. */
   credentials?: true;
 }
+
+/** What `--port` and `--base-url` mean to the commands that build without listening, and to those that read a running service. */
+const LINKS_PORT = 'Without `BASE_URL`, the port the links name (`http://localhost:<PORT>`); nothing listens on it.';
+const READ_OPTIONS: Partial<Record<Name, string>> = {
+  port: 'Without `--base-url` or `BASE_URL`, read the service on this machine at this port (`http://localhost:<PORT>`).',
+  'base-url': 'The service to read, at its address (with any path prefix), such as the one `serve` prints.',
+};
+const READ_EXIT_CODES =
+  '0 the data was printed; 1 the service answered an error (its problem code is printed, e.g. market_not_found), could not be reached, or answered a schemaVersion other than "1"; 2 a usage error (unknown option, missing market id)';
 
 /** Every command, in the order the usage text lists them. */
 export const COMMANDS = {
   serve: {
     synopsis: 'serve',
     summary: ['build the route table in memory and serve it (default)'],
+    help: [
+      'Loads the fixtures and the archive, builds every route in memory and serves it on HOST:PORT until SIGTERM or',
+      'SIGINT, then drains the requests in flight and exits 0. It prints the address it listens on and the BASE_URL',
+      'its links use; market-profiles verify <either> checks it.',
+    ],
+    exitCodes: '0 after a shutdown; 1 bad data (the fixture and line are named) or an address in use; 2 a usage error; 70 a bug',
     options: ['port', 'base-url', 'host', 'log', 'fixtures', 'archive'],
   },
   build: {
     synopsis: 'build',
     summary: ['write the deployable artifact to dist/ (or --out)'],
+    help: [
+      'Writes the route table to dist/ (or --out): one file per route with its .gz and .br variants, manifest.json,',
+      'and the nginx, edge Worker and CDN configurations. A failed build leaves the previous output as it was.',
+    ],
+    exitCodes: '0 written; 1 bad data or a disk error (the previous output is kept); 2 a usage error; 70 a bug',
     options: ['port', 'base-url', 'fixtures', 'archive', 'out'],
+    optionHelp: { port: LINKS_PORT },
   },
   archive: {
     synopsis: 'archive',
@@ -166,7 +195,9 @@ export const COMMANDS = {
       "its sources' vintages and file hashes; run after fetch. A snapshot archived already is left as it is",
       'when its bytes are the same and refused, naming the file, when not',
     ],
+    exitCodes: '0 archived, or archived already byte for byte; 1 bad data, a disk error or a changed snapshot; 2 a usage error; 70 a bug',
     options: ['port', 'base-url', 'fixtures', 'archive'],
+    optionHelp: { port: LINKS_PORT },
   },
   fetch: {
     synopsis: 'fetch',
@@ -174,27 +205,46 @@ export const COMMANDS = {
       "download every source from its agency, check it with the build's adapter, then replace",
       'the fixtures (exit code 0 when all went well, 1 when a download failed and nothing was written)',
     ],
+    exitCodes:
+      '0 every source was downloaded and checked (and written, without --dry-run); 1 a download or check failed and nothing was written; 2 a usage error',
     options: ['fixtures', 'dry-run', 'source', 'upstream', 'fetch-timeout-ms'],
     credentials: true,
   },
   verify: {
     synopsis: 'verify <base-url>',
     summary: ['check a running deployment against the contract; exit code 0 only when everything holds,', '1 when a check fails, 2 on a usage error'],
+    help: [
+      'Checks a running deployment (the embedded server, nginx, the edge Worker, a CDN) against the contract from what',
+      'it serves: every document, header, link, schema and error. <base-url> is the address serve prints, or the',
+      'BASE_URL the deployment was built with; the same machine by another name (127.0.0.1 for localhost) is the same',
+      'deployment. For example: market-profiles verify http://127.0.0.1:3000',
+    ],
+    exitCodes: '0 every check passed; 1 a check failed; 2 a usage error',
     options: ['json', 'concurrency', 'timeout-ms'],
   },
   list: {
     synopsis: 'list',
     summary: ['print the index of every market as JSON (from --base-url, default http://localhost:3000)'],
+    help: [
+      'Prints the index of every market (/api/markets) as JSON on stdout: ids, names, scores, coverage, freshness,',
+      "links, and the caveats. For example: market-profiles list | jq -r '.markets[].id'",
+    ],
+    exitCodes: READ_EXIT_CODES,
     options: ['port', 'base-url'],
+    optionHelp: READ_OPTIONS,
   },
   get: {
     synopsis: 'get <market-id>',
-    summary: [
-      "print one market's profile as JSON, or with --csv its CSV (caveats on stderr); with --series its series",
-      'list and get: exit code 0 when printed, 1 when the service answered an error or could not',
-      'be read, 2 on a usage error; market-profiles list --help (or get --help) says more',
+    summary: ["print one market's profile as JSON, or with --csv its CSV (caveats on stderr); with --series its series"],
+    help: [
+      "Prints one market's profile (/api/markets/<market-id>) as JSON on stdout, caveats included; with --csv, its CSV",
+      '(/api/markets/<market-id>/csv) exactly as served, and the caveats of the CSV on stderr. With --series, its series',
+      '(/api/markets/<market-id>/series: every observation per metric), and with --series --csv the long-format series CSV.',
+      'For example: market-profiles get us-tx-austin --csv > austin.csv',
     ],
+    exitCodes: READ_EXIT_CODES,
     options: ['port', 'base-url', 'csv', 'series'],
+    optionHelp: READ_OPTIONS,
   },
 } as const satisfies Record<string, CommandSpec>;
 
@@ -221,19 +271,41 @@ const PARSE_OPTIONS = Object.fromEntries([
   ['help', { type: 'boolean' as const, short: 'h' }],
 ]) as Record<string, { type: 'boolean' | 'string'; short?: string }>;
 
+/** The flags a command takes, as typed (`--port`), --help included. */
+const flagsOfCommand = (command: Command): string[] => [...COMMANDS[command].options.map((name) => `--${name}`), '--help'];
+
+/** What an unknown option gets: one line, with the closest flag of the command (or of any command) when one is near. */
+function unknownOption(rawName: string, command: string | undefined): string {
+  const known = command !== undefined && isCommand(command);
+  const guess = closest(rawName, known ? flagsOfCommand(command) : [...Object.keys(PARSE_OPTIONS).map((name) => `--${name}`)]);
+  if (guess !== undefined) return `unknown option ${rawName}; did you mean ${guess}?`;
+  return `unknown option ${rawName} (market-profiles ${known ? `${command} ` : ''}--help lists the options)`;
+}
+
 /** Reads argv with parseArgs: the flags of the table and --help; the positionals are read even when a flag is bad, so an error can name the command. */
 export function parseCommandLine(argv: readonly string[]): ParsedArgs {
   const { values, positionals, tokens } = parseArgs({ args: [...argv], options: PARSE_OPTIONS, allowPositionals: true, strict: false, tokens: true });
   const problems = tokens.flatMap((t) => {
     if (t.kind !== 'option') return [];
     const type = PARSE_OPTIONS[t.name]?.type;
-    if (type === undefined) return [`unknown option ${t.rawName} (see --help)`];
+    if (type === undefined) return [unknownOption(t.rawName, positionals[0])];
     if (type === 'string' && t.value === undefined) return [`${t.rawName} needs a value`];
     if (type === 'boolean' && t.value !== undefined) return [`${t.rawName} takes no value`];
     return [];
   });
   const flags = new Map(Object.entries(values).filter((entry): entry is [string, string | boolean] => entry[1] !== undefined));
   return { positionals, flags, problem: problems[0] };
+}
+
+/**
+ * The first flag given that the command does not read, as one line naming the commands that do read it; undefined
+ * when every flag is the command's. (The options table is one for every command, so parsing alone accepts them.)
+ */
+export function foreignOption(command: Command, flags: ParsedArgs['flags']): string | undefined {
+  const name = [...flags.keys()].find((flag) => flag !== 'help' && !(COMMANDS[command].options as readonly string[]).includes(flag));
+  if (name === undefined) return undefined;
+  const readers = COMMAND_NAMES.filter((c) => (COMMANDS[c].options as readonly string[]).includes(name));
+  return `--${name} is an option of ${listWords(readers)}, not of ${command} (market-profiles ${command} --help lists its options)`;
 }
 
 /** The flags of a command line, refusing the first bad one. */

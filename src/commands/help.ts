@@ -1,4 +1,4 @@
-// The usage text and the README's options table, written from the options and commands tables of config.ts, so neither can say something the code does not read.
+// The usage text (every command's, and each command's alone) and the README's options table, written from the options and commands tables of config.ts, so neither can say something the code does not read.
 import { InvariantError } from '../contract/errors.ts';
 import {
   COMMANDS,
@@ -9,9 +9,11 @@ import {
   NAMES,
   OPTIONS,
   type Command,
+  type CommandSpec,
   type Name,
   type OptionSpec,
 } from './config.ts';
+import { listWords } from '../contract/words.ts';
 
 const spec = (name: Name): OptionSpec<unknown> => OPTIONS[name];
 const takes = (command: Command, name: Name): boolean => (COMMANDS[command].options as readonly Name[]).includes(name);
@@ -41,12 +43,15 @@ const ENV_WIDTH = Math.max(...NAMES.map((name) => envText(name).length), ...CRED
 /** Who reads the sources' credentials. */
 const readsCredentials = (command: Command): boolean => 'credentials' in COMMANDS[command];
 
+/** What an option does for one command: the command's own words where it has them, else the options table's. */
+const helpOf = (command: Command, name: Name): string => (COMMANDS[command] as CommandSpec).optionHelp?.[name] ?? spec(name).help;
+
 /** The options of one command, as lines of the usage text, in the options table's order, then the credentials it reads. */
 export function usageLines(command: Command): string[] {
   const line = (flag: string, env: string, help: string): string => `  ${flag.padEnd(FLAG_WIDTH)}${env.padEnd(ENV_WIDTH)}${help.replaceAll('`', '')}`;
   return [
     ...NAMES.filter((name) => takes(command, name)).map((name) =>
-      line(flagText(name), envText(name), `${spec(name).help} (${typeText(name)}; default ${shownDefault(name)})`),
+      line(flagText(name), envText(name), `${helpOf(command, name)} (${typeText(name)}; default ${shownDefault(name)})`),
     ),
     ...(readsCredentials(command) ? CREDENTIALS.map((c) => line('', c.env, `${c.help} (${CREDENTIAL_KIND.type}; default ${CREDENTIAL_ABSENT})`)) : []),
   ];
@@ -68,15 +73,41 @@ export function usageText(): string {
     .sort((a, b) => BLOCK_ORDER[a] - BLOCK_ORDER[b])
     // Said once, on the first block.
     .map((command, i) => `options of ${command}${i === 0 ? ' (flags win over environment variables)' : ''}:\n${usageLines(command).join('\n')}`);
-  return `usage: market-profiles <command> [options]\n\ncommands:\n${commands.join('\n')}\n\n${blocks.join('\n\n')}\n`;
+  return `usage: market-profiles <command> [options]\n\ncommands:\n${commands.join('\n')}\n\n${blocks.join('\n\n')}\n\nmarket-profiles <command> --help prints one command's usage, options and exit codes.\n`;
+}
+
+/** `market-profiles <command> --help`: that command alone: what it does, its options as it reads them, its exit codes. */
+export function commandUsage(command: Command): string {
+  const spec: CommandSpec = COMMANDS[command];
+  const about = spec.help ?? spec.summary.map((line, i) => (i === 0 ? line.charAt(0).toUpperCase() + line.slice(1) : line));
+  const options = usageLines(command);
+  return [
+    `usage: market-profiles ${spec.synopsis} [options]`,
+    '',
+    ...about,
+    '',
+    ...(options.length > 0 ? ['options (flags win over environment variables):', ...options, ''] : []),
+    `exit codes: ${spec.exitCodes}`,
+    '',
+  ].join('\n');
 }
 
 /** The README's options table (a test keeps the README equal to it); the Commands column lists who reads each option. */
 export function optionsTable(): string {
   const rows = NAMES.map((name) => {
     const { env, envOnly, help } = spec(name);
-    const readers = COMMAND_NAMES.filter((command) => takes(command, name)).map((command) => `\`${command}\``);
-    return `| ${env === undefined ? '' : `\`${env}\``} | ${envOnly ? '' : `\`--${name}\``} | ${typeText(name)} | ${shownDefault(name)} | ${readers.join(', ')} | ${help} |`;
+    const readers = COMMAND_NAMES.filter((command) => takes(command, name));
+    // The commands that read the option in words of their own, grouped by those words, after the table's own.
+    const own = new Map<string, Command[]>();
+    for (const command of readers) {
+      const words = (COMMANDS[command] as CommandSpec).optionHelp?.[name];
+      if (words !== undefined) own.set(words, [...(own.get(words) ?? []), command]);
+    }
+    const meaning = [
+      help,
+      ...[...own].map(([words, commands]) => `For ${listWords(commands.map((c) => `\`${c}\``))}: ${words.charAt(0).toLowerCase()}${words.slice(1)}`),
+    ].join(' ');
+    return `| ${env === undefined ? '' : `\`${env}\``} | ${envOnly ? '' : `\`--${name}\``} | ${typeText(name)} | ${shownDefault(name)} | ${readers.map((c) => `\`${c}\``).join(', ')} | ${meaning} |`;
   });
   const credentialReaders = COMMAND_NAMES.filter(readsCredentials).map((command) => `\`${command}\``);
   for (const c of CREDENTIALS) rows.push(`| \`${c.env}\` |  | ${CREDENTIAL_KIND.type} | ${CREDENTIAL_ABSENT} | ${credentialReaders.join(', ')} | ${c.help} |`);

@@ -1,35 +1,7 @@
 // `market-profiles list` and `market-profiles get <market-id> [--series] [--csv]`: the typed client on the command line; the data on stdout (JSON, or CSV), everything else on stderr.
-import { MarketProfilesError, ProblemError, createClient, type MarketProfilesClient } from '../client/client.ts';
+import { MarketProfilesError, ProblemError, createClient, type MarketProfilesClient } from 'market-profiles-client';
 import type { ReadConfig } from './config.ts';
-import { usageLines } from './help.ts';
 import { renderJson } from '../contract/json.ts';
-
-const EXIT_CODES = `exit codes: 0 the data was printed; 1 the service answered an error (its problem code is printed, e.g. market_not_found),
-could not be reached, or answered a schemaVersion other than "1"; 2 a usage error (unknown option, missing market id)`;
-
-export const LIST_USAGE = `usage: market-profiles list [--base-url URL]
-
-Prints the index of every market (/api/markets) as JSON on stdout: ids, names, scores, coverage, freshness,
-links, and the caveats. For example: market-profiles list | jq -r '.markets[].id'
-
-options:
-${usageLines('list').join('\n')}
-
-${EXIT_CODES}
-`;
-
-export const GET_USAGE = `usage: market-profiles get <market-id> [--series] [--csv] [--base-url URL]
-
-Prints one market's profile (/api/markets/<market-id>) as JSON on stdout, caveats included; with --csv, its CSV
-(/api/markets/<market-id>/csv) exactly as served, and the caveats of the CSV on stderr. With --series, its series
-(/api/markets/<market-id>/series: every observation per metric), and with --series --csv the long-format series CSV.
-For example: market-profiles get us-tx-austin --csv > austin.csv; market-profiles get us-tx-austin --series --csv > austin-series.csv
-
-options:
-${usageLines('get').join('\n')}
-
-${EXIT_CODES}
-`;
 
 export interface Output {
   out(text: string): void;
@@ -59,7 +31,7 @@ async function reading(command: string, io: Output, body: () => Promise<void>): 
 
 export async function listCommand(args: readonly string[], config: ReadConfig, io: Output = STDIO, client?: MarketProfilesClient): Promise<number> {
   if (args.length > 0) {
-    io.err(`market-profiles: list takes no argument, got "${args[0] ?? ''}"\n\n${LIST_USAGE}`);
+    io.err(`market-profiles: list: takes no argument, got "${args[0] ?? ''}" (market-profiles list --help says more)\n`);
     return 2;
   }
   const reader = client ?? createClient({ baseUrl: config.baseUrl });
@@ -72,7 +44,8 @@ export async function listCommand(args: readonly string[], config: ReadConfig, i
 export async function getCommand(args: readonly string[], config: ReadConfig, io: Output = STDIO, client?: MarketProfilesClient): Promise<number> {
   const [id, extra] = args;
   if (id === undefined || id === '' || extra !== undefined) {
-    io.err(`market-profiles: get needs exactly one market id${extra === undefined ? '' : `, got also "${extra}"`}\n\n${GET_USAGE}`);
+    const got = extra === undefined ? '' : `, got also "${extra}"`;
+    io.err(`market-profiles: get: needs exactly one market id${got}, e.g. market-profiles get us-tx-austin (market-profiles get --help says more)\n`);
     return 2;
   }
   const reader = client ?? createClient({ baseUrl: config.baseUrl });

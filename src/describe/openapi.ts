@@ -116,9 +116,46 @@ function problemSchema(): Json {
   };
 }
 
+/**
+ * The documents' schemas as `components.schemas` holds them: the contract's (the same the draft-07 schemas at /api/schema/*
+ * publish), the two CSV descriptors' and the problem's. The client package's types are generated from these (client/scripts/generate.ts).
+ */
+export function componentSchemas(): Json {
+  const component = (name: keyof typeof CONTRACT_SCHEMAS): Json => {
+    const { schema, title, description } = CONTRACT_SCHEMAS[name];
+    return { title, description, ...plainSchema(schema) };
+  };
+  return {
+    MarketProfile: component('MarketProfile'),
+    MarketIndex: component('MarketIndex'),
+    MarketSeries: component('MarketSeries'),
+    VintageIndex: component('VintageIndex'),
+    CsvDescriptor: { title: 'CSV column descriptor', description: 'The columns of both CSV endpoints.', ...plainSchema(CsvDescriptor) },
+    SeriesCsvDescriptor: {
+      title: 'Series CSV column descriptor',
+      description: 'The columns of both series CSV endpoints.',
+      ...plainSchema(SeriesCsvDescriptor),
+    },
+    Problem: problemSchema(),
+  };
+}
+
+/** The groups the operations are listed in (every operation has one: API tools group by them), with what each holds. */
+const TAGS = [
+  { name: 'markets', description: "The markets: the index, each market's profile and CSV, and every market's CSV." },
+  { name: 'series', description: 'Every observation behind the values, per market and metric, as JSON and long-format CSV.' },
+  { name: 'vintages', description: 'Every published snapshot, at addresses whose bytes never change.' },
+  { name: 'download', description: 'Every JSON and CSV document in one zip.' },
+  { name: 'descriptions', description: 'What describes the data: the JSON Schemas, the CSV descriptors, the Data Package and this document.' },
+  { name: 'service', description: 'The state of the service itself.' },
+] as const;
+
+type Tag = (typeof TAGS)[number]['name'];
+
 interface Operation {
   /** The OpenAPI path (a template for per-market paths). */
   template: string;
+  tag: Tag;
   /** A concrete path of it: where the headers and the example come from. */
   sample: string;
   operationId: string;
@@ -139,6 +176,7 @@ function operations(sample: string, date: string): Operation[] {
     {
       template: PATHS.index,
       sample: PATHS.index,
+      tag: 'markets',
       operationId: 'listMarkets',
       summary: 'Every market, with scores, coverage, freshness and links',
       description: 'The index of every market served, sorted by id, with the links to each market and to the schemas, and the caveats.',
@@ -148,6 +186,7 @@ function operations(sample: string, date: string): Operation[] {
     {
       template: PATHS.profile('{marketId}'),
       sample: PATHS.profile(sample),
+      tag: 'markets',
       operationId: 'getMarketProfile',
       summary: 'One market profile',
       description: 'The profile of one market: market, scores, metrics with their sources, freshness, coverage, caveats and links.',
@@ -158,6 +197,7 @@ function operations(sample: string, date: string): Operation[] {
     {
       template: PATHS.marketCsv('{marketId}'),
       sample: PATHS.marketCsv(sample),
+      tag: 'markets',
       operationId: 'getMarketCsv',
       summary: "One market's metrics as CSV",
       description:
@@ -169,6 +209,7 @@ function operations(sample: string, date: string): Operation[] {
     {
       template: PATHS.bulkCsv,
       sample: PATHS.bulkCsv,
+      tag: 'markets',
       operationId: 'getBulkCsv',
       summary: "Every market's metrics as one CSV",
       description: 'The rows of every market CSV in one file, sorted by market_id, then metric_id, after one header line.',
@@ -178,6 +219,7 @@ function operations(sample: string, date: string): Operation[] {
     {
       template: PATHS.series('{marketId}'),
       sample: PATHS.series(sample),
+      tag: 'series',
       operationId: 'getMarketSeries',
       summary: "One market's every observation, per metric",
       description:
@@ -189,6 +231,7 @@ function operations(sample: string, date: string): Operation[] {
     {
       template: PATHS.seriesCsv('{marketId}'),
       sample: PATHS.seriesCsv(sample),
+      tag: 'series',
       operationId: 'getMarketSeriesCsv',
       summary: "One market's series as CSV, one row per observation",
       description:
@@ -200,6 +243,7 @@ function operations(sample: string, date: string): Operation[] {
     {
       template: PATHS.bulkSeriesCsv,
       sample: PATHS.bulkSeriesCsv,
+      tag: 'series',
       operationId: 'getBulkSeriesCsv',
       summary: "Every market's series as one CSV",
       description: 'The rows of every market series CSV in one file, sorted by market_id, metric_id, then period, after one header line.',
@@ -209,6 +253,7 @@ function operations(sample: string, date: string): Operation[] {
     {
       template: PATHS.vintages,
       sample: PATHS.vintages,
+      tag: 'vintages',
       operationId: 'listVintages',
       summary: 'Every published snapshot, newest first',
       description:
@@ -219,6 +264,7 @@ function operations(sample: string, date: string): Operation[] {
     {
       template: PATHS.vintageIndex('{snapshotDate}'),
       sample: PATHS.vintageIndex(date),
+      tag: 'vintages',
       operationId: 'getVintageIndex',
       summary: 'The market index as one snapshot published it',
       description: 'The index of markets of that snapshot, byte for byte as it was published; served with Cache-Control immutable.',
@@ -229,6 +275,7 @@ function operations(sample: string, date: string): Operation[] {
     {
       template: PATHS.vintageProfile('{snapshotDate}', '{marketId}'),
       sample: PATHS.vintageProfile(date, sample),
+      tag: 'vintages',
       operationId: 'getVintageProfile',
       summary: 'One market profile as one snapshot published it',
       description: 'The profile of the market in that snapshot, byte for byte as it was published; served with Cache-Control immutable.',
@@ -240,6 +287,7 @@ function operations(sample: string, date: string): Operation[] {
     {
       template: PATHS.vintageCsv('{snapshotDate}', '{marketId}'),
       sample: PATHS.vintageCsv(date, sample),
+      tag: 'vintages',
       operationId: 'getVintageCsv',
       summary: "One market's CSV as one snapshot published it",
       description: "The market's CSV in that snapshot, byte for byte as it was published (the CSV descriptor's columns); served with Cache-Control immutable.",
@@ -251,6 +299,7 @@ function operations(sample: string, date: string): Operation[] {
     {
       template: PATHS.vintageBulkCsv('{snapshotDate}'),
       sample: PATHS.vintageBulkCsv(date),
+      tag: 'vintages',
       operationId: 'getVintageBulkCsv',
       summary: 'Every market as one CSV, as one snapshot published it',
       description: 'The bulk CSV of that snapshot, byte for byte as it was published; served with Cache-Control immutable.',
@@ -261,6 +310,7 @@ function operations(sample: string, date: string): Operation[] {
     {
       template: PATHS.download,
       sample: PATHS.download,
+      tag: 'download',
       operationId: 'getDownload',
       summary: 'Every JSON and CSV document in one zip',
       description:
@@ -271,6 +321,7 @@ function operations(sample: string, date: string): Operation[] {
     {
       template: PATHS.profileSchema,
       sample: PATHS.profileSchema,
+      tag: 'descriptions',
       operationId: 'getMarketProfileSchema',
       summary: 'JSON Schema of a market profile',
       description: 'The draft-07 schema of a market profile; components.schemas.MarketProfile here is the same schema.',
@@ -280,6 +331,7 @@ function operations(sample: string, date: string): Operation[] {
     {
       template: PATHS.indexSchema,
       sample: PATHS.indexSchema,
+      tag: 'descriptions',
       operationId: 'getMarketIndexSchema',
       summary: 'JSON Schema of the market index',
       description: 'The draft-07 schema of the index; components.schemas.MarketIndex here is the same schema.',
@@ -289,6 +341,7 @@ function operations(sample: string, date: string): Operation[] {
     {
       template: PATHS.csvDescriptor,
       sample: PATHS.csvDescriptor,
+      tag: 'descriptions',
       operationId: 'getCsvDescriptor',
       summary: 'The CSV column descriptor',
       description: 'The eleven CSV columns in order, their types and constants, and the caveats of the CSV format.',
@@ -298,6 +351,7 @@ function operations(sample: string, date: string): Operation[] {
     {
       template: PATHS.seriesSchema,
       sample: PATHS.seriesSchema,
+      tag: 'descriptions',
       operationId: 'getMarketSeriesSchema',
       summary: "JSON Schema of a market's series",
       description: 'The draft-07 schema of a series document; components.schemas.MarketSeries here is the same schema.',
@@ -307,6 +361,7 @@ function operations(sample: string, date: string): Operation[] {
     {
       template: PATHS.seriesCsvDescriptor,
       sample: PATHS.seriesCsvDescriptor,
+      tag: 'descriptions',
       operationId: 'getSeriesCsvDescriptor',
       summary: 'The series CSV column descriptor',
       description: 'The columns of both series CSV endpoints in order, their types (string, number, boolean, date) and constants, and the caveats.',
@@ -316,6 +371,7 @@ function operations(sample: string, date: string): Operation[] {
     {
       template: PATHS.vintagesSchema,
       sample: PATHS.vintagesSchema,
+      tag: 'descriptions',
       operationId: 'getVintageIndexSchema',
       summary: 'JSON Schema of the vintage index',
       description: 'The draft-07 schema of /api/vintages; components.schemas.VintageIndex here is the same schema.',
@@ -325,6 +381,7 @@ function operations(sample: string, date: string): Operation[] {
     {
       template: PATHS.dataPackage,
       sample: PATHS.dataPackage,
+      tag: 'descriptions',
       operationId: 'getDataPackage',
       summary: 'Frictionless Data Package of the CSVs',
       description:
@@ -335,6 +392,7 @@ function operations(sample: string, date: string): Operation[] {
     {
       template: PATHS.openApi,
       sample: PATHS.openApi,
+      tag: 'descriptions',
       operationId: 'getOpenApi',
       summary: 'This OpenAPI document',
       description: 'This document: every endpoint, its responses, headers and examples.',
@@ -344,6 +402,7 @@ function operations(sample: string, date: string): Operation[] {
     {
       template: PATHS.health,
       sample: PATHS.health,
+      tag: 'service',
       operationId: 'getHealth',
       summary: 'Liveness probe',
       description: 'Answers {"status":"ok"} while the service runs; never cached.',
@@ -393,11 +452,20 @@ export function openApiDocument(input: OpenApiInput): Json {
       description: [
         `A public, read-only service: one profile per market as JSON, one CSV per market and one CSV of every market, every observation behind them as series (JSON and long-format CSV), every published snapshot at immutable addresses (/api/vintages), everything in one zip (/api/download), the schemas that describe them, and a Data Package of the CSVs. Every path answers GET and HEAD, without authentication, query string or request body; other methods answer 405 (method_not_allowed) with Allow: GET, HEAD, and OPTIONS a CORS preflight. info.version is the schemaVersion of the documents ("${SCHEMA_VERSION}"): consumers pin it and ignore fields they do not know.`,
         '',
+        'No authentication: `security` is empty because every path is public and reads no API key, token or cookie; a request carries nothing but its path and headers.',
+        '',
+        "The license is that of the service's code and of this description; the data keep the licenses and terms of their upstream datasets, listed per source in the Data Package (/api/datapackage) and on the data sources page.",
+        '',
         'Caveats, which every consumer must show with the data:',
         ...PROFILE_CAVEATS.map((c) => `- ${c}`),
       ].join('\n'),
+      // The service knows no address of its operators: its data catalog page is where it documents itself.
+      contact: { name: 'Market profiles data catalog', url: baseUrl + PATHS.dataCatalog },
+      license: { name: 'MIT', identifier: 'MIT' },
     },
-    servers: [{ url: baseUrl }],
+    servers: [{ url: baseUrl, description: 'This deployment: the BASE_URL it was built with.' }],
+    security: [],
+    tags: TAGS.map((tag) => ({ ...tag })),
     externalDocs: { description: 'The data catalog: every endpoint, the CSV columns and every error code.', url: baseUrl + PATHS.dataCatalog },
   };
   const paths: Json = {};
@@ -418,7 +486,7 @@ export function openApiDocument(input: OpenApiInput): Json {
       },
       '304': notModified(route.headers),
     };
-    // A vintage path with an unknown date or market is no market path: it answers not_found, which `default` describes.
+    // A vintage path with an unknown date or market is no market path: it answers not_found, which `4XX` describes.
     if (op.perMarket && op.perVintage !== true) {
       const unknownPath = op.template.replace('{marketId}', EXAMPLE_UNKNOWN_MARKET);
       responses['404'] = {
@@ -429,9 +497,11 @@ export function openApiDocument(input: OpenApiInput): Json {
         }),
       };
     }
-    responses.default = ref('responses', 'Problem');
+    responses['4XX'] = ref('responses', 'ClientError');
+    responses.default = ref('responses', 'ServerError');
     paths[op.template] = {
       get: {
+        tags: [op.tag],
         operationId: op.operationId,
         summary: op.summary,
         description: `${op.description} HEAD answers the same status and headers without a body.`,
@@ -442,27 +512,11 @@ export function openApiDocument(input: OpenApiInput): Json {
       },
     };
   }
-  const component = (name: keyof typeof CONTRACT_SCHEMAS): Json => {
-    const { schema, title, description } = CONTRACT_SCHEMAS[name];
-    return { title, description, ...plainSchema(schema) };
-  };
   return {
     ...head,
     paths,
     components: {
-      schemas: {
-        MarketProfile: component('MarketProfile'),
-        MarketIndex: component('MarketIndex'),
-        MarketSeries: component('MarketSeries'),
-        VintageIndex: component('VintageIndex'),
-        CsvDescriptor: { title: 'CSV column descriptor', description: 'The columns of both CSV endpoints.', ...plainSchema(CsvDescriptor) },
-        SeriesCsvDescriptor: {
-          title: 'Series CSV column descriptor',
-          description: 'The columns of both series CSV endpoints.',
-          ...plainSchema(SeriesCsvDescriptor),
-        },
-        Problem: problemSchema(),
-      },
+      schemas: componentSchemas(),
       parameters: {
         marketId: {
           name: 'marketId',
@@ -482,14 +536,21 @@ export function openApiDocument(input: OpenApiInput): Json {
         },
       },
       responses: {
-        Problem: {
+        ClientError: {
           description:
-            'Any other error, as problem+json with the code of the error catalogue: a malformed path (400 bad_request), headers too large (431 headers_too_large), a request that did not arrive in time (408 request_timeout), or a server fault (5xx).',
+            'The request is refused, as problem+json with the code of the error catalogue: a malformed path (400 bad_request), nothing at a vintage path (404 not_found), headers too large (431 headers_too_large), a request that did not arrive in time (408 request_timeout).',
           headers: mergedHeaders(PROBLEM_HEADERS, UNCACHED_PROBLEM_HEADERS),
           content: problemContent({
             bad_request: problemExample('A path with malformed percent-encoding', badRequestProblem(baseUrl, BAD_TARGET_REASONS.encoding)),
             headers_too_large: problemExample('Request headers over the limit', problem(baseUrl, 'headers_too_large')),
             request_timeout: problemExample('A request that did not arrive in time', problem(baseUrl, 'request_timeout')),
+          }),
+        },
+        ServerError: {
+          description: 'A fault of the service or of an engine in front of it (5xx), as problem+json with the code of the error catalogue.',
+          headers: mergedHeaders(PROBLEM_HEADERS, UNCACHED_PROBLEM_HEADERS),
+          content: problemContent({
+            service_unavailable: problemExample('An engine that cannot answer for now', problem(baseUrl, 'service_unavailable')),
           }),
         },
       },

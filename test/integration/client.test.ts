@@ -1,8 +1,13 @@
-// The typed client against the running server: every call, schemaVersion pinned, unknown fields tolerated, problems as typed errors, 304 revalidation; and it stays a fetch-only ES module the package exports.
+// The client package (client/) against the running server: every call, schemaVersion pinned, unknown fields tolerated, problems as typed errors, 304 revalidation; and it stays a fetch-only ES module with no dependencies, its types the contract's.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import ts from 'typescript';
 import {
   CLIENT_SCHEMA_VERSION,
   MarketProfilesError,
@@ -11,7 +16,8 @@ import {
   SchemaVersionError,
   createClient,
   type MarketProfilesClient,
-} from '../../src/client/client.ts';
+} from 'market-profiles-client';
+import { COPIED, contractModule, copiedModule } from '../../client/scripts/generate.ts';
 import { CSV_CAVEATS, CSV_COLUMNS, PROFILE_CAVEATS, SCHEMA_VERSION, type MarketProfile } from '../../src/contract/schemas.ts';
 import { MARKET_IDS } from '../../src/contract/markets.ts';
 import { PATHS } from '../../src/contract/paths.ts';
@@ -220,38 +226,129 @@ describe('the client against a service of another version, or with fields it doe
   });
 });
 
-describe('the client module', () => {
+const CLIENT = new URL('../../client/', import.meta.url);
+const clientFile = (path: string): string => readFileSync(new URL(path, CLIENT), 'utf8');
+
+describe('the client package in a browser', () => {
+  test("headless Chromium imports client/lib/client.js as a module from one origin and reads the service's profile and CSV at another", async () => {
+    const chromiumPath = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+    assert.ok(existsSync(chromiumPath), `Chromium not found at ${chromiumPath}: npm run test:needs installs it, or set CHROMIUM_PATH.`);
+    const { baseUrl, table } = await sharedEmbedded();
+    // The page's origin: lib/ as a static site, and a page whose module script uses the client and reports in the title.
+    const page = `<!doctype html><title>running</title><script type="module">
+      import { createClient, ProblemError } from './lib/client.js';
+      const client = createClient({ baseUrl: ${JSON.stringify(baseUrl)} });
+      try {
+        const profile = await client.getProfile('${ID}');
+        const csv = await client.getMarketCsv('${ID}');
+        const missing = await client.getProfile('us-zz-nowhere').catch((e) => (e instanceof ProblemError ? e.code : String(e)));
+        document.title = JSON.stringify({ id: profile.data.market.id, caveats: profile.caveats.length, rows: csv.data.length, value: typeof csv.data[0].value, missing });
+      } catch (error) {
+        document.title = 'failed: ' + error;
+      }
+    </script>`;
+    const site = createServer((req, res) => {
+      const path = req.url ?? '/';
+      if (path === '/') res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(page);
+      else if (/^\/lib\/[a-z/-]+\.js$/.test(path)) res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(clientFile(path.slice(1)));
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const address = site.address();
+    const browser = await chromium.launch({
+      executablePath: chromiumPath,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    });
+    try {
+      const tab = await browser.newPage();
+      await tab.goto(`http://localhost:${typeof address === 'object' && address !== null ? address.port : 0}/`);
+      await tab.waitForFunction(() => document.title !== 'running');
+      const title = await tab.title();
+      assert.doesNotMatch(title, /^failed/);
+      const rows = (table.routes.get(PATHS.marketCsv(ID))?.identity.body.toString('utf8') ?? '').split('\r\n').length - 2;
+      assert.deepEqual(JSON.parse(title), { id: ID, caveats: PROFILE_CAVEATS.length, rows, value: 'number', missing: 'market_not_found' });
+    } finally {
+      await browser.close();
+      await new Promise((resolve) => site.close(resolve));
+    }
+  });
+});
+
+describe('the client package', () => {
   test('pins the schemaVersion of the contract', () => {
     assert.equal(CLIENT_SCHEMA_VERSION, SCHEMA_VERSION);
   });
 
-  test('is fetch only: at run time it loads nothing but the CSV reader and the paths, which load nothing (no node: module, no server)', () => {
-    const runtimeImports = (file: string): string[] =>
-      [
-        ...readFileSync(new URL(`../../src/${file}`, import.meta.url), 'utf8').matchAll(
-          /^\s*(?:import|export)\b(?!\s+type\b)[^;'"]*?\bfrom\s*['"]([^'"]+)['"]/gms,
-        ),
-      ].map((m) => m[1] ?? '');
-    assert.deepEqual(runtimeImports('client/client.ts'), ['../contract/csv-format.ts', '../contract/paths.ts']);
-    assert.deepEqual(runtimeImports('contract/csv-format.ts'), []);
-    assert.deepEqual(runtimeImports('contract/paths.ts'), []);
-    const source = ['client/client.ts', 'contract/csv-format.ts', 'contract/paths.ts']
-      .map((f) => readFileSync(new URL(`../../src/${f}`, import.meta.url), 'utf8'))
-      .join('\n');
-    assert.doesNotMatch(source, /from 'node:|require\(|process\./);
+  test('is fetch only: at run time it loads nothing but its generated modules, which load nothing (no node: module, no server)', () => {
+    const runtimeImports = (source: string): string[] =>
+      [...source.matchAll(/^\s*(?:import|export)\b(?!\s+type\b)[^;'"]*?\bfrom\s*['"]([^'"]+)['"]/gms)].map((m) => m[1] ?? '');
+    assert.deepEqual(runtimeImports(clientFile('src/client.ts')), ['./generated/contract.ts', './generated/csv-format.ts', './generated/paths.ts']);
+    const generated = ['contract.ts', 'csv-format.ts', 'paths.ts'].map((f) => clientFile(`src/generated/${f}`));
+    for (const source of generated) assert.deepEqual(runtimeImports(source), []);
+    assert.doesNotMatch([clientFile('src/client.ts'), ...generated].join('\n'), /from 'node:|require\(|process\./);
   });
 
-  test('is what the package exports, compiled, as an ES module with its types', async () => {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-      exports: Record<string, { types: string; default: string }>;
-      types: string;
-    };
-    assert.deepEqual(pkg.exports['.'], { types: './lib/client/client.d.ts', default: './lib/client/client.js' });
-    assert.deepEqual(pkg.exports['./client'], pkg.exports['.']);
-    assert.equal(pkg.types, './lib/client/client.d.ts');
-    const name = 'market-profiles'; // the package's own name: Node resolves it through "exports" to lib/
-    const exported = (await import(name)) as { createClient: unknown; ProblemError: unknown };
-    assert.equal(typeof exported.createClient, 'function');
-    assert.match(readFileSync(new URL('../../lib/client/client.d.ts', import.meta.url), 'utf8'), /export declare function createClient/);
+  test('its generated modules are what the contract makes now: the build is not stale', async () => {
+    const stale = 'client/src/generated/ is not what the contract makes now: run npm run compile';
+    assert.ok(clientFile('src/generated/contract.ts') === (await contractModule()), stale);
+    for (const file of COPIED) assert.ok(clientFile(`src/generated/${file.replace('contract/', '')}`) === copiedModule(file), `${stale} (${file})`);
+  });
+
+  test("its generated types are the contract's TypeBox types, to the type (tsc on test/support/client-contract-types.ts)", () => {
+    const file = fileURLToPath(new URL('../support/client-contract-types.ts', import.meta.url));
+    const program = ts.createProgram([file], {
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      allowImportingTsExtensions: true,
+      types: ['node'],
+    });
+    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    assert.deepEqual(diagnostics, []);
+  });
+
+  test('has no dependency and no install script, exports its compiled ES module with types, and ships lib/ only', () => {
+    const pkg = JSON.parse(clientFile('package.json')) as Record<string, unknown>;
+    assert.equal(pkg.name, 'market-profiles-client');
+    assert.equal(pkg.type, 'module');
+    for (const key of ['dependencies', 'peerDependencies', 'optionalDependencies', 'bundleDependencies', 'devDependencies'])
+      assert.equal(pkg[key], undefined, key);
+    // build, run by the root's prepare (npm ci) and by npm pack (prepack); no lifecycle script an install runs, prepare included.
+    assert.deepEqual(Object.keys(pkg.scripts as object), ['build', 'prepack']);
+    assert.deepEqual((pkg.exports as Record<string, unknown>)['.'], { types: './lib/client.d.ts', default: './lib/client.js' });
+    assert.deepEqual(pkg.files, ['lib/']);
+    assert.match(clientFile('lib/client.d.ts'), /export declare function createClient/);
+  });
+
+  test('is what the service depends on for list and get, resolved to client/lib', () => {
+    const root = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> };
+    assert.equal(root.dependencies['market-profiles-client'], 'file:client');
+    assert.match(readFileSync(new URL('../../src/commands/read.ts', import.meta.url), 'utf8'), /from 'market-profiles-client';/);
+    const resolved = createRequire(import.meta.url).resolve('market-profiles-client');
+    assert.equal(resolved, fileURLToPath(new URL('lib/client.js', CLIENT)));
+  });
+
+  test('npm pack of it is a few kilobytes: lib/, its README and package.json', async () => {
+    const { stdout } = await new Promise<{ stdout: string }>((resolve, reject) => {
+      execFile('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: fileURLToPath(CLIENT), encoding: 'utf8' }, (error, stdout) =>
+        error === null ? resolve({ stdout }) : reject(error),
+      );
+    });
+    const [packed] = JSON.parse(stdout) as { size: number; files: { path: string }[] }[];
+    assert.ok(packed !== undefined);
+    const files = packed.files.map((f) => f.path).sort();
+    assert.deepEqual(
+      files.filter((f) => !f.startsWith('lib/')),
+      ['README.md', 'package.json'],
+    );
+    assert.ok(files.includes('lib/client.js') && files.includes('lib/client.d.ts'));
+    assert.ok(
+      files.every((f) => !f.endsWith('.ts') || f.endsWith('.d.ts')),
+      'no TypeScript source',
+    );
+    assert.ok(packed.size < 20_000, `${packed.size} bytes packed`);
   });
 });

@@ -107,13 +107,18 @@ describe('the OpenAPI document, as built', () => {
     assert.ok(count >= 12, `${count} examples`);
   });
 
-  test('the data catalog page lists it with the Data Package, the client, the commands and docs/contract.md', () => {
+  test('the data catalog page lists it with the Data Package, the served schemas, the client package and how to get it, the commands and docs/contract.md', () => {
     const html = body(table, PATHS.dataCatalog);
     for (const needle of [
       `href="${PATHS.openApi}"`,
       `href="${PATHS.dataPackage}"`,
+      ...[PATHS.profileSchema, PATHS.indexSchema, PATHS.seriesSchema, PATHS.vintagesSchema, PATHS.csvDescriptor, PATHS.seriesCsvDescriptor].map(
+        (p) => `href="${p}"`,
+      ),
       'id="consumers"',
       'docs/contract.md',
+      'market-profiles-client',
+      '<code>npm pack</code> in its <code>client/</code> folder',
       'market-profiles list',
       'rel=&quot;service-desc&quot;',
     ])

@@ -9,7 +9,7 @@ import { main } from '../../src/commands/cli.ts';
 import { fixturesOnDisk } from '../../src/sources/load.ts';
 import { etagOf, type Route, type RouteTable } from '../../src/routes/route-table.ts';
 import { startServer } from '../../src/runtimes/server/listener.ts';
-import { formatReport, verifyDeployment, type VerifyReport } from '../../src/commands/verify/verify.ts';
+import { formatReport, sameMachine, verifyDeployment, type VerifyReport } from '../../src/commands/verify/verify.ts';
 import { edgeOverFreshBuild } from '../../scripts/edge-run.ts';
 import { freePort, nginxOverFreshBuild } from '../../scripts/nginx-run.ts';
 
@@ -87,6 +87,49 @@ describe('verify against working deployments', () => {
     } finally {
       await deployment.stop();
     }
+  });
+
+  test('the address serve prints: links on http://localhost:<port>, verified at http://127.0.0.1:<port>, pass every check', async () => {
+    const port = await freePort();
+    const running = await startServer(buildRouteTable({ baseUrl: `http://localhost:${port}`, read: fixturesOnDisk(FIXTURES) }), { host: '127.0.0.1', port });
+    try {
+      const report = await verifyDeployment(`http://127.0.0.1:${port}`);
+      assert.deepEqual(failing(report), [], formatReport(report));
+      assert.equal(report.baseUrl, `http://localhost:${port}`);
+      assert.equal(report.address, `http://127.0.0.1:${port}`);
+      assert.ok(report.checks.length >= 16 * 3 + 10, `${report.checks.length} checks`);
+      assert.ok(formatReport(report).startsWith(`verify http://localhost:${port} at http://127.0.0.1:${port} (the same machine by another name)\n`));
+    } finally {
+      await running.close();
+    }
+  });
+
+  test('a deployment built for another host: one failing check that names its BASE_URL and how to verify it', async () => {
+    const port = await freePort();
+    const running = await startServer(buildRouteTable({ baseUrl: 'https://data.example.org', read: fixturesOnDisk(FIXTURES) }), { host: '127.0.0.1', port });
+    try {
+      const report = await verifyDeployment(`http://127.0.0.1:${port}`);
+      assert.equal(report.ok, false);
+      assert.deepEqual(
+        report.checks.map((c) => `${c.name}: ${c.detail}`),
+        [
+          `deployment BASE_URL: http://127.0.0.1:${port} serves a deployment built with BASE_URL=https://data.example.org (its links use it): run market-profiles verify https://data.example.org, or build it with BASE_URL=http://127.0.0.1:${port}`,
+        ],
+      );
+    } finally {
+      await running.close();
+    }
+  });
+
+  test('this machine by any of its names is one machine; another host, port, scheme or path is not', () => {
+    assert.equal(sameMachine('http://localhost:3000', 'http://127.0.0.1:3000'), true);
+    assert.equal(sameMachine('http://localhost:3000/data', 'http://[::1]:3000/data'), true);
+    assert.equal(sameMachine('http://0.0.0.0:3000', 'http://app.localhost:3000'), true);
+    assert.equal(sameMachine('http://localhost:3000', 'http://127.0.0.1:3001'), false);
+    assert.equal(sameMachine('http://localhost:3000', 'https://127.0.0.1:3000'), false);
+    assert.equal(sameMachine('http://localhost:3000/a', 'http://127.0.0.1:3000/b'), false);
+    assert.equal(sameMachine('http://localhost:3000', 'http://10.0.0.5:3000'), false);
+    assert.equal(sameMachine('http://data.example.org', 'http://localhost'), false);
   });
 
   test('nginx serving dist/ with the generated configuration passes every check', async () => {
@@ -290,18 +333,22 @@ describe('the verify command', () => {
     assert.ok(report.checks.some((c) => c.name === `market ${ID} JSON` && c.faults.some((f) => f.includes('text/json'))));
   });
 
-  test('exit code 2 without a base URL, or with one that is not http(s)', async () => {
+  test('exit code 2 without a base URL, with two, or with one that is not http(s): one line each', async () => {
     const errors: string[] = [];
     const write = process.stderr.write;
     process.stderr.write = ((chunk: string) => (errors.push(String(chunk)), true)) as typeof process.stderr.write;
     try {
       assert.equal(await main(['verify'], {}), 2);
+      assert.equal(await main(['verify', 'http://localhost:3000', 'http://localhost:3001'], {}), 2);
       assert.equal(await main(['verify', 'ftp://example.org'], {}), 2);
     } finally {
       process.stderr.write = write;
     }
-    assert.match(errors.join(''), /usage: market-profiles verify <base-url>/);
-    assert.match(errors.join(''), /BASE_URL must use http or https/);
+    assert.deepEqual(errors, [
+      'market-profiles: verify: needs exactly one address, e.g. market-profiles verify http://localhost:3000 (market-profiles verify --help says more)\n',
+      'market-profiles: verify: needs exactly one address, got also "http://localhost:3001", e.g. market-profiles verify http://localhost:3000 (market-profiles verify --help says more)\n',
+      'market-profiles: verify: BASE_URL must use http or https, got "ftp://example.org"\n',
+    ]);
   });
 
   test('a deployment that does not answer fails, it does not crash', async () => {

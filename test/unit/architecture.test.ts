@@ -12,7 +12,6 @@ const SRC = join(ROOT, 'src');
 const LAYERS: readonly string[] = [
   'contract',
   'protocol',
-  'client',
   'sources',
   'methodology',
   'validate',

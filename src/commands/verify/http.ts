@@ -12,7 +12,10 @@ export interface Fetched {
 }
 
 export interface Probe {
+  /** The deployment's BASE_URL: what its links and `$id`s are built from, and what the checks hold them to. */
   readonly baseUrl: string;
+  /** Where the requests go: the BASE_URL, or the same machine by another name (http://127.0.0.1:3000 for http://localhost:3000). */
+  readonly address: string;
   /** `target` is a path below the base URL ("/api/markets") or an absolute URL. */
   fetch(target: string, options?: { method?: string; headers?: Record<string, string> }): Promise<Fetched>;
   close(): void;
@@ -21,6 +24,8 @@ export interface Probe {
 export interface ProbeOptions {
   concurrency?: number;
   timeoutMs?: number;
+  /** Send the requests here instead of to the base URL (same paths); the base URL stays what links are checked against. */
+  address?: string;
 }
 
 /** One header as a string (repeated headers joined the way HTTP allows), or undefined. */
@@ -30,6 +35,7 @@ export const headerOf = (res: Fetched, name: string): string | undefined => {
 };
 
 export function createProbe(baseUrl: string, options: ProbeOptions = {}): Probe {
+  const address = options.address ?? baseUrl;
   const concurrency = options.concurrency ?? 8;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const agents = { http: new HttpAgent({ keepAlive: true, maxSockets: concurrency }), https: new HttpsAgent({ keepAlive: true, maxSockets: concurrency }) };
@@ -62,10 +68,18 @@ export function createProbe(baseUrl: string, options: ProbeOptions = {}): Probe 
       req.end();
     });
 
+  /** A path or a URL of the deployment, as the request is sent: at the address. */
+  const routed = (target: string): URL => {
+    const absolute = /^https?:\/\//.test(target) ? target : baseUrl + target;
+    const ours = absolute === baseUrl || absolute.startsWith(`${baseUrl}/`);
+    return new URL(ours ? address + absolute.slice(baseUrl.length) : absolute);
+  };
+
   return {
     baseUrl,
+    address,
     async fetch(target, { method = 'GET', headers = {} } = {}) {
-      const url = new URL(/^https?:\/\//.test(target) ? target : baseUrl + target);
+      const url = routed(target);
       await acquire();
       try {
         return await once(url, method, headers);

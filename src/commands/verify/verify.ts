@@ -3,10 +3,14 @@ import type { VerifyConfig } from '../config.ts';
 import { normalizeBaseUrl } from '../option-kinds.ts';
 import { renderJson } from '../../contract/json.ts';
 import { runAllChecks, type CheckResult } from './checks.ts';
-import { createProbe } from './http.ts';
+import { createProbe, type Probe } from './http.ts';
+import { PATHS } from '../../contract/paths.ts';
 
 export interface VerifyReport {
+  /** The deployment's BASE_URL, which its links are held to. */
   baseUrl: string;
+  /** Where the requests went: the address given, which may name the BASE_URL's machine otherwise. */
+  address: string;
   ok: boolean;
   passed: number;
   failed: number;
@@ -18,12 +22,50 @@ export interface VerifyOptions {
   timeoutMs?: number;
 }
 
-export async function verifyDeployment(baseUrl: string, options: VerifyOptions = {}): Promise<VerifyReport> {
-  const probe = createProbe(normalizeBaseUrl(baseUrl), options);
+/** Names of this machine (loopback and the unspecified address serve prints with HOST=0.0.0.0): one deployment answers at all of them. */
+const THIS_MACHINE = /^(?:localhost|[a-z0-9.-]+\.localhost|127(?:\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0|\[::\])$/i;
+
+/** Two base URLs that differ only in the name they give this machine: the same scheme, port and path. */
+export function sameMachine(a: string, b: string): boolean {
+  const [x, y] = [new URL(a), new URL(b)];
+  return x.protocol === y.protocol && x.port === y.port && x.pathname === y.pathname && THIS_MACHINE.test(x.hostname) && THIS_MACHINE.test(y.hostname);
+}
+
+/** The BASE_URL a deployment was built with, read from its index's links.self; undefined when that cannot be read (the checks then say why). */
+async function builtWith(probe: Probe): Promise<string | undefined> {
   try {
-    const checks = await runAllChecks(probe);
-    const failed = checks.filter((c) => !c.ok).length;
-    return { baseUrl: probe.baseUrl, ok: failed === 0, passed: checks.length - failed, failed, checks };
+    const res = await probe.fetch(PATHS.index);
+    const self: unknown = res.status === 200 ? (JSON.parse(res.body.toString('utf8')) as { links?: { self?: unknown } }).links?.self : undefined;
+    return typeof self === 'string' && self.endsWith(PATHS.index) ? normalizeBaseUrl(self.slice(0, -PATHS.index.length)) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const reportOf = (baseUrl: string, address: string, checks: CheckResult[]): VerifyReport => {
+  const failed = checks.filter((c) => !c.ok).length;
+  return { baseUrl, address, ok: failed === 0, passed: checks.length - failed, failed, checks };
+};
+
+/**
+ * Checks the deployment at `target`. A deployment built for this machine under another name (serve prints
+ * http://127.0.0.1:3000, its links say http://localhost:3000) is checked against the BASE_URL it was built with; one
+ * built for another host fails with one check that names that BASE_URL and how to verify it.
+ */
+export async function verifyDeployment(target: string, options: VerifyOptions = {}): Promise<VerifyReport> {
+  const address = normalizeBaseUrl(target);
+  let probe = createProbe(address, options);
+  try {
+    const declared = await builtWith(probe);
+    if (declared !== undefined && declared !== address) {
+      if (!sameMachine(declared, address)) {
+        const line = `${address} serves a deployment built with BASE_URL=${declared} (its links use it): run market-profiles verify ${declared}, or build it with BASE_URL=${address}`;
+        return reportOf(declared, address, [{ name: 'deployment BASE_URL', ok: false, detail: line, faults: [line] }]);
+      }
+      probe.close();
+      probe = createProbe(declared, { ...options, address });
+    }
+    return reportOf(probe.baseUrl, address, await runAllChecks(probe));
   } finally {
     probe.close();
   }
@@ -31,14 +73,21 @@ export async function verifyDeployment(baseUrl: string, options: VerifyOptions =
 
 export function formatReport(report: VerifyReport): string {
   const lines = report.checks.map((c) => `${c.ok ? 'PASS' : 'FAIL'}  ${c.name}: ${c.detail}`);
-  return `verify ${report.baseUrl}\n${lines.join('\n')}\n${report.checks.length} checks: ${report.passed} passed, ${report.failed} failed\n`;
+  const at =
+    report.address === report.baseUrl || !sameMachine(report.address, report.baseUrl)
+      ? report.address
+      : `${report.baseUrl} at ${report.address} (the same machine by another name)`;
+  return `verify ${at}\n${lines.join('\n')}\n${report.checks.length} checks: ${report.passed} passed, ${report.failed} failed\n`;
 }
 
 /** The `verify` subcommand: the report on stdout (text, or JSON with --json); exit code 0 only when every check passed. */
 export async function verifyCommand(args: readonly string[], options: VerifyConfig): Promise<number> {
-  const target = args[0];
-  if (target === undefined) {
-    process.stderr.write('usage: market-profiles verify <base-url> [--json] [--concurrency N] [--timeout-ms N]\n');
+  const [target, extra] = args;
+  if (target === undefined || extra !== undefined) {
+    const got = extra === undefined ? '' : `, got also "${extra}"`;
+    process.stderr.write(
+      `market-profiles: verify: needs exactly one address${got}, e.g. market-profiles verify http://localhost:3000 (market-profiles verify --help says more)\n`,
+    );
     return 2;
   }
   const report = await verifyDeployment(target, { concurrency: options.concurrency, timeoutMs: options.timeoutMs });

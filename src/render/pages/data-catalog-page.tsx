@@ -299,12 +299,19 @@ export function DataCatalogPage({ site }: { site: Site }) {
             SHA-256 hash, the sources and their licenses.
           </li>
           <li>
-            The <code>market-profiles</code> package carries a typed client for TypeScript and JavaScript (<code>fetch</code> only, for Node.js 20 and browsers)
-            and the commands <code>market-profiles list</code> and <code>market-profiles get &lt;market-id&gt; [--csv]</code>.
+            The contract is served here, where you can reach it: the <a href={site.href(PATHS.openApi)}>OpenAPI document</a>, the JSON Schemas of a{' '}
+            <a href={site.href(PATHS.profileSchema)}>profile</a>, the <a href={site.href(PATHS.indexSchema)}>index</a>, a{' '}
+            <a href={site.href(PATHS.seriesSchema)}>series</a> and the <a href={site.href(PATHS.vintagesSchema)}>vintages</a>, the{' '}
+            <a href={site.href(PATHS.csvDescriptor)}>CSV</a> and <a href={site.href(PATHS.seriesCsvDescriptor)}>series CSV</a> descriptors, the error codes
+            below and the versioning policy on the <a href={site.href(PATHS.changelog)}>changelog</a>. The service's source repository says the same in words in{' '}
+            <code>docs/contract.md</code>.
           </li>
           <li>
-            The contract in words, with its resources, fields, rules, versioning and errors, is <code>docs/contract.md</code> in the service's source repository
-            and in the package.
+            The typed client for TypeScript and JavaScript is the <code>market-profiles-client</code> package (<code>fetch</code> only, for Node.js 20 and
+            browsers; no dependencies), whose types are generated from those schemas. It is built from the service's source repository: there,{' '}
+            <code>npm ci</code>, then <code>npm pack</code> in its <code>client/</code> folder makes the tarball to <code>npm install</code> in your project.
+            Without the repository, a generator such as <code>openapi-typescript</code> makes the same types from the OpenAPI document. The repository also has
+            the commands <code>market-profiles list</code> and <code>market-profiles get &lt;market-id&gt; [--csv]</code>, which use that client.
           </li>
         </ul>
       </section>

@@ -1,33 +1,36 @@
-// The typed client of the service: only `fetch`, so it runs in Node 20 and in browsers. It pins schemaVersion "1", tolerates fields it does not know, hands the caveats back with the data, turns problem+json into errors with their code and revalidates with If-None-Match.
-import type { CsvColumn, CsvDescriptor, MarketIndex, MarketProfile } from '../contract/schemas.ts';
-import type { MarketSeries, SeriesCsvColumn, SeriesCsvDescriptor } from '../contract/series.ts';
-import type { VintageIndex } from '../contract/vintages.ts';
-import { CsvSyntaxError, parseCsv } from '../contract/csv-format.ts';
-import type { ProblemCode, ProblemDetails } from '../protocol/problems.ts';
-import { PATHS } from '../contract/paths.ts';
+// The typed client of the market-profiles service: only `fetch`, so it runs in Node 20 and in browsers. It pins schemaVersion "1", tolerates fields it does not know, hands the caveats back with the data, turns problem+json into errors with their code and revalidates with If-None-Match.
+import {
+  CSV_COLUMNS,
+  SCHEMA_VERSION,
+  SERIES_CSV_COLUMNS,
+  type CsvColumn,
+  type CsvDescriptor,
+  type MarketIndex,
+  type MarketProfile,
+  type MarketSeries,
+  type Problem,
+  type ProblemCode,
+  type SeriesCsvColumn,
+  type SeriesCsvDescriptor,
+  type VintageIndex,
+} from './generated/contract.ts';
+import { CsvSyntaxError, parseCsv } from './generated/csv-format.ts';
+import { PATHS } from './generated/paths.ts';
 
-/** The schemaVersion this client reads (docs/contract.md section 9); a service answering another is refused. */
-export const CLIENT_SCHEMA_VERSION = '1';
+export type { CsvColumn, CsvDescriptor, MarketIndex, MarketProfile, MarketSeries, ProblemCode, SeriesCsvColumn, SeriesCsvDescriptor, VintageIndex };
+
+/** An RFC 9457 problem as the service answers it, with its stable `code`; extension members it does not know are kept. */
+export type ProblemDetails = Problem & Record<string, unknown>;
+
+/** The schemaVersion this client reads (docs/contract.md section 9), generated from the contract; a service answering another is refused. */
+export const CLIENT_SCHEMA_VERSION = SCHEMA_VERSION;
 
 /** One CSV row, typed: `value` a number, `live_data` the constant false, every other column a string. */
 export type CsvRecord = {
   [K in CsvColumn]: K extends 'value' ? number : K extends 'live_data' ? false : K extends 'production_mode' ? 'static-fixture' : string;
 };
 
-// The column names again rather than contract.ts's CSV_COLUMNS: that module loads TypeBox, which a browser bundle of the client need not carry (test/client.test.ts keeps the two equal).
-const COLUMNS: readonly CsvColumn[] = [
-  'market_id',
-  'market_name',
-  'metric_id',
-  'metric_label',
-  'value',
-  'unit',
-  'source_id',
-  'updated_date',
-  'methodology_version',
-  'production_mode',
-  'live_data',
-];
+const COLUMNS: readonly CsvColumn[] = CSV_COLUMNS;
 
 /** One series CSV row, typed: value a number, margin_of_error a number or null (none published), illustrative a boolean. */
 export type SeriesRecord = {
@@ -44,26 +47,7 @@ export type SeriesRecord = {
             : string;
 };
 
-// As COLUMNS: the series CSV's column names again, kept equal to SERIES_CSV_COLUMNS by test/integration/client.test.ts.
-const SERIES_COLUMNS: readonly SeriesCsvColumn[] = [
-  'market_id',
-  'metric_id',
-  'period',
-  'period_start',
-  'period_end',
-  'value',
-  'unit',
-  'margin_of_error',
-  'illustrative',
-  'source_id',
-  'geography_level',
-  'geography_code',
-  'snapshot_date',
-  'updated_date',
-  'methodology_version',
-  'production_mode',
-  'live_data',
-];
+const SERIES_COLUMNS: readonly SeriesCsvColumn[] = SERIES_CSV_COLUMNS;
 
 export interface Result<T> {
   readonly data: T;
