@@ -170,8 +170,8 @@ interface Cached {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Rows of a served CSV by column name: columns it does not know are ignored, a missing one is an error. */
-function readRows(text: string, url: string): CsvRecord[] {
+/** The rows of a served CSV, each a reader of its cells by column name: columns it does not know are ignored; CSV that is not RFC 4180, or a missing column, is an error. */
+function csvCells<C extends string>(text: string, url: string, columns: readonly C[]): { line: number; cell: (column: C) => string }[] {
   let records: string[][];
   try {
     records = parseCsv(text);
@@ -180,14 +180,18 @@ function readRows(text: string, url: string): CsvRecord[] {
   }
   const [header = [], ...rows] = records;
   const at = new Map(header.map((name, i) => [name, i]));
-  for (const column of COLUMNS) if (!at.has(column)) throw new ResponseError(`${url} has no column ${column}`, url, 200);
-  return rows.map((fields, i) => {
-    const cell = (column: CsvColumn): string => fields[at.get(column) ?? -1] ?? '';
+  for (const column of columns) if (!at.has(column)) throw new ResponseError(`${url} has no column ${column}`, url, 200);
+  return rows.map((fields, i) => ({ line: i + 2, cell: (column: C): string => fields[at.get(column) ?? -1] ?? '' }));
+}
+
+/** Rows of a served CSV by column name, typed. */
+function readRows(text: string, url: string): CsvRecord[] {
+  return csvCells(text, url, COLUMNS).map(({ line, cell }) => {
     const value = Number(cell('value'));
     if (cell('value') === '' || !Number.isFinite(value))
-      throw new ResponseError(`${url} line ${i + 2}: value ${JSON.stringify(cell('value'))} is not a number`, url, 200);
+      throw new ResponseError(`${url} line ${line}: value ${JSON.stringify(cell('value'))} is not a number`, url, 200);
     if (cell('live_data') !== 'false')
-      throw new ResponseError(`${url} line ${i + 2}: live_data is ${JSON.stringify(cell('live_data'))}; this data is never live`, url, 200);
+      throw new ResponseError(`${url} line ${line}: live_data is ${JSON.stringify(cell('live_data'))}; this data is never live`, url, 200);
     return {
       market_id: cell('market_id'),
       market_name: cell('market_name'),
@@ -204,21 +208,11 @@ function readRows(text: string, url: string): CsvRecord[] {
   });
 }
 
-/** Rows of a served series CSV by column name, typed; a missing column or a cell that is not its type is an error. */
+/** Rows of a served series CSV by column name, typed; a cell that is not its type is an error. */
 function readSeriesRows(text: string, url: string): SeriesRecord[] {
-  let records: string[][];
-  try {
-    records = parseCsv(text);
-  } catch (error) {
-    throw new ResponseError(`${url} is not RFC 4180 CSV: ${error instanceof CsvSyntaxError ? error.message : String(error)}`, url, 200);
-  }
-  const [header = [], ...rows] = records;
-  const at = new Map(header.map((name, i) => [name, i]));
-  for (const column of SERIES_COLUMNS) if (!at.has(column)) throw new ResponseError(`${url} has no column ${column}`, url, 200);
-  return rows.map((fields, i) => {
-    const cell = (column: SeriesCsvColumn): string => fields[at.get(column) ?? -1] ?? '';
+  return csvCells(text, url, SERIES_COLUMNS).map(({ line, cell }) => {
     const bad = (column: SeriesCsvColumn, what: string): never => {
-      throw new ResponseError(`${url} line ${i + 2}: ${column} ${JSON.stringify(cell(column))} is not ${what}`, url, 200);
+      throw new ResponseError(`${url} line ${line}: ${column} ${JSON.stringify(cell(column))} is not ${what}`, url, 200);
     };
     const number = (column: SeriesCsvColumn): number => {
       const n = Number(cell(column));
