@@ -12,7 +12,7 @@ import { addressOf, FetchError, fetchSources, type FetchOptions } from '../../sr
 import { fixturesOnDisk } from '../../src/sources/load.ts';
 import { SOURCES } from '../../src/sources/registry.ts';
 import { captureOutput } from '../support/capture.ts';
-import { FIXTURES_DIR } from '../support/data.ts';
+import { FIXTURES_DIR, fhfaNextQuarter } from '../support/data.ts';
 import { startReplay, type Replay, type Reply } from '../support/replay.ts';
 
 /** Every file of a folder with the SHA-256 of its bytes, to prove a failed fetch wrote nothing. */
@@ -284,19 +284,11 @@ describe('fetch', () => {
   it('a fetch of a newer release followed by a build needs no hand edit: snapshot, as-of periods, release dates and freshness follow the files', async () => {
     // FHFA's file one quarter on: every series gains a 2026 Q1 row, 1 % above its 2025 Q4 index, after its last row.
     const fhfa = REMOTES.find((r) => r.adapter.sourceId === 'fhfa-hpi') ?? assert.fail('no FHFA remote');
-    const rows = readFileSync(join(FIXTURES_DIR, fhfa.remote.file), 'utf8')
-      .split('\n')
-      .filter((l) => l !== '');
-    const next: string[] = [];
-    rows.forEach((row, i) => {
-      next.push(row);
-      const [name, rest = ''] = row.split('",');
-      const fields = rest.split(',');
-      if (rows[i + 1]?.split('",')[1]?.split(',')[0] === fields[0]) return;
-      const index = fields[3] === '-' ? '-' : (Number(fields[3]) * 1.01).toFixed(2);
-      next.push(`${name}",${fields[0]},2026,1,${index},${index === '-' ? '-' : '( 3.50)'}`);
+    replay.replies.set(target(fhfa.remote.url), {
+      kind: 'file',
+      body: fhfaNextQuarter(readFileSync(join(FIXTURES_DIR, fhfa.remote.file), 'utf8')),
+      lastModified: 'Tue, 26 May 2026 14:00:00 GMT',
     });
-    replay.replies.set(target(fhfa.remote.url), { kind: 'file', body: `${next.join('\n')}\n`, lastModified: 'Tue, 26 May 2026 14:00:00 GMT' });
     await fetchSources(options({ now: () => new Date('2026-06-02T09:00:00Z') }));
     assert.ok(lines.includes('us-tx-austin homePriceIndex 505.7 → 510.76 (2025 Q4 → 2026 Q1)'), 'fetch prints the change, market by market');
     const table = buildRouteTable({ baseUrl: 'http://localhost:3000', read: fixturesOnDisk(dir) });

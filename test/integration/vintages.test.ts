@@ -7,7 +7,7 @@ import { after, describe, test } from 'node:test';
 import { main } from '../../src/commands/cli.ts';
 import type { VintageIndex } from '../../src/contract/vintages.ts';
 import { captureOutput } from '../support/capture.ts';
-import { FIXTURES_DIR } from '../support/data.ts';
+import { FIXTURES_DIR, fhfaNextQuarter } from '../support/data.ts';
 
 const FIRST = '2026-11-24';
 const SECOND = '2027-03-01';
@@ -22,19 +22,7 @@ async function run(args: readonly string[]): Promise<{ code: number; out: string
 /** FHFA's file one quarter on (every series gains 2026 Q1, 1 % above its 2025 Q4), retrieved on SECOND: a new snapshot. */
 function nextQuarter(fixtures: string): void {
   const file = join(fixtures, 'fhfa-hpi/hpi_at_metro.csv');
-  const rows = readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l !== '');
-  const next: string[] = [];
-  rows.forEach((row, i) => {
-    next.push(row);
-    const [name, rest = ''] = row.split('",');
-    const fields = rest.split(',');
-    if (rows[i + 1]?.split('",')[1]?.split(',')[0] === fields[0]) return;
-    const index = fields[3] === '-' ? '-' : (Number(fields[3]) * 1.01).toFixed(2);
-    next.push(`${name}",${fields[0]},2026,1,${index},${index === '-' ? '-' : '( 3.50)'}`);
-  });
-  writeFileSync(file, `${next.join('\n')}\n`);
+  writeFileSync(file, fhfaNextQuarter(readFileSync(file, 'utf8')));
   writeFileSync(join(fixtures, 'fhfa-hpi/retrieval.json'), JSON.stringify({ vintage: '2026 Q1', latestReleaseDate: '2026-05-26', latestRetrievedAt: SECOND }));
 }
 

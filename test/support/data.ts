@@ -45,3 +45,18 @@ export const body = (table: RouteTable, path: string): string => {
 export function servedProfiles(table: RouteTable): MarketProfile[] {
   return MARKET_IDS.map((id) => JSON.parse(body(table, PATHS.profile(id))) as MarketProfile);
 }
+
+/** FHFA's hpi_at_metro.csv one quarter on: after each series' last row, a 2026 Q1 row 1 % above it (a "-" stays "-"). */
+export function fhfaNextQuarter(text: string): string {
+  const rows = text.split('\n').filter((l) => l !== '');
+  const next: string[] = [];
+  rows.forEach((row, i) => {
+    next.push(row);
+    const [name, rest = ''] = row.split('",');
+    const fields = rest.split(',');
+    if (rows[i + 1]?.split('",')[1]?.split(',')[0] === fields[0]) return;
+    const index = fields[3] === '-' ? '-' : (Number(fields[3]) * 1.01).toFixed(2);
+    next.push(`${name}",${fields[0]},2026,1,${index},${index === '-' ? '-' : '( 3.50)'}`);
+  });
+  return `${next.join('\n')}\n`;
+}
