@@ -2,14 +2,15 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildRouteTable } from '../../src/build/build.ts';
-import { findMarket, type MarketDefinition } from '../../src/contract/markets.ts';
+import { findMarket, MARKETS, type MarketDefinition } from '../../src/contract/markets.ts';
+import { renderJson } from '../../src/contract/json.ts';
+import { assembleSnapshot } from '../../src/methodology/snapshot.ts';
+import { loadSources, type LoadedSources } from '../../src/sources/load.ts';
 import { assembleProfile, assembleProfiles } from '../../src/methodology/profiles.ts';
-import type { LoadedSources } from '../../src/sources/load.ts';
 import type { MarketIndex, MarketProfile } from '../../src/contract/schemas.ts';
 import { DataError } from '../../src/contract/errors.ts';
-import { PATHS } from '../../src/contract/paths.ts';
 import { SOURCES } from '../../src/sources/registry.ts';
-import type { Observation, SourceModule, SourceLoad } from '../../src/sources/source.ts';
+import type { Observation, ReadFixture, SourceModule, SourceLoad } from '../../src/sources/source.ts';
 import { fixtureReader } from '../support/data.ts';
 
 const BASE = 'http://localhost:3000';
@@ -17,18 +18,22 @@ const BASE = 'http://localhost:3000';
 const retrieval = (vintage: string, release: string | undefined, retrieved: string): string =>
   JSON.stringify({ vintage, ...(release === undefined ? {} : { latestReleaseDate: release }), latestRetrievedAt: retrieved });
 
-const build = (edits: Record<string, (text: string) => string>): { table: ReturnType<typeof buildRouteTable> } => ({
-  table: buildRouteTable({ baseUrl: BASE, read: fixtureReader(edits) }),
-});
+/**
+ * The profiles and the index as served (their JSON), assembled from these fixtures: what this file tests is assembly,
+ * so the rest of the site (pages, series, compression, validation) is not built.
+ */
+function assembled(read: ReadFixture, sources: readonly SourceModule[] = SOURCES): { profile: (id: string) => MarketProfile; index: MarketIndex } {
+  const snapshot = assembleSnapshot(MARKETS, loadSources(read, MARKETS, sources), BASE);
+  const served = <T>(value: unknown): T => JSON.parse(renderJson(value)) as T;
+  return {
+    profile: (id) => served(snapshot.markets.find((m) => m.profile.market.id === id)?.profile ?? assert.fail(`no profile ${id}`)),
+    index: served(snapshot.index),
+  };
+}
 
 function profilesWith(edits: Record<string, string>, adapters: readonly SourceModule[] = SOURCES): { austin: MarketProfile; index: MarketIndex } {
-  const table = buildRouteTable({
-    baseUrl: BASE,
-    read: fixtureReader(Object.fromEntries(Object.entries(edits).map(([k, v]) => [k, () => v]))),
-    sources: adapters,
-  });
-  const json = (path: string): unknown => JSON.parse(table.routes.get(path)?.identity.body.toString() ?? 'null');
-  return { austin: json(PATHS.profile('us-tx-austin')) as MarketProfile, index: json(PATHS.index) as MarketIndex };
+  const { profile, index } = assembled(fixtureReader(Object.fromEntries(Object.entries(edits).map(([k, v]) => [k, () => v]))), adapters);
+  return { austin: profile('us-tx-austin'), index };
 }
 
 describe('dates follow the sources', () => {
@@ -53,8 +58,7 @@ describe('dates follow the sources', () => {
   });
   test("a source that backs none of a market's metrics is not among its sources: Phoenix without its permits row", () => {
     const WEST = 'census-bps/we2024a.txt';
-    const { table } = build({ [WEST]: (t) => t.replace(/\n2024,04,257000,[^\n]*/, '') });
-    const phoenix = JSON.parse(table.routes.get(PATHS.profile('us-az-phoenix'))?.identity.body.toString() ?? '{}') as MarketProfile;
+    const phoenix = assembled(fixtureReader({ [WEST]: (t) => t.replace(/\n2024,04,257000,[^\n]*/, '') })).profile('us-az-phoenix');
     assert.deepEqual(
       phoenix.sources.map((s) => s.sourceId),
       ['census-acs-5yr', 'fhfa-hpi'],
@@ -62,8 +66,7 @@ describe('dates follow the sources', () => {
     assert.deepEqual(phoenix.profile.coverage.missing, ['permits']);
   });
   test('sources are listed by id whatever order the adapters run in', () => {
-    const table = buildRouteTable({ baseUrl: BASE, read: fixtureReader(), sources: [...SOURCES].reverse() });
-    const austin = JSON.parse(table.routes.get(PATHS.profile('us-tx-austin'))?.identity.body.toString() ?? '{}') as MarketProfile;
+    const austin = assembled(fixtureReader(), [...SOURCES].reverse()).profile('us-tx-austin');
     assert.deepEqual(
       austin.sources.map((s) => s.sourceId),
       ['census-acs-5yr', 'census-bps', 'fhfa-hpi'],
