@@ -230,12 +230,15 @@ const CLIENT = new URL('../../client/', import.meta.url);
 const clientFile = (path: string): string => readFileSync(new URL(path, CLIENT), 'utf8');
 
 describe('the client package in a browser', () => {
-  test("headless Chromium imports client/lib/client.js as a module from one origin and reads the service's profile and CSV at another", async () => {
-    const chromiumPath = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-    assert.ok(existsSync(chromiumPath), `Chromium not found at ${chromiumPath}: npm run test:needs installs it, or set CHROMIUM_PATH.`);
-    const { baseUrl, table } = await sharedEmbedded();
-    // The page's origin: lib/ as a static site, and a page whose module script uses the client and reports in the title.
-    const page = `<!doctype html><title>running</title><script type="module">
+  test(
+    "headless Chromium imports client/lib/client.js as a module from one origin and reads the service's profile and CSV at another",
+    { timeout: 600_000 },
+    async () => {
+      const chromiumPath = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+      assert.ok(existsSync(chromiumPath), `Chromium not found at ${chromiumPath}: npm run test:needs installs it, or set CHROMIUM_PATH.`);
+      const { baseUrl, table } = await sharedEmbedded();
+      // The page's origin: lib/ as a static site, and a page whose module script uses the client and reports in the title.
+      const page = `<!doctype html><title>running</title><script type="module">
       import { createClient, ProblemError } from './lib/client.js';
       const client = createClient({ baseUrl: ${JSON.stringify(baseUrl)} });
       try {
@@ -247,31 +250,36 @@ describe('the client package in a browser', () => {
         document.title = 'failed: ' + error;
       }
     </script>`;
-    const site = createServer((req, res) => {
-      const path = req.url ?? '/';
-      if (path === '/') res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(page);
-      else if (/^\/lib\/[a-z/-]+\.js$/.test(path)) res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(clientFile(path.slice(1)));
-      else res.writeHead(404).end();
-    });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-    const address = site.address();
-    const browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    });
-    try {
-      const tab = await browser.newPage();
-      await tab.goto(`http://localhost:${typeof address === 'object' && address !== null ? address.port : 0}/`);
-      await tab.waitForFunction(() => document.title !== 'running');
-      const title = await tab.title();
-      assert.doesNotMatch(title, /^failed/);
-      const rows = (table.routes.get(PATHS.marketCsv(ID))?.identity.body.toString('utf8') ?? '').split('\r\n').length - 2;
-      assert.deepEqual(JSON.parse(title), { id: ID, caveats: PROFILE_CAVEATS.length, rows, value: 'number', missing: 'market_not_found' });
-    } finally {
-      await browser.close();
-      await new Promise((resolve) => site.close(resolve));
-    }
-  });
+      const site = createServer((req, res) => {
+        const path = req.url ?? '/';
+        if (path === '/') res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(page);
+        else if (/^\/lib\/[a-z/-]+\.js$/.test(path)) res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(clientFile(path.slice(1)));
+        else res.writeHead(404).end();
+      });
+      await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+      const address = site.address();
+      // No Playwright deadline (its 30 s defaults would fail a test on a busy machine that is only slow); the test's
+      // ten-minute timeout is the hang guard.
+      const browser = await chromium.launch({
+        timeout: 0,
+        executablePath: chromiumPath,
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+      });
+      try {
+        const tab = await browser.newPage();
+        tab.setDefaultTimeout(0);
+        await tab.goto(`http://localhost:${typeof address === 'object' && address !== null ? address.port : 0}/`);
+        await tab.waitForFunction(() => document.title !== 'running');
+        const title = await tab.title();
+        assert.doesNotMatch(title, /^failed/);
+        const rows = (table.routes.get(PATHS.marketCsv(ID))?.identity.body.toString('utf8') ?? '').split('\r\n').length - 2;
+        assert.deepEqual(JSON.parse(title), { id: ID, caveats: PROFILE_CAVEATS.length, rows, value: 'number', missing: 'market_not_found' });
+      } finally {
+        await browser.close();
+        await new Promise((resolve) => site.close(resolve));
+      }
+    },
+  );
 });
 
 describe('the client package', () => {

@@ -345,7 +345,16 @@ async function visitAll(
 const HOME_CHARTS = ['map', 'chart chart-compare', ...Array.from({ length: 11 }, () => 'chart chart-metric')];
 const MARKET_CHARTS = ['chart chart-market', 'chart chart-standing', 'chart chart-price'];
 
-describe('pages in headless Chromium', { timeout: 90_000 }, () => {
+/**
+ * No Playwright deadline on a busy machine: its 30 s defaults (launch, navigation, each wait) would fail a test that is
+ * only slow. A page that never loads still ends the run: the suite's guard below is ten minutes.
+ */
+const untimed = <T extends { setDefaultTimeout(ms: number): void }>(target: T): T => {
+  target.setDefaultTimeout(0);
+  return target;
+};
+
+describe('pages in headless Chromium', { timeout: 600_000 }, () => {
   let server: RunningServer;
   let browser: Browser;
   let visits: Visit[] = [];
@@ -353,10 +362,14 @@ describe('pages in headless Chromium', { timeout: 90_000 }, () => {
   const screenshotPaths = new Set(SCREENSHOT_PAGES.map(([, path]) => path));
 
   before(async () => {
-    // Fail loudly rather than skip: CI (.ci/run) installs Debian's chromium when it is missing.
-    assert.ok(existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM}. Install it with "apt-get install -y chromium" (as .ci/run does) or set CHROMIUM_PATH.`);
+    // Fail loudly rather than skip: npm test (npm run test:needs) installs Debian's chromium when it is missing.
+    assert.ok(
+      existsSync(CHROMIUM),
+      `Chromium not found at ${CHROMIUM}. Install it with "apt-get install -y chromium" (as npm test does) or set CHROMIUM_PATH.`,
+    );
     server = await startServer(table, { host: '127.0.0.1', port: 0 });
     browser = await chromium.launch({
+      timeout: 0,
       executablePath: CHROMIUM,
       args: [
         '--headless',
@@ -369,11 +382,11 @@ describe('pages in headless Chromium', { timeout: 90_000 }, () => {
         '--disable-sync',
       ],
     });
-    const phone = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 1 });
+    const phone = untimed(await browser.newContext({ viewport: PHONE, deviceScaleFactor: 1 }));
     visits = await visitAll(phone, server.url, pagePaths, 2, { axe: () => true, fit: false });
     await phone.close();
     // At 1280 px every page's layout is checked; axe runs again only on the pages reviewed by screenshot, whose desktop layout differs most.
-    const desktop = await browser.newContext({ viewport: DESKTOP, deviceScaleFactor: 1 });
+    const desktop = untimed(await browser.newContext({ viewport: DESKTOP, deviceScaleFactor: 1 }));
     wide = await visitAll(desktop, server.url, pagePaths, 2, { axe: (path) => screenshotPaths.has(path), fit: true });
     await desktop.close();
   });
@@ -461,7 +474,7 @@ describe('pages in headless Chromium', { timeout: 90_000 }, () => {
   }
 
   it('the layout check itself catches a clipped column, a table wider than its box, a tall header band and an unnamed chart', async () => {
-    const page = await browser.newPage({ viewport: PHONE });
+    const page = untimed(await browser.newPage({ viewport: PHONE }));
     await page.setContent(
       `<div style="width:300px;overflow:hidden"><table style="border-collapse:collapse"><caption>clipped</caption><thead><tr><th style="padding:0">A</th><th style="height:150px;padding:0;border:0">B</th></tr></thead>` +
         `<tbody><tr><td style="min-width:400px">wide</td><td>last</td></tr></tbody></table></div>` +
@@ -486,7 +499,7 @@ describe('pages in headless Chromium', { timeout: 90_000 }, () => {
   });
 
   it('the layout check itself catches labels that meet, a line through a label, a code line broken inside a URL and a scrolling block out of reach', async () => {
-    const page = await browser.newPage({ viewport: PHONE });
+    const page = untimed(await browser.newPage({ viewport: PHONE }));
     await page.setContent(
       `<svg role="img" aria-label="map" width="300" height="60"><g class="map-labels"><text x="10" y="20">Los Angeles 9</text><text x="14" y="26">San Diego 20</text></g></svg>` +
         `<svg class="chart-price" role="img" aria-label="price" width="300" height="100"><svg><path d="M0 50L300 50" fill="none" stroke="black"/></svg>` +
@@ -523,7 +536,7 @@ describe('pages in headless Chromium', { timeout: 90_000 }, () => {
       [String(DESKTOP.width), DESKTOP],
       [String(PHONE.width), PHONE],
     ] as const) {
-      const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
+      const context = untimed(await browser.newContext({ viewport, deviceScaleFactor: 1 }));
       const page = await context.newPage();
       for (const [label, path] of SCREENSHOT_PAGES) {
         await page.goto(server.url + path, { waitUntil: 'load' });
