@@ -109,7 +109,9 @@ const waitForReady = (url: string, child: ChildProcess, output: () => string): P
         })
         .catch(() => {
           attempts += 1;
-          if (attempts > 600) {
+          // A guard against a hang only (five minutes of polling and more on a busy machine, where wrangler may take long
+          // to bundle and start): wrangler exits, and says why, if it cannot start.
+          if (attempts > 6_000) {
             done = true;
             child.off('exit', onExit);
             reject(new Error(`wrangler did not answer on ${url}:\n${output()}`));

@@ -66,7 +66,8 @@ const waitForPort = (host: string, port: number, child: ChildProcess, stderr: ()
       socket.once('error', () => {
         socket.destroy();
         attempts += 1;
-        if (attempts > 200) {
+        // A guard against a hang only (about a minute of polling, more on a busy machine): nginx exits if it cannot start.
+        if (attempts > 2_400) {
           child.off('exit', onExit);
           reject(new Error(`nginx did not listen on ${host}:${port}:\n${stderr()}`));
         } else setTimeout(tryOnce, 25);
