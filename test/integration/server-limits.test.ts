@@ -4,7 +4,8 @@ import { after, before, describe, test } from 'node:test';
 import type { RouteTable } from '../../src/routes/route-table.ts';
 import type { Socket } from 'node:net';
 import { Answers } from '../../src/runtimes/server/answers.ts';
-import { LIMITS, sweepStalled, type RunningServer } from '../../src/runtimes/server/listener.ts';
+import { sweepStalled } from '../../src/runtimes/server/connections.ts';
+import { LIMITS, type RunningServer } from '../../src/runtimes/server/listener.ts';
 import { startEmbedded } from '../support/embedded.ts';
 import { checkProblem, exchange, header, request, type RawExchange, type RawResponse } from '../support/http-suite.ts';
 
@@ -82,7 +83,7 @@ describe('a client that stops reading', () => {
       const socket = {
         writableLength,
         destroyed: false,
-        destroy() {
+        resetAndDestroy() {
           this.destroyed = true;
         },
       };
