@@ -123,6 +123,12 @@ export function createHandler(table: RouteTable, options: HandlerOptions = {}): 
       case 'bad_request':
         return badRequest(req, res, verdict.reason);
       case 'method_not_allowed':
+        // nginx refuses TRACE before its configuration runs, with a problem that cannot name the path, and closes the
+        // connection: so does this server, with the same problem.
+        if (method === 'TRACE') {
+          res.shouldKeepAlive = false;
+          return send(req, res, problemAnswer(methodProblem(table.baseUrl, undefined), [ALLOW]));
+        }
         return send(req, res, problemAnswer(methodProblem(table.baseUrl, method, verdict.path), [ALLOW]));
     }
   };

@@ -197,6 +197,16 @@ export function startServer(source: TableSource, listen: { host: string; port: n
     server.on('clientError', clientErrorHandler(table, logLine, handler));
     // An Expect other than 100-continue is ignored (RFC 9110 10.1.1 allows it): the answer is the same bytes.
     server.on('checkExpectation', handler);
+    // 100-continue gets the final answer at once, without an interim 100 (RFC 9110 10.1.1 allows it; no answer here
+    // needs the body), as nginx does. node's own 100, for a request pipelined behind another, went out between the
+    // headers and the body of that request's answer. node then closes the connection, as the client may still send the
+    // body; a request that declares no body has none to send, so its connection stays open, as on nginx.
+    server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+      if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+        (res as ServerResponse & { _expect_continue: boolean })._expect_continue = false;
+      }
+      handler(req, res);
+    });
     server.on('upgrade', upgradeHandler(server, handler));
     // CONNECT is not a method of this service: 405 for a path, 400 for the authority form it is meant for (not a path).
     server.on('connect', (req: IncomingMessage, socket: Socket) => {
