@@ -25,6 +25,9 @@ export interface EdgeData {
   routes: Record<string, EdgeRoute>;
 }
 
+/** The asset files the Worker reads: each distinct body once. */
+export const edgeAssetFiles = (data: EdgeData): Set<string> => new Set(Object.values(data.routes).flatMap((r) => r.v.map(([, file]) => file)));
+
 export function edgeData(m: Manifest): EdgeData {
   const headerSets: Header[][] = [];
   const index = new Map<string, number>();
@@ -38,10 +41,18 @@ export function edgeData(m: Manifest): EdgeData {
     return i;
   };
   const routes: Record<string, EdgeRoute> = {};
+  // Routes that serve the very same bytes (a vintage not yet archived and the current documents) share one asset file.
+  const fileOfBytes = new Map<string, string>();
   for (const r of m.routes) {
     const order = ['identity', 'gzip', 'br'];
     const variants = [...r.variants].sort((a, b) => order.indexOf(a.encoding) - order.indexOf(b.encoding));
-    routes[r.path] = { h: setOf(r.headers), v: variants.map((v): EdgeVariant => [v.encoding, v.file, v.etag, v.bytes]) };
+    const fileOf = (v: (typeof variants)[number]): string => {
+      const first = fileOfBytes.get(v.sha256);
+      if (first !== undefined) return first;
+      fileOfBytes.set(v.sha256, v.file);
+      return v.file;
+    };
+    routes[r.path] = { h: setOf(r.headers), v: variants.map((v): EdgeVariant => [v.encoding, fileOf(v), v.etag, v.bytes]) };
   }
   return {
     baseUrl: m.baseUrl,

@@ -13,10 +13,10 @@ export const NOT_FOUND_FILE = '404.html';
 /** Problem bodies as files, for engines that cannot build one per request (CDNs). */
 export const PROBLEMS_DIR = '_problems';
 
-const EXTENSIONS: Record<Route['kind'], string> = { json: 'json', csv: 'csv', html: 'html', css: 'css', problem: 'json' };
+const EXTENSIONS: Record<Route['kind'], string> = { json: 'json', csv: 'csv', html: 'html', css: 'css', problem: 'json', zip: 'zip', text: 'txt', xml: 'xml' };
 
 export const MAPPING =
-  'A path whose last segment has a dot is its own file; any other path is a folder holding index.<ext> (json, csv, html, css), so /api/markets/<id> (api/markets/<id>/index.json) and /api/markets/<id>/csv (api/markets/<id>/csv/index.csv) never clash. Precompressed variants sit beside each file as .gz and .br.';
+  'A path whose last segment has a dot is its own file; any other path is a folder holding index.<ext> (json, csv, html, css, zip), so /api/markets/<id> (api/markets/<id>/index.json) and /api/markets/<id>/csv (api/markets/<id>/csv/index.csv) never clash. Precompressed variants sit beside each file as .gz and .br.';
 
 /**
  * Path → file. A path whose last segment has an extension is its own file; any other path is a folder

@@ -19,6 +19,7 @@ import {
   SAFE_PATH_SOURCE,
   SAFE_SEGMENT_SOURCE,
   marketPathSource,
+  RESERVED_SEGMENT_SOURCE,
 } from '../protocol/request-target.ts';
 import type { Manifest, ManifestEntry } from './manifest.ts';
 import { conditionalMaps, negotiationMaps, targetMaps } from './nginx-maps.ts';
@@ -68,7 +69,7 @@ function errorBodyMaps(m: Manifest): string {
       '$mp_path',
       'mp_nf_kind',
       [
-        [regexKey(marketPathSource('csv')), 'api'],
+        [regexKey(marketPathSource(RESERVED_SEGMENT_SOURCE)), 'api'],
         [regexKey(marketPathSource(SAFE_SEGMENT_SOURCE)), 'market_echo'],
         [regexKey(marketPathSource('[^/]+')), 'market'],
         [regexKey('^/api(?:/|$)'), 'api'],

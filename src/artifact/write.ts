@@ -3,6 +3,7 @@ import { link, mkdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { cdnFiles } from './cdn.ts';
 import { EDGE_ASSETS_DIR, edgeFiles } from './edge.ts';
+import { edgeAssetFiles, edgeData } from './edge-data.ts';
 import { nginxFiles } from './nginx.ts';
 import { renderJson } from '../contract/json.ts';
 import { SITE_DIR, VARIANT_SUFFIX, buildManifest, errorFiles, fileFor } from './manifest.ts';
@@ -17,16 +18,18 @@ import type { RouteTable } from '../routes/route-table.ts';
 export function artifactFiles(table: RouteTable): Map<string, Buffer> {
   const files = new Map<string, Buffer>();
   const edgeAssets: [string, Buffer][] = [];
+  const manifest = buildManifest(table);
+  // The Worker reads each distinct body once (edgeData points routes with the same bytes at one file).
+  const edgeReads = edgeAssetFiles(edgeData(manifest));
   for (const route of table.routes.values()) {
     const file = fileFor(route);
     for (const v of [route.identity, route.gzip, route.br]) {
       if (v === undefined) continue;
       files.set(join(SITE_DIR, file + VARIANT_SUFFIX[v.encoding]), v.body);
-      edgeAssets.push([join(EDGE_ASSETS_DIR, file + VARIANT_SUFFIX[v.encoding]), v.body]);
+      if (edgeReads.has(file + VARIANT_SUFFIX[v.encoding])) edgeAssets.push([join(EDGE_ASSETS_DIR, file + VARIANT_SUFFIX[v.encoding]), v.body]);
     }
   }
   for (const { entry, body } of errorFiles(table)) files.set(join(SITE_DIR, entry.file), body);
-  const manifest = buildManifest(table);
   edgeAssets.push([join(EDGE_ASSETS_DIR, manifest.notFoundPage.file), table.notFoundPage]);
   for (const [file, text] of [...nginxFiles(manifest), ...cdnFiles(manifest), ...edgeFiles(manifest)]) files.set(file, Buffer.from(text));
   for (const [file, body] of edgeAssets) files.set(file, body);

@@ -2,11 +2,14 @@
 import { MARKETS, type MarketDefinition } from '../contract/markets.ts';
 import { PATHS } from '../contract/paths.ts';
 import { InvariantError } from '../contract/errors.ts';
-import { assembleSnapshot } from '../methodology/snapshot.ts';
+import { assembleSnapshot, type Snapshot } from '../methodology/snapshot.ts';
+import type { PastSnapshot } from '../methodology/series.ts';
+import { assertSameValues } from '../archive/archive.ts';
 import { buildRoutes, type RouteTable } from '../routes/route-table.ts';
 import { loadSources } from '../sources/load.ts';
 import type { ReadFixture, SourceModule } from '../sources/source.ts';
 import { assertCsvTies, assertProfileRules, assertValid, compilePublished } from '../validate/contract-checks.ts';
+import { assertSeriesCsvTies, assertSeriesRules } from '../validate/series-checks.ts';
 
 export interface BuildOptions {
   baseUrl: string;
@@ -14,12 +17,20 @@ export interface BuildOptions {
   markets?: readonly MarketDefinition[];
   /** The sources to load; the registry's by default. */
   sources?: readonly SourceModule[];
+  /** The archived snapshots (readArchive), served as vintages and read for the series; none by default. */
+  archive?: readonly PastSnapshot[];
 }
 
 /** Runs every stage in memory and returns the validated route table; throws a DataError on bad input. */
 export function buildRouteTable(options: BuildOptions): RouteTable {
+  return buildSnapshot(options).table;
+}
+
+/** The build's data and its validated route table (the `archive` command keeps both). */
+export function buildSnapshot(options: BuildOptions): { snapshot: Snapshot; table: RouteTable } {
   const markets = options.markets ?? MARKETS;
-  const snapshot = assembleSnapshot(markets, loadSources(options.read, markets, options.sources), options.baseUrl);
+  const snapshot = assembleSnapshot(markets, loadSources(options.read, markets, options.sources), options.baseUrl, options.archive);
+  assertSameValues(snapshot);
   const table = buildRoutes({ baseUrl: options.baseUrl, snapshot });
   const profiles = snapshot.markets.map((m) => m.profile);
 
@@ -38,5 +49,15 @@ export function buildRouteTable(options: BuildOptions): RouteTable {
   }
   assertValid(compilePublished(served(PATHS.indexSchema)), JSON.parse(served(PATHS.index).toString()) as unknown, undefined, PATHS.index);
   assertCsvTies(served(PATHS.bulkCsv).toString(), profiles, PATHS.bulkCsv);
-  return table;
+  const validateSeries = compilePublished(served(PATHS.seriesSchema));
+  const series = snapshot.markets.map((m) => m.seriesDocument);
+  for (const s of series) {
+    const route = PATHS.series(s.market.id);
+    assertValid(validateSeries, JSON.parse(served(route).toString()) as unknown, s.market.id, route);
+    assertSeriesRules(s, route);
+    assertSeriesCsvTies(served(PATHS.seriesCsv(s.market.id)).toString(), [s], PATHS.seriesCsv(s.market.id));
+  }
+  assertSeriesCsvTies(served(PATHS.bulkSeriesCsv).toString(), series, PATHS.bulkSeriesCsv);
+  assertValid(compilePublished(served(PATHS.vintagesSchema)), JSON.parse(served(PATHS.vintages).toString()) as unknown, undefined, PATHS.vintages);
+  return { snapshot, table };
 }

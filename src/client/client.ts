@@ -1,5 +1,7 @@
 // The typed client of the service: only `fetch`, so it runs in Node 20 and in browsers. It pins schemaVersion "1", tolerates fields it does not know, hands the caveats back with the data, turns problem+json into errors with their code and revalidates with If-None-Match.
 import type { CsvColumn, CsvDescriptor, MarketIndex, MarketProfile } from '../contract/schemas.ts';
+import type { MarketSeries, SeriesCsvColumn, SeriesCsvDescriptor } from '../contract/series.ts';
+import type { VintageIndex } from '../contract/vintages.ts';
 import { CsvSyntaxError, parseCsv } from '../contract/csv-format.ts';
 import type { ProblemCode, ProblemDetails } from '../protocol/problems.ts';
 import { PATHS } from '../contract/paths.ts';
@@ -27,6 +29,42 @@ const COLUMNS: readonly CsvColumn[] = [
   'live_data',
 ];
 
+/** One series CSV row, typed: value a number, margin_of_error a number or null (none published), illustrative a boolean. */
+export type SeriesRecord = {
+  [K in SeriesCsvColumn]: K extends 'value'
+    ? number
+    : K extends 'margin_of_error'
+      ? number | null
+      : K extends 'illustrative'
+        ? boolean
+        : K extends 'live_data'
+          ? false
+          : K extends 'production_mode'
+            ? 'static-fixture'
+            : string;
+};
+
+// As COLUMNS: the series CSV's column names again, kept equal to SERIES_CSV_COLUMNS by test/integration/client.test.ts.
+const SERIES_COLUMNS: readonly SeriesCsvColumn[] = [
+  'market_id',
+  'metric_id',
+  'period',
+  'period_start',
+  'period_end',
+  'value',
+  'unit',
+  'margin_of_error',
+  'illustrative',
+  'source_id',
+  'geography_level',
+  'geography_code',
+  'snapshot_date',
+  'updated_date',
+  'methodology_version',
+  'production_mode',
+  'live_data',
+];
+
 export interface Result<T> {
   readonly data: T;
   /**
@@ -42,6 +80,11 @@ export interface Result<T> {
 
 /** A CSV read: the typed rows, and the text exactly as served (for a file or a pipe). */
 export interface CsvResult extends Result<CsvRecord[]> {
+  readonly text: string;
+}
+
+/** A series CSV read: the typed rows, and the text exactly as served. */
+export interface SeriesCsvResult extends Result<SeriesRecord[]> {
   readonly text: string;
 }
 
@@ -124,6 +167,16 @@ export interface MarketProfilesClient {
   getIndexSchema(): Promise<Result<JsonDocument>>;
   getOpenApi(): Promise<Result<JsonDocument>>;
   getDataPackage(): Promise<Result<JsonDocument>>;
+  /** One market's every observation per metric (period, value, margin of error, illustrative flag, area). */
+  getSeries(marketId: string): Promise<Result<MarketSeries>>;
+  /** One market's series CSV (long format), parsed into typed rows. */
+  getSeriesCsv(marketId: string): Promise<SeriesCsvResult>;
+  /** Every market's series CSV, parsed into typed rows. */
+  getBulkSeriesCsv(): Promise<SeriesCsvResult>;
+  /** Every published snapshot, newest first, with the links to its documents (which never change). */
+  listVintages(): Promise<Result<VintageIndex>>;
+  /** One market's profile as the snapshot of `snapshotDate` published it. */
+  getVintageProfile(snapshotDate: string, marketId: string): Promise<Result<MarketProfile>>;
 }
 
 interface Cached {
@@ -159,6 +212,51 @@ function readRows(text: string, url: string): CsvRecord[] {
       value,
       unit: cell('unit'),
       source_id: cell('source_id'),
+      updated_date: cell('updated_date'),
+      methodology_version: cell('methodology_version'),
+      production_mode: 'static-fixture',
+      live_data: false,
+    };
+  });
+}
+
+/** Rows of a served series CSV by column name, typed; a missing column or a cell that is not its type is an error. */
+function readSeriesRows(text: string, url: string): SeriesRecord[] {
+  let records: string[][];
+  try {
+    records = parseCsv(text);
+  } catch (error) {
+    throw new ResponseError(`${url} is not RFC 4180 CSV: ${error instanceof CsvSyntaxError ? error.message : String(error)}`, url, 200);
+  }
+  const [header = [], ...rows] = records;
+  const at = new Map(header.map((name, i) => [name, i]));
+  for (const column of SERIES_COLUMNS) if (!at.has(column)) throw new ResponseError(`${url} has no column ${column}`, url, 200);
+  return rows.map((fields, i) => {
+    const cell = (column: SeriesCsvColumn): string => fields[at.get(column) ?? -1] ?? '';
+    const bad = (column: SeriesCsvColumn, what: string): never => {
+      throw new ResponseError(`${url} line ${i + 2}: ${column} ${JSON.stringify(cell(column))} is not ${what}`, url, 200);
+    };
+    const number = (column: SeriesCsvColumn): number => {
+      const n = Number(cell(column));
+      return cell(column) === '' || !Number.isFinite(n) ? bad(column, 'a number') : n;
+    };
+    const flag = cell('illustrative');
+    if (flag !== 'true' && flag !== 'false') bad('illustrative', 'true or false');
+    if (cell('live_data') !== 'false') bad('live_data', 'false; this data is never live');
+    return {
+      market_id: cell('market_id'),
+      metric_id: cell('metric_id'),
+      period: cell('period'),
+      period_start: cell('period_start'),
+      period_end: cell('period_end'),
+      value: number('value'),
+      unit: cell('unit'),
+      margin_of_error: cell('margin_of_error') === '' ? null : number('margin_of_error'),
+      illustrative: flag === 'true',
+      source_id: cell('source_id'),
+      geography_level: cell('geography_level'),
+      geography_code: cell('geography_code'),
+      snapshot_date: cell('snapshot_date'),
       updated_date: cell('updated_date'),
       methodology_version: cell('methodology_version'),
       production_mode: 'static-fixture',
@@ -251,8 +349,19 @@ export function createClient(options: ClientOptions): MarketProfilesClient {
     return { data: value.rows, text: value.text, caveats: descriptor.caveats, etag, revalidated };
   };
 
+  const seriesCsv = async (path: string): Promise<SeriesCsvResult> => {
+    const descriptor = await dataDocument<SeriesCsvDescriptor>(PATHS.seriesCsvDescriptor);
+    const { value, etag, revalidated } = await get(path, 'csv', (text, url) => ({ text, rows: readSeriesRows(text, url) }));
+    return { data: value.rows, text: value.text, caveats: descriptor.caveats, etag, revalidated };
+  };
+
   return {
     baseUrl,
+    getSeries: (id) => dataDocument<MarketSeries>(PATHS.series(encodeURIComponent(id))),
+    getSeriesCsv: (id) => seriesCsv(PATHS.seriesCsv(encodeURIComponent(id))),
+    getBulkSeriesCsv: () => seriesCsv(PATHS.bulkSeriesCsv),
+    listVintages: () => dataDocument<VintageIndex>(PATHS.vintages),
+    getVintageProfile: (date, id) => dataDocument<MarketProfile>(PATHS.vintageProfile(encodeURIComponent(date), encodeURIComponent(id))),
     listMarkets: () => dataDocument<MarketIndex>(PATHS.index),
     getProfile: (id) => dataDocument<MarketProfile>(PATHS.profile(encodeURIComponent(id))),
     getMarketCsv: (id) => csv(PATHS.marketCsv(encodeURIComponent(id))),

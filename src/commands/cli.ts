@@ -1,6 +1,7 @@
 // The command line: `build` writes dist/, `serve` answers from memory (both read the same fixtures); `list` and `get` read a running service.
 import { writeBuild } from '../artifact/write.ts';
-import { buildRouteTable } from '../build/build.ts';
+import { buildRouteTable, buildSnapshot, type BuildOptions } from '../build/build.ts';
+import { readArchive, writeSnapshot } from '../archive/archive.ts';
 import { isCommand, loadConfig, loadFetchConfig, loadReadConfig, loadVerifyConfig, parseCommandLine, type Command, type Config } from './config.ts';
 import { usageText } from './help.ts';
 import { ConfigError, InvariantError } from '../contract/errors.ts';
@@ -13,8 +14,14 @@ import { verifyCommand } from './verify/verify.ts';
 
 const USAGE = usageText();
 
+const buildOptions = (config: Config): BuildOptions => ({
+  baseUrl: config.baseUrl,
+  read: fixturesOnDisk(config.fixturesDir),
+  archive: readArchive(config.archiveDir),
+});
+
 function buildFromConfig(config: Config): RouteTable {
-  return buildRouteTable({ baseUrl: config.baseUrl, read: fixturesOnDisk(config.fixturesDir) });
+  return buildRouteTable(buildOptions(config));
 }
 
 async function serve(config: Config): Promise<void> {
@@ -44,6 +51,17 @@ async function build(config: Config): Promise<void> {
   process.stdout.write(`market-profiles: wrote ${files.size} files for ${table.routes.size} routes to ${config.outDir}/ in ${ms} ms\n`);
 }
 
+/** Adds the current snapshot to the archive, or says it is there already; a snapshot whose bytes would change is refused. */
+async function archive(config: Config): Promise<void> {
+  const { snapshot, table } = buildSnapshot(buildOptions(config));
+  const result = writeSnapshot(config.archiveDir, snapshot, table);
+  process.stdout.write(
+    result.written
+      ? `market-profiles: archived the snapshot of ${snapshot.snapshotDate}: ${result.documents} documents in ${config.archiveDir}/${result.folder}/\n`
+      : `market-profiles: the snapshot of ${snapshot.snapshotDate} is archived already, byte for byte (${config.archiveDir}/${result.folder}/)\n`,
+  );
+}
+
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** One command: its arguments (what follows its name) and the whole command line in, its exit code out. */
@@ -57,6 +75,10 @@ export const RUNNERS: Readonly<Record<Command, Runner>> = {
   },
   build: async (_args, env, argv) => {
     await build(loadConfig(env, argv));
+    return 0;
+  },
+  archive: async (_args, env, argv) => {
+    await archive(loadConfig(env, argv));
     return 0;
   },
   verify: (args, _env, argv) => verifyCommand(args, loadVerifyConfig(argv)),

@@ -62,6 +62,12 @@ export const OPTIONS = {
     default: 'fixtures',
     help: 'Raw source fixtures the data-loading run reads (and `fetch` writes).',
   }),
+  archive: option({
+    env: 'ARCHIVE_DIR',
+    kind: textKind('path'),
+    default: 'archive',
+    help: 'Archived snapshots: the build serves each as a vintage and reads them for the series; `archive` adds the current one (never rewriting a byte).',
+  }),
   out: option({
     env: 'OUT_DIR',
     kind: textKind('path'),
@@ -87,6 +93,11 @@ export const OPTIONS = {
     kind: onOffKind,
     default: false,
     help: "The market's CSV instead of its JSON profile (the caveats then go to stderr).",
+  }),
+  series: option({
+    kind: onOffKind,
+    default: false,
+    help: "The market's series (every observation per metric) instead of its profile; with --csv, the long-format series CSV.",
   }),
   'dry-run': option({
     kind: onOffKind,
@@ -141,12 +152,21 @@ export const COMMANDS = {
   serve: {
     synopsis: 'serve',
     summary: ['build the route table in memory and serve it (default)'],
-    options: ['port', 'base-url', 'host', 'log', 'fixtures'],
+    options: ['port', 'base-url', 'host', 'log', 'fixtures', 'archive'],
   },
   build: {
     synopsis: 'build',
     summary: ['write the deployable artifact to dist/ (or --out)'],
-    options: ['port', 'base-url', 'fixtures', 'out'],
+    options: ['port', 'base-url', 'fixtures', 'archive', 'out'],
+  },
+  archive: {
+    synopsis: 'archive',
+    summary: [
+      'add the current snapshot to the archive (archive/<date>/, or --archive): its documents as served,',
+      "its sources' vintages and file hashes; run after fetch. A snapshot archived already is left as it is",
+      'when its bytes are the same and refused, naming the file, when not',
+    ],
+    options: ['port', 'base-url', 'fixtures', 'archive'],
   },
   fetch: {
     synopsis: 'fetch',
@@ -170,11 +190,11 @@ export const COMMANDS = {
   get: {
     synopsis: 'get <market-id>',
     summary: [
-      "print one market's profile as JSON, or with --csv its CSV (caveats on stderr)",
+      "print one market's profile as JSON, or with --csv its CSV (caveats on stderr); with --series its series",
       'list and get: exit code 0 when printed, 1 when the service answered an error or could not',
       'be read, 2 on a usage error; market-profiles list --help (or get --help) says more',
     ],
-    options: ['port', 'base-url', 'csv'],
+    options: ['port', 'base-url', 'csv', 'series'],
   },
 } as const satisfies Record<string, CommandSpec>;
 
@@ -264,6 +284,7 @@ export interface Config {
   /** One JSON access-log line per request on stdout. */
   log: boolean;
   fixturesDir: string;
+  archiveDir: string;
   outDir: string;
 }
 
@@ -272,6 +293,7 @@ export const DEFAULTS = {
   port: OPTIONS.port.default,
   log: OPTIONS.log.default,
   fixturesDir: OPTIONS.fixtures.default,
+  archiveDir: OPTIONS.archive.default,
   outDir: OPTIONS.out.default,
 } as const;
 
@@ -288,6 +310,7 @@ export function loadConfig(env: Env, argv: readonly string[] = []): Config {
     port: o.port,
     log: o.log,
     fixturesDir: o.fixtures,
+    archiveDir: o.archive,
     outDir: o.out,
   };
 }
@@ -301,13 +324,15 @@ export interface ReadConfig {
   /** The service `list` and `get` read. */
   baseUrl: string;
   csv: boolean;
+  /** The series instead of the profile (get only). */
+  series: boolean;
 }
 
 /** The options of `list` and `get`: the service's address as `serve` would name it, and --csv. */
 export function loadReadConfig(env: Env, argv: readonly string[]): ReadConfig {
-  const { baseUrl, csv } = readOptions(['base-url', 'csv'], env, argv);
+  const { baseUrl, csv, series } = readOptions(['base-url', 'csv', 'series'], env, argv);
   // The port names the service only when no base URL does, so only then is it read (and a bad one refused).
-  return { baseUrl: baseUrl ?? localService(readOptions(['port'], env, argv).port), csv };
+  return { baseUrl: baseUrl ?? localService(readOptions(['port'], env, argv).port), csv, series };
 }
 
 export interface FetchConfig extends CommandOptions<'fetch'> {

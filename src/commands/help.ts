@@ -56,7 +56,7 @@ export function usageLines(command: Command): string[] {
 const SUMMARY_COLUMN = 24;
 
 /** The options blocks come in this order: verify's before fetch's, as the help has listed them since fetch was added. */
-const BLOCK_ORDER: Readonly<Record<Command, number>> = { serve: 0, build: 1, verify: 2, fetch: 3, list: 4, get: 5 };
+const BLOCK_ORDER: Readonly<Record<Command, number>> = { serve: 0, build: 1, archive: 2, verify: 3, fetch: 4, list: 5, get: 6 };
 
 /** `market-profiles --help`: every command with what it does, then each command's options. */
 export function usageText(): string {

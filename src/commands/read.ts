@@ -1,4 +1,4 @@
-// `market-profiles list` and `market-profiles get <market-id> [--csv]`: the typed client on the command line; the data on stdout (JSON, or CSV), everything else on stderr.
+// `market-profiles list` and `market-profiles get <market-id> [--series] [--csv]`: the typed client on the command line; the data on stdout (JSON, or CSV), everything else on stderr.
 import { MarketProfilesError, ProblemError, createClient, type MarketProfilesClient } from '../client/client.ts';
 import type { ReadConfig } from './config.ts';
 import { usageLines } from './help.ts';
@@ -18,11 +18,12 @@ ${usageLines('list').join('\n')}
 ${EXIT_CODES}
 `;
 
-export const GET_USAGE = `usage: market-profiles get <market-id> [--csv] [--base-url URL]
+export const GET_USAGE = `usage: market-profiles get <market-id> [--series] [--csv] [--base-url URL]
 
 Prints one market's profile (/api/markets/<market-id>) as JSON on stdout, caveats included; with --csv, its CSV
-(/api/markets/<market-id>/csv) exactly as served, and the caveats of the CSV on stderr.
-For example: market-profiles get us-tx-austin --csv > austin.csv
+(/api/markets/<market-id>/csv) exactly as served, and the caveats of the CSV on stderr. With --series, its series
+(/api/markets/<market-id>/series: every observation per metric), and with --series --csv the long-format series CSV.
+For example: market-profiles get us-tx-austin --csv > austin.csv; market-profiles get us-tx-austin --series --csv > austin-series.csv
 
 options:
 ${usageLines('get').join('\n')}
@@ -76,6 +77,17 @@ export async function getCommand(args: readonly string[], config: ReadConfig, io
   }
   const reader = client ?? createClient({ baseUrl: config.baseUrl });
   return reading('get', io, async () => {
+    if (config.series) {
+      if (config.csv) {
+        const { text, caveats } = await reader.getSeriesCsv(id);
+        io.out(text);
+        for (const caveat of caveats) io.err(`market-profiles: caveat: ${caveat}\n`);
+        return;
+      }
+      const { data } = await reader.getSeries(id);
+      io.out(renderJson(data));
+      return;
+    }
     if (config.csv) {
       const { text, caveats } = await reader.getMarketCsv(id);
       io.out(text);

@@ -13,6 +13,7 @@ export interface Place {
 function describePlace(place: Place): string {
   const parts: string[] = [];
   if (place.file !== undefined) parts.push(place.line === undefined ? place.file : `${place.file}:${place.line}`);
+  else if (place.line !== undefined) parts.push(`line ${place.line}`);
   if (place.column !== undefined) parts.push(`column ${place.column}`);
   if (place.marketId !== undefined) parts.push(`market ${place.marketId}`);
   if (place.pointer !== undefined) parts.push(`at ${place.pointer === '' ? '/' : place.pointer}`);
@@ -26,7 +27,9 @@ export type FixtureErrorCode = 'missing_field' | 'not_numeric' | 'duplicate_row'
 export type AssemblyErrorCode = 'unknown_metric' | 'not_numeric' | 'duplicate_metric';
 /** Why a built document breaks the published contract. */
 export type ContractErrorCode = 'schema' | 'csv_tie';
-export type DataErrorCode = FixtureErrorCode | AssemblyErrorCode | ContractErrorCode;
+/** Why the archive of published snapshots cannot be read, or would change. */
+export type ArchiveErrorCode = 'archive_tampered' | 'archive_changed' | 'archive_shape';
+export type DataErrorCode = FixtureErrorCode | AssemblyErrorCode | ContractErrorCode | ArchiveErrorCode;
 
 export class DataError extends Error {
   readonly code: DataErrorCode;
@@ -56,6 +59,14 @@ export class ContractError extends DataError {
   constructor(code: ContractErrorCode, place: Place, reason: string) {
     super(code, place, reason);
     this.name = 'ContractError';
+  }
+}
+
+/** An archived snapshot whose bytes differ from what was recorded, or that a build or an archive step would change. */
+export class ArchiveError extends DataError {
+  constructor(code: ArchiveErrorCode, place: Place, reason: string) {
+    super(code, place, reason);
+    this.name = 'ArchiveError';
   }
 }
 

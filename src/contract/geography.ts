@@ -17,6 +17,8 @@ interface Level {
   area(b: Area): string;
   /** The area with its codes, and its metro and states where they say more: "Austin city, Texas (Census place 4805000)". */
   phrase(b: Area, cbsaName: string | undefined): string;
+  /** The area's one code, as the series CSV's geography_code holds it: "4805000", "36047", "12420", "35614". */
+  code(b: Area): string;
 }
 
 const spans = (b: Area): string => (b.states.length > 1 ? `, which spans ${listWords(b.states)}` : '');
@@ -28,18 +30,21 @@ export const GEOGRAPHY_LEVELS = {
     kind: 'city (Census place)',
     area: (b) => b.name,
     phrase: (b) => `${b.name} (Census place ${Object.values(b.codes).join('')})`,
+    code: (b) => `${b.codes['stateFips'] ?? ''}${b.codes['placeFips'] ?? ''}`,
   },
   county: {
     order: 1,
     kind: 'county',
     area: (b) => b.name,
     phrase: (b) => `${b.name} (county ${Object.values(b.codes).join('')})`,
+    code: (b) => `${b.codes['stateFips'] ?? ''}${b.codes['countyFips'] ?? ''}`,
   },
   cbsa: {
     order: 3,
     kind: 'metro area (CBSA)',
     area: (b) => `the ${b.name} metro area`,
     phrase: (b) => `the ${b.name} metro area (CBSA ${b.codes['cbsa'] ?? ''})${spans(b)}`,
+    code: (b) => b.codes['cbsa'] ?? '',
   },
   division: {
     order: 2,
@@ -47,6 +52,7 @@ export const GEOGRAPHY_LEVELS = {
     area: (b) => `the ${b.name} metropolitan division`,
     phrase: (b, cbsaName) =>
       `the ${b.name} metropolitan division (${b.codes['division'] ?? ''})${cbsaName === undefined ? '' : ` of the ${cbsaName} metro area`}${spans(b)}`,
+    code: (b) => b.codes['division'] ?? '',
   },
 } as const satisfies Record<string, Level>;
 

@@ -6,6 +6,21 @@ export const PATHS = {
   bulkCsv: '/api/markets/csv',
   profile: (id: string): string => `/api/markets/${id}`,
   marketCsv: (id: string): string => `/api/markets/${id}/csv`,
+  /** Every observation the snapshot holds of a market, per metric (JSON), and the same in long format (CSV). */
+  series: (id: string): string => `/api/markets/${id}/series`,
+  seriesCsv: (id: string): string => `/api/markets/${id}/series/csv`,
+  bulkSeriesCsv: '/api/markets/series/csv',
+  seriesSchema: '/api/schema/market-series',
+  seriesCsvDescriptor: '/api/schema/series-csv',
+  /** Every published snapshot, newest first; each at immutable addresses under its date. */
+  vintages: '/api/vintages',
+  vintageIndex: (date: string): string => `/api/vintages/${date}/markets`,
+  vintageProfile: (date: string, id: string): string => `/api/vintages/${date}/markets/${id}`,
+  vintageCsv: (date: string, id: string): string => `/api/vintages/${date}/markets/${id}/csv`,
+  vintageBulkCsv: (date: string): string => `/api/vintages/${date}/markets/csv`,
+  vintagesSchema: '/api/schema/vintages',
+  /** Every JSON and CSV document in one zip. */
+  download: '/api/download',
   profileSchema: '/api/schema/market-profile',
   csvDescriptor: '/api/schema/market-csv',
   indexSchema: '/api/schema/market-index',
@@ -20,6 +35,8 @@ export const PATHS = {
   changelog: '/changelog',
   stylesheet: '/assets/site.css',
   health: '/healthz',
+  robots: '/robots.txt',
+  sitemap: '/sitemap.xml',
 } as const;
 
 /** The pages every profile's `links` names, keyed as in docs/contract.md 2.1. */
@@ -41,3 +58,32 @@ export function profileLinks(
 /** CSV download name of one market (docs/contract.md 4). */
 export const marketCsvFilename = (id: string): string => `${id}-housing.csv`;
 export const BULK_CSV_FILENAME = 'housing-markets.csv';
+/** Series CSV download names: one market's, and every market's. */
+export const seriesCsvFilename = (id: string): string => `${id}-series.csv`;
+export const BULK_SERIES_CSV_FILENAME = 'housing-markets-series.csv';
+/** Vintage CSV download names carry the snapshot date, so two vintages saved side by side keep both. */
+export const vintageCsvFilename = (date: string, id: string): string => `${id}-housing-${date}.csv`;
+export const vintageBulkCsvFilename = (date: string): string => `housing-markets-${date}.csv`;
+export const DOWNLOAD_FILENAME = 'housing-markets.zip';
+
+/**
+ * What a vintage keeps (archive/<date>/…), by archive name, with the path each is served at; absolute URLs in archived
+ * bytes are written with ARCHIVE_BASE_URL in place of the deployment's origin, which the build puts back.
+ */
+export const VINTAGE_DOCUMENTS = {
+  index: 'markets.json',
+  bulkCsv: 'markets.csv',
+  profile: (id: string): string => `markets/${id}.json`,
+  csv: (id: string): string => `markets/${id}.csv`,
+} as const;
+export const ARCHIVE_BASE_URL = '{base_url}';
+
+/** The path a vintage's archived document is served at; undefined for a name that is not one of VINTAGE_DOCUMENTS. */
+export function vintagePathOf(date: string, name: string): string | undefined {
+  if (name === VINTAGE_DOCUMENTS.index) return PATHS.vintageIndex(date);
+  if (name === VINTAGE_DOCUMENTS.bulkCsv) return PATHS.vintageBulkCsv(date);
+  const m = /^markets\/([a-z0-9-]+)\.(json|csv)$/.exec(name);
+  if (m === null) return undefined;
+  const [, id = '', ext] = m;
+  return ext === 'json' ? PATHS.vintageProfile(date, id) : PATHS.vintageCsv(date, id);
+}

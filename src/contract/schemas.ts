@@ -40,14 +40,14 @@ export const byId =
 
 export const LINK_KEYS = ['html', 'dataStatus', 'methodology', 'dataSources', 'dataCatalog', 'privacy', 'changelog'] as const;
 
-const IsoDate = Type.String({ format: 'date', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' });
-const Url = Type.String({ format: 'uri', pattern: '^https?://' });
-const NonEmpty = Type.String({ minLength: 1 });
+export const IsoDate = Type.String({ format: 'date', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' });
+export const Url = Type.String({ format: 'uri', pattern: '^https?://' });
+export const NonEmpty = Type.String({ minLength: 1 });
 const Score = Type.Integer({ minimum: 0, maximum: 100 });
-const Id = Type.String({ pattern: '^[a-z][A-Za-z0-9]*$' });
+export const Id = Type.String({ pattern: '^[a-z][A-Za-z0-9]*$' });
 export const MARKET_ID_PATTERN = '^us-[a-z]{2}-[a-z0-9]+(-[a-z0-9]+)*$';
 
-const Market = Type.Object({
+export const Market = Type.Object({
   id: Type.String({ pattern: MARKET_ID_PATTERN }),
   name: NonEmpty,
   slug: Type.String({ pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' }),
@@ -152,7 +152,7 @@ const GeographyScope = Type.Object(
 
 const Links = Type.Object(Object.fromEntries(LINK_KEYS.map((key) => [key, Url])) as Record<(typeof LINK_KEYS)[number], typeof Url>);
 
-const constants = {
+export const constants = {
   schemaVersion: Type.Literal(SCHEMA_VERSION),
   generatedAt: IsoDate,
   methodologyVersion: Type.String({ pattern: '^v[0-9]+\\.[0-9]+$' }),
@@ -181,14 +181,24 @@ const IndexEntry = Type.Object({
   illustrativeScores: Type.Optional(IllustrativeScores),
   coverage: Type.Object({ percent: Type.Number({ minimum: 0, maximum: 100 }), missing: Type.Array(Id) }),
   freshness: Type.Union([Type.Literal('fresh'), Type.Literal('aging'), Type.Literal('stale')]),
-  links: Type.Object({ json: Url, csv: Url, html: Url }),
+  links: Type.Object({ json: Url, csv: Url, html: Url, series: Type.Optional(Url) }),
 });
 
 export const MarketIndex = Type.Object({
   ...constants,
   count: Type.Integer({ minimum: 0 }),
   markets: Type.Array(IndexEntry),
-  links: Type.Object({ self: Url, bulkCsv: Url, profileSchema: Url, csvDescriptor: Url, indexSchema: Url, html: Url }),
+  links: Type.Object({
+    self: Url,
+    bulkCsv: Url,
+    profileSchema: Url,
+    csvDescriptor: Url,
+    indexSchema: Url,
+    html: Url,
+    bulkSeriesCsv: Type.Optional(Url),
+    vintages: Type.Optional(Url),
+    download: Type.Optional(Url),
+  }),
   caveats: Type.Array(NonEmpty, { minItems: 1 }),
 });
 
@@ -208,37 +218,6 @@ export type IndexEntry = Static<typeof IndexEntry>;
 /** A TypeBox schema as plain JSON (TypeBox's symbol keys dropped): the body both the published schemas and the OpenAPI components are made of. */
 export const plainSchema = (schema: TSchema): Record<string, unknown> => JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
 
-/**
- * The documents the service describes itself with, each with the title and description it is published under. The
- * draft-07 schemas at /api/schema/* and the OpenAPI document's components are both made from these, never restated.
- */
-export const CONTRACT_SCHEMAS = {
-  MarketProfile: {
-    schema: MarketProfile,
-    title: 'Market profile response',
-    description: `Schema version ${SCHEMA_VERSION} of a market profile. Unknown properties are allowed so that additive optional fields (see the versioning policy on the changelog page) do not break validators; constants, types, ranges and required fields are enforced.`,
-  },
-  MarketIndex: {
-    schema: MarketIndex,
-    title: 'Market index response',
-    description: `Schema version ${SCHEMA_VERSION} of the index of markets at /api/markets. Unknown properties are allowed.`,
-  },
-} as const;
-
-/** A contract schema as the plain draft-07 JSON document we publish. */
-function publish(name: keyof typeof CONTRACT_SCHEMAS, id: string): Record<string, unknown> {
-  const { schema, title, description } = CONTRACT_SCHEMAS[name];
-  return { $schema: DRAFT_07, $id: id, title, description, ...plainSchema(schema) };
-}
-
-export function profileSchema(baseUrl: string): Record<string, unknown> {
-  return publish('MarketProfile', `${baseUrl}/api/schema/market-profile`);
-}
-
-export function indexSchema(baseUrl: string): Record<string, unknown> {
-  return publish('MarketIndex', `${baseUrl}/api/schema/market-index`);
-}
-
 /** The eleven CSV columns of docs/contract.md 2.6, in order; the CSV renderer and the descriptor both read this. */
 export const CSV_COLUMNS = [
   { name: 'market_id', type: 'string', description: 'Market id; equals market.id of the JSON profile.' },
@@ -257,7 +236,7 @@ export const CSV_COLUMNS = [
 export type CsvColumn = (typeof CSV_COLUMNS)[number]['name'];
 export type CsvRow = Record<CsvColumn, string>;
 
-const DescriptorColumn = Type.Object({
+export const DescriptorColumn = Type.Object({
   name: NonEmpty,
   type: Type.Union([Type.Literal('string'), Type.Literal('number')]),
   required: Type.Boolean(),

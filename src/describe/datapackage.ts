@@ -1,7 +1,8 @@
 // The Frictionless Data Package served at /api/datapackage: the bulk CSV and each market CSV as tabular resources, with the Table Schema, dialect, sizes and hashes of the bytes served.
 import { createHash } from 'node:crypto';
 import { CSV_COLUMNS, PRODUCTION_MODE, PROFILE_CAVEATS, byId, displayName, type CsvColumn, type MarketProfile } from '../contract/schemas.ts';
-import { BULK_CSV_FILENAME, PATHS, marketCsvFilename } from '../contract/paths.ts';
+import { BULK_CSV_FILENAME, BULK_SERIES_CSV_FILENAME, PATHS, marketCsvFilename, seriesCsvFilename } from '../contract/paths.ts';
+import { SERIES_CSV_COLUMNS } from '../contract/series.ts';
 import type { Snapshot, SourceData } from '../methodology/snapshot.ts';
 import { bodyOf, type Served } from './served.ts';
 
@@ -56,9 +57,39 @@ export function tableSchema(marketIds: readonly string[]): Json {
   };
 }
 
+/** The Table Schema of a series CSV: its columns with the types the series descriptor gives them (date, number, boolean, string). */
+export function seriesTableSchema(marketIds: readonly string[]): Json {
+  const typeOf = (type: (typeof SERIES_CSV_COLUMNS)[number]['type']): Json =>
+    type === 'date' ? { type: 'date', format: 'default' } : type === 'boolean' ? { type: 'boolean', trueValues: ['true'], falseValues: ['false'] } : { type };
+  const constraints: Partial<Record<(typeof SERIES_CSV_COLUMNS)[number]['name'], Json>> = {
+    market_id: { enum: [...marketIds] },
+    production_mode: { enum: [PRODUCTION_MODE] },
+    live_data: { enum: [false] },
+  };
+  return {
+    fields: SERIES_CSV_COLUMNS.map((c) => ({
+      name: c.name,
+      description: c.description,
+      ...typeOf(c.type),
+      constraints: { required: c.required, ...constraints[c.name] },
+    })),
+    // An empty cell is a missing value (only margin_of_error may be one).
+    missingValues: [''],
+    primaryKey: ['market_id', 'metric_id', 'period'],
+  };
+}
+
 const sha256 = (body: Buffer): string => `sha256:${createHash('sha256').update(body).digest('hex')}`;
 
-function resource(input: DataPackageInput, path: string, name: string, title: string, description: string, marketIds: readonly string[]): Json {
+function resource(
+  input: DataPackageInput,
+  path: string,
+  name: string,
+  title: string,
+  description: string,
+  marketIds: readonly string[],
+  schemaOf: (marketIds: readonly string[]) => Json = tableSchema,
+): Json {
   const body = bodyOf(input.served, path);
   return {
     name,
@@ -72,7 +103,7 @@ function resource(input: DataPackageInput, path: string, name: string, title: st
     bytes: body.length,
     hash: sha256(body),
     dialect: CSV_DIALECT,
-    schema: tableSchema(marketIds),
+    schema: schemaOf(marketIds),
   };
 }
 
@@ -129,6 +160,26 @@ export function dataPackage(input: DataPackageInput): Json {
           displayName(p.market),
           `Every metric of ${p.market.name}, ${p.market.state}, sorted by metric_id.${illustrativeSentence([p])}`,
           [p.market.id],
+        ),
+      ),
+      resource(
+        input,
+        PATHS.bulkSeriesCsv,
+        name(BULK_SERIES_CSV_FILENAME),
+        'Every market, every observation',
+        'Every observation of every metric of every market in long format (period, period_start, period_end, value, margin_of_error, illustrative, area), sorted by market_id, metric_id, then period.',
+        sorted.map((p) => p.market.id),
+        seriesTableSchema,
+      ),
+      ...sorted.map((p) =>
+        resource(
+          input,
+          PATHS.seriesCsv(p.market.id),
+          name(seriesCsvFilename(p.market.id)),
+          `${displayName(p.market)}: every observation`,
+          `Every observation of every metric of ${p.market.name}, ${p.market.state}, in long format, sorted by metric_id, then period.`,
+          [p.market.id],
+          seriesTableSchema,
         ),
       ),
     ],

@@ -1,5 +1,7 @@
 // The OpenAPI 3.1 document served at /api/openapi, generated from what the route table serves: the contract's schemas, the error catalogue, the headers of each route and real bodies as examples.
-import { CONTRACT_SCHEMAS, CsvDescriptor, PROFILE_CAVEATS, SCHEMA_VERSION, MARKET_ID_PATTERN, plainSchema } from '../contract/schemas.ts';
+import { CsvDescriptor, PROFILE_CAVEATS, SCHEMA_VERSION, MARKET_ID_PATTERN, plainSchema } from '../contract/schemas.ts';
+import { CONTRACT_SCHEMAS } from '../contract/published.ts';
+import { SeriesCsvDescriptor } from '../contract/series.ts';
 import { NOT_MODIFIED_KEEP, PROBLEM_HEADERS, UNCACHED_PROBLEM_HEADERS, CONTENT_TYPES, type Header } from '../protocol/headers.ts';
 import { BAD_TARGET_REASONS } from '../protocol/request-target.ts';
 import { PROBLEM_CATALOGUE, PROBLEM_CODES, badRequestProblem, marketProblem, problem } from '../protocol/problems.ts';
@@ -17,6 +19,8 @@ type Json = Record<string, unknown>;
 export interface OpenApiInput {
   baseUrl: string;
   marketIds: readonly string[];
+  /** The snapshot dates served under /api/vintages, the current one first. */
+  vintageDates: readonly string[];
   served: Served;
 }
 
@@ -39,14 +43,22 @@ const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g
 /** The market-id pattern without its anchors, to put inside a longer pattern. */
 const MARKET_ID_INNER = MARKET_ID_PATTERN.replace(/^\^/, '').replace(/\$$/, '');
 
-/** One header as OpenAPI describes it: its exact value, or a pattern where the value names the market of the path. */
-function headerObject(name: string, values: readonly string[], sampleId: string | undefined, required = true): Json {
+/** A date segment of a vintage path, inside a longer pattern. */
+const DATE_INNER = '[0-9]{4}-[0-9]{2}-[0-9]{2}';
+
+/** What a header value says of the path it answers: the sample market's id and the sample snapshot date, each with the pattern it stands for. */
+type Samples = readonly (readonly [sample: string, inner: string])[];
+
+/** One header as OpenAPI describes it: its exact value, or a pattern where the value names the market (or the snapshot) of the path. */
+function headerObject(name: string, values: readonly string[], samples: Samples, required = true): Json {
   const description = HEADER_NOTES[name] ?? name;
   if (name === 'Last-Modified') return { description, required, schema: { type: 'string' }, example: values[0] };
   const first = values[0] ?? '';
-  if (values.length === 1 && sampleId !== undefined && first.includes(sampleId)) {
-    const pattern = `^${first.split(sampleId).map(escapeRegex).join(MARKET_ID_INNER)}$`;
-    return { description, required, schema: { type: 'string', pattern }, example: first };
+  const named = samples.filter(([sample]) => first.includes(sample));
+  if (values.length === 1 && named.length > 0) {
+    let pattern = escapeRegex(first);
+    for (const [sample, inner] of named) pattern = pattern.split(escapeRegex(sample)).join(inner);
+    return { description, required, schema: { type: 'string', pattern: `^${pattern}$` }, example: first };
   }
   return { description, required, schema: values.length === 1 ? { type: 'string', const: first } : { type: 'string', enum: [...values] } };
 }
@@ -55,11 +67,11 @@ const ETAG_HEADER: Json = { description: HEADER_NOTES.ETag, required: true, sche
 const CONTENT_ENCODING_HEADER: Json = { description: HEADER_NOTES['Content-Encoding'], required: false, schema: { type: 'string', enum: ['br', 'gzip'] } };
 
 /** The headers of a route's 200, ETag and Content-Encoding included (Content-Type is the media type's key). */
-function okHeaders(headers: readonly Header[], sampleId: string | undefined): Json {
+function okHeaders(headers: readonly Header[], samples: Samples): Json {
   return {
     ETag: ETAG_HEADER,
     'Content-Encoding': CONTENT_ENCODING_HEADER,
-    ...Object.fromEntries(headers.filter(([k]) => k !== 'Content-Type').map(([k, v]) => [k, headerObject(k, [v], sampleId)])),
+    ...Object.fromEntries(headers.filter(([k]) => k !== 'Content-Type').map(([k, v]) => [k, headerObject(k, [v], samples)])),
   };
 }
 
@@ -69,7 +81,7 @@ function notModified(headers: readonly Header[]): Json {
     description: 'Not modified: the entity tag in If-None-Match (or the date in If-Modified-Since) still matches. No body.',
     headers: {
       ETag: ETAG_HEADER,
-      ...Object.fromEntries(headers.filter(([k]) => NOT_MODIFIED_KEEP.has(k.toLowerCase())).map(([k, v]) => [k, headerObject(k, [v], undefined)])),
+      ...Object.fromEntries(headers.filter(([k]) => NOT_MODIFIED_KEEP.has(k.toLowerCase())).map(([k, v]) => [k, headerObject(k, [v], [])])),
     },
   };
 }
@@ -78,7 +90,7 @@ function notModified(headers: readonly Header[]): Json {
 function mergedHeaders(...lists: (readonly Header[])[]): Json {
   const values = new Map<string, string[]>();
   for (const [k, v] of lists.flat()) values.set(k, [...new Set([...(values.get(k) ?? []), v])]);
-  return Object.fromEntries([...values].map(([k, vs]) => [k, headerObject(k, vs, undefined)]));
+  return Object.fromEntries([...values].map(([k, vs]) => [k, headerObject(k, vs, [])]));
 }
 
 /** RFC 9457 problem details as every engine answers them, with the catalogue's codes. */
@@ -113,12 +125,15 @@ interface Operation {
   summary: string;
   description: string;
   schema: Json;
-  /** `value`: the served body; `excerpt`: the served body cut short (arrays to their first items, a CSV to its first market, this document to its head). */
-  example: 'value' | 'excerpt';
+  /** `value`: the served body; `excerpt`: the served body cut short (arrays to their first items, a CSV to its first market, this document to its head); `none`: binary, no example. */
+  example: 'value' | 'excerpt' | 'none';
   perMarket?: boolean;
+  /** The path names a snapshot date (`{snapshotDate}`): one of the vintages served. */
+  perVintage?: boolean;
 }
 
-function operations(sample: string): Operation[] {
+function operations(sample: string, date: string): Operation[] {
+  const csvText = (what: string): Json => ({ type: 'string', description: `CSV text: ${what}.` });
   const jsonSchemaDoc = (what: string): Json => ({ type: 'object', description: `A JSON Schema (draft-07) document: ${what}.` });
   return [
     {
@@ -161,6 +176,99 @@ function operations(sample: string): Operation[] {
       example: 'excerpt',
     },
     {
+      template: PATHS.series('{marketId}'),
+      sample: PATHS.series(sample),
+      operationId: 'getMarketSeries',
+      summary: "One market's every observation, per metric",
+      description:
+        'Every observation the snapshot holds of each metric of the market (FHFA quarter by quarter; the ACS and BPS vintages), with period, period start and end, value, margin of error and the illustrative flag where the profile has them, unit, source, frequency and area.',
+      schema: ref('schemas', 'MarketSeries'),
+      example: 'excerpt',
+      perMarket: true,
+    },
+    {
+      template: PATHS.seriesCsv('{marketId}'),
+      sample: PATHS.seriesCsv(sample),
+      operationId: 'getMarketSeriesCsv',
+      summary: "One market's series as CSV, one row per observation",
+      description:
+        'Long format, one row per observation, UTF-8, RFC 4180 quoting, CRLF; the columns are those of the series CSV descriptor (/api/schema/series-csv).',
+      schema: csvText('the columns of the series CSV descriptor, one row per observation'),
+      example: 'excerpt',
+      perMarket: true,
+    },
+    {
+      template: PATHS.bulkSeriesCsv,
+      sample: PATHS.bulkSeriesCsv,
+      operationId: 'getBulkSeriesCsv',
+      summary: "Every market's series as one CSV",
+      description: 'The rows of every market series CSV in one file, sorted by market_id, metric_id, then period, after one header line.',
+      schema: csvText('the columns of the series CSV descriptor, one row per observation of every market'),
+      example: 'excerpt',
+    },
+    {
+      template: PATHS.vintages,
+      sample: PATHS.vintages,
+      operationId: 'listVintages',
+      summary: 'Every published snapshot, newest first',
+      description:
+        "Each snapshot's date, methodology version, its sources' vintages, files (with SHA-256) and next expected release, and the links to its documents, which never change.",
+      schema: ref('schemas', 'VintageIndex'),
+      example: 'value',
+    },
+    {
+      template: PATHS.vintageIndex('{snapshotDate}'),
+      sample: PATHS.vintageIndex(date),
+      operationId: 'getVintageIndex',
+      summary: 'The market index as one snapshot published it',
+      description: 'The index of markets of that snapshot, byte for byte as it was published; served with Cache-Control immutable.',
+      schema: ref('schemas', 'MarketIndex'),
+      example: 'excerpt',
+      perVintage: true,
+    },
+    {
+      template: PATHS.vintageProfile('{snapshotDate}', '{marketId}'),
+      sample: PATHS.vintageProfile(date, sample),
+      operationId: 'getVintageProfile',
+      summary: 'One market profile as one snapshot published it',
+      description: 'The profile of the market in that snapshot, byte for byte as it was published; served with Cache-Control immutable.',
+      schema: ref('schemas', 'MarketProfile'),
+      example: 'excerpt',
+      perMarket: true,
+      perVintage: true,
+    },
+    {
+      template: PATHS.vintageCsv('{snapshotDate}', '{marketId}'),
+      sample: PATHS.vintageCsv(date, sample),
+      operationId: 'getVintageCsv',
+      summary: "One market's CSV as one snapshot published it",
+      description: "The market's CSV in that snapshot, byte for byte as it was published (the CSV descriptor's columns); served with Cache-Control immutable.",
+      schema: csvText('the columns of the CSV descriptor, one row per metric'),
+      example: 'value',
+      perMarket: true,
+      perVintage: true,
+    },
+    {
+      template: PATHS.vintageBulkCsv('{snapshotDate}'),
+      sample: PATHS.vintageBulkCsv(date),
+      operationId: 'getVintageBulkCsv',
+      summary: 'Every market as one CSV, as one snapshot published it',
+      description: 'The bulk CSV of that snapshot, byte for byte as it was published; served with Cache-Control immutable.',
+      schema: csvText('the columns of the CSV descriptor, one row per metric of every market'),
+      example: 'excerpt',
+      perVintage: true,
+    },
+    {
+      template: PATHS.download,
+      sample: PATHS.download,
+      operationId: 'getDownload',
+      summary: 'Every JSON and CSV document in one zip',
+      description:
+        'A zip of every JSON and CSV document this service serves, byte for byte, under names that mirror the paths (markets/us-tx-austin.json, markets/us-tx-austin.csv, …), with a README.txt of the caveats, licences and files. Its bytes are the same for the same data.',
+      schema: { type: 'string', contentMediaType: 'application/zip' },
+      example: 'none',
+    },
+    {
       template: PATHS.profileSchema,
       sample: PATHS.profileSchema,
       operationId: 'getMarketProfileSchema',
@@ -185,6 +293,33 @@ function operations(sample: string): Operation[] {
       summary: 'The CSV column descriptor',
       description: 'The eleven CSV columns in order, their types and constants, and the caveats of the CSV format.',
       schema: ref('schemas', 'CsvDescriptor'),
+      example: 'value',
+    },
+    {
+      template: PATHS.seriesSchema,
+      sample: PATHS.seriesSchema,
+      operationId: 'getMarketSeriesSchema',
+      summary: "JSON Schema of a market's series",
+      description: 'The draft-07 schema of a series document; components.schemas.MarketSeries here is the same schema.',
+      schema: jsonSchemaDoc('the market series'),
+      example: 'value',
+    },
+    {
+      template: PATHS.seriesCsvDescriptor,
+      sample: PATHS.seriesCsvDescriptor,
+      operationId: 'getSeriesCsvDescriptor',
+      summary: 'The series CSV column descriptor',
+      description: 'The columns of both series CSV endpoints in order, their types (string, number, boolean, date) and constants, and the caveats.',
+      schema: ref('schemas', 'SeriesCsvDescriptor'),
+      example: 'value',
+    },
+    {
+      template: PATHS.vintagesSchema,
+      sample: PATHS.vintagesSchema,
+      operationId: 'getVintageIndexSchema',
+      summary: 'JSON Schema of the vintage index',
+      description: 'The draft-07 schema of /api/vintages; components.schemas.VintageIndex here is the same schema.',
+      schema: jsonSchemaDoc('the vintage index'),
       example: 'value',
     },
     {
@@ -229,6 +364,7 @@ function firstMarketRows(csv: string): string {
 /** An example of an operation's 200: the served body, or the served body cut short (an excerpt), never anything else. */
 function example(op: Operation, served: Served, head: Json): Json {
   if (op.template === PATHS.openApi) return { summary: 'The head of this document; paths and components follow.', value: head };
+  if (op.example === 'none') return { summary: 'Binary: no example is shown.' };
   const route = served(op.sample);
   const text = bodyOf(served, op.sample).toString('utf8');
   if (route.kind === 'csv')
@@ -245,7 +381,7 @@ const problemExample = (summary: string, value: unknown): Json => ({ summary, va
 
 /** The OpenAPI 3.1 document of every endpoint (a JSON-ready object). */
 export function openApiDocument(input: OpenApiInput): Json {
-  const { baseUrl, marketIds, served } = input;
+  const { baseUrl, marketIds, vintageDates, served } = input;
   const sample = marketIds.includes(SAMPLE_MARKET) ? SAMPLE_MARKET : (marketIds[0] ?? SAMPLE_MARKET);
   const problemContent = (examples: Json): Json => ({ [CONTENT_TYPES.problem]: { schema: ref('schemas', 'Problem'), examples } });
   const head: Json = {
@@ -255,7 +391,7 @@ export function openApiDocument(input: OpenApiInput): Json {
       version: SCHEMA_VERSION,
       summary: 'Source-attributed housing-market profiles of US markets, as JSON and CSV.',
       description: [
-        `A public, read-only service: one profile per market as JSON, one CSV per market and one CSV of every market, the schemas that describe them, and a Data Package of the CSVs. Every path answers GET and HEAD, without authentication, query string or request body; other methods answer 405 (method_not_allowed) with Allow: GET, HEAD, and OPTIONS a CORS preflight. info.version is the schemaVersion of the documents ("${SCHEMA_VERSION}"): consumers pin it and ignore fields they do not know.`,
+        `A public, read-only service: one profile per market as JSON, one CSV per market and one CSV of every market, every observation behind them as series (JSON and long-format CSV), every published snapshot at immutable addresses (/api/vintages), everything in one zip (/api/download), the schemas that describe them, and a Data Package of the CSVs. Every path answers GET and HEAD, without authentication, query string or request body; other methods answer 405 (method_not_allowed) with Allow: GET, HEAD, and OPTIONS a CORS preflight. info.version is the schemaVersion of the documents ("${SCHEMA_VERSION}"): consumers pin it and ignore fields they do not know.`,
         '',
         'Caveats, which every consumer must show with the data:',
         ...PROFILE_CAVEATS.map((c) => `- ${c}`),
@@ -265,17 +401,25 @@ export function openApiDocument(input: OpenApiInput): Json {
     externalDocs: { description: 'The data catalog: every endpoint, the CSV columns and every error code.', url: baseUrl + PATHS.dataCatalog },
   };
   const paths: Json = {};
-  for (const op of operations(sample)) {
+  const date = vintageDates[0] ?? '';
+  for (const op of operations(sample, date)) {
     const route = served(op.sample);
+    const samples: [string, string][] = [
+      ...(op.perMarket ? [[sample, MARKET_ID_INNER] as [string, string]] : []),
+      ...(op.perVintage ? [[date, DATE_INNER] as [string, string]] : []),
+    ];
+    const media: Json =
+      op.example === 'none' ? { schema: op.schema } : { schema: op.schema, examples: { [op.perMarket ? sample : 'served']: example(op, served, head) } };
     const responses: Json = {
       '200': {
         description: op.summary,
-        headers: okHeaders(route.headers, op.perMarket ? sample : undefined),
-        content: { [route.contentType]: { schema: op.schema, examples: { [op.perMarket ? sample : 'served']: example(op, served, head) } } },
+        headers: okHeaders(route.headers, samples),
+        content: { [route.contentType]: media },
       },
       '304': notModified(route.headers),
     };
-    if (op.perMarket) {
+    // A vintage path with an unknown date or market is no market path: it answers not_found, which `default` describes.
+    if (op.perMarket && op.perVintage !== true) {
       const unknownPath = op.template.replace('{marketId}', EXAMPLE_UNKNOWN_MARKET);
       responses['404'] = {
         description: 'No market has this id (code market_not_found): the body echoes the id and lists every known one.',
@@ -291,7 +435,9 @@ export function openApiDocument(input: OpenApiInput): Json {
         operationId: op.operationId,
         summary: op.summary,
         description: `${op.description} HEAD answers the same status and headers without a body.`,
-        ...(op.perMarket ? { parameters: [ref('parameters', 'marketId')] } : {}),
+        ...(op.perMarket || op.perVintage
+          ? { parameters: [...(op.perVintage ? [ref('parameters', 'snapshotDate')] : []), ...(op.perMarket ? [ref('parameters', 'marketId')] : [])] }
+          : {}),
         responses,
       },
     };
@@ -307,7 +453,14 @@ export function openApiDocument(input: OpenApiInput): Json {
       schemas: {
         MarketProfile: component('MarketProfile'),
         MarketIndex: component('MarketIndex'),
+        MarketSeries: component('MarketSeries'),
+        VintageIndex: component('VintageIndex'),
         CsvDescriptor: { title: 'CSV column descriptor', description: 'The columns of both CSV endpoints.', ...plainSchema(CsvDescriptor) },
+        SeriesCsvDescriptor: {
+          title: 'Series CSV column descriptor',
+          description: 'The columns of both series CSV endpoints.',
+          ...plainSchema(SeriesCsvDescriptor),
+        },
         Problem: problemSchema(),
       },
       parameters: {
@@ -318,6 +471,14 @@ export function openApiDocument(input: OpenApiInput): Json {
           description: 'A market id, us-<state code>-<city slug>: one of the markets served (any other answers 404 market_not_found).',
           schema: { type: 'string', enum: [...marketIds].sort() },
           example: sample,
+        },
+        snapshotDate: {
+          name: 'snapshotDate',
+          in: 'path',
+          required: true,
+          description: 'The date of a published snapshot, YYYY-MM-DD: one of those /api/vintages lists (any other answers 404 not_found).',
+          schema: { type: 'string', enum: [...vintageDates] },
+          example: date,
         },
       },
       responses: {

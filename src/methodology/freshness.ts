@@ -21,6 +21,29 @@ export function sourceFreshness(source: Source, snapshotDate: string): Freshness
   return 'stale';
 }
 
+/** Months between a source's releases, by its update frequency: the next release is the latest plus one interval. */
+const INTERVAL_MONTHS: Record<UpdateFrequency, number> = { monthly: 1, quarterly: 3, annually: 12 };
+
+/**
+ * When the source's next release is due: its latest release date plus one update interval (a month, a quarter, a year;
+ * a day past the end of a shorter month is the month's last day). Agencies' own calendars may differ by days.
+ */
+export function nextExpectedRelease(source: Pick<Source, 'latestReleaseDate' | 'updateFrequency'>): string | undefined {
+  if (source.latestReleaseDate === undefined) return undefined;
+  const [year, month, day] = source.latestReleaseDate.split('-').map(Number) as [number, number, number];
+  const months = month - 1 + INTERVAL_MONTHS[source.updateFrequency];
+  const y = year + Math.floor(months / 12);
+  const m = months % 12;
+  const last = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(y, m, Math.min(day, last))).toISOString().slice(0, 10);
+}
+
+/** Whether the next release was due before the snapshot date: judged as of that date, never the reader's day. */
+export const isOverdue = (source: Pick<Source, 'latestReleaseDate' | 'updateFrequency'>, snapshotDate: string): boolean => {
+  const next = nextExpectedRelease(source);
+  return next !== undefined && next < snapshotDate;
+};
+
 const RANK: Record<Freshness, number> = { fresh: 0, aging: 1, stale: 2 };
 
 /** A profile is as fresh as its least fresh source. */

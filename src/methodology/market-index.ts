@@ -19,6 +19,7 @@ export function buildMarketIndex(profiles: readonly MarketProfile[], snapshotDat
       json: baseUrl + PATHS.profile(p.market.id),
       csv: baseUrl + PATHS.marketCsv(p.market.id),
       html: baseUrl + PATHS.marketPage(p.market.id),
+      series: baseUrl + PATHS.series(p.market.id),
     },
   }));
   return {
@@ -36,6 +37,9 @@ export function buildMarketIndex(profiles: readonly MarketProfile[], snapshotDat
       csvDescriptor: baseUrl + PATHS.csvDescriptor,
       indexSchema: baseUrl + PATHS.indexSchema,
       html: baseUrl + PATHS.home,
+      bulkSeriesCsv: baseUrl + PATHS.bulkSeriesCsv,
+      vintages: baseUrl + PATHS.vintages,
+      download: baseUrl + PATHS.download,
     },
     caveats: [...PROFILE_CAVEATS],
   };

@@ -31,6 +31,10 @@ export type Values = Readonly<Partial<Record<MetricId, number>>>;
 /** A profile's metrics, keyed by their typed ids. */
 export type ProfileMetrics = { readonly [K in MetricId]?: Metric };
 
+/** The values of a profile's metrics, by metric id: what the scores and their derived inputs read. */
+export const valuesOf = (metrics: ProfileMetrics): Values =>
+  Object.fromEntries(Object.values(metrics).flatMap((m) => (m === undefined ? [] : [[m.id, m.value] as const])));
+
 const METRIC_ORDER = new Map<string, number>(METRICS.map((m, i) => [m.id, i]));
 
 /** Metric ids in the methodology's order (the order pages list them). */

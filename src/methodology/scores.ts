@@ -123,7 +123,7 @@ const SCORE_DEFINITIONS = [
     label: 'Renter affordability',
     phrase: 'renter affordability',
     lead: 'Higher means easier for renters',
-    color: '#2f7d6d',
+    color: '#0072b2',
     weights: { rentToIncome: 0.6, rentBurden: 0.4 },
   },
   {
@@ -131,7 +131,7 @@ const SCORE_DEFINITIONS = [
     label: 'Owner affordability',
     phrase: 'owner affordability',
     lead: 'Higher means easier for owners and buyers',
-    color: '#7a5195',
+    color: '#c25400',
     weights: { priceToIncome: 0.6, ownerCostBurden: 0.4 },
   },
   {
@@ -139,7 +139,7 @@ const SCORE_DEFINITIONS = [
     label: 'Affordability (renters and owners)',
     phrase: 'affordability',
     lead: 'What renters and owners both pay',
-    color: '#1d6a8a',
+    color: '#cc79a7',
     weights: { renterAffordability: 0.5, ownerAffordability: 0.5 },
   },
   {
@@ -147,7 +147,7 @@ const SCORE_DEFINITIONS = [
     label: 'Supply',
     phrase: 'supply',
     lead: 'Higher means more room in the housing stock',
-    color: '#a8541a',
+    color: '#009e73',
     weights: { permitsPerThousand: 0.7, rentalVacancyRate: 0.3 },
   },
   {
@@ -155,7 +155,7 @@ const SCORE_DEFINITIONS = [
     label: 'Overall',
     phrase: 'overall',
     lead: 'Combines the two headline scores',
-    color: '#3f3d8f',
+    color: '#1b1f24',
     weights: { affordability: 0.5, supply: 0.5 },
   },
 ] as const;
@@ -169,7 +169,11 @@ export interface ScoreDefinition {
   phrase: string;
   /** How its meaning begins: what a high value means, before the weights. */
   lead: string;
-  /** Fill colour of its bars; passes 3:1 against white, and charts also label every bar. */
+  /**
+   * Fill colour of its bars: Okabe and Ito's colour-blind-safe set (blue, vermillion darkened to 4.6:1, reddish purple,
+   * bluish green) and the page's ink, each 3:1 or more against white and told apart under the common colour-vision
+   * deficiencies (test/unit/pages-charts.test.ts); charts also label every bar.
+   */
   color: string;
   /** Each term (a thresholded input or a score computed before it) with its weight, in order. */
   weights: Readonly<Partial<Record<ThresholdKey | ScoreKey, number>>>;

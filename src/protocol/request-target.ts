@@ -62,14 +62,20 @@ export function classifyPath(raw: string): PathVerdict {
 /** Unknown paths under these prefixes answer problem+json; any other unknown path gets the HTML 404 page. */
 export const isApiPath = (path: string): boolean => path.startsWith('/api/') || path === '/api' || path === '/healthz';
 
-/** The market paths, `/api/markets/<id>` and `/api/markets/<id>/csv`, as a regex source; `id` is the pattern of the id segment. */
-export const marketPathSource = (id: string): string => `^/api/markets/${id}(?:/csv)?$`;
+/**
+ * The market paths, `/api/markets/<id>` with `/csv`, `/series` or `/series/csv` after it or nothing, as a regex source;
+ * `id` is the pattern of the id segment.
+ */
+export const marketPathSource = (id: string): string => `^/api/markets/${id}(?:/csv|/series(?:/csv)?)?$`;
 const MARKET_PATH = new RegExp(marketPathSource('([^/]+)'));
+/** Segments in the id's place that name every market's documents (the bulk CSVs), never a market. */
+export const RESERVED_SEGMENT_SOURCE = '(?:csv|series)';
+const RESERVED = new RegExp(`^${RESERVED_SEGMENT_SOURCE}$`);
 
-/** The id segment of a market path (`csv` is the bulk CSV, not an id), or undefined. */
+/** The id segment of a market path (`csv` and `series` are the bulk documents, not ids), or undefined. */
 export function marketIdOf(path: string): string | undefined {
   const id = MARKET_PATH.exec(path)?.[1];
-  return id === undefined || id === 'csv' ? undefined : id;
+  return id === undefined || RESERVED.test(id) ? undefined : id;
 }
 
 /**

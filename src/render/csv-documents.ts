@@ -1,6 +1,7 @@
-// Renders profiles as CSV (docs/contract.md 2.6): header line, RFC 4180 quoting, CRLF, UTF-8 without BOM, plain decimals.
+// Renders profiles and series as CSV (docs/contract.md 2.6, 2.10): header line, RFC 4180 quoting, CRLF, UTF-8 without BOM, plain decimals.
 import { CSV_COLUMNS, byId, displayName, type CsvRow, type MarketProfile } from '../contract/schemas.ts';
 import { csvField, plainDecimal } from '../contract/csv-format.ts';
+import { SERIES_CSV_COLUMNS, type MarketSeries, type SeriesCsvColumn } from '../contract/series.ts';
 
 const CRLF = '\r\n';
 
@@ -37,4 +38,49 @@ export function renderMarketCsv(p: MarketProfile): string {
 export function renderBulkCsv(profiles: readonly MarketProfile[]): string {
   const ordered = [...profiles].sort(byId((p) => p.market.id));
   return csvDocument(ordered.flatMap(csvRows));
+}
+
+/** The long-format rows of a market's series (SERIES_CSV_COLUMNS): one per observation, by metric id then period. */
+export function seriesRows(s: MarketSeries): Record<SeriesCsvColumn, string>[] {
+  return Object.values(s.metrics)
+    .sort(byId((m) => m.id))
+    .flatMap((m) =>
+      m.observations.map((o) => {
+        const area = o.geography ?? m.geography;
+        return {
+          market_id: s.market.id,
+          metric_id: m.id,
+          period: o.period,
+          period_start: o.periodStart,
+          period_end: o.periodEnd,
+          value: plainDecimal(o.value),
+          unit: m.unit,
+          margin_of_error: o.marginOfError === undefined ? '' : plainDecimal(o.marginOfError),
+          illustrative: String(o.illustrative === true),
+          source_id: m.sourceId,
+          geography_level: area.level,
+          geography_code: area.code,
+          snapshot_date: o.snapshotDate,
+          updated_date: s.generatedAt,
+          methodology_version: s.methodologyVersion,
+          production_mode: s.productionMode,
+          live_data: String(s.liveData),
+        };
+      }),
+    );
+}
+
+function seriesCsvDocument(rows: readonly Record<SeriesCsvColumn, string>[]): string {
+  const header = SERIES_CSV_COLUMNS.map((c) => c.name).join(',');
+  const body = rows.map((row) => SERIES_CSV_COLUMNS.map((c) => csvField(row[c.name])).join(','));
+  return [header, ...body].map((line) => line + CRLF).join('');
+}
+
+export function renderSeriesCsv(s: MarketSeries): string {
+  return seriesCsvDocument(seriesRows(s));
+}
+
+/** Every market's series rows, sorted by market_id, metric_id, then period. */
+export function renderBulkSeriesCsv(series: readonly MarketSeries[]): string {
+  return seriesCsvDocument([...series].sort(byId((s) => s.market.id)).flatMap(seriesRows));
 }

@@ -35,8 +35,11 @@ export interface EdgeWorker {
 /** The host part of asset URLs: the binding reads only the path. */
 const ASSET_ORIGIN = 'https://assets.invalid/';
 
-/** Content types of this service that Cloudflare compresses on its own (its documented list: JSON, HTML, CSS; not CSV or problem+json). */
-const CLOUDFLARE_COMPRESSES: ReadonlySet<string> = new Set(['application/json', 'text/html', 'text/css']);
+/**
+ * Content types of this service that Cloudflare compresses on its own (its documented list: JSON, HTML, CSS, plain text
+ * and XML — robots.txt and the sitemap; not CSV, zip or problem+json).
+ */
+const CLOUDFLARE_COMPRESSES: ReadonlySet<string> = new Set(['application/json', 'text/html', 'text/css', 'text/plain', 'application/xml']);
 
 /**
  * What Cloudflare does to an answer it may compress, from the client's Accept-Encoding, as its local runtime models the

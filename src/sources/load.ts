@@ -1,8 +1,10 @@
 // The loading stage: every source's adapter over the raw fixtures, and the snapshot date they give; the disk reader is its one side effect.
+import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataError, FixtureError } from '../contract/errors.ts';
 import type { MarketDefinition } from '../contract/markets.ts';
+import { byId } from '../contract/schemas.ts';
 import { decodeFixture } from './parse.ts';
 import { SOURCES } from './registry.ts';
 import type { ReadFixture, SourceLoad, SourceModule } from './source.ts';
@@ -35,14 +37,38 @@ export function fixturesOnDisk(dir: string, maxBytes: number = MAX_FIXTURE_BYTES
   };
 }
 
+/** A file a source was built from, as the vintage index records it. */
+export interface SourceFile {
+  file: string;
+  bytes: number;
+  sha256: string;
+}
+
 export interface LoadedSources {
   loads: SourceLoad[];
+  /** Per source id, the agency files its load read (those `fetch` downloads), with their sizes and SHA-256, by path. */
+  files: ReadonlyMap<string, readonly SourceFile[]>;
   /** The snapshot date: the latest retrieval among all sources. Every date-dependent output derives from it. */
   snapshotDate: string;
 }
 
 export function loadSources(read: ReadFixture, markets: readonly MarketDefinition[], sources: readonly SourceModule[] = SOURCES): LoadedSources {
-  const loads = sources.map((source) => source.load(read, markets));
+  const files = new Map<string, SourceFile[]>();
+  const loads = sources.map((source) => {
+    // The fixtures are valid UTF-8 without a byte-order mark (decodeFixture refuses the rest), so the text's UTF-8 bytes are the file's.
+    const remote = new Set(source.remote.map((r) => r.file));
+    const read_: SourceFile[] = [];
+    const load = source.load((path) => {
+      const text = read(path);
+      if (remote.has(path) && !read_.some((f) => f.file === path)) {
+        const bytes = Buffer.from(text, 'utf8');
+        read_.push({ file: path, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
+      }
+      return text;
+    }, markets);
+    files.set(source.sourceId, read_.sort(byId((f) => f.file)));
+    return load;
+  });
   const retrieved = loads
     .map((l) => l.source.latestRetrievedAt)
     .filter((d): d is string => d !== undefined)
@@ -55,5 +81,5 @@ export function loadSources(read: ReadFixture, markets: readonly MarketDefinitio
       'no source records "latestRetrievedAt", so the snapshot date is unknown',
     );
   }
-  return { loads, snapshotDate };
+  return { loads, files, snapshotDate };
 }

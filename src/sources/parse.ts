@@ -303,7 +303,7 @@ export function loadedSource<M extends string>(
   module: Pick<SourceModule<string, M>, 'sourceId' | 'attribution' | 'licence' | 'metrics'>,
   datasetName: string,
   retrieval: Retrieval,
-  parts: Omit<SourceLoad<M>, 'source' | 'licence' | 'illustrative'>,
+  parts: Omit<SourceLoad<M>, 'source' | 'licence' | 'illustrative' | 'vintage'>,
 ): SourceLoad<M> {
   const listed = retrieval.illustrativeMetrics;
   const unknown = (listed ?? []).filter((id) => !module.metrics.some((m) => m.id === id));
@@ -336,6 +336,7 @@ export function loadedSource<M extends string>(
       retrieval,
     ),
     licence: module.licence,
+    vintage: retrieval.vintage,
     ...parts,
     observations,
     ...(retrieval.illustrative === undefined ? {} : { illustrative: retrieval.illustrative }),

@@ -31,8 +31,8 @@ export interface MissingValue<M extends string = string> {
 }
 
 /**
- * One market's history of a metric, for the pages' charts (the FHFA index quarter by quarter). It never reaches the JSON
- * or CSV, which carry the latest value only.
+ * One market's history of a metric (the FHFA index and its change, quarter by quarter): the pages' charts and the series
+ * documents read it; the profile's JSON and CSV carry the latest value only.
  */
 export interface MetricSeries<M extends string = string> {
   marketId: string;
@@ -54,6 +54,8 @@ export interface ValueNote<M extends string = string> {
 /** What one load of a source's fixtures gives: its attribution with the fixture's dates, and every market's values. */
 export interface SourceLoad<M extends string = string> {
   source: Source;
+  /** The vintage the files hold, as retrieval.json records it ("2020-2024", "2025 Q4", "2024"). */
+  vintage: string;
   /** The terms the dataset is published under (the source module's). */
   licence: Licence;
   observations: Observation<M>[];

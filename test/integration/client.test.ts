@@ -33,16 +33,19 @@ function recordingFetch(): { fetch: typeof fetch; seen: { url: string; ifNoneMat
   };
 }
 
+/** One embedded server for this file, started on first use and closed after its last test: the tests only read from it. */
+let embedded: ReturnType<typeof startEmbedded> | undefined;
+const sharedEmbedded = (): ReturnType<typeof startEmbedded> => (embedded ??= startEmbedded());
+after(async () => {
+  if (embedded !== undefined) await (await embedded).running.close();
+});
+
 describe('the client against the running server', () => {
-  let stop: () => Promise<void>;
   let table: RouteTable;
   let baseUrl: string;
   before(async () => {
-    const started = await startEmbedded();
-    ({ table, baseUrl } = started);
-    stop = () => started.running.close();
+    ({ table, baseUrl } = await sharedEmbedded());
   });
-  after(() => stop());
   const served = (path: string): string => table.routes.get(path)?.identity.body.toString('utf8') ?? '';
 
   test('every call: the index, a profile, a market CSV and the bulk CSV as typed rows, the schemas, the descriptor, OpenAPI and the Data Package', async () => {
@@ -137,10 +140,8 @@ describe('the client against the running server', () => {
 describe('the client against a service of another version, or with fields it does not know', () => {
   let server: Server;
   let baseUrl: string;
-  let stop: () => Promise<void>;
   before(async () => {
-    const real = await startEmbedded();
-    stop = () => real.running.close();
+    const real = await sharedEmbedded();
     const text = (path: string): string => real.table.routes.get(path)?.identity.body.toString('utf8') ?? '';
     const profile = JSON.parse(text(PATHS.profile(ID))) as MarketProfile & Record<string, unknown>;
     const answers = new Map<string, [string, string]>([
@@ -182,7 +183,6 @@ describe('the client against a service of another version, or with fields it doe
   });
   after(async () => {
     await new Promise((resolve) => server.close(resolve));
-    await stop();
   });
 
   test('a schemaVersion other than "1" is refused with a SchemaVersionError that says so', async () => {

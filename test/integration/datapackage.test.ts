@@ -10,7 +10,9 @@ import { CSV_COLUMNS } from '../../src/contract/schemas.ts';
 import { CSV_DIALECT } from '../../src/describe/datapackage.ts';
 import { SITE_DIR, fileFor } from '../../src/artifact/manifest.ts';
 import { MARKET_IDS } from '../../src/contract/markets.ts';
+import { SERIES_CSV_COLUMNS } from '../../src/contract/series.ts';
 import { PATHS } from '../../src/contract/paths.ts';
+import type { RouteTable } from '../../src/routes/route-table.ts';
 import { BASE_URL, body, buildTable } from '../support/data.ts';
 import { startEmbedded } from '../support/embedded.ts';
 import { frictionless, type FrictionlessPackage } from '../support/frictionless.ts';
@@ -29,13 +31,16 @@ const pkg = JSON.parse(body(table, PATHS.dataPackage)) as { profile: string; res
 const sha256 = (bytes: Buffer): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
 describe('the Data Package, as built', () => {
+  const ids = [...MARKET_IDS].sort();
+  const profiles = pkg.resources.slice(0, 1 + ids.length);
+  const series = pkg.resources.slice(1 + ids.length);
   test('the bulk CSV and each market CSV, by absolute URL, with the CSV dialect and the primary key market_id + metric_id', () => {
     assert.equal(pkg.profile, 'tabular-data-package');
     assert.deepEqual(
-      pkg.resources.map((r) => r.path),
-      [BASE_URL + PATHS.bulkCsv, ...[...MARKET_IDS].sort().map((id) => BASE_URL + PATHS.marketCsv(id))],
+      profiles.map((r) => r.path),
+      [BASE_URL + PATHS.bulkCsv, ...ids.map((id) => BASE_URL + PATHS.marketCsv(id))],
     );
-    for (const r of pkg.resources) {
+    for (const r of profiles) {
       assert.deepEqual(r.dialect, CSV_DIALECT);
       assert.deepEqual(
         r.schema.fields.map((f) => f.name),
@@ -47,6 +52,30 @@ describe('the Data Package, as built', () => {
     const austin = pkg.resources.find((r) => r.name === 'us-tx-austin-housing');
     assert.deepEqual(austin?.schema.fields.find((f) => f.name === 'market_id')?.constraints.enum, ['us-tx-austin']);
     assert.ok(pkg.licenses.length > 0 && pkg.sources.length > 0);
+  });
+
+  test('then the bulk series CSV and each market series CSV, typed (dates, numbers, booleans), keyed by market, metric and period', () => {
+    assert.deepEqual(
+      series.map((r) => r.path),
+      [BASE_URL + PATHS.bulkSeriesCsv, ...ids.map((id) => BASE_URL + PATHS.seriesCsv(id))],
+    );
+    for (const r of series) {
+      assert.deepEqual(r.dialect, CSV_DIALECT);
+      assert.deepEqual(
+        r.schema.fields.map((f) => f.name),
+        SERIES_CSV_COLUMNS.map((c) => c.name),
+      );
+      assert.deepEqual(r.schema.primaryKey, ['market_id', 'metric_id', 'period']);
+      const type = (name: string): unknown => (r.schema.fields.find((f) => f.name === name) as { type?: string } | undefined)?.type;
+      assert.deepEqual(['period_start', 'value', 'margin_of_error', 'illustrative', 'geography_code'].map(type), [
+        'date',
+        'number',
+        'number',
+        'boolean',
+        'string',
+      ]);
+      assert.equal(r.schema.fields.find((f) => f.name === 'margin_of_error')?.constraints.required, false, 'the margin may be empty');
+    }
   });
 
   test("each resource's bytes and hash are those of the file dist/ serves for it", async () => {
@@ -67,11 +96,11 @@ describe('the Data Package, as built', () => {
 });
 
 describe("Frictionless Data's library (datapackage) against the running server", () => {
-  let served: { baseUrl: string; stop: () => Promise<void> };
+  let served: { baseUrl: string; table: RouteTable; stop: () => Promise<void> };
   let loaded: FrictionlessPackage;
   before(async () => {
     const { running, baseUrl } = await startEmbedded();
-    served = { baseUrl, stop: () => running.close() };
+    served = { baseUrl, table: running.table, stop: () => running.close() };
     loaded = await frictionless().Package.load(`${baseUrl}${PATHS.dataPackage}`);
   });
   after(() => served.stop());
@@ -82,7 +111,7 @@ describe("Frictionless Data's library (datapackage) against the running server",
       [],
     );
     assert.equal(loaded.valid, true);
-    assert.equal(loaded.resources.length, 1 + MARKET_IDS.length);
+    assert.equal(loaded.resources.length, 2 * (1 + MARKET_IDS.length));
     for (const r of loaded.resources) assert.ok(r.valid && r.tabular, r.name);
   });
 
@@ -92,15 +121,22 @@ describe("Frictionless Data's library (datapackage) against the running server",
       const records = await r.read({ keyed: true });
       const path = String(r.descriptor.path).slice(served.baseUrl.length);
       assert.equal(records.length, body(table, path).split('\r\n').length - 2, r.name);
+      const isSeries = path.includes('/series/');
       for (const record of records) {
         assert.equal(typeof record.value, 'number');
         assert.equal(record.live_data, false);
         assert.equal(record.production_mode, 'static-fixture');
         assert.ok(record.updated_date instanceof Date);
+        if (isSeries) {
+          assert.ok(record.period_start instanceof Date && record.period_end instanceof Date, r.name);
+          assert.equal(typeof record.illustrative, 'boolean', r.name);
+          assert.ok(record.margin_of_error === null || typeof record.margin_of_error === 'number', r.name);
+        }
       }
       rows += records.length;
     }
-    assert.equal(rows, 2 * (body(table, PATHS.bulkCsv).split('\r\n').length - 2));
+    const lines = (path: string): number => body(table, path).split('\r\n').length - 2;
+    assert.equal(rows, 2 * lines(PATHS.bulkCsv) + 2 * lines(PATHS.bulkSeriesCsv));
   });
 
   test("the hashes and byte counts equal what the server sends for each resource's URL", async () => {
@@ -113,7 +149,8 @@ describe("Frictionless Data's library (datapackage) against the running server",
   });
 
   test('the library is not a formality: a constraint the data break fails the read, a field without a name fails the descriptor', async () => {
-    const descriptor = JSON.parse(body(buildTable(served.baseUrl), PATHS.dataPackage)) as { resources: Resource[] };
+    // The package as served: the running server's own route table, built for its URL.
+    const descriptor = JSON.parse(body(served.table, PATHS.dataPackage)) as { resources: Resource[] };
     const [first] = descriptor.resources;
     assert.ok(first);
     const wrongIds = structuredClone(first);

@@ -6,7 +6,7 @@ import { synthetic } from '../../src/sources/synthetic.ts';
 import { workerdDate } from '../../scripts/edge-run.ts';
 import { artifactFiles } from '../../src/artifact/write.ts';
 import { buildRouteTable } from '../../src/build/build.ts';
-import { edgeData } from '../../src/artifact/edge-data.ts';
+import { edgeAssetFiles, edgeData } from '../../src/artifact/edge-data.ts';
 import { cloudflareCoding, createEdgeWorker, type EdgeEnv, type EdgeWorker } from '../../src/runtimes/edge-worker.ts';
 import {
   ASSET_FILE_LIMIT,
@@ -35,6 +35,16 @@ function assetsOf(files: Map<string, Buffer>): EdgeEnv {
     },
   };
 }
+
+/** The route table for http://localhost:3000 and the artifact's files from it, built once for the tests that read them. */
+let local: { table: RouteTable; files: Map<string, Buffer> } | undefined;
+const localBuild = (): { table: RouteTable; files: Map<string, Buffer> } => {
+  if (local === undefined) {
+    const table = buildRouteTable({ baseUrl: 'http://localhost:3000', read: fixtureReader() });
+    local = { table, files: artifactFiles(table) };
+  }
+  return local;
+};
 
 /** Headers that belong to node's HTTP layer, not to the answer. */
 const TRANSPORT = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
@@ -155,9 +165,9 @@ describe("Cloudflare's compression, kept off the route bytes", () => {
   });
 
   test('the coding Cloudflare would pick is sent when the route has it; identity answers of its types say so; 304s name their coding', async () => {
-    const table = buildRouteTable({ baseUrl: 'http://localhost:3000', read: fixtureReader() });
+    const { table, files } = localBuild();
     const worker = createEdgeWorker(edgeData(buildManifest(table)));
-    const env = assetsOf(artifactFiles(table));
+    const env = assetsOf(files);
     const ask = (path: string, headers: Record<string, string>): Promise<Response> =>
       worker.fetch(
         { method: 'GET', url: `http://localhost:3000${path}`, headers: new Headers(headers), cf: { clientAcceptEncoding: headers['Accept-Encoding'] ?? '' } },
@@ -192,8 +202,7 @@ describe("Cloudflare's compression, kept off the route bytes", () => {
 
 describe('the Worker bundle and its configuration', () => {
   test('one ES module with no import, the build data inside, and a compatibility date the installed workerd supports', () => {
-    const table = buildRouteTable({ baseUrl: 'http://localhost:3000', read: fixtureReader() });
-    const files = artifactFiles(table);
+    const { files } = localBuild();
     const script = String(files.get(EDGE_WORKER_FILE));
     assert.doesNotMatch(script, /^\s*import\s/m, 'no import statement: everything is bundled');
     assert.match(script, /export \{\s*\w+ as default\s*\}/);
@@ -215,7 +224,8 @@ describe('the Worker bundle and its configuration', () => {
     const manifest = buildManifest(table);
     const script = edgeWorkerScript(manifest);
     const compressed = gzipSync(script).length;
-    const assets = manifest.routes.reduce((n, r) => n + r.variants.length, 0) + 1;
+    // The asset files deployed: each distinct body once (routes with the same bytes share one), and the 404 page.
+    const assets = edgeAssetFiles(edgeData(manifest)).size + 1;
     assert.ok(compressed < 3 * 1024 * 1024, `${compressed} bytes gzipped, under the free plan's 3 MB`);
     assert.ok(compressed < WORKER_SCRIPT_LIMIT);
     assert.ok(assets < ASSET_FILE_LIMIT, `${assets} asset files, under ${ASSET_FILE_LIMIT}`);

@@ -13,6 +13,7 @@ import { EXAMPLE_UNKNOWN_MARKET } from '../../src/describe/openapi.ts';
 import { PROBLEM_CODES } from '../../src/protocol/problems.ts';
 import { MARKET_IDS } from '../../src/contract/markets.ts';
 import { PATHS } from '../../src/contract/paths.ts';
+import type { RouteTable } from '../../src/routes/route-table.ts';
 import { nginxOverFreshBuild } from '../../scripts/nginx-run.ts';
 import { BASE_URL, body, buildTable } from '../support/data.ts';
 import { startEmbedded } from '../support/embedded.ts';
@@ -20,6 +21,7 @@ import { checkConformance } from '../support/openapi-conformance.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 type Json = Record<string, unknown>;
+type Run = { status: number; stdout: string; stderr: string };
 const obj = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURES = join(ROOT, 'fixtures');
@@ -58,7 +60,10 @@ describe('the OpenAPI document, as built', () => {
 
   test('describes every route under /api/ and /healthz, and nothing else', () => {
     const ids = obj(obj(obj(components.parameters).marketId).schema).enum as string[];
-    const described = Object.keys(obj(doc.paths)).flatMap((t) => (t.includes('{marketId}') ? ids.map((id) => t.replace('{marketId}', id)) : [t]));
+    const dates = obj(obj(obj(components.parameters).snapshotDate).schema).enum as string[];
+    const described = Object.keys(obj(doc.paths))
+      .flatMap((t) => (t.includes('{snapshotDate}') ? dates.map((d) => t.replace('{snapshotDate}', d)) : [t]))
+      .flatMap((t) => (t.includes('{marketId}') ? ids.map((id) => t.replace('{marketId}', id)) : [t]));
     const routes = [...table.routes.keys()].filter((p) => p.startsWith('/api/') || p === PATHS.health);
     assert.deepEqual([...described].sort(), [...routes].sort());
   });
@@ -71,6 +76,8 @@ describe('the OpenAPI document, as built', () => {
   test('its schemas are the published ones, from the one contract definition: the same bytes as /api/schema/*', () => {
     assert.deepEqual(schemas.MarketProfile, withoutMeta(JSON.parse(body(table, PATHS.profileSchema)) as Json));
     assert.deepEqual(schemas.MarketIndex, withoutMeta(JSON.parse(body(table, PATHS.indexSchema)) as Json));
+    assert.deepEqual(schemas.MarketSeries, withoutMeta(JSON.parse(body(table, PATHS.seriesSchema)) as Json));
+    assert.deepEqual(schemas.VintageIndex, withoutMeta(JSON.parse(body(table, PATHS.vintagesSchema)) as Json));
     const ajv = new Ajv({ strict: false });
     addFormats(ajv);
     assert.ok(ajv.validate(schemas.CsvDescriptor as Json, JSON.parse(body(table, PATHS.csvDescriptor))), JSON.stringify(ajv.errors));
@@ -88,7 +95,8 @@ describe('the OpenAPI document, as built', () => {
               assert.ok(PROBLEM_CODES.includes(obj(value).code as never) && obj(value).status === Number(status), `${template} ${status}: example ${name}`);
               continue;
             }
-            const path = template.replace('{marketId}', name);
+            const date = String(obj(obj(components.parameters).snapshotDate).example);
+            const path = template.replace('{marketId}', name).replace('{snapshotDate}', date);
             const text = template === PATHS.openApi ? undefined : body(table, path);
             const served = text === undefined ? doc : table.routes.get(path)?.kind === 'csv' ? text : (JSON.parse(text) as unknown);
             assert.ok(isExcerpt(value, served), `${template}: example ${name} is not what ${path} serves`);
@@ -112,7 +120,7 @@ describe('the OpenAPI document, as built', () => {
       assert.ok(html.includes(needle), needle);
   });
 
-  test("carries the caveats in its description, and the index's Link header names it (rel=service-desc), the index body unchanged", () => {
+  test("carries the caveats in its description, and the index's Link header names it (rel=service-desc), the index's links as listed", () => {
     for (const caveat of PROFILE_CAVEATS) assert.ok(String(obj(doc.info).description).includes(caveat), caveat);
     const link = table.routes.get(PATHS.index)?.headers.find(([k]) => k === 'Link')?.[1];
     assert.equal(link, `<${BASE_URL}${PATHS.indexSchema}>; rel="describedby", <${BASE_URL}${PATHS.openApi}>; rel="service-desc"`);
@@ -123,16 +131,29 @@ describe('the OpenAPI document, as built', () => {
       'csvDescriptor',
       'indexSchema',
       'html',
+      'bulkSeriesCsv',
+      'vintages',
+      'download',
     ]);
   });
+});
+
+/**
+ * One embedded server for this file, started on first use and closed after its last test: the conformance check and
+ * the generated client only read from it.
+ */
+let embedded: ReturnType<typeof startEmbedded> | undefined;
+const sharedEmbedded = (): ReturnType<typeof startEmbedded> => (embedded ??= startEmbedded());
+after(async () => {
+  if (embedded !== undefined) await (await embedded).running.close();
 });
 
 for (const [name, start] of [
   [
     'the embedded server',
     async () => {
-      const { running, baseUrl } = await startEmbedded();
-      return { baseUrl, stop: () => running.close() };
+      const { baseUrl } = await sharedEmbedded();
+      return { baseUrl, stop: () => Promise.resolve() };
     },
   ],
   ['nginx over dist/', () => nginxOverFreshBuild(FIXTURES)],
@@ -155,22 +176,14 @@ for (const [name, start] of [
 }
 
 describe('a client generated from the served document (openapi-typescript, openapi-fetch) compiles under tsc and works', () => {
-  let served: { baseUrl: string; stop: () => Promise<void> };
+  let served: { baseUrl: string; table: RouteTable };
   let dir: string;
-  before(async () => {
-    const { running, baseUrl } = await startEmbedded();
-    served = { baseUrl, stop: () => running.close() };
-    // Under the repository, so the program finds openapi-fetch in node_modules; artifacts/ is ignored by git and every tool.
-    mkdirSync(join(ROOT, 'artifacts'), { recursive: true });
-    dir = mkdtempSync(join(ROOT, 'artifacts', 'openapi-client-'));
-  });
-  after(async () => {
-    await served.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  /** openapi-typescript's run, and one tsc program over both test programs (each file's diagnostics are its own). */
+  let generate: Run;
+  let compile: Run;
 
   // Asynchronous: the embedded server answers from this very process, so a blocking spawn would starve it.
-  const node = (args: string[]): Promise<{ status: number; stdout: string; stderr: string }> =>
+  const node = (args: string[]): Promise<Run> =>
     new Promise((resolve) => {
       execFile(process.execPath, args, { cwd: dir, encoding: 'utf8' }, (error, stdout, stderr) =>
         resolve({ status: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr }),
@@ -181,11 +194,18 @@ describe('a client generated from the served document (openapi-typescript, opena
       compilerOptions: { strict: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', outDir: 'out', types: [], skipLibCheck: false },
       files,
     });
+  /** The first line of each diagnostic tsc printed (a message's further lines are indented). */
+  const diagnostics = (output: string): string[] => output.split('\n').filter((line) => line !== '' && !line.startsWith(' '));
 
-  test("openapi-typescript turns /api/openapi into types; a program using them fetches Austin's profile", async () => {
-    const generate = await node([join(ROOT, 'node_modules/openapi-typescript/bin/cli.js'), `${served.baseUrl}${PATHS.openApi}`, '-o', 'api.d.ts']);
-    assert.equal(generate.status, 0, `${generate.stdout}${generate.stderr}`);
+  before(async () => {
+    const { baseUrl, running } = await sharedEmbedded();
+    served = { baseUrl, table: running.table };
+    // Under the repository, so the program finds openapi-fetch in node_modules; artifacts/ is ignored by git and every tool.
+    mkdirSync(join(ROOT, 'artifacts'), { recursive: true });
+    dir = mkdtempSync(join(ROOT, 'artifacts', 'openapi-client-'));
+    generate = await node([join(ROOT, 'node_modules/openapi-typescript/bin/cli.js'), `${served.baseUrl}${PATHS.openApi}`, '-o', 'api.d.ts']);
     writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
+    // A program that uses the generated types as intended, which must compile cleanly and run...
     writeFileSync(
       join(dir, 'main.ts'),
       [
@@ -202,26 +222,41 @@ describe('a client generated from the served document (openapi-typescript, opena
       ].join('\n'),
     );
     writeFileSync(join(dir, 'declare.d.ts'), 'declare const process: { argv: string[] };\n');
-    writeFileSync(join(dir, 'tsconfig.json'), tsconfig(['declare.d.ts', 'main.ts']));
-    const compile = await node([join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', '.']);
-    assert.equal(compile.status, 0, `${compile.stdout}${compile.stderr}`);
+    // ...and a module that misuses them, which must not. Neither declares anything global, so in one program each file
+    // gets exactly the diagnostics it would get alone, and tsc loads and checks the libraries once instead of twice.
+    writeFileSync(
+      join(dir, 'wrong.ts'),
+      "import createClient from 'openapi-fetch';\nimport type { paths } from './api.js';\nconst client = createClient<paths>({ baseUrl: 'http://127.0.0.1:9' });\nexport const p = client.GET('/api/markets/{marketId}', { params: { path: { marketId: 'us-zz-nowhere' } } });\n",
+    );
+    writeFileSync(join(dir, 'tsconfig.json'), tsconfig(['declare.d.ts', 'main.ts', 'wrong.ts']));
+    compile = await node([join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', '.']);
+  });
+  after(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("openapi-typescript turns /api/openapi into types; a program using them fetches Austin's profile", async () => {
+    assert.equal(generate.status, 0, `${generate.stdout}${generate.stderr}`);
+    assert.deepEqual(
+      diagnostics(compile.stdout).filter((line) => !line.startsWith('wrong.ts(')),
+      [],
+      `tsc reports errors outside wrong.ts:\n${compile.stdout}${compile.stderr}`,
+    );
     const run = await node([join(dir, 'out/main.js'), served.baseUrl]);
     assert.equal(run.status, 0, run.stderr);
     const printed = JSON.parse(run.stdout) as Json;
-    const austin = JSON.parse(body(buildTable(served.baseUrl), PATHS.profile('us-tx-austin'))) as {
+    const austin = JSON.parse(body(served.table, PATHS.profile('us-tx-austin'))) as {
       profile: { metrics: { medianGrossRent: { value: number } } };
     };
     assert.deepEqual(printed, { id: 'us-tx-austin', version: '1', rent: austin.profile.metrics.medianGrossRent.value, caveats: PROFILE_CAVEATS.length });
   });
 
-  test('the generated types are real: an id outside the enumeration does not compile', async () => {
-    writeFileSync(
-      join(dir, 'wrong.ts'),
-      "import createClient from 'openapi-fetch';\nimport type { paths } from './api.js';\nconst client = createClient<paths>({ baseUrl: 'http://127.0.0.1:9' });\nexport const p = client.GET('/api/markets/{marketId}', { params: { path: { marketId: 'us-zz-nowhere' } } });\n",
-    );
-    writeFileSync(join(dir, 'tsconfig.json'), tsconfig(['wrong.ts']));
-    const compile = await node([join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', '.']);
+  test('the generated types are real: an id outside the enumeration does not compile', () => {
     assert.notEqual(compile.status, 0);
     assert.match(compile.stdout, /"us-zz-nowhere"/);
+    assert.ok(
+      diagnostics(compile.stdout).some((line) => line.startsWith('wrong.ts(') && line.includes('"us-zz-nowhere"')),
+      `${compile.stdout}${compile.stderr}`,
+    );
   });
 });

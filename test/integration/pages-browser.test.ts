@@ -45,6 +45,12 @@ interface Layout {
   /** Every chart (an <svg> that is not decoration) and its accessible name. */
   charts: { id: string; name: string }[];
   chartProblems: string[];
+  /** Text drawn over text or over a line in a chart (the map's labels, the price index's latest value), at the browser's own font. */
+  overlapProblems: string[];
+  /** A code block whose line breaks inside a word or URL, or that scrolls where the keyboard cannot reach it. */
+  codeProblems: string[];
+  /** How many code blocks and chart labels were checked. */
+  checked: { code: number; mapLabels: number; priceLabels: number };
 }
 
 interface Visit {
@@ -172,7 +178,77 @@ function checkLayout(fit: boolean): Layout {
     if (name === '') chartProblems.push(`${id}: no accessible name`);
     charts.push({ id, name });
   }
-  return { scrollWidth: document.documentElement.scrollWidth, tables: tables.length, tableProblems, charts, chartProblems };
+  // The map's labels on show at this width, as the browser draws them: no two meet.
+  const overlapProblems: string[] = [];
+  const meet = (a: DOMRect, b: DOMRect): boolean => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const mapLabels = [...document.querySelectorAll('.map-labels')]
+    .filter((g) => getComputedStyle(g).display !== 'none')
+    .flatMap((g) => [...g.querySelectorAll('text')]);
+  for (const [i, a] of mapLabels.entries())
+    for (const b of mapLabels.slice(i + 1))
+      if (meet(a.getBoundingClientRect(), b.getBoundingClientRect()))
+        overlapProblems.push(`map labels "${a.textContent ?? ''}" and "${b.textContent ?? ''}" meet`);
+  // The price index's latest value: no point of the line (sampled along each path, in screen pixels) within its box or the stroke's half-width of it.
+  const priceLabels = [...document.querySelectorAll('svg.chart-price text.annotation')];
+  for (const label of priceLabels) {
+    const box = label.getBoundingClientRect();
+    for (const path of label.closest('svg')?.querySelectorAll('path[fill="none"]') ?? []) {
+      const line = path as SVGPathElement;
+      const ctm = line.getScreenCTM();
+      if (ctm === null) continue;
+      for (let at = 0, length = line.getTotalLength(); at <= length; at += 0.5) {
+        const p = line.getPointAtLength(at).matrixTransform(ctm);
+        if (p.x > box.left - 2 && p.x < box.right + 2 && p.y > box.top - 2 && p.y < box.bottom + 2) {
+          overlapProblems.push(`the line crosses the label "${label.textContent ?? ''}" at (${Math.round(p.x)}, ${Math.round(p.y)})`);
+          break;
+        }
+      }
+    }
+  }
+  // Code blocks: a line breaks only at a space or after a slash (a soft wrap inside a word is a fault), and a block that scrolls can be focused.
+  const codeProblems: string[] = [];
+  const blocks = [...document.querySelectorAll('pre')];
+  for (const pre of blocks) {
+    const name = (pre.textContent ?? '').trim().slice(0, 50);
+    if (pre.scrollWidth > pre.clientWidth + 1) {
+      const o = getComputedStyle(pre).overflowX;
+      if (o !== 'auto' && o !== 'scroll') codeProblems.push(`"${name}" is wider than its box and does not scroll`);
+      if (pre.tabIndex < 0) codeProblems.push(`"${name}" scrolls but the keyboard cannot reach it`);
+    }
+    const walker = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
+    let top: number | undefined;
+    let before = '';
+    for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+      const text = node.textContent ?? '';
+      for (let i = 0; i < text.length; i += 1) {
+        const ch = text[i] ?? '';
+        if (ch === '\n') {
+          top = undefined;
+          before = ch;
+          continue;
+        }
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const r = range.getBoundingClientRect();
+        // A sensible break: at a space, or after a slash of a URL.
+        if (top !== undefined && r.top > top + 1 && !/[\s/]/.test(before) && !/\s/.test(ch))
+          codeProblems.push(`"${name}" breaks a line inside "${text.slice(Math.max(0, i - 12), i)}|${text.slice(i, i + 12)}"`);
+        top = r.top;
+        before = ch;
+      }
+    }
+  }
+  return {
+    scrollWidth: document.documentElement.scrollWidth,
+    tables: tables.length,
+    tableProblems,
+    charts,
+    chartProblems,
+    overlapProblems,
+    codeProblems,
+    checked: { code: blocks.length, mapLabels: mapLabels.length, priceLabels: priceLabels.length },
+  };
 }
 
 /**
@@ -362,6 +438,28 @@ describe('pages in headless Chromium', { timeout: 90_000 }, () => {
     }
   });
 
+  for (const [width, pick] of [
+    [PHONE.width, () => visits],
+    [DESKTOP.width, () => wide],
+  ] as const) {
+    it(`draws no map label over another and no line through the price index's latest value, at ${width} px`, () => {
+      assert.ok(pick().reduce((n, v) => n + v.layout.checked.mapLabels, 0) >= 16, 'the map labels were checked');
+      assert.ok(pick().reduce((n, v) => n + v.layout.checked.priceLabels, 0) >= 16, 'every market page was checked');
+      assert.deepEqual(
+        pick().flatMap((v) => v.layout.overlapProblems.map((p) => `${v.path}: ${p}`)),
+        [],
+      );
+    });
+
+    it(`breaks code lines only at a space or after a slash, never inside a word, and lets a wide one scroll from the keyboard, at ${width} px`, () => {
+      assert.ok(pick().reduce((n, v) => n + v.layout.checked.code, 0) >= 9, "the data catalog's curl lines were checked");
+      assert.deepEqual(
+        pick().flatMap((v) => v.layout.codeProblems.map((p) => `${v.path}: ${p}`)),
+        [],
+      );
+    });
+  }
+
   it('the layout check itself catches a clipped column, a table wider than its box, a tall header band and an unnamed chart', async () => {
     const page = await browser.newPage({ viewport: PHONE });
     await page.setContent(
@@ -385,6 +483,25 @@ describe('pages in headless Chromium', { timeout: 90_000 }, () => {
     );
     assert.equal(phone.chartProblems.filter((p) => p.endsWith(': no accessible name')).length, 2, phone.chartProblems.join('\n'));
     assert.ok(has(phone.chartProblems, 'role is missing, not img'), phone.chartProblems.join('\n'));
+  });
+
+  it('the layout check itself catches labels that meet, a line through a label, a code line broken inside a URL and a scrolling block out of reach', async () => {
+    const page = await browser.newPage({ viewport: PHONE });
+    await page.setContent(
+      `<svg role="img" aria-label="map" width="300" height="60"><g class="map-labels"><text x="10" y="20">Los Angeles 9</text><text x="14" y="26">San Diego 20</text></g></svg>` +
+        `<svg class="chart-price" role="img" aria-label="price" width="300" height="100"><svg><path d="M0 50L300 50" fill="none" stroke="black"/></svg>` +
+        `<text class="annotation" x="200" y="55">2025 Q4: 505.70</text></svg>` +
+        `<pre style="width:120px;white-space:pre-wrap;overflow-wrap:anywhere">curl -sS http://localhost:3000/api/markets/us-az-phoenix</pre>` +
+        `<pre style="width:120px;overflow-x:auto">curl -sS http://localhost:3000/api/markets</pre>`,
+    );
+    await page.evaluate(KEEP_NAMES_HELPER);
+    const found = await page.evaluate(checkLayout, false);
+    await page.close();
+    const has = (list: string[], text: string): boolean => list.some((p) => p.includes(text));
+    assert.ok(has(found.overlapProblems, 'map labels "Los Angeles 9" and "San Diego 20" meet'), found.overlapProblems.join('\n'));
+    assert.ok(has(found.overlapProblems, 'the line crosses the label "2025 Q4: 505.70"'), found.overlapProblems.join('\n'));
+    assert.ok(has(found.codeProblems, '"curl -sS http://localhost:3000/api/markets/us-az-p" breaks a line inside'), found.codeProblems.join('\n'));
+    assert.ok(has(found.codeProblems, '"curl -sS http://localhost:3000/api/markets" scrolls but the keyboard cannot reach it'), found.codeProblems.join('\n'));
   });
 
   it('has no serious or critical axe-core violation', (t) => {

@@ -19,6 +19,7 @@ const LAYERS: readonly string[] = [
   'render',
   'describe',
   'routes',
+  'archive',
   'build',
   'artifact',
   'runtimes',

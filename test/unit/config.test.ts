@@ -16,6 +16,7 @@ test('defaults: 127.0.0.1:3000, links on http://localhost:3000, no log', () => {
     port: 3000,
     log: false,
     fixturesDir: DEFAULTS.fixturesDir,
+    archiveDir: DEFAULTS.archiveDir,
     outDir: DEFAULTS.outDir,
   });
 });

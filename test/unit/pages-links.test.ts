@@ -4,12 +4,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { buildRouteTable } from '../../src/build/build.ts';
-import { SCHEMA_VERSION, type MarketIndex, type MarketProfile } from '../../src/contract/schemas.ts';
-import { METRICS } from '../../src/methodology/metrics.ts';
-import { THRESHOLDS, THRESHOLD_BASIS } from '../../src/methodology/scores.ts';
+import { PROFILE_CAVEATS, SCHEMA_VERSION, type MarketIndex, type MarketProfile } from '../../src/contract/schemas.ts';
+import { METRICS, valuesOf, type MetricId } from '../../src/methodology/metrics.ts';
+import { THRESHOLDS, THRESHOLD_BASIS, scoreInputs } from '../../src/methodology/scores.ts';
 import { METHODOLOGY_VERSION } from '../../src/methodology/version.ts';
-import { formatDate, formatMetric, formatNumber, formatShort, formatValue } from '../../src/render/pages/format.ts';
+import { formatDate, formatMetric, formatNumber, formatShort, formatValue, ordinal } from '../../src/render/pages/format.ts';
 import { SCORE_KEYS, scoreLabel } from '../../src/render/pages/scores.ts';
+import { basisOf } from '../../src/render/pages/standing.tsx';
+import { pageCaveat } from '../../src/render/pages/components.tsx';
+import { STYLESHEET } from '../../src/render/pages/stylesheet.ts';
 import { ENDPOINTS, PAGES, makeSite } from '../../src/render/pages/site.ts';
 import { assembleSnapshot } from '../../src/methodology/snapshot.ts';
 import { MARKETS } from '../../src/contract/markets.ts';
@@ -71,6 +74,9 @@ const idsOf = (html: string): Set<string> => new Set([...html.matchAll(/\sid="([
 
 /** The kind of answer a path should give: pages are HTML, the API JSON or CSV. */
 function expectedKind(path: string): Kind {
+  if (path === PATHS.download) return 'zip';
+  if (path === PATHS.robots) return 'text';
+  if (path === PATHS.sitemap) return 'xml';
   if (path.startsWith('/api/')) return path.endsWith('/csv') ? 'csv' : 'json';
   if (path === PATHS.stylesheet) return 'css';
   return 'html';
@@ -249,7 +255,7 @@ describe('market pages', () => {
       }
       for (const s of p.sources) assert.ok(html.includes(`href="${s.sourceUrl}"`), `${id}: landing page of ${s.sourceId}`);
       assert.ok(words.includes(`${p.profile.coverage.totalProvided} of the ${p.profile.coverage.totalRequired} metrics`), 'coverage');
-      for (const c of p.caveats) assert.ok(words.includes(c), `${id}: caveat "${c}"`);
+      for (const c of p.caveats) assert.ok(words.includes(pageCaveat(c)), `${id}: caveat "${pageCaveat(c)}"`);
       assert.ok(html.includes(`<section class="caveats" aria-labelledby="caveats">`), 'caveats section');
       assert.ok(html.includes(`<a href="${PATHS.profile(id)}" type="application/json">`), 'JSON download');
       assert.ok(html.includes(`<a href="${PATHS.marketCsv(id)}" type="text/csv"`), 'CSV download');
@@ -290,8 +296,12 @@ describe('market pages', () => {
       assert.match(html, /<svg class="chart chart-standing"[^>]*role="img" aria-labelledby="standing-chart-title standing-chart-desc"/, 'standing chart');
       assert.match(html, /<svg class="chart chart-price"[^>]*role="img" aria-labelledby="price-chart-title price-chart-desc"/, 'price chart');
       const standing = html.match(/<desc id="standing-chart-desc">([^<]*)<\/desc>/)?.[1] ?? '';
-      for (const metric of Object.values(p.profile.metrics))
-        assert.ok(decode(standing).includes(formatShort(metric.id, metric.value)), `${id}: ${metric.id} in the standing chart's description`);
+      // Each metric is placed by what it is ranked by: permits per 1,000 housing units, the price index by the year's change.
+      for (const metric of Object.values(p.profile.metrics)) {
+        const basis = basisOf(metric.id as MetricId);
+        const value = basis.of(valuesOf(p.profile.metrics));
+        assert.ok(value !== undefined && decode(standing).includes(basis.format(value)), `${id}: ${metric.id} in the standing chart's description`);
+      }
       const title = decode(html.match(/<title id="price-chart-title">([^<]*)<\/title>/)?.[1] ?? '');
       assert.match(title, /, (19[789]\d|2000) Q\d to 2025 Q4 \(1995 Q1 = 100\)/, `${id}: ${title}`);
       assert.ok(
@@ -300,6 +310,60 @@ describe('market pages', () => {
       );
     });
   }
+
+  it("ranks permits per 1,000 housing units and the price index by the year's change, and says so in the cell", () => {
+    const rankCell = (id: string, metricId: MetricId): string =>
+      visible(rowsOf(text(PATHS.marketPage(id))).find((r) => r.includes(`href="/methodology#metric-${metricId}"`)) ?? '');
+    /** The place from the top among every market's value (ties share the higher place), counted here, not by the page's code. */
+    const placeOf = (value: number, all: number[]): string => {
+      const place = all.filter((v) => v > value).length + 1;
+      const tied = all.filter((v) => v === value).length > 1 ? 'tied ' : '';
+      return `${tied}${place === 1 ? '' : `${ordinal(place)} `}highest of ${profiles.length}`;
+    };
+    /** The cell says the place, then what the rank is by and the market's figure on it. */
+    const says = (cell: string, place: string, by: string): boolean => cell.includes(`${place}, ${by}`);
+    const perThousand = profiles.map((p) => {
+      const permits = p.profile.metrics.permits?.value ?? NaN;
+      const units = p.profile.metrics.housingUnits?.value ?? NaN;
+      return (permits / units) * 1000;
+    });
+    const changes = profiles.map((p) => p.profile.metrics.homePriceChange?.value ?? NaN);
+    for (const [i, p] of profiles.entries()) {
+      const id = p.market.id;
+      const own = perThousand[i] ?? NaN;
+      // The methodology's own derived input, which the supply score reads, is the figure the cell shows.
+      assert.equal(formatNumber(scoreInputs(valuesOf(p.profile.metrics)).permitsPerThousand ?? NaN, 1), formatNumber(own, 1));
+      assert.ok(
+        says(rankCell(id, 'permits'), placeOf(own, perThousand), `by new units authorized per 1,000 existing units (${formatNumber(own, 1)})`),
+        `${id}: ${rankCell(id, 'permits')}`,
+      );
+      const change = changes[i] ?? NaN;
+      assert.ok(
+        says(rankCell(id, 'homePriceIndex'), placeOf(change, changes), `by the year-over-year house price change (${formatShort('homePriceChange', change)})`),
+        `${id}: ${rankCell(id, 'homePriceIndex')}`,
+      );
+    }
+    // New York has the most permits and Miami the highest index, which said nothing of where they stand.
+    assert.ok(rankCell('us-ny-new-york', 'permits').includes('11th highest of 16, by new units authorized per 1,000 existing units (7.4)'));
+    assert.ok(rankCell('us-fl-miami', 'homePriceIndex').includes('tied 10th highest of 16, by the year-over-year house price change (1.5%)'));
+    const note = visible(text(PATHS.marketPage('us-ny-new-york')).match(/<h3 id="standing">[\s\S]*?<\/p>/)?.[0] ?? '');
+    assert.ok(note.includes('building permits, by new units authorized per 1,000 existing units'), note);
+    assert.ok(note.includes('the house price index, by the year-over-year house price change'), note);
+  });
+
+  it('says every rank in one direction, from the highest, and a tie as a tie', () => {
+    for (const p of profiles) {
+      const html = text(PATHS.marketPage(p.market.id));
+      for (const row of rowsOf(html).filter((r) => r.includes('data-label="Among the markets"'))) {
+        const cell = visible(row.match(/data-label="Among the markets">([\s\S]*?)<\/td>/)?.[1] ?? '').trim();
+        assert.match(cell, new RegExp(`^(tied )?(\\d+(st|nd|rd|th) )?highest of ${profiles.length}(, by .+)?$`), cell);
+      }
+    }
+    const ny = visible(rowsOf(text(PATHS.marketPage('us-ny-new-york'))).find((r) => r.includes('href="/methodology#metric-ownerCostBurden"')) ?? '');
+    assert.ok(ny.includes('tied 3rd highest of 16'), ny);
+    const sd = visible(rowsOf(text(PATHS.marketPage('us-ca-san-diego'))).find((r) => r.includes('href="/methodology#metric-ownerCostBurden"')) ?? '');
+    assert.ok(sd.includes('tied 3rd highest of 16'), sd);
+  });
 
   it('says plainly when a value is missing, and why the scores that need it are absent', () => {
     // New York's median gross rent as the Census API writes an estimate it could not compute.
@@ -361,9 +425,12 @@ describe('market pages', () => {
     const html = text(PATHS.marketPage('us-ny-new-york'));
     const ny = profiles.find((p) => p.market.id === 'us-ny-new-york');
     const change = ny?.profile.metrics['homePriceChange']?.value ?? NaN;
-    const chart = html.match(/<svg class="chart chart-price"[\s\S]*?<\/svg>\s*<details/)?.[0] ?? '';
+    const chart = html.match(/<svg class="chart chart-price"[\s\S]*?<\/svg>\s*<p class="chart-data"/)?.[0] ?? '';
     assert.ok(visible(chart).includes(`2025 Q4: 437.42 +${formatNumber(change, 1)}% on 2024 Q4`), visible(chart));
     // Every quarter of the fixture's series is in the table behind the chart: 1975 Q4 (the first with a value) to 2025 Q4.
+    // The chart links the numbers it draws: the market's series, as CSV and JSON.
+    const data = html.match(/chart chart-price[\s\S]*?(<p class="chart-data">[\s\S]*?<\/p>)/)?.[1] ?? '';
+    assert.ok(data.includes(`href="${PATHS.seriesCsv('us-ny-new-york')}"`) && data.includes(`href="${PATHS.series('us-ny-new-york')}"`), data);
     const table = html.match(/<table class="compact">[\s\S]*?<\/table>/)?.[0] ?? '';
     const csv = readFileSync(join(FIXTURES, 'fhfa-hpi/hpi_at_metro.csv'), 'utf8')
       .split('\n')
@@ -402,6 +469,56 @@ describe('market pages', () => {
     const scores = rowsOf(ny).filter((r) => r.includes('/ 100'));
     assert.equal(scores.length, 5);
     for (const r of scores) assert.ok(visible(r).includes('illustrative'), visible(r));
+  });
+});
+
+describe('good news and warnings', () => {
+  /** The class of the paragraph that holds a sentence, on a page. */
+  const classOf = (html: string, sentence: string): string | undefined =>
+    [...html.matchAll(/<p(?: class="([^"]*)")?>([\s\S]*?)<\/p>/g)].find((m) => visible(m[2] ?? '').includes(sentence))?.[1];
+
+  it('says that nothing is missing, and that the worked example matches, as good news, not in a warning box', () => {
+    assert.equal(classOf(text(PATHS.dataStatus), 'Every market has every required metric.'), 'confirm');
+    assert.equal(classOf(text(PATHS.methodology), 'These are the scores the profile publishes:'), 'confirm');
+    for (const p of profiles) assert.equal(classOf(text(PATHS.marketPage(p.market.id)), 'Every required metric is present.'), 'confirm', p.market.id);
+    // The good-news style is not the warning's: neither its colours nor its class.
+    const rule = STYLESHEET.match(/\n\.confirm \{[^}]*\}/)?.[0] ?? '';
+    assert.ok(rule.includes('var(--confirm)') && !rule.includes('notice'), rule);
+  });
+
+  it('keeps the warning box for what is missing', () => {
+    const ACS = 'census-acs-5yr/acs5-2024-detailed-place.json';
+    const edited = buildRouteTable({
+      baseUrl: BASE_URL,
+      read: (path) => {
+        const raw = readFileSync(join(FIXTURES, path), 'utf8');
+        return path === ACS ? raw.replace('"New York city, New York","1821"', '"New York city, New York","-666666666"') : raw;
+      },
+    });
+    const page = (path: string): string => edited.routes.get(path)?.identity.body.toString('utf8') ?? '';
+    assert.equal(classOf(page(PATHS.dataStatus), '1 of 16 markets lacks a required metric: New York, NY.'), 'notice');
+    assert.equal(classOf(page(PATHS.marketPage('us-ny-new-york')), 'Missing: “Median gross rent”.'), 'notice notice-missing');
+    assert.equal(classOf(page(PATHS.marketPage('us-tx-austin')), 'Every required metric is present.'), 'confirm');
+  });
+});
+
+describe('caveats', () => {
+  it('are worded for a page on every page that shows them, and stay verbatim in the JSON', () => {
+    // Every caveat the contract fixes has a page wording where its JSON words name an endpoint or a JSON field.
+    for (const c of PROFILE_CAVEATS) assert.doesNotMatch(pageCaveat(c), /\bendpoint\b|\bJSON\b|"illustrative": true/, c);
+    let shown = 0;
+    for (const [path, html] of pages) {
+      const section = html.match(/<section class="caveats"[\s\S]*?<\/section>/)?.[0];
+      if (section === undefined) continue;
+      shown += 1;
+      const words = visible(section);
+      assert.doesNotMatch(words, /This endpoint|Production JSON|"illustrative": true/, path);
+      for (const c of PROFILE_CAVEATS) assert.ok(words.includes(pageCaveat(c)), `${path}: "${pageCaveat(c)}"`);
+    }
+    assert.equal(shown, 1 + profiles.length, 'the home page and every market page');
+    assert.ok(visible(text(PATHS.home)).includes('This page shows no live data: values are not live, not real-time and not forecasts.'));
+    for (const p of profiles) assert.deepEqual(p.caveats, PROFILE_CAVEATS, p.market.id);
+    assert.deepEqual(index.caveats, PROFILE_CAVEATS);
   });
 });
 
@@ -612,7 +729,9 @@ describe('site pages', () => {
   it('data catalog: every endpoint with a curl line, and an anchor for every problem type', () => {
     const html = text(PATHS.dataCatalog);
     const words = visible(html);
-    for (const e of ENDPOINTS) assert.ok(words.includes(`curl -sS`) && words.includes(BASE_URL + e.path), e.path);
+    // Each curl line as a reader copies it: its break marks and pieces add no text.
+    const curls = [...html.matchAll(/<pre class="curl"[^>]*>([\s\S]*?)<\/pre>/g)].map((m) => decode((m[1] ?? '').replace(/<[^>]+>/g, '')));
+    for (const e of ENDPOINTS) assert.ok(words.includes(`curl -sS`) && curls.some((c) => c.startsWith('curl -sS') && c.endsWith(BASE_URL + e.path)), e.path);
     for (const code of CATALOG_CODES) {
       const fragment = new URL(problemType(BASE_URL, code)).hash.slice(1);
       assert.ok(idsOf(html).has(fragment), `no anchor for ${code}`);

@@ -170,7 +170,7 @@ describe('refusals at assembly, each with its code and place', () => {
 
 describe('geographyScope, assembled from hand-made observations', () => {
   const market: MarketDefinition = { ...(findMarket('us-ny-new-york') ?? assert.fail('no New York')), cbsaName: undefined };
-  const data: LoadedSources = { loads: [], snapshotDate: '2026-05-20' };
+  const data: LoadedSources = { loads: [], files: new Map(), snapshotDate: '2026-05-20' };
   const observation = (metricId: string, boundary: Observation['boundary']): Observation => ({
     marketId: market.id,
     metricId,
@@ -234,8 +234,10 @@ describe('optional fields are left out, not set to undefined', () => {
   const newYork = findMarket('us-ny-new-york') ?? assert.fail('no New York');
   const bare: LoadedSources = {
     snapshotDate: '2026-05-20',
+    files: new Map(),
     loads: [
       {
+        vintage: '2020-2024',
         source: {
           sourceId: 'census-acs-5yr',
           sourceName: 'ACS',

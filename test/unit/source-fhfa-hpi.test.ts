@@ -689,9 +689,9 @@ describe('fhfa-hpi: the committed fixture (2023 delineations, through 2025 Q4)',
   });
 
   test("each market's series for the pages: every quarter from the first with a value to the latest, ending at the published value", () => {
-    assert.equal(load.series?.length, 16);
-    for (const s of load.series ?? []) {
-      assert.equal(s.metricId, 'homePriceIndex');
+    const indexes = (load.series ?? []).filter((s) => s.metricId === 'homePriceIndex');
+    assert.equal(indexes.length, 16);
+    for (const s of indexes) {
       assert.equal(s.perYear, 4);
       const last = s.points.at(-1);
       assert.equal(last?.period, '2025 Q4', s.marketId);
@@ -713,7 +713,21 @@ describe('fhfa-hpi: the committed fixture (2023 delineations, through 2025 Q4)',
     assert.equal(dallas?.points.length, 104);
   });
 
-  test('a "-" quarter inside a series stays in it without a value; the series never reaches the JSON', () => {
+  test("each market's change series: one point per quarter a year after the first, labelled as the profile's, ending at its value", () => {
+    const changes = (load.series ?? []).filter((s) => s.metricId === 'homePriceChange');
+    assert.equal(changes.length, 16);
+    for (const c of changes) {
+      const index = (load.series ?? []).find((s) => s.metricId === 'homePriceIndex' && s.marketId === c.marketId);
+      assert.equal(c.points.length, (index?.points.length ?? 0) - 4, c.marketId);
+      const change = observation(load, c.marketId, 'homePriceChange');
+      assert.deepEqual(c.points.at(-1), { period: change?.asOf, value: change?.value }, c.marketId);
+    }
+    const austin = changes.find((s) => s.marketId === 'us-tx-austin');
+    // 2025 Q3 over 2024 Q3 in the published file: 506.86 / 509.23 - 1 = -0.47 %, -0.5 to one decimal.
+    assert.deepEqual(austin?.points.at(-2), { period: '2024 Q3 to 2025 Q3', value: -0.5 });
+  });
+
+  test('a "-" quarter inside a series stays in it without a value, and the change it would make has none either', () => {
     const rows = [
       '"Austin-Round Rock-San Marcos, TX",12420,2024,2,-,-',
       '"Austin-Round Rock-San Marcos, TX",12420,2024,3,509.23,( 3.49)',
@@ -721,18 +735,21 @@ describe('fhfa-hpi: the committed fixture (2023 delineations, through 2025 Q4)',
       '"Austin-Round Rock-San Marcos, TX",12420,2025,1,506.86,( 3.78)',
     ];
     const gappy = fhfaHpi.load(readerOf(`${rows.join('\n')}\n`), MARKETS);
-    assert.deepEqual(gappy.series, [
-      {
-        marketId: 'us-tx-austin',
-        metricId: 'homePriceIndex',
-        perYear: 4,
-        points: [
-          { period: '2024 Q3', value: 509.23 },
-          { period: '2024 Q4', value: undefined },
-          { period: '2025 Q1', value: 506.86 },
-        ],
-      },
-    ]);
+    assert.deepEqual(
+      gappy.series.filter((s) => s.metricId === 'homePriceIndex'),
+      [
+        {
+          marketId: 'us-tx-austin',
+          metricId: 'homePriceIndex',
+          perYear: 4,
+          points: [
+            { period: '2024 Q3', value: 509.23 },
+            { period: '2024 Q4', value: undefined },
+            { period: '2025 Q1', value: 506.86 },
+          ],
+        },
+      ],
+    );
   });
 
   test("the vintage is the latest quarter of the file, and fetch downloads FHFA's own address", () => {

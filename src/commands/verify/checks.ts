@@ -5,6 +5,7 @@ import { Faults, TYPES, expectRepresentation, expectResponse, isObject, marketCs
 import type { Probe } from './http.ts';
 import { checkDeploymentLinks } from './links.ts';
 import { checkCompression, checkConditional, checkErrors } from './protocol.ts';
+import { checkBulkSeries, checkDownload, checkSeries, checkVintages } from './history.ts';
 import {
   BULK_CSV_FILENAME,
   checkBulkCsv,
@@ -53,6 +54,9 @@ interface Found {
   facts: IndexFacts;
   /** The served profile schema, compiled; the market JSON checks validate against it. */
   validateProfile?: ValidateFunction;
+  /** The served series and vintage index schemas, compiled. */
+  validateSeries?: ValidateFunction;
+  validateVintages?: ValidateFunction;
   /** One record per market of the index, in its order, filled by the market checks. */
   markets: Market[];
   /** The problem bodies the error checks received; their links are followed too. */
@@ -66,6 +70,7 @@ interface Market {
   entry: Record<string, unknown>;
   profile?: Profile;
   rows?: string[][];
+  seriesRows?: string[][];
   page?: { url: string; html: string };
 }
 
@@ -152,6 +157,16 @@ const MARKET_CHECKS: readonly Entry<OnMarket>[] = [
     (rows, [m]) => `text/csv; charset=utf-8, ${marketCsvFilename(m.id)}, RFC 4180, ${rows?.length ?? 0} rows tied to the JSON`,
   ),
   marketCheck(
+    'series',
+    async (f, [m, { probe, validateSeries }]) => {
+      const links = isObject(m.entry.links) ? m.entry.links : {};
+      f.expect(links.series === `${probe.baseUrl}/api/markets/${m.id}/series`, `index links.series of ${m.id} is ${JSON.stringify(links.series)}`);
+      m.seriesRows = await checkSeries(probe, f, m.id, validateSeries, m.profile);
+      return m.seriesRows;
+    },
+    (rows) => `JSON valid against the served schema and holding each profile value at its period; CSV of ${rows?.length ?? 0} rows tied to it`,
+  ),
+  marketCheck(
     'page',
     async (f, [m, { probe }]) => {
       const url = m.profile !== undefined && isObject(m.profile.doc.links) ? String(m.profile.doc.links.html) : `${probe.baseUrl}/markets/${m.id}`;
@@ -192,6 +207,20 @@ const CHECKS: readonly Entry<Found>[] = [
     () => 'served, compiles, and the index validates against it',
   ),
   check(
+    'schema /api/schema/market-series',
+    async (f, found) => {
+      found.validateSeries = await servedSchema(found.probe, f, '/api/schema/market-series');
+    },
+    () => 'served, draft-07, compiles with Ajv',
+  ),
+  check(
+    'schema /api/schema/vintages',
+    async (f, found) => {
+      found.validateVintages = await servedSchema(found.probe, f, '/api/schema/vintages');
+    },
+    () => 'served, draft-07, compiles with Ajv',
+  ),
+  check(
     'descriptor /api/schema/market-csv',
     (f, { probe }) => checkDescriptor(probe, f),
     () => 'eleven columns in contract order, types and constants',
@@ -224,6 +253,32 @@ const CHECKS: readonly Entry<Found>[] = [
         markets.map((m) => m.rows),
       ),
     () => `text/csv; charset=utf-8, ${BULK_CSV_FILENAME}, equals the sorted union of the market CSVs`,
+  ),
+  check(
+    'bulk series CSV /api/markets/series/csv',
+    (f, { probe, markets }) =>
+      checkBulkSeries(
+        probe,
+        f,
+        markets.map((m) => m.seriesRows),
+      ),
+    (rows) => `text/csv; charset=utf-8, ${rows ?? 0} rows, the market series CSVs in market order`,
+  ),
+  check(
+    'vintages /api/vintages',
+    (f, { probe, validateVintages, indexDoc }) => checkVintages(probe, f, validateVintages, indexDoc),
+    (found) => `${found?.vintages ?? 0} snapshots, the current one first; ${found?.documents ?? 0} documents, each 200 with Cache-Control immutable`,
+  ),
+  check(
+    'download /api/download',
+    (f, { probe, facts }) =>
+      checkDownload(probe, f, [
+        '/api/markets',
+        '/api/markets/csv',
+        '/api/markets/series/csv',
+        ...facts.ids.flatMap((id) => [`/api/markets/${id}`, `/api/markets/${id}/csv`, `/api/markets/${id}/series`, `/api/markets/${id}/series/csv`]),
+      ]),
+    (files) => `application/zip, ${files ?? 0} files, each the bytes served at the path its name mirrors, and a README`,
   ),
   {
     // One body checks every kind of error and reports each as its own check; if it throws, the report has one "errors" check.

@@ -1,7 +1,7 @@
 // The checks of `verify` on the machine-readable descriptions: the OpenAPI document and the Data Package, each held to what the deployment itself serves.
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { CSV_COLUMNS, Faults, TYPES, expectRepresentation, expectResponse, isObject, readJsonBody } from './expect.ts';
+import { CSV_COLUMNS, Faults, SERIES_CSV_COLUMNS, TYPES, expectRepresentation, expectResponse, isObject, readJsonBody } from './expect.ts';
 import { headerOf, type Probe } from './http.ts';
 
 /** The endpoints of the contract (docs/contract.md section 4), as OpenAPI path templates. */
@@ -12,6 +12,11 @@ export const CONTRACT_PATHS = [
   '/api/markets/csv',
   '/api/schema/market-profile',
   '/api/schema/market-csv',
+  '/api/markets/{marketId}/series',
+  '/api/markets/{marketId}/series/csv',
+  '/api/markets/series/csv',
+  '/api/vintages',
+  '/api/download',
 ] as const;
 
 const withoutMeta = (doc: Record<string, unknown>): Record<string, unknown> =>
@@ -37,6 +42,8 @@ export async function checkOpenApi(probe: Probe, f: Faults, ids: readonly string
     `/api/openapi: the marketId parameter lists ${JSON.stringify(marketId.enum)}, the index ${JSON.stringify([...ids].sort())}`,
   );
   const sample = ids[0] ?? 'us-zz-none';
+  // A vintage path is tried at the snapshot date its parameter gives as an example (the current one).
+  const snapshotDate = isObject(parameters.snapshotDate) ? String(parameters.snapshotDate.example) : '';
   let described = 0;
   for (const template of Object.keys(paths)) {
     const item = paths[template];
@@ -45,7 +52,7 @@ export async function checkOpenApi(probe: Probe, f: Faults, ids: readonly string
     const ok = isObject(responses['200']) ? responses['200'] : undefined;
     if (!f.expect(ok !== undefined, `/api/openapi: ${template} has no GET 200 response`) || ok === undefined) continue;
     const types = Object.keys(isObject(ok.content) ? ok.content : {});
-    const path = template.replace('{marketId}', sample);
+    const path = template.replace('{marketId}', sample).replace('{snapshotDate}', snapshotDate);
     const answer = await probe.fetch(path);
     f.expect(answer.status === 200, `/api/openapi lists ${template}, but GET ${path} answered ${answer.status}`);
     f.expect(
@@ -59,6 +66,8 @@ export async function checkOpenApi(probe: Probe, f: Faults, ids: readonly string
   for (const [name, path] of [
     ['MarketProfile', '/api/schema/market-profile'],
     ['MarketIndex', '/api/schema/market-index'],
+    ['MarketSeries', '/api/schema/market-series'],
+    ['VintageIndex', '/api/schema/vintages'],
   ] as const) {
     const servedSchema = readJsonBody(f, await probe.fetch(path));
     f.expect(
@@ -74,7 +83,10 @@ interface DataPackageFacts {
   bytes: number;
 }
 
-/** /api/datapackage: a tabular Data Package whose resources are the bulk CSV and every market's CSV, with the sizes and hashes of the bytes served. */
+/**
+ * /api/datapackage: a tabular Data Package whose resources are the bulk CSV and every market's CSV, then the bulk series
+ * CSV and every market's series CSV, with the sizes and hashes of the bytes served.
+ */
 export async function checkDataPackage(probe: Probe, f: Faults, ids: readonly string[]): Promise<DataPackageFacts> {
   const res = await probe.fetch('/api/datapackage');
   if (!expectResponse(f, res, 200, TYPES.json)) return { resources: 0, bytes: 0 };
@@ -83,13 +95,19 @@ export async function checkDataPackage(probe: Probe, f: Faults, ids: readonly st
   if (!isObject(doc)) return { resources: 0, bytes: 0 };
   f.expect(doc.profile === 'tabular-data-package', `/api/datapackage: profile is ${JSON.stringify(doc.profile)}, expected "tabular-data-package"`);
   const resources = Array.isArray(doc.resources) ? doc.resources.filter(isObject) : [];
-  const want = [`${probe.baseUrl}/api/markets/csv`, ...[...ids].sort().map((id) => `${probe.baseUrl}/api/markets/${id}/csv`)];
+  const sorted = [...ids].sort();
+  const want = [
+    `${probe.baseUrl}/api/markets/csv`,
+    ...sorted.map((id) => `${probe.baseUrl}/api/markets/${id}/csv`),
+    `${probe.baseUrl}/api/markets/series/csv`,
+    ...sorted.map((id) => `${probe.baseUrl}/api/markets/${id}/series/csv`),
+  ];
   f.expect(
     isDeepStrictEqual(
       resources.map((r) => r.path),
       want,
     ),
-    `/api/datapackage: the resources are ${JSON.stringify(resources.map((r) => r.path))}, expected the bulk CSV and each market's CSV of the index`,
+    `/api/datapackage: the resources are ${JSON.stringify(resources.map((r) => r.path))}, expected the bulk CSV and each market's CSV of the index, then the same of the series`,
   );
   let bytes = 0;
   for (const r of resources) {
@@ -101,10 +119,13 @@ export async function checkDataPackage(probe: Probe, f: Faults, ids: readonly st
     f.expect(r.hash === hash, `/api/datapackage: ${path} hashes to ${hash}, the package says ${JSON.stringify(r.hash)}`);
     const schema = isObject(r.schema) ? r.schema : {};
     const fields = Array.isArray(schema.fields) ? schema.fields.filter(isObject).map((x) => x.name) : [];
-    f.expect(fields.join(',') === CSV_COLUMNS.join(','), `/api/datapackage: ${path} has fields ${fields.join(',')}, expected ${CSV_COLUMNS.join(',')}`);
+    const series = path.endsWith('/series/csv');
+    const columns: readonly string[] = series ? SERIES_CSV_COLUMNS : CSV_COLUMNS;
+    const key = series ? ['market_id', 'metric_id', 'period'] : ['market_id', 'metric_id'];
+    f.expect(fields.join(',') === columns.join(','), `/api/datapackage: ${path} has fields ${fields.join(',')}, expected ${columns.join(',')}`);
     f.expect(
-      isDeepStrictEqual(schema.primaryKey, ['market_id', 'metric_id']),
-      `/api/datapackage: ${path} has primary key ${JSON.stringify(schema.primaryKey)}, expected market_id, metric_id`,
+      isDeepStrictEqual(schema.primaryKey, key),
+      `/api/datapackage: ${path} has primary key ${JSON.stringify(schema.primaryKey)}, expected ${key.join(', ')}`,
     );
     bytes += answer.body.length;
   }

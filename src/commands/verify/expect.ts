@@ -7,6 +7,7 @@ export const TYPES = {
   csv: 'text/csv; charset=utf-8',
   html: 'text/html; charset=utf-8',
   problem: 'application/problem+json',
+  zip: 'application/zip',
 } as const;
 
 /** docs/contract.md 2.6, in order. */
@@ -23,6 +24,31 @@ export const CSV_COLUMNS = [
   'production_mode',
   'live_data',
 ] as const;
+/** docs/contract.md 2.10: the series CSV columns, in order. */
+export const SERIES_CSV_COLUMNS = [
+  'market_id',
+  'metric_id',
+  'period',
+  'period_start',
+  'period_end',
+  'value',
+  'unit',
+  'margin_of_error',
+  'illustrative',
+  'source_id',
+  'geography_level',
+  'geography_code',
+  'snapshot_date',
+  'updated_date',
+  'methodology_version',
+  'production_mode',
+  'live_data',
+] as const;
+export const seriesCsvFilename = (id: string): string => `${id}-series.csv`;
+export const BULK_SERIES_CSV_FILENAME = 'housing-markets-series.csv';
+export const DOWNLOAD_FILENAME = 'housing-markets.zip';
+/** docs/contract.md 2.11: what a vintage is served with. */
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** docs/contract.md 2.1: the keys of a profile's `links`. */
 export const LINK_KEYS = ['html', 'dataStatus', 'methodology', 'dataSources', 'dataCatalog', 'privacy', 'changelog'] as const;
 export const marketCsvFilename = (id: string): string => `${id}-housing.csv`;

@@ -181,7 +181,7 @@ export function checkProfile(f: Faults, res: Fetched, id: string, validate: Vali
 }
 
 /** Reads a served CSV: header, RFC 4180, CRLF; returns the data records. */
-export function readCsv(f: Faults, res: Fetched, what: string): string[][] | undefined {
+export function readCsv(f: Faults, res: Fetched, what: string, columns: readonly string[] = CSV_COLUMNS): string[][] | undefined {
   const text = res.body.toString('utf8');
   f.expect(!text.startsWith('\ufeff'), `${what} starts with a byte-order mark`);
   let records: string[][];
@@ -194,13 +194,13 @@ export function readCsv(f: Faults, res: Fetched, what: string): string[][] | und
   const [header, ...rows] = records;
   if (
     !f.expect(
-      header !== undefined && header.join(',') === CSV_COLUMNS.join(','),
-      `${what} header is ${JSON.stringify(header?.join(',') ?? '')}, expected ${CSV_COLUMNS.join(',')}`,
+      header !== undefined && header.join(',') === columns.join(','),
+      `${what} header is ${JSON.stringify(header?.join(',') ?? '')}, expected ${columns.join(',')}`,
     )
   )
     return undefined;
-  rows.forEach((row, i) => f.expect(row.length === CSV_COLUMNS.length, `${what} line ${i + 2} has ${row.length} fields, expected ${CSV_COLUMNS.length}`));
-  return rows.filter((row) => row.length === CSV_COLUMNS.length);
+  rows.forEach((row, i) => f.expect(row.length === columns.length, `${what} line ${i + 2} has ${row.length} fields, expected ${columns.length}`));
+  return rows.filter((row) => row.length === columns.length);
 }
 
 export function expectAttachment(f: Faults, res: Fetched, filename: string): void {

@@ -21,6 +21,24 @@ export const ACCENT = '#0b57a4';
 export const RISE = '#1d6a8a';
 export const FALL = '#a8541a';
 
+/** WCAG 2's relative luminance of a #rrggbb colour. */
+export function luminance(hex: string): number {
+  const channel = (i: number): number => {
+    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+}
+
+/** WCAG 2's contrast ratio of two #rrggbb colours, 1 to 21. */
+export function contrast(a: string, b: string): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return ((hi ?? 0) + 0.05) / ((lo ?? 0) + 0.05);
+}
+
+/** The colour of text written on a fill: ink or white, whichever stands out more. */
+export const textOn = (fill: string): string => (contrast(fill, INK) >= contrast(fill, '#ffffff') ? INK : '#ffffff');
+
 /**
  * Charts draw at most this many markets one by one (a dot, a bar, a label each); beyond it a chart summarises them (a
  * band over the middle half) or leaves them to the tables, so a page never grows with the market count beyond a bound.

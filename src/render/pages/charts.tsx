@@ -4,7 +4,7 @@ import { displayName } from './format.ts';
 import { SCORE_KEYS, scoreColor, scoreLabel, scoreOf, type ScoreKey } from './scores.ts';
 import type { IndexEntry } from '../../contract/schemas.ts';
 import type { Scores } from '../../methodology/scores.ts';
-import { GRID, INK, MUTED, pct, px } from './chart-parts.ts';
+import { GRID, INK, MUTED, pct, px, textOn } from './chart-parts.ts';
 
 const TICKS = [0, 25, 50, 75, 100];
 
@@ -101,7 +101,7 @@ function BarChart({ id, title, desc, rows, variant, barHeight, barGap, rowGap, l
                     y={px(by + barHeight / 2)}
                     dy="0.35em"
                     text-anchor={inside ? 'end' : 'start'}
-                    fill={inside ? '#ffffff' : INK}
+                    fill={inside ? textOn(scoreColor(bar.key)) : INK}
                     class="bar-value"
                   >
                     {bar.value}

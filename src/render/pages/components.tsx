@@ -100,13 +100,33 @@ export function ExternalLink({ href, children }: { href: string; children: Compo
   );
 }
 
+/**
+ * The contract's caveats (docs/contract.md 2.1) as a page says them. The JSON carries them verbatim, and two are worded
+ * for an endpoint and its fields, which a page is not; keyed by the JSON's own words, so a caveat without a page wording
+ * here is shown as the JSON says it (and test/unit/pages-links.test.ts says which).
+ */
+const PAGE_WORDING: ReadonlyMap<string, string> = new Map([
+  [
+    'Production JSON is source-attributed static fixture data: every value names the upstream source it was loaded from, and a value that is not the agency\'s published figure says so with "illustrative": true.',
+    "These pages show source-attributed static fixture data: every value names the upstream source it was loaded from, and a value that is not the agency's published figure is marked illustrative.",
+  ],
+  [
+    'This endpoint provides no live data: values are not live, not real-time and not forecasts.',
+    'This page shows no live data: values are not live, not real-time and not forecasts.',
+  ],
+]);
+
+/** A caveat of the JSON as a page words it. */
+export const pageCaveat = (caveat: string): string => PAGE_WORDING.get(caveat) ?? caveat;
+
+/** The caveats the data carries, worded for a page. */
 export function Caveats({ caveats, headingId }: { caveats: readonly string[]; headingId: string }) {
   return (
     <section class="caveats" aria-labelledby={headingId}>
       <h2 id={headingId}>Caveats</h2>
       <ul>
         {caveats.map((c) => (
-          <li key={c}>{c}</li>
+          <li key={c}>{pageCaveat(c)}</li>
         ))}
       </ul>
     </section>
@@ -124,5 +144,20 @@ export function Facts({ items }: { items: readonly (readonly [string, ComponentC
         </div>
       ))}
     </dl>
+  );
+}
+
+/** Under a chart: the documents holding the numbers it draws, so nobody has to read them off the picture. */
+export function ChartData({ site, label, links }: { site: Site; label: string; links: readonly (readonly [text: string, path: string])[] }) {
+  return (
+    <p class="chart-data">
+      The numbers {label}:{' '}
+      {links.map(([text, path], i) => (
+        <span key={path}>
+          {i === 0 ? '' : ' · '}
+          <a href={site.href(path)}>{text}</a>
+        </span>
+      ))}
+    </p>
   );
 }

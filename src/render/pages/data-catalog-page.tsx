@@ -1,15 +1,34 @@
 // /data-catalog: every endpoint with its URL, format and a curl line; the tools, the client and the contract; the CSV columns; the error codes.
+import { Fragment } from 'preact';
 import { CSV_COLUMNS, SCHEMA_VERSION } from '../../contract/schemas.ts';
-import { BULK_CSV_FILENAME, PATHS, marketCsvFilename } from '../../contract/paths.ts';
+import { SERIES_CSV_COLUMNS } from '../../contract/series.ts';
+import { BULK_CSV_FILENAME, BULK_SERIES_CSV_FILENAME, DOWNLOAD_FILENAME, PATHS, marketCsvFilename, seriesCsvFilename } from '../../contract/paths.ts';
 import { CONTENT_TYPES } from '../../protocol/headers.ts';
 import { DOCUMENTED_CODES, PROBLEM_CATALOGUE } from '../../protocol/problems.ts';
 import { Facts, MarketRowHeader, ReflowTable } from './components.tsx';
 import { ENDPOINTS, type Site } from './site.ts';
 
+/**
+ * A command that breaks only where a reader expects it: at a space, or after a slash inside a URL (never between the two
+ * of "//"), each piece kept whole by the stylesheet, so "us-az-phoenix" never splits at its hyphens. The <wbr> marks add
+ * no text, so a copied line is the command exactly. A piece wider than the column scrolls, and the keyboard can reach it.
+ */
 function Curl({ command }: { command: string }) {
   return (
-    <pre class="curl">
-      <code>{command}</code>
+    <pre class="curl" tabindex={0}>
+      <code>
+        {command.split(' ').map((word, i) => (
+          <Fragment key={i}>
+            {i === 0 ? null : ' '}
+            {word.split(/(?<=[^/]\/)(?!\/)/).map((piece, j) => (
+              <Fragment key={j}>
+                {j === 0 ? null : <wbr />}
+                <span class="nobreak">{piece}</span>
+              </Fragment>
+            ))}
+          </Fragment>
+        ))}
+      </code>
     </pre>
   );
 }
@@ -60,9 +79,45 @@ function endpointDocs(site: Site): EndpointDoc[] {
       ...docs(PATHS.marketCsv('<market-id>'), PATHS.marketCsv(sample), ' -OJ'),
     },
     { ...single(PATHS.bulkCsv), description: `Every market in one CSV, rows sorted by market id, then metric id; saved as ${BULK_CSV_FILENAME}.` },
+    {
+      id: 'endpoint-market-series',
+      title: 'One market, every observation, JSON',
+      contentType: CONTENT_TYPES.json,
+      description:
+        "Every observation the snapshot holds of each metric of the market: FHFA's index and its change quarter by quarter, each ACS and BPS vintage, with period, period start and end, value, margin of error and the illustrative flag, the unit, source, frequency and area. Schema: the market series schema below.",
+      ...docs(PATHS.series('<market-id>'), PATHS.series(sample)),
+    },
+    {
+      id: 'endpoint-market-series-csv',
+      title: 'One market, every observation, CSV',
+      contentType: CONTENT_TYPES.csv,
+      description: `The same in long format, one row per observation (the series CSV columns below), as an attachment named ${seriesCsvFilename('<market-id>')}.`,
+      ...docs(PATHS.seriesCsv('<market-id>'), PATHS.seriesCsv(sample), ' -OJ'),
+    },
+    {
+      ...single(PATHS.bulkSeriesCsv),
+      description: `Every market's series in one CSV, rows sorted by market id, metric id, then period; saved as ${BULK_SERIES_CSV_FILENAME}.`,
+    },
+    single(PATHS.vintages),
+    {
+      id: 'endpoint-vintage-profile',
+      title: 'One market as a snapshot published it',
+      contentType: CONTENT_TYPES.json,
+      description:
+        'The profile of a market in the snapshot of a date /api/vintages lists, byte for byte as published, with Cache-Control: public, max-age=31536000, immutable; /csv after it gives that CSV, and /api/vintages/<date>/markets and /api/vintages/<date>/markets/csv the index and the bulk CSV. Cite these addresses: they never change.',
+      ...docs(PATHS.vintageProfile('<date>', '<market-id>'), PATHS.vintageProfile(site.snapshotDate, sample)),
+    },
+    {
+      ...single(PATHS.download),
+      description: `${ENDPOINTS.find((e) => e.path === PATHS.download)?.description ?? ''} Saved as ${DOWNLOAD_FILENAME}.`,
+      curl: `curl -sS -OJ ${site.url(PATHS.download)}`,
+    },
     single(PATHS.profileSchema),
     single(PATHS.indexSchema),
     single(PATHS.csvDescriptor),
+    single(PATHS.seriesSchema),
+    single(PATHS.seriesCsvDescriptor),
+    single(PATHS.vintagesSchema),
     single(PATHS.openApi),
     single(PATHS.dataPackage),
   ];
@@ -125,11 +180,11 @@ function MarketEndpoints({ site }: { site: Site }) {
   );
 }
 
-function CsvColumns() {
+function CsvColumns({ columns, caption }: { columns: readonly { name: string; type: string; description: string }[]; caption: string }) {
   return (
     <ReflowTable>
       <table>
-        <caption>The eleven CSV columns, in order</caption>
+        <caption>{caption}</caption>
         <thead>
           <tr>
             <th scope="col" class="num">
@@ -141,7 +196,7 @@ function CsvColumns() {
           </tr>
         </thead>
         <tbody>
-          {CSV_COLUMNS.map((c, i) => (
+          {columns.map((c, i) => (
             <tr key={c.name}>
               <td data-label="Column" class="num">
                 {i + 1}
@@ -221,7 +276,15 @@ export function DataCatalogPage({ site }: { site: Site }) {
           Both CSV endpoints share one contract, described in JSON by the <a href={site.href(PATHS.csvDescriptor)}>CSV column descriptor</a>: UTF-8, a header
           line of the column names, quoting per RFC 4180, CRLF line ends, values as plain decimals (no thousands separators). Schema version {SCHEMA_VERSION}.
         </p>
-        <CsvColumns />
+        <CsvColumns columns={CSV_COLUMNS} caption="The eleven CSV columns, in order" />
+        <h3 id="series-csv-columns">Series CSV columns</h3>
+        <p>
+          Both series CSV endpoints share the <a href={site.href(PATHS.seriesCsvDescriptor)}>series CSV descriptor</a>, in the same format, one row per
+          observation (long format). Typed columns: <code>value</code> and <code>margin_of_error</code> are numbers (the margin empty where the agency publishes
+          none), <code>illustrative</code> and <code>live_data</code> are <code>true</code> or <code>false</code>, and the period and snapshot columns are ISO
+          dates, so pandas, R and DuckDB read them without casts (keep <code>geography_code</code> as text: its leading zeros matter).
+        </p>
+        <CsvColumns columns={SERIES_CSV_COLUMNS} caption="The series CSV columns, in order" />
       </section>
       <section aria-labelledby="consumers">
         <h2 id="consumers">Tools, client and contract</h2>

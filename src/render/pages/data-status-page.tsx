@@ -1,5 +1,5 @@
 // /data-status: how current each source is at the snapshot, and what each market covers.
-import { EXPECTED_INTERVAL_DAYS, daysBetween, sourceFreshness } from '../../methodology/freshness.ts';
+import { EXPECTED_INTERVAL_DAYS, daysBetween, isOverdue, nextExpectedRelease, sourceFreshness } from '../../methodology/freshness.ts';
 import { METRICS, metricDefinition } from '../../methodology/metrics.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { DateText, FreshnessBadge, MarketRowHeader, ReflowTable } from './components.tsx';
@@ -17,6 +17,7 @@ function SourcesTable({ site }: { site: Site }) {
             <th scope="col">Updated</th>
             <th scope="col">Latest release</th>
             <th scope="col">Retrieved</th>
+            <th scope="col">Next release due</th>
             <th scope="col" class="num">
               Release age
             </th>
@@ -42,6 +43,10 @@ function SourcesTable({ site }: { site: Site }) {
                 </td>
                 <td data-label="Retrieved">
                   <DateText iso={s.latestRetrievedAt} />
+                </td>
+                <td data-label="Next release due">
+                  <DateText iso={nextExpectedRelease(s)} />
+                  {isOverdue(s, site.snapshotDate) ? <span class="overdue"> overdue at the snapshot</span> : null}
                 </td>
                 <td data-label="Release age" class="num">
                   {s.latestReleaseDate === undefined ? 'unknown' : formatDays(daysBetween(s.latestReleaseDate, site.snapshotDate))}
@@ -211,6 +216,14 @@ function MissingTable({ site }: { site: Site }) {
   );
 }
 
+/** Which sources had a release due before the snapshot date, in one sentence. */
+function overdueSentence(site: Site): string {
+  const late = site.sources.filter((s) => isOverdue(s, site.snapshotDate));
+  if (late.length === 0) return 'At the snapshot, no source had a release overdue.';
+  const names = listWords(late.map((s) => `${s.sourceName} (due ${formatDate(nextExpectedRelease(s) ?? '')})`));
+  return `At the snapshot, ${late.length === 1 ? 'a release was' : 'releases were'} overdue from ${names}: newer files may exist that this snapshot does not hold.`;
+}
+
 export function DataStatusPage({ site }: { site: Site }) {
   const incomplete = site.profiles.filter((p) => p.profile.coverage.missing.length > 0);
   return (
@@ -220,13 +233,18 @@ export function DataStatusPage({ site }: { site: Site }) {
         Every value comes from a static snapshot of {formatDate(site.snapshotDate)}. Freshness is judged against that date, not today, from the age of each
         source's latest release against its update frequency (the <a href={site.href(`${PATHS.methodology}#freshness`)}>freshness rule</a>).
       </p>
-      <p class="notice">
+      <p class={incomplete.length === 0 ? 'confirm' : 'notice'}>
         {incomplete.length === 0
           ? 'Every market has every required metric.'
           : `${incomplete.length} of ${site.profiles.length} markets ${incomplete.length === 1 ? 'lacks' : 'lack'} a required metric: ${listWords(incomplete.map((p) => displayName(p.market)))}. Their missing values, and why, are listed below.`}
       </p>
       <section aria-labelledby="sources">
         <h2 id="sources">Sources</h2>
+        <p>
+          A source's next release is due one update interval after its latest (a year, a quarter; agencies' own calendars may differ by days).{' '}
+          {overdueSentence(site)} This is judged as of the snapshot date, {formatDate(site.snapshotDate)}, not the day you read it: a later snapshot may already
+          hold those releases (<a href={site.href(PATHS.vintages)}>every snapshot</a>).
+        </p>
         <SourcesTable site={site} />
       </section>
       <section aria-labelledby="markets">

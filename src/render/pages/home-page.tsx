@@ -4,7 +4,7 @@ import { METHODOLOGY_VERSION } from '../../methodology/version.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { CHART_MARKET_LIMIT } from './chart-parts.ts';
 import { ComparisonChart, Legend } from './charts.tsx';
-import { Caveats, FreshnessBadge, IllustrativeNote, TableScroll } from './components.tsx';
+import { Caveats, ChartData, FreshnessBadge, IllustrativeNote, TableScroll } from './components.tsx';
 import { displayName, formatDate, formatNumber, formatPercent } from './format.ts';
 import { MetricCharts, MetricTable } from './metric-compare.tsx';
 import { SCORE_KEYS, scoreLabel, scoreOf } from './scores.ts';
@@ -93,6 +93,14 @@ function MapSection({ site }: { site: Site }) {
           </p>
           <MapLegend />
           <MarketMap site={site} />
+          <ChartData
+            site={site}
+            label="on this map"
+            links={[
+              ['index of markets (JSON)', PATHS.index],
+              ['every metric of every market (CSV)', PATHS.bulkCsv],
+            ]}
+          />
         </>
       )}
     </section>
@@ -129,6 +137,7 @@ export function HomePage({ site }: { site: Site }) {
         </p>
         <Legend />
         <ComparisonChart markets={index.markets} />
+        <ChartData site={site} label="in this chart" links={[['every score of every market: the index (JSON)', PATHS.index]]} />
       </section>
 
       <section aria-labelledby="metrics">
@@ -139,6 +148,14 @@ export function HomePage({ site }: { site: Site }) {
           not price levels.
         </p>
         <MetricCharts site={site} />
+        <ChartData
+          site={site}
+          label="in these charts"
+          links={[
+            ['every metric of every market (CSV)', PATHS.bulkCsv],
+            ['every observation behind them, with periods and margins of error (CSV)', PATHS.bulkSeriesCsv],
+          ]}
+        />
         <h3 id="metrics-table">Every value in one table</h3>
         <MetricTable site={site} />
       </section>

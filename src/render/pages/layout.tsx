@@ -98,7 +98,8 @@ function Footer({ site }: { site: Site }) {
                 </li>
               ))}
               <li>
-                Per market: <code>{PATHS.profile('<market-id>')}</code> and <code>{PATHS.marketCsv('<market-id>')}</code>, linked from each market page
+                Per market: <code>{PATHS.profile('<market-id>')}</code>, <code>{PATHS.marketCsv('<market-id>')}</code>,{' '}
+                <code>{PATHS.series('<market-id>')}</code> and <code>{PATHS.seriesCsv('<market-id>')}</code>, linked from each market page
               </li>
             </ul>
           </div>

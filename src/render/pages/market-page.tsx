@@ -9,12 +9,24 @@ import { METHODOLOGY_VERSION } from '../../methodology/version.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { boundaryPhrase, coverageClause } from '../../methodology/profiles.ts';
 import { MarketScoreChart } from './charts.tsx';
-import { Caveats, DateText, ExternalLink, Facts, FreshnessBadge, IllustrativeNote, IllustrativeTag, ReflowTable, TableScroll, Td } from './components.tsx';
+import {
+  Caveats,
+  ChartData,
+  DateText,
+  ExternalLink,
+  Facts,
+  FreshnessBadge,
+  IllustrativeNote,
+  IllustrativeTag,
+  ReflowTable,
+  TableScroll,
+  Td,
+} from './components.tsx';
 import { displayName, formatDate, formatMetric, formatNumber, formatPercent, formatShort, labelList } from './format.ts';
 import { PriceIndexChart, PriceIndexTable } from './price-chart.tsx';
 import { SCORE_KEYS, scoreLabel, scoreMeaning, scoreOf } from './scores.ts';
 import type { Site } from './site.ts';
-import { StandingChart, StandingLegend, distribution, rankWords } from './standing.tsx';
+import { StandingChart, StandingLegend, basisNotes, distribution, standingWords } from './standing.tsx';
 
 const metricLabel = (id: string): string => metricDefinition(id)?.label ?? id;
 
@@ -34,6 +46,12 @@ function Downloads({ site, profile }: { site: Site; profile: AssembledProfile })
         </a>{' '}
         <span class="muted">({site.url(PATHS.marketCsv(id))})</span>
       </li>
+      <li>
+        <a href={site.href(PATHS.seriesCsv(id))} type="text/csv" download>
+          CSV, every observation behind the values (series)
+        </a>{' '}
+        <span class="muted">({site.url(PATHS.seriesCsv(id))})</span>
+      </li>
     </ul>
   );
 }
@@ -50,6 +68,7 @@ function Scores({ site, profile }: { site: Site; profile: AssembledProfile }) {
         <a href={site.href(`${PATHS.methodology}#scores`)}>methodology page</a>.
       </p>
       <MarketScoreChart name={displayName(profile.market)} scores={scores} />
+      <ChartData site={site} label="in this chart" links={[['the profile (JSON)', PATHS.profile(profile.market.id)]]} />
       <ReflowTable>
         <table>
           <caption>Scores of {displayName(profile.market)} and what they mean</caption>
@@ -107,12 +126,14 @@ function Scores({ site, profile }: { site: Site; profile: AssembledProfile }) {
 
 function MetricRow({
   site,
+  marketId,
   id,
   metric,
   sourceName,
   note,
 }: {
   site: Site;
+  marketId: string;
   id: MetricId;
   metric: Metric | undefined;
   sourceName: string | undefined;
@@ -130,6 +151,8 @@ function MetricRow({
     );
   }
   const d = distribution(site, id);
+  // Permits without the housing units to divide them by have no place per 1,000 units; said, not left blank.
+  const standing = standingWords(d, marketId) ?? `Not ranked: ${d.basis.by.replace(/^by /, '')} is not available`;
   return (
     <tr>
       <th scope="row">
@@ -151,8 +174,10 @@ function MetricRow({
           </>
         ) : null}
       </Td>
-      <Td label="Among the markets">{rankWords(d, metric.value)}</Td>
-      <Td label="Period">{metric.asOf}</Td>
+      <Td label="Among the markets">{standing}</Td>
+      <Td label="Period" class="nowrap">
+        {metric.asOf}
+      </Td>
       <Td label="Source">
         <a href={site.href(`${PATHS.dataSources}#${metric.sourceId}`)}>{sourceName ?? metric.sourceId}</a>
       </Td>
@@ -178,7 +203,7 @@ function Metrics({ site, profile }: { site: Site; profile: AssembledProfile }) {
           and any score that needs {coverage.missing.length === 1 ? 'it' : 'them'} is not computed.
         </p>
       ) : (
-        <p>Every required metric is present.</p>
+        <p class="confirm">Every required metric is present.</p>
       )}
       {Object.values(metrics).some((m) => m?.marginOfError !== undefined) ? (
         <p>
@@ -210,6 +235,7 @@ function Metrics({ site, profile }: { site: Site; profile: AssembledProfile }) {
                 <MetricRow
                   key={id}
                   site={site}
+                  marketId={profile.market.id}
                   id={id}
                   metric={metric}
                   sourceName={metric === undefined ? undefined : sourceNames.get(metric.sourceId)}
@@ -223,10 +249,23 @@ function Metrics({ site, profile }: { site: Site; profile: AssembledProfile }) {
       <h3 id="standing">Where {displayName(profile.market)} stands</h3>
       <p>
         Each line runs from the lowest of the {formatNumber(site.profiles.length)} markets to the highest on that metric; the values of the other markets are in
-        the <a href={site.href(`${PATHS.home}#metrics-table`)}>home page's table</a>.
+        the <a href={site.href(`${PATHS.home}#metrics-table`)}>home page's table</a>. Ranks count from the highest. Compared by something other than their own
+        value, in the table and on the lines:{' '}
+        {basisNotes()
+          .map((n) => `${n.noun}, ${n.by} (${n.why})`)
+          .join('; ')}
+        .
       </p>
       <StandingLegend site={site} name={displayName(profile.market)} />
       <StandingChart site={site} profile={profile} />
+      <ChartData
+        site={site}
+        label="in these strips"
+        links={[
+          ['every metric of every market (CSV)', PATHS.bulkCsv],
+          ['the index of markets (JSON)', PATHS.index],
+        ]}
+      />
     </section>
   );
 }
@@ -255,6 +294,14 @@ function HousePrices({ site, profile }: { site: Site; profile: AssembledProfile 
             change on a year earlier. Price changes stay out of the scores (the <a href={site.href(`${PATHS.methodology}#scores`)}>methodology</a> says why).
           </p>
           <PriceIndexChart series={series} area={area} />
+          <ChartData
+            site={site}
+            label="in this chart, every quarter"
+            links={[
+              ['the series (CSV)', PATHS.seriesCsv(profile.market.id)],
+              ['the series (JSON)', PATHS.series(profile.market.id)],
+            ]}
+          />
           <details class="data-table">
             <summary>Every quarter's value, as a table</summary>
             <TableScroll label="House price index by quarter" columns={6}>

@@ -1,11 +1,11 @@
 // /methodology: the metric definitions, score formulas, thresholds and freshness rule of the running version.
 import { PATHS } from '../../contract/paths.ts';
-import { freshnessBounds } from '../../methodology/freshness.ts';
+import { freshnessBounds, isOverdue, nextExpectedRelease } from '../../methodology/freshness.ts';
 import { METRICS, REQUIRED_METRIC_IDS, metricDefinition } from '../../methodology/metrics.ts';
 import { DERIVED_KEYS, derivedInput, THRESHOLDS, THRESHOLD_BASIS, THRESHOLD_KEYS, isDerived, scoreDependencies } from '../../methodology/scores.ts';
 import { METHODOLOGY_VERSION } from '../../methodology/version.ts';
 import { Facts, ReflowTable } from './components.tsx';
-import { formatDays, formatNumber, formatPercent } from './format.ts';
+import { formatDate, formatDays, formatNumber, formatPercent, listWords } from './format.ts';
 import { SCORE_KEYS, derivation, scoreLabel, scoreTerms, thresholdLabel, type Term } from './scores.ts';
 import type { Site } from './site.ts';
 import { WorkedExample } from './worked-example.tsx';
@@ -206,6 +206,18 @@ function FreshnessRule({ site }: { site: Site }) {
           </tbody>
         </table>
       </ReflowTable>
+      <p id="next-release">
+        <strong>Next release.</strong> Each source's next release is expected one update interval after its latest release: a month, a quarter or a year later
+        (a day past the end of a shorter month falls on its last day). A source is <strong>overdue</strong> at a snapshot when that date is before the snapshot
+        date. At the snapshot of {formatDate(site.snapshotDate)}:{' '}
+        {listWords(
+          site.sources.map((s) => {
+            const next = nextExpectedRelease(s);
+            return `${s.sourceName}, released ${s.latestReleaseDate === undefined ? 'on an unknown date' : formatDate(s.latestReleaseDate)}, next due ${next === undefined ? 'unknown' : formatDate(next)}${isOverdue(s, site.snapshotDate) ? ' (overdue)' : ''}`;
+          }),
+        )}
+        . The data status page and <a href={site.href(PATHS.vintages)}>/api/vintages</a> give the same dates.
+      </p>
     </section>
   );
 }

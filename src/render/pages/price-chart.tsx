@@ -97,6 +97,80 @@ const BOTTOM2 = 336;
 const HEIGHT = BOTTOM2 + 30;
 
 /**
+ * The plot's width on a 375 px phone, the narrowest the pages are laid out for (375 less the page's 1rem padding each
+ * side and .chart-price's 2.75rem and 0.25rem), and at its widest (.chart-price's 52rem less the same 3rem). A label
+ * anchored at the right edge covers the largest share of the time axis at the narrowest width, so a place clear of the
+ * line there is clear at every wider one.
+ */
+export const PLOT_WIDTHS = { narrowest: 375 - 32 - 48, widest: 832 - 48 } as const;
+/** .chart .annotation's font size in the stylesheet, px. */
+const ANNOTATION_FONT = 13;
+/** Where the panel title sits ("Index, 1995 Q1 = 100", bold, left): the label stays below it where the two would meet. */
+const TITLE_Y = TOP - 24;
+const TITLE_TEXT = 'Index, 1995 Q1 = 100';
+/** Room between the label's box and the line below it: the latest dot's radius (5) and a pixel. */
+const LABEL_GAP = 6;
+
+/**
+ * The box a label of the latest value takes, from its baseline: generous estimates of the browser's text (0.64 em a
+ * character, bold or not; an ascent of 0.95 em; a second line 1.25 em lower with its descent), plus the 2 px white halo.
+ */
+export function latestLabelBox(lines: readonly string[], baseline: number): { width: number; top: number; bottom: number } {
+  const em = ANNOTATION_FONT;
+  return {
+    width: Math.max(0, ...lines.map((l) => l.length)) * em * 0.64 + 4,
+    top: baseline - em * 0.95 - 2,
+    bottom: baseline + em * (0.3 + 1.25 * Math.max(lines.length - 1, 0)) + 2,
+  };
+}
+
+/** The smallest y (the highest point) the line reaches from `from` (a fraction of the time axis) to its end, gaps left out. */
+function highestFrom(points: readonly Point[], from: number, at: (i: number) => number, y: (v: number) => number): number {
+  let top = Infinity;
+  for (let i = 0; i < points.length; i += 1) {
+    const v = points[i]?.value;
+    if (v === undefined) continue;
+    const x = at(i) / 100;
+    if (x >= from) top = Math.min(top, y(v));
+    // The segment that crosses `from` counts where it crosses.
+    const next = points[i + 1]?.value;
+    const nx = at(i + 1) / 100;
+    if (next !== undefined && x < from && nx > from) top = Math.min(top, y(v + ((next - v) * (from - x)) / (nx - x)));
+  }
+  return top;
+}
+
+/**
+ * Where the latest value's label goes: right-aligned at the chart's edge, just above the highest point the line reaches
+ * under the label at the narrowest width (so no part of the line passes through it at any width), and below the panel
+ * title where the two would meet. Where the panel has no room above the line for it, the value scale gives up the room
+ * at its top (`plotTop`, returned): the line is drawn lower rather than through the label.
+ */
+function placeLatestLabel(
+  points: readonly Point[],
+  lines: readonly string[],
+  at: (i: number) => number,
+  scale: (plotTop: number) => (v: number) => number,
+): { plotTop: number; baseline: number } {
+  const probe = latestLabelBox(lines, 0);
+  const from = Math.max(0, 1 - probe.width / PLOT_WIDTHS.narrowest);
+  const titleWidth = TITLE_TEXT.length * ANNOTATION_FONT * 0.64;
+  const minTop = PLOT_WIDTHS.narrowest - probe.width < titleWidth ? TITLE_Y + ANNOTATION_FONT * 0.3 + 2 : 0;
+  // Baseline to box: the box's bottom is `probe.bottom` below the baseline and its top `-probe.top` above it.
+  const baselineOver = (lineTop: number): number => lineTop - LABEL_GAP - probe.bottom;
+  let plotTop = TOP;
+  const high = highestFrom(points, from, at, scale(plotTop));
+  if (!Number.isFinite(high)) return { plotTop, baseline: TOP };
+  if (baselineOver(high) + probe.top < minTop) {
+    // The highest point is `share` of the way up the scale; lower the scale's top until the label fits above it.
+    const share = (BOTTOM - high) / (BOTTOM - TOP);
+    const room = minTop - probe.top + probe.bottom + LABEL_GAP;
+    plotTop = share === 0 ? TOP : Math.max(TOP, BOTTOM - (BOTTOM - room) / share);
+  }
+  return { plotTop, baseline: baselineOver(highestFrom(points, from, at, scale(plotTop))) };
+}
+
+/**
  * Two panels over one time axis: the index (the latest year drawn thicker, in the accent colour, its two ends marked
  * and the change written beside them), and under it each quarter's change on a year earlier, rises and falls in two
  * colours. The lines and bars live in a nested SVG whose 0-1000 user space stretches to the chart's width
@@ -111,10 +185,11 @@ export function PriceIndexChart({ series, area }: { series: MetricSeries; area: 
   const yearBefore = last - series.perYear;
   const at = (i: number): number => (n === 1 ? 50 : (i / (n - 1)) * 100);
   const vx = (i: number): number => at(i) * 10;
-  const y = scaleLinear()
-    .domain([Math.min(...values), Math.max(...values)])
-    .range([BOTTOM, TOP])
-    .nice(4);
+  const scale = (plotTop: number) =>
+    scaleLinear()
+      .domain([Math.min(...values), Math.max(...values)])
+      .range([BOTTOM, plotTop])
+      .nice(4);
   const yc = scaleLinear()
     .domain([Math.min(0, ...changes), Math.max(0, ...changes)])
     .range([BOTTOM2, TOP2])
@@ -125,17 +200,23 @@ export function PriceIndexChart({ series, area }: { series: MetricSeries; area: 
   const span = (years.at(-1) ?? 0) - (years[0] ?? 0);
   const step = span > 30 ? 10 : 5;
   const yearTicks = points.flatMap((p, i) => (p.period.endsWith('Q1') && Number(p.period.slice(0, 4)) % step === 0 ? [{ year: p.period.slice(0, 4), i }] : []));
+  const labelLines =
+    latest?.value === undefined
+      ? []
+      : [
+          `${latest.period}: ${formatIndex(latest.value)}`,
+          ...(latest.change === undefined || before === undefined ? [] : [`${formatChange(latest.change)} on ${before.period}`]),
+        ];
+  const { plotTop, baseline: labelY } = placeLatestLabel(points, labelLines, at, scale);
+  const y = scale(plotTop);
   const latestY = latest?.value === undefined ? undefined : y(latest.value);
-  // The latest value is written above its dot, or below it where the line runs along the top of the panel.
-  const labelAbove = latestY !== undefined && latestY - 36 > TOP - 20;
-  const labelY = latestY === undefined ? 0 : labelAbove ? latestY - 30 : latestY + 22;
   const barWidth = Math.max((1000 / Math.max(n, 1)) * 0.7, 1);
   return (
     <svg class="chart chart-price" width="100%" height={HEIGHT} role="img" aria-labelledby="price-chart-title price-chart-desc">
       <title id="price-chart-title">{`House price index of ${area}, ${points[0]?.period ?? ''} to ${latest?.period ?? ''} (1995 Q1 = 100), and each quarter's change on a year earlier`}</title>
       <desc id="price-chart-desc">{describePoints(points, series.perYear, area)}</desc>
-      <text x="0" y={TOP - 24} fill={INK} class="panel-title">
-        Index, 1995 Q1 = 100
+      <text x="0" y={TITLE_Y} fill={INK} class="panel-title">
+        {TITLE_TEXT}
       </text>
       {y.ticks(4).map((t) => (
         <g key={`y${t}`}>
@@ -184,10 +265,10 @@ export function PriceIndexChart({ series, area }: { series: MetricSeries; area: 
         <>
           <circle cx={pct(at(last))} cy={px(latestY)} r={5} fill={ACCENT} />
           <text x="100%" y={px(labelY)} text-anchor="end" fill={INK} class="annotation" stroke="#ffffff" stroke-width={4} paint-order="stroke">
-            <tspan class="strong">{`${latest.period}: ${formatIndex(latest.value)}`}</tspan>
-            {latest.change === undefined || before === undefined ? null : (
+            <tspan class="strong">{labelLines[0]}</tspan>
+            {labelLines[1] === undefined ? null : (
               <tspan x="100%" dy="1.25em">
-                {`${formatChange(latest.change)} on ${before.period}`}
+                {labelLines[1]}
               </tspan>
             )}
           </text>

@@ -99,6 +99,30 @@ export const ENDPOINTS: readonly Endpoint[] = [
     description: 'One row per metric of every market, sorted by market id, then metric id.',
   },
   {
+    path: PATHS.bulkSeriesCsv,
+    label: 'All markets, every observation, CSV',
+    format: 'CSV',
+    contentType: CONTENT_TYPES.csv,
+    description:
+      'The history behind the charts in long format: one row per observation of every metric of every market, with period, period start and end, value, margin of error, the illustrative flag and the area.',
+  },
+  {
+    path: PATHS.download,
+    label: 'Everything, one zip',
+    format: 'zip',
+    contentType: CONTENT_TYPES.zip,
+    description:
+      'Every JSON and CSV document of the service in one file, byte for byte, under names that mirror the paths, with a README of the caveats, licences and files.',
+  },
+  {
+    path: PATHS.vintages,
+    label: 'Vintages',
+    format: 'JSON',
+    contentType: CONTENT_TYPES.json,
+    description:
+      "Every published snapshot, newest first: its date, methodology version, sources' vintages, files and next expected releases, and links to its documents, which never change.",
+  },
+  {
     path: PATHS.profileSchema,
     label: 'Market profile schema',
     format: 'JSON Schema',
@@ -118,6 +142,27 @@ export const ENDPOINTS: readonly Endpoint[] = [
     format: 'JSON',
     contentType: CONTENT_TYPES.json,
     description: 'The eleven CSV columns, their types and constants.',
+  },
+  {
+    path: PATHS.seriesSchema,
+    label: 'Market series schema',
+    format: 'JSON Schema',
+    contentType: CONTENT_TYPES.json,
+    description: "Draft-07 schema of one market's series.",
+  },
+  {
+    path: PATHS.seriesCsvDescriptor,
+    label: 'Series CSV column descriptor',
+    format: 'JSON',
+    contentType: CONTENT_TYPES.json,
+    description: 'The series CSV columns, their types (string, number, boolean, date) and constants.',
+  },
+  {
+    path: PATHS.vintagesSchema,
+    label: 'Vintage index schema',
+    format: 'JSON Schema',
+    contentType: CONTENT_TYPES.json,
+    description: 'Draft-07 schema of the vintage index.',
   },
   {
     path: PATHS.openApi,

@@ -1,38 +1,103 @@
-// Where one market stands among all the markets on each metric: every market's values, sorted once per build, and a dot strip per metric.
+// Where one market stands among all the markets on each metric, and by what: every market's values, sorted once per build, and a dot strip per metric.
 import { scaleLinear } from 'd3-scale';
 import type { MarketProfile } from '../../contract/schemas.ts';
-import { METRICS, type MetricId } from '../../methodology/metrics.ts';
+import { METRICS, metricDefinition, valuesOf, type MetricId, type Values } from '../../methodology/metrics.ts';
+import { DERIVED_INPUTS, scoreInputs, thresholdDefinition } from '../../methodology/scores.ts';
 import { CHART_MARKET_LIMIT, INK, MUTED, GRID, ACCENT, pct, px } from './chart-parts.ts';
 import { displayName, formatNumber, formatShort, ordinal, shortLabel } from './format.ts';
 import type { Site } from './site.ts';
 
+/** What a metric's place among the markets is measured by: its own value, or a figure that compares markets of different sizes. */
+export interface Basis {
+  /** The metric's own id, or the id of what stands in for it. */
+  key: string;
+  /** The value a market is placed by. */
+  of: (values: Values) => number | undefined;
+  format: (n: number) => string;
+  /** The strip's row label and, under it, what the row measures where that is not the metric itself. */
+  label: string;
+  sub?: string;
+  /** How a rank says what it is by ("by new units authorized per 1,000 existing units"); empty for the metric itself. */
+  by: string;
+  /** Why the metric is not compared by its own value. */
+  why?: string;
+}
+
+/**
+ * A count of permits grows with the city, so permits are compared per 1,000 existing housing units (the supply score's
+ * own derived input, read through scoreInputs); the price index is 100 in 1995 Q1 in every area, so its level says how
+ * far prices rose since then, and it is compared by the year's change instead. Every other metric by its own value.
+ */
+const BASES: Partial<Record<MetricId, Basis>> = {
+  permits: {
+    key: 'permitsPerThousand',
+    of: (v) => scoreInputs(v).permitsPerThousand,
+    format: (n) => formatNumber(n, 1),
+    label: shortLabel('permits'),
+    sub: `per ${formatNumber(DERIVED_INPUTS.permitsPerThousand.after)} units`,
+    by: `by ${thresholdDefinition('permitsPerThousand').phrase}`,
+    why: 'a count of permits grows with the size of the city',
+  },
+  homePriceIndex: {
+    key: 'homePriceChange',
+    of: (v) => v.homePriceChange,
+    format: (n) => formatShort('homePriceChange', n),
+    label: shortLabel('homePriceChange'),
+    by: `by ${metricDefinition('homePriceChange')?.noun ?? 'the year-over-year change'}`,
+    why: 'the index is 100 in 1995 Q1 in every area, so its level says only how far prices rose since then',
+  },
+};
+
+export function basisOf(metricId: MetricId): Basis {
+  return (
+    BASES[metricId] ?? {
+      key: metricId,
+      of: (v) => v[metricId],
+      format: (n) => formatShort(metricId, n),
+      label: shortLabel(metricId),
+      by: '',
+    }
+  );
+}
+
+/** The metrics not compared by their own value, each with what it is compared by and why, for the words beside the chart. */
+export function basisNotes(): { metricId: MetricId; noun: string; by: string; why: string }[] {
+  return METRICS.flatMap((m) => {
+    const b = BASES[m.id];
+    return b === undefined ? [] : [{ metricId: m.id, noun: m.noun, by: b.by, why: b.why ?? '' }];
+  });
+}
+
 export interface Distribution {
-  metricId: MetricId;
-  /** Every market's value of the metric, ascending; markets without one are left out. */
+  basis: Basis;
+  /** Every market's value on the basis, ascending; markets without one are left out. */
   sorted: readonly { marketId: string; name: string; value: number }[];
 }
 
-const cache = new WeakMap<Site, Map<string, Distribution>>();
+const cache = new WeakMap<Site, Map<string, Distribution['sorted']>>();
 
-/** Every market's value of a metric, sorted: computed once per site and metric, so each market page costs no more than the last. */
+/**
+ * Every market's value on a metric's basis, sorted: computed once per site and basis (the price index and the price
+ * change share one), so each market page costs no more than the last.
+ */
 export function distribution(site: Site, metricId: MetricId): Distribution {
+  const basis = basisOf(metricId);
   let perSite = cache.get(site);
   if (perSite === undefined) {
     perSite = new Map();
     cache.set(site, perSite);
   }
-  let d = perSite.get(metricId);
-  if (d === undefined) {
-    const sorted = site.profiles
+  let sorted = perSite.get(basis.key);
+  if (sorted === undefined) {
+    sorted = site.profiles
       .flatMap((p) => {
-        const value = p.profile.metrics[metricId]?.value;
+        const value = basis.of(valuesOf(p.profile.metrics));
         return value === undefined ? [] : [{ marketId: p.market.id, name: displayName(p.market), value }];
       })
       .sort((a, b) => a.value - b.value || (a.name < b.name ? -1 : 1));
-    d = { metricId, sorted };
-    perSite.set(metricId, d);
+    perSite.set(basis.key, sorted);
   }
-  return d;
+  return { basis, sorted };
 }
 
 /** How many of the ascending values pass `test`, which holds for a prefix of them (a binary search). */
@@ -47,17 +112,27 @@ function prefixWhere(sorted: Distribution['sorted'], test: (v: number) => boolea
   return lo;
 }
 
-/** A value's place among the markets in words: "3rd highest of 16", "lowest of 16", "tied 2nd lowest of 16". */
-export function rankWords(d: Distribution, value: number): string {
+/**
+ * A market's place among the markets in words, always counted from the highest: "highest of 16", "3rd highest of 16",
+ * "16th highest of 16"; markets with equal values share the higher place: "tied 3rd highest of 16". Undefined when
+ * the market has no value on the basis.
+ */
+export function rankWords(d: Distribution, marketId: string): string | undefined {
+  const value = d.sorted.find((e) => e.marketId === marketId)?.value;
+  if (value === undefined) return undefined;
   const n = d.sorted.length;
   const below = prefixWhere(d.sorted, (v) => v < value);
   const atMost = prefixWhere(d.sorted, (v) => v <= value);
-  const tied = atMost - below > 1 ? 'tied ' : '';
-  const fromTop = n - atMost + 1;
-  const fromBottom = below + 1;
-  const of = `of ${formatNumber(n)}`;
-  if (fromTop <= fromBottom) return `${tied}${fromTop === 1 ? '' : `${ordinal(fromTop)} `}highest ${of}`;
-  return `${tied}${fromBottom === 1 ? '' : `${ordinal(fromBottom)} `}lowest ${of}`;
+  const place = n - atMost + 1;
+  return `${atMost - below > 1 ? 'tied ' : ''}${place === 1 ? '' : `${ordinal(place)} `}highest of ${formatNumber(n)}`;
+}
+
+/** The rank as the metrics table says it: with what it is by, and the market's figure on that basis, where that is not the metric itself. */
+export function standingWords(d: Distribution, marketId: string): string | undefined {
+  const rank = rankWords(d, marketId);
+  if (rank === undefined || d.basis.by === '') return rank;
+  const value = d.sorted.find((e) => e.marketId === marketId)?.value;
+  return `${rank}, ${d.basis.by}${value === undefined ? '' : ` (${d.basis.format(value)})`}`;
 }
 
 /** The value at a fraction of the way through the sorted values, interpolated. */
@@ -75,29 +150,45 @@ const ROW = 54;
 const TOP = 6;
 
 /**
- * One row per metric: a line from the lowest market's value to the highest's, a ring for each other market (or, beyond
- * CHART_MARKET_LIMIT markets, a band over the middle half of them), a tick at the median, and this market as a filled dot
- * with its value. Horizontal positions are percentages of each row's own range, so rows of different units share one chart.
+ * One row per metric's basis (permits per 1,000 units; the price index by the price change's own row): a line from the
+ * lowest market's value to the highest's, a ring for each other market (or, beyond CHART_MARKET_LIMIT markets, a band
+ * over the middle half of them), a tick at the median, and this market as a filled dot with its value, printed once.
+ * Horizontal positions are percentages of each row's own range, so rows of different units share one chart.
  */
 export function StandingChart({ site, profile }: { site: Site; profile: MarketProfile }) {
   const name = displayName(profile.market);
   const count = site.profiles.length;
-  const rows = METRICS.map((m) => ({ metric: m, d: distribution(site, m.id) }))
-    .filter((r) => r.d.sorted.length > 0)
-    .map(({ metric, d }, i) => {
+  const own = valuesOf(profile.profile.metrics);
+  // One row per basis: the price index is placed by its year's change, which the price change's own row already shows.
+  const rows = [...new Map(METRICS.map((m) => [basisOf(m.id).key, m.id])).values()]
+    .map((id) => distribution(site, id))
+    .filter((d) => d.sorted.length > 0)
+    .map((d, i) => {
       const lo = d.sorted[0]?.value ?? 0;
       const hi = d.sorted.at(-1)?.value ?? 0;
       const x = scaleLinear()
         .domain(lo === hi ? [lo - 1, hi + 1] : [lo, hi])
         .range([0, 100]);
-      const value = profile.profile.metrics[metric.id]?.value;
-      return { metric, d, lo, hi, x, value, at: value === undefined ? undefined : x(value), line: px(TOP + i * ROW + 28) };
+      const value = d.basis.of(own);
+      const shown = value === undefined ? undefined : d.basis.format(value);
+      // A value at an end of the line is printed once, above its dot, not again as the end's value.
+      return {
+        d,
+        key: d.basis.key,
+        x,
+        value,
+        at: value === undefined ? undefined : x(value),
+        line: px(TOP + i * ROW + 28),
+        low: d.basis.format(lo) === shown ? undefined : d.basis.format(lo),
+        high: d.basis.format(hi) === shown ? undefined : d.basis.format(hi),
+        range: `range ${d.basis.format(lo)} to ${d.basis.format(hi)}, median ${d.basis.format(quantile(d, 0.5))}`,
+      };
     });
   const height = TOP + rows.length * ROW + 4;
   const desc = rows
-    .map(({ metric, d, lo, hi, value }) => {
-      const range = `range ${formatShort(metric.id, lo)} to ${formatShort(metric.id, hi)}, median ${formatShort(metric.id, quantile(d, 0.5))}`;
-      return `${shortLabel(metric.id)}: ${value === undefined ? 'no value' : `${formatShort(metric.id, value)}, ${rankWords(d, value)}`} (${range})`;
+    .map(({ d, value, range }) => {
+      const label = d.basis.sub === undefined ? d.basis.label : `${d.basis.label} ${d.basis.sub}`;
+      return `${label}: ${value === undefined ? 'no value' : `${d.basis.format(value)}, ${rankWords(d, profile.market.id) ?? ''}`} (${range})`;
     })
     .join('. ');
   // Drawn layer by layer, each layer's paint on its group, so the markup repeats only positions.
@@ -106,15 +197,24 @@ export function StandingChart({ site, profile }: { site: Site; profile: MarketPr
       <title id="standing-chart-title">{`Where ${name} stands among the ${formatNumber(count)} markets on each metric`}</title>
       <desc id="standing-chart-desc">{`${desc}.`}</desc>
       <g transform="translate(-12,0)" text-anchor="end" fill={INK} class="row-label">
-        {rows.map((r) => (
-          <text key={r.metric.id} x="0" y={px(r.line + 5)}>
-            {shortLabel(r.metric.id)}
-          </text>
-        ))}
+        {rows.map((r) =>
+          r.d.basis.sub === undefined ? (
+            <text key={r.key} x="0" y={px(r.line + 5)}>
+              {r.d.basis.label}
+            </text>
+          ) : (
+            <text key={r.key} x="0" y={px(r.line - 2)}>
+              {r.d.basis.label}
+              <tspan x="0" dy="1.15em" class="label-rest">
+                {r.d.basis.sub}
+              </tspan>
+            </text>
+          ),
+        )}
       </g>
       <g stroke={GRID} stroke-width={2}>
         {rows.map((r) => (
-          <line key={r.metric.id} x1="0" x2="100%" y1={r.line} y2={r.line} />
+          <line key={r.key} x1="0" x2="100%" y1={r.line} y2={r.line} />
         ))}
       </g>
       {count > CHART_MARKET_LIMIT ? (
@@ -122,7 +222,7 @@ export function StandingChart({ site, profile }: { site: Site; profile: MarketPr
         <g fill={GRID} stroke={MUTED} stroke-width={1}>
           {rows.map((r) => (
             <rect
-              key={r.metric.id}
+              key={r.key}
               x={pct(r.x(quantile(r.d, 0.25)), 1)}
               y={r.line - 6}
               width={pct(r.x(quantile(r.d, 0.75)) - r.x(quantile(r.d, 0.25)), 1)}
@@ -135,44 +235,48 @@ export function StandingChart({ site, profile }: { site: Site; profile: MarketPr
           {rows.flatMap((r) =>
             r.d.sorted
               .filter((o) => o.marketId !== profile.market.id)
-              .map((o) => <circle key={`${r.metric.id} ${o.marketId}`} cx={pct(r.x(o.value), 1)} cy={r.line} r={4.5} />),
+              .map((o) => <circle key={`${r.key} ${o.marketId}`} cx={pct(r.x(o.value), 1)} cy={r.line} r={4.5} />),
           )}
         </g>
       )}
       <g stroke={INK} stroke-width={2}>
         {rows.map((r) => {
           const median = pct(r.x(quantile(r.d, 0.5)), 1);
-          return <line key={r.metric.id} x1={median} x2={median} y1={r.line - 10} y2={r.line + 10} />;
+          return <line key={r.key} x1={median} x2={median} y1={r.line - 10} y2={r.line + 10} />;
         })}
       </g>
       <g fill={ACCENT} stroke="#ffffff" stroke-width={2}>
-        {rows.map((r) => (r.at === undefined ? null : <circle key={r.metric.id} cx={pct(r.at, 1)} cy={r.line} r={7} />))}
+        {rows.map((r) => (r.at === undefined ? null : <circle key={r.key} cx={pct(r.at, 1)} cy={r.line} r={7} />))}
       </g>
       <g fill={INK} class="bar-value strong">
         {rows.map((r) => (
           <text
-            key={r.metric.id}
+            key={r.key}
             x={pct(r.at ?? 50, 1)}
             y={r.line - 14}
             text-anchor={r.at === undefined ? 'middle' : r.at < 12 ? 'start' : r.at > 88 ? 'end' : 'middle'}
           >
-            {r.value === undefined ? 'no value for this market' : formatShort(r.metric.id, r.value)}
+            {r.value === undefined ? 'no value for this market' : r.d.basis.format(r.value)}
           </text>
         ))}
       </g>
       <g fill={MUTED} class="tick">
-        {rows.map((r) => (
-          <text key={r.metric.id} x="0" y={r.line + 19}>
-            {formatShort(r.metric.id, r.lo)}
-          </text>
-        ))}
+        {rows.map((r) =>
+          r.low === undefined ? null : (
+            <text key={r.key} x="0" y={r.line + 19}>
+              {r.low}
+            </text>
+          ),
+        )}
       </g>
       <g fill={MUTED} class="tick" text-anchor="end">
-        {rows.map((r) => (
-          <text key={r.metric.id} x="100%" y={r.line + 19}>
-            {formatShort(r.metric.id, r.hi)}
-          </text>
-        ))}
+        {rows.map((r) =>
+          r.high === undefined ? null : (
+            <text key={r.key} x="100%" y={r.line + 19}>
+              {r.high}
+            </text>
+          ),
+        )}
       </g>
     </svg>
   );

@@ -13,6 +13,8 @@ export const STYLESHEET = `/* Housing market profiles: one small stylesheet, no 
   --notice-line: #b7791f;
   --missing: #fdecea;
   --missing-line: #b42318;
+  --confirm: #e9f6ee;
+  --confirm-line: #1a7f37;
   color-scheme: light;
 }
 *, *::before, *::after { box-sizing: border-box; }
@@ -33,7 +35,7 @@ main { flex: 1 0 auto; width: 100%; }
 .wrap { max-width: 68rem; margin: 0 auto; padding: 0 1rem; }
 a { color: var(--accent); text-underline-offset: 0.15em; }
 a:hover { color: var(--accent-dark); }
-a:focus-visible, .table-scroll:focus-visible { outline: 3px solid #f0b429; outline-offset: 2px; }
+a:focus-visible, .table-scroll:focus-visible, pre.curl:focus-visible { outline: 3px solid #f0b429; outline-offset: 2px; }
 code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", monospace; font-size: 0.9em; overflow-wrap: anywhere; }
 h1, h2, h3 { line-height: 1.25; margin: 1.6em 0 0.5em; }
 h1 { font-size: 1.9rem; margin-top: 0.6em; }
@@ -42,6 +44,8 @@ h3 { font-size: 1.1rem; }
 p, ul, ol, dl { margin: 0 0 1em; }
 .lead { font-size: 1.1rem; max-width: 48rem; }
 .muted { color: var(--muted); }
+.overdue { color: #8a4b00; font-weight: 600; }
+.chart-data { font-size: 0.9rem; color: var(--muted); margin-top: 0.25rem; }
 .sub { display: block; font-weight: normal; color: var(--muted); font-size: 0.85em; }
 .nowrap { white-space: nowrap; }
 
@@ -64,6 +68,9 @@ p, ul, ol, dl { margin: 0 0 1em; }
 /* Notices: the caveats and anything missing are meant to be seen. */
 .notice { background: var(--notice); border-left: 4px solid var(--notice-line); padding: 0.6rem 0.9rem; max-width: 52rem; }
 .notice-missing { background: var(--missing); border-left-color: var(--missing-line); }
+/* Good news (nothing missing, the scores recomputed as published) is not a warning: green, with a tick. */
+.confirm { background: var(--confirm); border-left: 4px solid var(--confirm-line); padding: 0.6rem 0.9rem; max-width: 52rem; }
+.confirm::before { content: "\\2713\\00a0" / ""; color: var(--confirm-line); font-weight: 700; }
 .illustrative-note { display: block; margin-top: 0.4rem; }
 .illustrative-note:first-child { margin-top: 0; }
 /* What each number covers: one line under the notices, so nobody reads a metro's index as the city's. */
@@ -156,9 +163,13 @@ table.status td.missing-cell { min-width: 6rem; }
 /* The agency's margin of error beside a value. */
 .moe { color: var(--muted); white-space: nowrap; }
 
-/* Code samples wrap rather than scroll, so a long curl line never widens the page. */
-pre.curl { background: var(--panel); border: 1px solid var(--line); border-radius: 4px; padding: 0.6rem 0.8rem; white-space: pre-wrap; overflow-wrap: anywhere; margin: 0 0 1rem; }
-pre.curl code { font-size: 0.88rem; }
+/*
+ * A curl line breaks only at a space or after a slash of its URL (its pieces do not break, not even at a hyphen); a piece
+ * wider than the column scrolls in the line's own box, so it never widens the page.
+ */
+pre.curl { background: var(--panel); border: 1px solid var(--line); border-radius: 4px; padding: 0.6rem 0.8rem; white-space: pre-wrap; overflow-x: auto; margin: 0 0 1rem; }
+pre.curl code { font-size: 0.88rem; overflow-wrap: normal; }
+pre.curl .nobreak { white-space: nowrap; }
 
 /* Charts: static SVG; text sizes here, geometry in the markup. */
 .chart { display: block; max-width: 52rem; margin: 0.5rem 0 1.5rem; overflow: visible; font-family: inherit; }
@@ -246,8 +257,8 @@ pre.curl code { font-size: 0.88rem; }
   a { color: #000; }
   a.external::after { content: " (" attr(href) ")"; font-size: 0.85em; }
   .table-scroll { overflow: visible; border: 0; }
-  table, .chart, .notice, .caveats, .definition, .source, .endpoint { break-inside: avoid; }
+  table, .chart, .notice, .confirm, .caveats, .definition, .source, .endpoint { break-inside: avoid; }
   h2, h3 { break-after: avoid; }
-  .notice, .caveats, thead th, .missing-row th, .missing-row td, pre.curl { background: none; }
+  .notice, .confirm, .caveats, thead th, .missing-row th, .missing-row td, pre.curl { background: none; }
 }
 `;

@@ -123,70 +123,127 @@ interface Dot {
   score: number | undefined;
 }
 
-interface Placed {
+export interface Placed {
   x: number;
   y: number;
   anchor: 'start' | 'middle' | 'end';
 }
 
 /**
- * Puts each label beside its dot where it overlaps no other label, dot or the frame's edge: right, left, above, below,
- * then the corners; where every place overlaps, the one that overlaps least. Widths are estimated from the character
- * count, generously, since the browser's font is not known at build time.
+ * The text metrics labels are placed by, generous for the sans-serif fonts a browser picks (DejaVu Sans, measured in
+ * Chromium: 0.55-0.6 em a character, bold digits 0.7 em, 1.2 em from ascent to descent): each character of the name
+ * 0.62 em, each of the bold score 0.72 em, the line 1.25 em tall, centred on its y (the text's dy is 0.35 em).
+ */
+export const LABEL_METRICS = { char: 0.62, boldChar: 0.72, height: 1.25 } as const;
+
+/** The box a label takes: its name in regular type, then a space and its score in bold, centred on `at.y`. */
+export function labelBox(text: string, at: Placed, fontSize: number): Box {
+  const cut = text.lastIndexOf(' ');
+  const w = fontSize * (LABEL_METRICS.char * (cut + 1) + LABEL_METRICS.boldChar * (text.length - cut - 1));
+  const h = fontSize * LABEL_METRICS.height;
+  const x0 = at.anchor === 'start' ? at.x : at.anchor === 'end' ? at.x - w : at.x - w / 2;
+  return { x0, y0: at.y - h / 2, x1: x0 + w, y1: at.y + h / 2 };
+}
+
+/** How many places a label search may try before it settles for the least overlap: far more than sixteen labels need. */
+const SEARCH_LIMIT = 200_000;
+
+/**
+ * Puts each label beside its dot so that it meets no other label, no other dot and not the frame's edge, and so that
+ * the end of the label nearest its dot is nearer that dot than any other (a reader pairs a label with the nearest dot).
+ * Each dot has 36 places in order of preference: right, left, above, below, the four corners beside the dot, and right
+ * and left half a line up or down, then the same a step and two steps further out. A branch-and-bound search finds the arrangement whose places are, summed
+ * over the labels, the most preferred; only if no arrangement is free of overlaps does each label take the place that
+ * overlaps least. Widths come from LABEL_METRICS, since the browser's font is not known at build time.
  */
 function placeLabels(dots: readonly Dot[], fontSize: number, radius: number): Map<string, Placed> {
-  const charWidth = fontSize * 0.62;
-  const h = fontSize * 1.15;
+  const h = fontSize * LABEL_METRICS.height;
   const gap = radius + 4;
-  const taken: Box[] = dots.map((d) => ({ x0: d.x - radius - 1, y0: d.y - radius - 1, x1: d.x + radius + 1, y1: d.y + radius + 1 }));
-  const placed = new Map<string, Placed>();
-  // The crowded east first, so its labels get the first choice.
-  for (const d of [...dots].sort((a, b) => b.x - a.x || a.y - b.y)) {
-    const w = d.text.length * charWidth;
-    const candidates: { box: Box; at: Placed }[] = [
-      { box: { x0: d.x + gap, y0: d.y - h / 2, x1: d.x + gap + w, y1: d.y + h / 2 }, at: { x: d.x + gap, y: d.y, anchor: 'start' } },
-      { box: { x0: d.x - gap - w, y0: d.y - h / 2, x1: d.x - gap, y1: d.y + h / 2 }, at: { x: d.x - gap, y: d.y, anchor: 'end' } },
-      { box: { x0: d.x - w / 2, y0: d.y - gap - h, x1: d.x + w / 2, y1: d.y - gap }, at: { x: d.x, y: d.y - gap - h / 2, anchor: 'middle' } },
-      { box: { x0: d.x - w / 2, y0: d.y + gap, x1: d.x + w / 2, y1: d.y + gap + h }, at: { x: d.x, y: d.y + gap + h / 2, anchor: 'middle' } },
-      {
-        box: { x0: d.x + gap * 0.7, y0: d.y - gap - h * 0.8, x1: d.x + gap * 0.7 + w, y1: d.y - gap + h * 0.2 },
-        at: { x: d.x + gap * 0.7, y: d.y - gap - h * 0.3, anchor: 'start' },
-      },
-      {
-        box: { x0: d.x + gap * 0.7, y0: d.y + gap - h * 0.2, x1: d.x + gap * 0.7 + w, y1: d.y + gap + h * 0.8 },
-        at: { x: d.x + gap * 0.7, y: d.y + gap + h * 0.3, anchor: 'start' },
-      },
-      {
-        box: { x0: d.x - gap * 0.7 - w, y0: d.y - gap - h * 0.8, x1: d.x - gap * 0.7, y1: d.y - gap + h * 0.2 },
-        at: { x: d.x - gap * 0.7, y: d.y - gap - h * 0.3, anchor: 'end' },
-      },
-      {
-        box: { x0: d.x - gap * 0.7 - w, y0: d.y + gap - h * 0.2, x1: d.x - gap * 0.7, y1: d.y + gap + h * 0.8 },
-        at: { x: d.x - gap * 0.7, y: d.y + gap + h * 0.3, anchor: 'end' },
-      },
+  const dotBoxes = dots.map((d) => ({ id: d.id, box: { x0: d.x - radius - 1, y0: d.y - radius - 1, x1: d.x + radius + 1, y1: d.y + radius + 1 } }));
+  const around = (d: Dot, step: number): Placed[] => {
+    const g = gap + step;
+    const c = g * 0.7;
+    return [
+      { x: d.x + g, y: d.y, anchor: 'start' },
+      { x: d.x - g, y: d.y, anchor: 'end' },
+      { x: d.x, y: d.y - g - h / 2, anchor: 'middle' },
+      { x: d.x, y: d.y + g + h / 2, anchor: 'middle' },
+      { x: d.x + c, y: d.y - c - h * 0.3, anchor: 'start' },
+      { x: d.x + c, y: d.y + c + h * 0.3, anchor: 'start' },
+      { x: d.x - c, y: d.y - c - h * 0.3, anchor: 'end' },
+      { x: d.x - c, y: d.y + c + h * 0.3, anchor: 'end' },
+      { x: d.x + g, y: d.y - h * 0.5, anchor: 'start' },
+      { x: d.x + g, y: d.y + h * 0.5, anchor: 'start' },
+      { x: d.x - g, y: d.y - h * 0.5, anchor: 'end' },
+      { x: d.x - g, y: d.y + h * 0.5, anchor: 'end' },
     ];
-    const outside = (b: Box): number => (b.x0 < 2 || b.y0 < 2 || b.x1 > WIDTH - 2 || b.y1 > HEIGHT - 2 ? 1e9 : 0);
-    const own = taken.findIndex((t) => t.x0 === d.x - radius - 1 && t.y0 === d.y - radius - 1);
-    let best = candidates[0];
-    let bestCost = Infinity;
-    for (const c of candidates) {
-      const cost = outside(c.box) + taken.reduce((sum, t, i) => sum + (i === own ? 0 : overlap(c.box, t)), 0);
-      if (cost < bestCost) {
-        best = c;
-        bestCost = cost;
-      }
-      if (cost === 0) break;
-    }
-    if (best === undefined) continue;
-    taken.push(best.box);
-    placed.set(d.id, best.at);
+  };
+  const outside = (b: Box): boolean => b.x0 < 2 || b.y0 < 2 || b.x1 > WIDTH - 2 || b.y1 > HEIGHT - 2;
+  interface Option {
+    at: Placed;
+    box: Box;
+    /** Its place in the order of preference. */
+    rank: number;
+    /** The area of other dots it covers (or of the frame's edge it leaves), and how much nearer another dot is to its end than its own. */
+    covers: number;
+    near: number;
   }
-  return placed;
+  const optionsOf = (d: Dot): Option[] =>
+    [...around(d, 0), ...around(d, h * 0.5), ...around(d, h)].map((at, rank) => {
+      const box = labelBox(d.text, at, fontSize);
+      // The end of the label nearest its dot, where a reader looks for the dot it names.
+      const end = { x: at.x, y: at.anchor !== 'middle' ? at.y : at.y < d.y ? box.y1 : box.y0 };
+      const own = Math.hypot(end.x - d.x, end.y - d.y);
+      let covers = outside(box) ? 1e9 : 0;
+      let near = 0;
+      for (const o of dots) if (o.id !== d.id) near += Math.max(0, own + radius - Math.hypot(end.x - o.x, end.y - o.y));
+      for (const o of dotBoxes) if (o.id !== d.id) covers += overlap(box, o.box);
+      return { at, box, rank, covers, near };
+    });
+  const options = new Map(dots.map((d) => [d.id, optionsOf(d)]));
+  const free = new Map(dots.map((d) => [d.id, (options.get(d.id) ?? []).filter((o) => o.covers === 0 && o.near === 0)]));
+  // The labels with the fewest free places first, then the crowded east.
+  const order = [...dots].sort((a, b) => (free.get(a.id)?.length ?? 0) - (free.get(b.id)?.length ?? 0) || b.x - a.x || a.y - b.y);
+  // The least the labels from i on can add: each one's most preferred free place.
+  const rest = order.map((_, i) => order.slice(i).reduce((sum, d) => sum + Math.min(Infinity, ...(free.get(d.id) ?? []).map((o) => o.rank)), 0));
+  const chosen: Option[] = [];
+  let best: Option[] | undefined;
+  let bestCost = Infinity;
+  let steps = 0;
+  const search = (i: number, cost: number): void => {
+    if (cost + (rest[i] ?? 0) >= bestCost || steps > SEARCH_LIMIT) return;
+    const d = order[i];
+    if (d === undefined) {
+      best = [...chosen];
+      bestCost = cost;
+      return;
+    }
+    for (const o of free.get(d.id) ?? []) {
+      steps += 1;
+      if (chosen.some((c) => overlap(c.box, o.box) > 0)) continue;
+      chosen.push(o);
+      search(i + 1, cost + o.rank);
+      chosen.pop();
+    }
+  };
+  search(0, 0);
+  if (best !== undefined) chosen.push(...best);
+  else {
+    // No arrangement is free of overlaps: each label, in order, takes the place that overlaps least.
+    for (const d of order) {
+      const cost = (o: Option): number => o.covers + o.near + chosen.reduce((sum, c) => sum + overlap(c.box, o.box), 0);
+      const least = (options.get(d.id) ?? []).reduce<Option | undefined>((a, o) => (a === undefined || cost(o) < cost(a) ? o : a), undefined);
+      if (least !== undefined) chosen.push(least);
+    }
+  }
+  return new Map(order.flatMap((d, i) => (chosen[i] === undefined ? [] : [[d.id, (chosen[i] as Option).at] as const])));
 }
 
 /** Label sizes in the map's own units: at about 900 px wide (a desktop) and about 345 px (a phone), each near 13 px on screen. */
 const WIDE = { font: 15, radius: 8 };
 const NARROW = { font: 33, radius: 15 };
+/** The two label sets' sizes (the stylesheet's .map-labels-wide and -narrow text, and the phone's dot radius). */
+export const LABEL_SIZES = { wide: WIDE, narrow: NARROW } as const;
 
 function Labels({ dots, size, variant }: { dots: readonly Dot[]; size: { font: number; radius: number }; variant: 'wide' | 'narrow' }) {
   const placed = placeLabels(dots, size.font, size.radius);

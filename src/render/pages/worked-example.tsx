@@ -1,5 +1,5 @@
 // The methodology's worked example: one real market's scores recomputed step by step with the methodology's functions.
-import { metricDefinition, type Values } from '../../methodology/metrics.ts';
+import { metricDefinition, valuesOf } from '../../methodology/metrics.ts';
 import { THRESHOLDS, computeScores, isDerived, workScores, type ThresholdKey, type WorkedScore } from '../../methodology/scores.ts';
 import { PATHS } from '../../contract/paths.ts';
 import type { AssembledProfile } from '../../methodology/profiles.ts';
@@ -9,7 +9,6 @@ import { displayName, formatMetric, formatNumber, labelList, listWords } from '.
 import { COMPOSITE_SCORES, SCORE_KEYS, derivation, scoreLabel, scoreOf } from './scores.ts';
 import type { Site } from './site.ts';
 
-const valuesOf = (p: AssembledProfile): Values => Object.fromEntries(Object.values(p.profile.metrics).map((m) => [m.id, m.value]));
 const two = (n: number): string => formatNumber(n, 2);
 
 /** The first market, by id, with every score: the example then shows every formula. */
@@ -45,7 +44,7 @@ function Step({ worked }: { worked: WorkedScore }) {
 export function WorkedExample({ site }: { site: Site }) {
   const example = exampleMarket(site.profiles);
   if (example === undefined) return null;
-  const values = valuesOf(example);
+  const values = valuesOf(example.profile.metrics);
   // The parts before the scores that combine them, as the formulas above list them.
   const all = workScores(values);
   const worked = [...all.filter((w) => !COMPOSITE_SCORES.includes(w.key)), ...all.filter((w) => COMPOSITE_SCORES.includes(w.key))];
@@ -115,7 +114,7 @@ export function WorkedExample({ site }: { site: Site }) {
           <Step key={w.key} worked={w} />
         ))}
       </ol>
-      <p class={matches ? 'notice' : 'notice notice-missing'}>
+      <p class={matches ? 'confirm' : 'notice notice-missing'}>
         {matches
           ? `These are the scores the profile publishes: ${SCORE_KEYS.map((k) => `${k} ${scoreOf(published, k) ?? 'not computed'}`).join(', ')}.`
           : 'The recomputed scores differ from the published ones; please report this.'}

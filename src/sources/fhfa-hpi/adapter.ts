@@ -152,6 +152,19 @@ function seriesOf(marketId: string, entry: Series, latest: Quarter): MetricSerie
   return { marketId, metricId: 'homePriceIndex', perYear: 4, points };
 }
 
+/**
+ * The change of the index on the same quarter a year earlier, quarter by quarter, labelled as the profile labels its
+ * latest ("2024 Q4 to 2025 Q4"), rounded as the profile's value is; a quarter without both values has none.
+ */
+function changeSeriesOf(index: MetricSeries<FhfaMetric>): MetricSeries<FhfaMetric> {
+  const points = index.points.slice(index.perYear).map((p, i) => {
+    const before = index.points[i];
+    const value = p.value === undefined || before?.value === undefined ? undefined : roundTo((p.value / before.value - 1) * 100, 1);
+    return { period: `${before?.period ?? ''} to ${p.period}`, value };
+  });
+  return { marketId: index.marketId, metricId: 'homePriceChange', perYear: index.perYear, points };
+}
+
 const describeCodes = (market: MarketDefinition): string =>
   [
     `the whole metro ${market.cbsaCode}`,
@@ -214,7 +227,9 @@ export function readMarkets(source: string, markets: readonly MarketDefinition[]
     const base = { marketId: market.id, sourceId: SOURCE_ID, boundary };
     const index = latest.index ?? 0;
     observations.push({ ...base, metricId: 'homePriceIndex', value: index, asOf: quarterLabel(latest), origin: { file: FILE, line: latest.line } });
-    histories.push(seriesOf(market.id, entry, latest));
+    const history = seriesOf(market.id, entry, latest);
+    histories.push(history);
+    if (history.points.length > history.perYear) histories.push(changeSeriesOf(history));
     const before = { year: latest.year - 1, quarter: latest.quarter };
     const yearBefore = entry.quarters.get(quarterKey(before.year, before.quarter));
     if (yearBefore?.index === undefined) {

@@ -1,0 +1,212 @@
+// Published snapshots kept for ever (archive/<date>/): read back with every byte checked against its recorded hash, and added to without ever rewriting one.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { ArchiveError } from '../contract/errors.ts';
+import { renderJson } from '../contract/json.ts';
+import { ARCHIVE_BASE_URL, PATHS, VINTAGE_DOCUMENTS } from '../contract/paths.ts';
+import type { MarketProfile } from '../contract/schemas.ts';
+import type { ArchivedSource } from '../contract/vintages.ts';
+import type { PastSnapshot } from '../methodology/series.ts';
+import type { Snapshot } from '../methodology/snapshot.ts';
+import { currentSources } from '../methodology/vintages.ts';
+import { METHODOLOGY_VERSION } from '../methodology/version.ts';
+import type { RouteTable } from '../routes/route-table.ts';
+
+/** The record of one archived snapshot, beside its documents. */
+export const RECORD_FILE = 'snapshot.json';
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+export interface ArchiveRecord {
+  snapshotDate: string;
+  methodologyVersion: string;
+  sources: ArchivedSource[];
+  /** Every document of the snapshot, by archive name, with its size and SHA-256. */
+  documents: { file: string; bytes: number; sha256: string }[];
+}
+
+const sha256 = (body: Buffer): string => createHash('sha256').update(body).digest('hex');
+
+/** Absolute URLs of this deployment written with the placeholder, so an archived byte does not depend on where it is served. */
+const toArchived = (body: Buffer, baseUrl: string): Buffer => Buffer.from(body.toString('utf8').replaceAll(baseUrl, ARCHIVE_BASE_URL), 'utf8');
+
+/** The current snapshot's documents as an archive keeps them, by archive name. */
+export function snapshotDocuments(table: RouteTable): Map<string, Buffer> {
+  const body = (path: string): Buffer => {
+    const route = table.routes.get(path);
+    if (route === undefined) throw new ArchiveError('archive_shape', { route: path }, 'the build has no such route to archive');
+    return toArchived(route.identity.body, table.baseUrl);
+  };
+  const out = new Map<string, Buffer>([
+    [VINTAGE_DOCUMENTS.index, body(PATHS.index)],
+    [VINTAGE_DOCUMENTS.bulkCsv, body(PATHS.bulkCsv)],
+  ]);
+  for (const id of table.marketIds) {
+    out.set(VINTAGE_DOCUMENTS.profile(id), body(PATHS.profile(id)));
+    out.set(VINTAGE_DOCUMENTS.csv(id), body(PATHS.marketCsv(id)));
+  }
+  return out;
+}
+
+export function archiveRecord(snapshot: Snapshot, documents: ReadonlyMap<string, Buffer>): ArchiveRecord {
+  return {
+    snapshotDate: snapshot.snapshotDate,
+    methodologyVersion: METHODOLOGY_VERSION,
+    sources: currentSources(snapshot),
+    documents: [...documents].sort(([a], [b]) => (a < b ? -1 : 1)).map(([file, body]) => ({ file, bytes: body.length, sha256: sha256(body) })),
+  };
+}
+
+function readRecord(dir: string, date: string): ArchiveRecord {
+  const file = `${date}/${RECORD_FILE}`;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(join(dir, date, RECORD_FILE), 'utf8'));
+  } catch (error) {
+    throw new ArchiveError('archive_shape', { file }, `cannot read the snapshot's record: ${(error as Error).message}`);
+  }
+  const r = parsed as Partial<ArchiveRecord>;
+  if (
+    r.snapshotDate !== date ||
+    typeof r.methodologyVersion !== 'string' ||
+    !Array.isArray(r.sources) ||
+    !Array.isArray(r.documents) ||
+    !r.documents.every((d) => typeof d?.file === 'string' && typeof d.sha256 === 'string' && typeof d.bytes === 'number')
+  ) {
+    throw new ArchiveError('archive_shape', { file }, `not a snapshot record of ${date} (snapshotDate, methodologyVersion, sources, documents)`);
+  }
+  return r as ArchiveRecord;
+}
+
+/**
+ * Every archived snapshot under `dir`, each document checked against the hash its record holds: an archived byte that
+ * changed, a document missing or one the record does not list stops the build, naming the file. No folder: no archive.
+ */
+export function readArchive(dir: string): PastSnapshot[] {
+  if (!existsSync(dir)) return [];
+  const dates = readdirSync(dir)
+    // A folder being written (.<date>.tmp-<pid>) is not a snapshot yet.
+    .filter((name) => !name.startsWith('.') && statSync(join(dir, name)).isDirectory())
+    .sort();
+  return dates.map((date) => {
+    if (!DATE.test(date)) throw new ArchiveError('archive_shape', { file: date }, 'an archived snapshot is a folder named by its date, YYYY-MM-DD');
+    const record = readRecord(dir, date);
+    const documents = new Map<string, Buffer>();
+    for (const d of record.documents) {
+      const file = `${date}/${d.file}`;
+      let body: Buffer;
+      try {
+        body = readFileSync(join(dir, date, d.file));
+      } catch {
+        throw new ArchiveError('archive_tampered', { file }, `the record lists it, but it is missing`);
+      }
+      if (body.length !== d.bytes || sha256(body) !== d.sha256) {
+        throw new ArchiveError(
+          'archive_tampered',
+          { file },
+          `its bytes (${body.length}, SHA-256 ${sha256(body)}) are not the ones archived (${d.bytes}, ${d.sha256}); an archived snapshot is never changed`,
+        );
+      }
+      documents.set(d.file, body);
+    }
+    const listed = new Set(record.documents.map((d) => d.file));
+    const walk = (sub: string): string[] =>
+      readdirSync(join(dir, date, sub)).flatMap((name) => {
+        const rel = sub === '' ? name : `${sub}/${name}`;
+        return statSync(join(dir, date, rel)).isDirectory() ? walk(rel) : [rel];
+      });
+    const extra = walk('').find((f) => f !== RECORD_FILE && !listed.has(f));
+    if (extra !== undefined) throw new ArchiveError('archive_tampered', { file: `${date}/${extra}` }, `${RECORD_FILE} does not list it`);
+    const profiles = new Map<string, MarketProfile>();
+    for (const [name, body] of documents) {
+      const m = /^markets\/([a-z0-9-]+)\.json$/.exec(name);
+      if (m !== null) profiles.set(m[1] ?? '', JSON.parse(body.toString('utf8')) as MarketProfile);
+    }
+    return { snapshotDate: date, methodologyVersion: record.methodologyVersion, sources: record.sources, profiles, documents };
+  });
+}
+
+/** A metric as compared across two builds of one snapshot: what an analyst would cite. */
+const cited = (m: MarketProfile['profile']['metrics'][string] | undefined): string =>
+  m === undefined ? 'absent' : JSON.stringify([m.value, m.asOf, m.sourceId, m.marginOfError ?? null, m.illustrative ?? false]);
+
+/**
+ * A snapshot already archived under its date must give the same values again: fixtures that changed without a new
+ * retrieval date would otherwise serve two sets of numbers under one date. (The rendering may change; the archived
+ * bytes stay what the vintage serves.)
+ */
+export function assertSameValues(snapshot: Snapshot): void {
+  const archived = snapshot.archive.find((p) => p.snapshotDate === snapshot.snapshotDate);
+  if (archived === undefined) return;
+  const date = snapshot.snapshotDate;
+  const now = new Map(snapshot.markets.map((m) => [m.profile.market.id, m.profile]));
+  for (const id of new Set([...archived.profiles.keys(), ...now.keys()])) {
+    const file = `${date}/${VINTAGE_DOCUMENTS.profile(id)}`;
+    const before = archived.profiles.get(id);
+    const after = now.get(id);
+    if (before === undefined || after === undefined) {
+      throw new ArchiveError(
+        'archive_changed',
+        { file },
+        `the snapshot of ${date} ${before === undefined ? 'did not have' : 'had'} market ${id}; a changed snapshot needs a new retrieval date`,
+      );
+    }
+    for (const key of new Set([...Object.keys(before.profile.metrics), ...Object.keys(after.profile.metrics)])) {
+      const was = cited(before.profile.metrics[key]);
+      const is = cited((after.profile.metrics as Record<string, MarketProfile['profile']['metrics'][string]>)[key]);
+      if (was !== is) {
+        throw new ArchiveError(
+          'archive_changed',
+          { file, pointer: `/profile/metrics/${key}` },
+          `the fixtures give ${is} where the archived snapshot of ${date} has ${was}; a changed snapshot needs a new retrieval date (fetch records one)`,
+        );
+      }
+    }
+  }
+}
+
+export interface ArchiveResult {
+  /** The folder of the snapshot, relative to the archive. */
+  folder: string;
+  /** False when the same bytes were archived already. */
+  written: boolean;
+  documents: number;
+}
+
+/**
+ * Adds the current snapshot to the archive: a new folder, written whole then renamed into place. A snapshot archived
+ * already is left as it is when its bytes are the same, and refused, naming the first file that differs, when not.
+ */
+export function writeSnapshot(dir: string, snapshot: Snapshot, table: RouteTable): ArchiveResult {
+  const documents = snapshotDocuments(table);
+  const record = archiveRecord(snapshot, documents);
+  const date = snapshot.snapshotDate;
+  const target = join(dir, date);
+  const files = new Map([...documents, [RECORD_FILE, Buffer.from(renderJson(record))]]);
+  if (existsSync(target)) {
+    for (const [name, body] of files) {
+      const path = join(target, name);
+      if (!existsSync(path) || !readFileSync(path).equals(body)) {
+        throw new ArchiveError(
+          'archive_changed',
+          { file: `${date}/${name}` },
+          `this build's bytes differ from those archived for ${date}; an archived snapshot is never rewritten (a changed snapshot needs a new retrieval date)`,
+        );
+      }
+    }
+    return { folder: date, written: false, documents: documents.size };
+  }
+  const staging = join(dir, `.${date}.tmp-${process.pid}`);
+  rmSync(staging, { recursive: true, force: true });
+  try {
+    for (const [name, body] of files) {
+      mkdirSync(dirname(join(staging, name)), { recursive: true });
+      writeFileSync(join(staging, name), body);
+    }
+    renameSync(staging, target);
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    throw error;
+  }
+  return { folder: date, written: true, documents: documents.size };
+}

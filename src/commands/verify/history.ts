@@ -1,0 +1,171 @@
+// The checks of what analysts and mirrors take whole: each market's series tied to its profile, the bulk series, the vintages at their immutable addresses, and the zip against the bytes served.
+import type { ValidateFunction } from 'ajv';
+import {
+  BULK_SERIES_CSV_FILENAME,
+  DOWNLOAD_FILENAME,
+  Faults,
+  IMMUTABLE,
+  SERIES_CSV_COLUMNS,
+  TYPES,
+  expectRepresentation,
+  expectResponse,
+  isObject,
+  readJsonBody,
+  requestText,
+  seriesCsvFilename,
+} from './expect.ts';
+import { headerOf, type Probe } from './http.ts';
+import { expectAttachment, readCsv, schemaFaults, type Profile } from './resources.ts';
+import { ZipReadError, unzip } from './unzip.ts';
+
+const column = (name: (typeof SERIES_CSV_COLUMNS)[number]): number => SERIES_CSV_COLUMNS.indexOf(name);
+
+/**
+ * One market's series: the JSON valid against the served schema and holding each of the profile's values at its
+ * period; the CSV in the series columns with one row per observation of the JSON, each the same value.
+ */
+export async function checkSeries(
+  probe: Probe,
+  f: Faults,
+  id: string,
+  validate: ValidateFunction | undefined,
+  profile: Profile | undefined,
+): Promise<string[][] | undefined> {
+  const path = `/api/markets/${id}/series`;
+  const res = await probe.fetch(path);
+  if (!expectResponse(f, res, 200, TYPES.json)) return undefined;
+  expectRepresentation(f, res);
+  const doc = readJsonBody(f, res);
+  if (!isObject(doc)) return undefined;
+  if (validate === undefined) f.add(`${path}: cannot be validated, the series schema could not be read`);
+  else for (const fault of schemaFaults(validate, doc, path)) f.add(fault);
+  const metrics = isObject(doc.metrics) ? doc.metrics : {};
+  const observations = new Map<string, Record<string, unknown>>();
+  for (const [key, m] of Object.entries(metrics)) {
+    const list = isObject(m) && Array.isArray(m.observations) ? m.observations.filter(isObject) : [];
+    for (const o of list) observations.set(`${key}\u0000${String(o.period)}`, o);
+  }
+  for (const [key, metric] of Object.entries(profile?.metrics ?? {})) {
+    const o = observations.get(`${key}\u0000${String(metric.asOf)}`);
+    f.expect(
+      o !== undefined && o.value === metric.value && o.marginOfError === metric.marginOfError && o.illustrative === metric.illustrative,
+      `${path}: ${key} at ${String(metric.asOf)} is ${JSON.stringify(o === undefined ? null : [o.value, o.marginOfError, o.illustrative])}, the profile has ${JSON.stringify([metric.value, metric.marginOfError, metric.illustrative])}`,
+    );
+  }
+  const csvPath = `${path}/csv`;
+  const csv = await probe.fetch(csvPath);
+  if (!expectResponse(f, csv, 200, TYPES.csv)) return undefined;
+  expectRepresentation(f, csv);
+  expectAttachment(f, csv, seriesCsvFilename(id));
+  const rows = readCsv(f, csv, csvPath, SERIES_CSV_COLUMNS);
+  if (rows === undefined) return undefined;
+  f.expect(rows.length === observations.size, `${csvPath} has ${rows.length} rows, the JSON ${observations.size} observations`);
+  for (const [i, row] of rows.entries()) {
+    const o = observations.get(`${row[column('metric_id')] ?? ''}\u0000${row[column('period')] ?? ''}`);
+    const margin = row[column('margin_of_error')] ?? '';
+    f.expect(
+      row[column('market_id')] === id &&
+        o !== undefined &&
+        Number(row[column('value')]) === o.value &&
+        (margin === '' ? o.marginOfError === undefined : Number(margin) === o.marginOfError) &&
+        row[column('illustrative')] === String(o.illustrative === true) &&
+        row[column('live_data')] === 'false',
+      `${csvPath} line ${i + 2} does not tie to the JSON: ${row.join(',')}`,
+    );
+  }
+  return rows;
+}
+
+/** /api/markets/series/csv: the market series CSVs' rows, all of them, in market order. */
+export async function checkBulkSeries(probe: Probe, f: Faults, marketRows: readonly (string[][] | undefined)[]): Promise<number> {
+  const path = '/api/markets/series/csv';
+  const res = await probe.fetch(path);
+  if (!expectResponse(f, res, 200, TYPES.csv)) return 0;
+  expectRepresentation(f, res);
+  expectAttachment(f, res, BULK_SERIES_CSV_FILENAME);
+  const rows = readCsv(f, res, path, SERIES_CSV_COLUMNS);
+  if (rows === undefined) return 0;
+  const union = [...marketRows.flatMap((r) => r ?? [])];
+  union.sort((a, b) => ((a[0] ?? '') < (b[0] ?? '') ? -1 : (a[0] ?? '') > (b[0] ?? '') ? 1 : 0));
+  const line = (r: readonly string[]): string => JSON.stringify(r);
+  const first = rows.findIndex((r, i) => line(r) !== line(union[i] ?? []));
+  f.expect(
+    rows.length === union.length && first === -1,
+    `${path} differs from the market series CSVs in market order (${rows.length} vs ${union.length} rows${first === -1 ? '' : `; first difference at line ${first + 2}`})`,
+  );
+  return rows.length;
+}
+
+/**
+ * /api/vintages: valid against its served schema, the current snapshot first (the index's date), and every document it
+ * links answering 200 with Cache-Control immutable.
+ */
+export async function checkVintages(
+  probe: Probe,
+  f: Faults,
+  validate: ValidateFunction | undefined,
+  indexDoc: unknown,
+): Promise<{ vintages: number; documents: number }> {
+  const res = await probe.fetch('/api/vintages');
+  if (!expectResponse(f, res, 200, TYPES.json)) return { vintages: 0, documents: 0 };
+  expectRepresentation(f, res);
+  const doc = readJsonBody(f, res);
+  if (!isObject(doc)) return { vintages: 0, documents: 0 };
+  if (validate !== undefined) for (const fault of schemaFaults(validate, doc, '/api/vintages')) f.add(fault);
+  const vintages = Array.isArray(doc.vintages) ? doc.vintages.filter(isObject) : [];
+  const first = vintages[0];
+  f.expect(
+    first?.current === true && isObject(indexDoc) && first.snapshotDate === indexDoc.generatedAt,
+    `/api/vintages does not list the current snapshot (${isObject(indexDoc) ? String(indexDoc.generatedAt) : '?'}) first`,
+  );
+  const urls = vintages.flatMap((v) => {
+    const links = isObject(v.links) ? v.links : {};
+    const markets = isObject(links.markets) ? Object.values(links.markets).filter(isObject) : [];
+    return [links.index, links.bulkCsv, ...markets.flatMap((m) => [m.json, m.csv])].filter((u): u is string => typeof u === 'string');
+  });
+  const answers = await Promise.all(urls.map((url) => probe.fetch(url)));
+  for (const answer of answers) {
+    f.expect(answer.status === 200, `${requestText(answer)} answered ${answer.status}, expected 200`);
+    f.expect(
+      headerOf(answer, 'cache-control') === IMMUTABLE,
+      `${requestText(answer)} has Cache-Control ${JSON.stringify(headerOf(answer, 'cache-control') ?? null)}, expected ${IMMUTABLE}`,
+    );
+  }
+  return { vintages: vintages.length, documents: urls.length };
+}
+
+/** The path a zip entry's name mirrors: markets/x.json → /api/markets/x, markets/x.csv → /api/markets/x/csv. */
+const pathOfEntry = (name: string): string | undefined =>
+  name.endsWith('.json') ? `/api/${name.slice(0, -5)}` : name.endsWith('.csv') ? `/api/${name.slice(0, -4)}/csv` : undefined;
+
+/** /api/download: a zip whose every file is the bytes served at the path its name mirrors, with a README. */
+export async function checkDownload(probe: Probe, f: Faults, mustHold: readonly string[]): Promise<number> {
+  const res = await probe.fetch('/api/download');
+  if (!expectResponse(f, res, 200, TYPES.zip)) return 0;
+  expectRepresentation(f, res);
+  expectAttachment(f, res, DOWNLOAD_FILENAME);
+  let entries: Map<string, Buffer>;
+  try {
+    entries = unzip(res.body);
+  } catch (error) {
+    if (!(error instanceof ZipReadError)) throw error;
+    f.add(`/api/download is not a readable zip: ${error.message}`);
+    return 0;
+  }
+  f.expect(entries.has('README.txt'), '/api/download has no README.txt');
+  const files = [...entries].filter(([name]) => name !== 'README.txt');
+  const answers = await Promise.all(
+    files.map(async ([name, body]) => {
+      const path = pathOfEntry(name);
+      if (path === undefined) return `${name} names no JSON or CSV document`;
+      const served = await probe.fetch(path);
+      return served.status === 200 && served.body.equals(body)
+        ? undefined
+        : `${name} is not the bytes of GET ${path} (${served.status}, ${served.body.length} vs ${body.length} bytes)`;
+    }),
+  );
+  for (const fault of answers) if (fault !== undefined) f.add(fault);
+  const held = new Set(files.map(([name]) => pathOfEntry(name)));
+  for (const path of mustHold) f.expect(held.has(path), `/api/download does not hold ${path}`);
+  return files.length;
+}

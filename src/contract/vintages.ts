@@ -1,0 +1,61 @@
+// The vintage index, defined once: every published snapshot with its sources' vintages and files, and the next release each source is due.
+import { Type, type Static } from '@sinclair/typebox';
+import { IsoDate, NonEmpty, PRODUCTION_MODE, SCHEMA_VERSION, Url } from './schemas.ts';
+
+const VintageSource = Type.Object({
+  sourceId: Type.String({ pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' }),
+  vintage: NonEmpty,
+  updateFrequency: Type.Union([Type.Literal('monthly'), Type.Literal('quarterly'), Type.Literal('annually')]),
+  latestReleaseDate: Type.Optional(IsoDate),
+  latestRetrievedAt: Type.Optional(IsoDate),
+  nextExpectedRelease: Type.Optional(
+    Type.String({
+      format: 'date',
+      pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
+      description:
+        "When the source's next release is due: its published schedule where the module records one, else the release date plus its update interval.",
+    }),
+  ),
+  overdue: Type.Optional(Type.Boolean({ description: 'Whether the next release was due before the snapshot date: judged as of that date, not today.' })),
+  files: Type.Array(Type.Object({ file: NonEmpty, bytes: Type.Integer({ minimum: 0 }), sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }) }), {
+    description: 'The source files the snapshot was built from, with their sizes and SHA-256.',
+  }),
+});
+
+const Vintage = Type.Object({
+  snapshotDate: IsoDate,
+  methodologyVersion: Type.String({ pattern: '^v[0-9]+\\.[0-9]+$' }),
+  current: Type.Boolean({ description: 'true for the snapshot the other endpoints serve.' }),
+  sources: Type.Array(VintageSource, { minItems: 1 }),
+  links: Type.Object({
+    index: Url,
+    bulkCsv: Url,
+    markets: Type.Record(Type.String(), Type.Object({ json: Url, csv: Url }), {
+      description: 'Each market of the snapshot: its profile and CSV as published then.',
+    }),
+  }),
+});
+
+export const VintageIndex = Type.Object({
+  schemaVersion: Type.Literal(SCHEMA_VERSION),
+  generatedAt: IsoDate,
+  productionMode: Type.Literal(PRODUCTION_MODE),
+  liveData: Type.Literal(false),
+  count: Type.Integer({ minimum: 1 }),
+  vintages: Type.Array(Vintage, { minItems: 1, description: 'Newest first; the current snapshot is the first entry.' }),
+  caveats: Type.Array(NonEmpty, { minItems: 1 }),
+  links: Type.Object({ self: Url, schema: Url }),
+});
+
+/** A source as an archived snapshot records it (archive/<date>/snapshot.json): what the vintage index says less what it computes. */
+export type ArchivedSource = Omit<Static<typeof VintageSource>, 'nextExpectedRelease' | 'overdue'>;
+
+export type VintageIndex = Static<typeof VintageIndex>;
+export type Vintage = Static<typeof Vintage>;
+export type VintageSource = Static<typeof VintageSource>;
+
+export const VINTAGE_CAVEATS: readonly string[] = [
+  'A vintage is a snapshot as it was published: its documents never change, and are served with Cache-Control immutable.',
+  "A vintage's documents link to this deployment's pages, which show the current snapshot.",
+  'nextExpectedRelease and overdue are judged as of the snapshot date, not the day you read them.',
+];

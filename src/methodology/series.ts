@@ -1,0 +1,133 @@
+// A market's every observation per metric: the current files' history (FHFA quarter by quarter) and latest values, and for periods they no longer hold, the archived vintages' values.
+import { GEOGRAPHY_LEVELS } from '../contract/geography.ts';
+import { PATHS } from '../contract/paths.ts';
+import { comparePeriods, periodRange } from '../contract/periods.ts';
+import { PRODUCTION_MODE, SCHEMA_VERSION, compareIds, type MarketProfile, type Source } from '../contract/schemas.ts';
+import { SERIES_CAVEATS, type MarketSeries, type SeriesGeography, type SeriesMetric, type SeriesObservation } from '../contract/series.ts';
+import type { ArchivedSource } from '../contract/vintages.ts';
+import type { Boundary, MetricSeries } from '../sources/source.ts';
+import type { MetricId } from './metrics.ts';
+import type { AssembledProfile } from './profiles.ts';
+
+/** An archived snapshot as the build reads it back (archive/<date>/): what it was made of, and its documents as published. */
+export interface PastSnapshot {
+  snapshotDate: string;
+  methodologyVersion: string;
+  /** Its sources as recorded when it was archived: vintage, dates and files. */
+  sources: readonly ArchivedSource[];
+  /** Its profiles, parsed, by market id. */
+  profiles: ReadonlyMap<string, MarketProfile>;
+  /** Its documents by archive name (markets.json, markets/<id>.csv, …), absolute URLs written with the base URL placeholder. */
+  documents: ReadonlyMap<string, Buffer>;
+}
+
+/** What the series of one market is made of: its profile, its metrics' histories and areas, and the snapshots before it. */
+export interface SeriesInput {
+  profile: AssembledProfile;
+  series: ReadonlyMap<MetricId, MetricSeries>;
+  boundaries: ReadonlyMap<MetricId, Boundary>;
+  /** Archived snapshots older than this one, newest first. */
+  past: readonly PastSnapshot[];
+  baseUrl: string;
+}
+
+export const geographyOf = (b: Pick<Boundary, 'level' | 'name' | 'codes' | 'states'>): SeriesGeography => ({
+  level: b.level,
+  code: GEOGRAPHY_LEVELS[b.level].code(b),
+  name: b.name,
+});
+
+const sameGeography = (a: SeriesGeography, b: SeriesGeography): boolean => a.level === b.level && a.code === b.code;
+
+const observation = (period: string, value: number, snapshotDate: string, extra: Partial<SeriesObservation> = {}): SeriesObservation => {
+  const { start, end } = periodRange(period);
+  return {
+    period,
+    periodStart: start,
+    periodEnd: end,
+    value,
+    ...(extra.marginOfError === undefined ? {} : { marginOfError: extra.marginOfError }),
+    ...(extra.illustrative === true ? { illustrative: true as const } : {}),
+    snapshotDate,
+    ...(extra.geography === undefined ? {} : { geography: extra.geography }),
+  };
+};
+
+/** Where an archived profile says a metric's value came from: its geographyScope boundary, or (with one area only) undefined. */
+function pastGeography(profile: MarketProfile, metricId: string): SeriesGeography | undefined {
+  const b = profile.geographyScope?.boundaries.find((x) => x.metrics.includes(metricId));
+  return b === undefined ? undefined : geographyOf(b);
+}
+
+function seriesMetric(input: SeriesInput, id: MetricId, source: Source): SeriesMetric | undefined {
+  const metric = input.profile.profile.metrics[id];
+  const boundary = input.boundaries.get(id);
+  if (metric === undefined || boundary === undefined) return undefined;
+  const snapshotDate = input.profile.generatedAt;
+  const geography = geographyOf(boundary);
+  const flags = (period: string): Partial<SeriesObservation> => ({
+    // The margin belongs to the latest value; an illustrative metric is illustrative in every period its files hold.
+    ...(period === metric.asOf && metric.marginOfError !== undefined ? { marginOfError: metric.marginOfError } : {}),
+    ...(metric.illustrative === true ? { illustrative: true as const } : {}),
+  });
+  const byPeriod = new Map<string, SeriesObservation>();
+  const history = input.series.get(id);
+  for (const p of history?.points ?? []) if (p.value !== undefined) byPeriod.set(p.period, observation(p.period, p.value, snapshotDate, flags(p.period)));
+  // The latest value is the profile's, whatever the history holds.
+  byPeriod.set(metric.asOf, observation(metric.asOf, metric.value, snapshotDate, flags(metric.asOf)));
+  // A period the current files no longer hold comes from the newest archived snapshot that has it.
+  for (const past of input.past) {
+    const old = past.profiles.get(input.profile.market.id);
+    const value = old?.profile.metrics[id];
+    if (old === undefined || value === undefined || byPeriod.has(value.asOf)) continue;
+    const area = pastGeography(old, id) ?? geography;
+    byPeriod.set(
+      value.asOf,
+      observation(value.asOf, value.value, past.snapshotDate, {
+        ...(value.marginOfError === undefined ? {} : { marginOfError: value.marginOfError }),
+        ...(value.illustrative === true ? { illustrative: true as const } : {}),
+        ...(sameGeography(area, geography) ? {} : { geography: area }),
+      }),
+    );
+  }
+  return {
+    id,
+    label: metric.label,
+    unit: metric.unit,
+    sourceId: metric.sourceId,
+    frequency: source.updateFrequency,
+    geography,
+    observations: [...byPeriod.values()].sort((a, b) => comparePeriods(a.period, b.period)),
+  };
+}
+
+/** The series document of one market (/api/markets/<market-id>/series). */
+export function assembleSeries(input: SeriesInput): MarketSeries {
+  const { profile, baseUrl } = input;
+  const id = profile.market.id;
+  const sources = new Map(profile.sources.map((s) => [s.sourceId, s]));
+  const metrics: Record<string, SeriesMetric> = {};
+  for (const key of (Object.keys(profile.profile.metrics) as MetricId[]).sort(compareIds)) {
+    const source = sources.get(profile.profile.metrics[key]?.sourceId ?? '');
+    const m = source === undefined ? undefined : seriesMetric(input, key, source);
+    if (m !== undefined) metrics[key] = m;
+  }
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    generatedAt: profile.generatedAt,
+    methodologyVersion: profile.methodologyVersion,
+    productionMode: PRODUCTION_MODE,
+    liveData: false,
+    market: profile.market,
+    metrics,
+    sources: profile.sources,
+    caveats: [...SERIES_CAVEATS],
+    links: {
+      self: baseUrl + PATHS.series(id),
+      csv: baseUrl + PATHS.seriesCsv(id),
+      profile: baseUrl + PATHS.profile(id),
+      html: baseUrl + PATHS.marketPage(id),
+      schema: baseUrl + PATHS.seriesSchema,
+    },
+  };
+}

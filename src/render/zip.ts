@@ -1,0 +1,108 @@
+// A deterministic zip archive (PKWARE APPNOTE 6.3, deflate, UTF-8 names): the same files give the same bytes, so two builds give one ETag.
+import { deflateRawSync } from 'node:zlib';
+
+export interface ZipEntry {
+  /** The path inside the archive, with forward slashes. */
+  name: string;
+  body: Buffer;
+  /** The body's gzip file, where one was made already: its deflate stream and CRC-32 are the zip entry's, taken as they are. */
+  gzip?: Buffer;
+}
+
+/** The raw deflate stream and CRC-32 inside a gzip file (RFC 1952) without optional header fields, as node:zlib writes one. */
+function fromGzip(gz: Buffer | undefined, size: number): { data: Buffer; crc: number } | undefined {
+  if (gz === undefined || gz.length < 18 || gz[0] !== 0x1f || gz[1] !== 0x8b || gz[2] !== 8 || gz[3] !== 0) return undefined;
+  if (gz.readUInt32LE(gz.length - 4) !== size % 2 ** 32) return undefined;
+  return { data: gz.subarray(10, gz.length - 8), crc: gz.readUInt32LE(gz.length - 8) };
+}
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+/** CRC-32 (ISO 3309), as zip records it for every entry. */
+export function crc32(body: Buffer): number {
+  let c = 0xffffffff;
+  for (const byte of body) c = (CRC_TABLE[(c ^ byte) & 0xff] ?? 0) ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+/** An MS-DOS date of midnight on an ISO date (zip's timestamps have no zone): every entry carries the snapshot's date. */
+function dosDate(isoDate: string): number {
+  const [y, m, d] = isoDate.split('-').map(Number) as [number, number, number];
+  return ((y - 1980) << 9) | (m << 5) | d;
+}
+
+const UTF8_NAMES = 0x0800;
+const VERSION_NEEDED = 20;
+/** Made by Unix (3), version 2.0: the external attributes then carry the file mode, 0644 for a regular file. */
+const VERSION_MADE_BY = (3 << 8) | VERSION_NEEDED;
+const FILE_MODE = (0o100644 << 16) >>> 0;
+
+/**
+ * The archive of these entries, sorted by name, each deflated (or stored where deflate does not make it smaller), dated
+ * `date`. Not zip64: an entry or the archive over 4 GiB, or more than 65,535 entries, is refused.
+ */
+export function zipArchive(entries: readonly ZipEntry[], date: string): Buffer {
+  const sorted = [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  if (sorted.length > 0xffff) throw new RangeError(`a zip without zip64 holds at most 65,535 entries, not ${sorted.length}`);
+  const day = dosDate(date);
+  const locals: Buffer[] = [];
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (const entry of sorted) {
+    const name = Buffer.from(entry.name, 'utf8');
+    const made = fromGzip(entry.gzip, entry.body.length);
+    const deflated = made?.data ?? deflateRawSync(entry.body, { level: 9 });
+    const stored = deflated.length >= entry.body.length;
+    const data = stored ? entry.body : deflated;
+    const crc = made?.crc ?? crc32(entry.body);
+    if (entry.body.length > 0xfffffffe || offset > 0xfffffffe) throw new RangeError(`${entry.name}: a zip without zip64 holds files under 4 GiB`);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(VERSION_NEEDED, 4);
+    local.writeUInt16LE(UTF8_NAMES, 6);
+    local.writeUInt16LE(stored ? 0 : 8, 8);
+    local.writeUInt16LE(0, 10);
+    local.writeUInt16LE(day, 12);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(entry.body.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    local.writeUInt16LE(0, 28);
+    locals.push(local, name, data);
+    const header = Buffer.alloc(46);
+    header.writeUInt32LE(0x02014b50, 0);
+    header.writeUInt16LE(VERSION_MADE_BY, 4);
+    header.writeUInt16LE(VERSION_NEEDED, 6);
+    header.writeUInt16LE(UTF8_NAMES, 8);
+    header.writeUInt16LE(stored ? 0 : 8, 10);
+    header.writeUInt16LE(0, 12);
+    header.writeUInt16LE(day, 14);
+    header.writeUInt32LE(crc, 16);
+    header.writeUInt32LE(data.length, 20);
+    header.writeUInt32LE(entry.body.length, 24);
+    header.writeUInt16LE(name.length, 28);
+    header.writeUInt16LE(0, 30);
+    header.writeUInt16LE(0, 32);
+    header.writeUInt16LE(0, 34);
+    header.writeUInt16LE(0, 36);
+    header.writeUInt32LE(FILE_MODE, 38);
+    header.writeUInt32LE(offset, 42);
+    central.push(header, name);
+    offset += local.length + name.length + data.length;
+  }
+  const directory = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(0, 4);
+  end.writeUInt16LE(0, 6);
+  end.writeUInt16LE(sorted.length, 8);
+  end.writeUInt16LE(sorted.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  end.writeUInt16LE(0, 20);
+  return Buffer.concat([...locals, directory, end]);
+}

@@ -1,0 +1,208 @@
+// Series: every observation the fixtures hold, per market and metric, with the period's span, the margin and the illustrative flag; the CSV in long format, typed.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { parse } from 'csv-parse/sync';
+import { ContractError, InvariantError } from '../../src/contract/errors.ts';
+import { MARKET_IDS } from '../../src/contract/markets.ts';
+import { PATHS } from '../../src/contract/paths.ts';
+import { comparePeriods, periodRange } from '../../src/contract/periods.ts';
+import { SERIES_CSV_COLUMNS, type MarketSeries } from '../../src/contract/series.ts';
+import { buildSnapshot } from '../../src/build/build.ts';
+import type { PastSnapshot } from '../../src/methodology/series.ts';
+import { assertSeriesCsvTies, assertSeriesRules } from '../../src/validate/series-checks.ts';
+import { BASE_URL, FIXTURE_FILES, body, buildTable, fixtureReader, servedProfiles } from '../support/data.ts';
+
+const table = buildTable();
+const series = (id: string): MarketSeries => JSON.parse(body(table, PATHS.series(id))) as MarketSeries;
+
+/** The committed FHFA file's index values of one series code, quarter by quarter, read here without the adapter. */
+function fhfaRows(code: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const line of (FIXTURE_FILES.get('fhfa-hpi/hpi_at_metro.csv') ?? '').split('\n')) {
+    const [, rest = ''] = line.split('",');
+    const [c, year, quarter, index] = rest.split(',');
+    if (c === code && index !== undefined && index !== '-') out.set(`${year} Q${quarter}`, Number(index));
+  }
+  return out;
+}
+
+describe('periods', () => {
+  test('each label the sources write spans the calendar it names', () => {
+    assert.deepEqual(periodRange('2024'), { start: '2024-01-01', end: '2024-12-31' });
+    assert.deepEqual(periodRange('2020-2024'), { start: '2020-01-01', end: '2024-12-31' });
+    assert.deepEqual(periodRange('2025 Q4'), { start: '2025-10-01', end: '2025-12-31' });
+    assert.deepEqual(periodRange('2024 Q1'), { start: '2024-01-01', end: '2024-03-31' });
+    assert.deepEqual(periodRange('2024 Q4 to 2025 Q4'), { start: '2024-10-01', end: '2025-12-31' });
+    // A US federal fiscal year runs October to September.
+    assert.deepEqual(periodRange('FY2026'), { start: '2025-10-01', end: '2026-09-30' });
+  });
+  test('another form is a bug in a source module, said in one line', () => {
+    for (const label of ['2025-Q4', '2024 Q5', 'Q4 2025', '2025 to', '2024-2020', '']) assert.throws(() => periodRange(label), InvariantError, label);
+  });
+  test('periods sort by their end, then their start', () => {
+    assert.deepEqual(['2024', '2020-2024', '2019-2023', '2025 Q1'].sort(comparePeriods), ['2019-2023', '2020-2024', '2024', '2025 Q1']);
+  });
+});
+
+describe('the series of every market', () => {
+  for (const id of MARKET_IDS) {
+    test(`${id}: FHFA's index every quarter of the fixture; every other metric its one vintage; each ending at the profile's value`, () => {
+      const s = series(id);
+      const profile = servedProfiles(table).find((p) => p.market.id === id) ?? assert.fail(id);
+      assert.deepEqual(Object.keys(s.metrics), Object.keys(profile.profile.metrics), 'the same metrics as the profile');
+      const index = s.metrics['homePriceIndex'] ?? assert.fail('no index series');
+      const published = fhfaRows(index.geography.code);
+      assert.deepEqual(
+        index.observations.map((o) => [o.period, o.value]),
+        [...published].map(([period, value]) => [period, value]),
+        'quarter by quarter, the values of the file',
+      );
+      for (const [key, m] of Object.entries(profile.profile.metrics)) {
+        const at = s.metrics[key]?.observations.find((o) => o.period === m.asOf) ?? assert.fail(`${key} has no ${m.asOf}`);
+        assert.deepEqual([at.value, at.marginOfError, at.illustrative], [m.value, m.marginOfError, m.illustrative], key);
+        assert.equal(s.metrics[key]?.observations.at(-1)?.period, m.asOf, `${key}: the profile's value is the latest`);
+      }
+      for (const key of ['medianGrossRent', 'permits', 'rentBurden']) assert.equal(s.metrics[key]?.observations.length, 1, key);
+      assert.equal(s.metrics['medianGrossRent']?.frequency, 'annually');
+      assert.equal(index.frequency, 'quarterly');
+      // Every illustrative metric is illustrative in each observation, and only there.
+      for (const [key, m] of Object.entries(s.metrics))
+        for (const o of m.observations) assert.equal(o.illustrative, profile.profile.metrics[key]?.illustrative, `${key} ${o.period}`);
+    });
+  }
+
+  test("the area: the Census place's GEOID for city values, the CBSA or division code for the index", () => {
+    const austin = series('us-tx-austin');
+    assert.deepEqual(austin.metrics['medianGrossRent']?.geography, { level: 'place', code: '4805000', name: 'Austin city, Texas' });
+    assert.deepEqual(austin.metrics['homePriceIndex']?.geography, { level: 'cbsa', code: '12420', name: 'Austin-Round Rock-San Marcos, TX' });
+    assert.deepEqual(series('us-ny-new-york').metrics['homePriceIndex']?.geography.code, '35614');
+  });
+
+  test('the change series: the year-over-year change every quarter that has one, from the same published values', () => {
+    const austin = series('us-tx-austin');
+    const published = fhfaRows('12420');
+    for (const o of austin.metrics['homePriceChange']?.observations ?? []) {
+      const [before = '', after = ''] = o.period.split(' to ');
+      const value = Math.round(((published.get(after) ?? NaN) / (published.get(before) ?? NaN) - 1) * 1000) / 10;
+      assert.equal(o.value, Object.is(value, -0) ? 0 : value, o.period);
+    }
+  });
+});
+
+describe('the series CSVs', () => {
+  const rows = (path: string): Record<string, string>[] => parse(body(table, path), { columns: true }) as Record<string, string>[];
+  test('long format: one row per observation of the JSON, in the descriptor columns, every cell of its type', () => {
+    for (const id of MARKET_IDS) {
+      const s = series(id);
+      const csv = rows(PATHS.seriesCsv(id));
+      const observations = Object.values(s.metrics).flatMap((m) => m.observations.map((o) => ({ m, o })));
+      assert.equal(csv.length, observations.length, id);
+      assert.deepEqual(
+        Object.keys(csv[0] ?? {}),
+        SERIES_CSV_COLUMNS.map((c) => c.name),
+      );
+      csv.forEach((r, i) => {
+        const { m, o } = observations[i] ?? assert.fail('no observation');
+        assert.deepEqual(
+          [r['metric_id'], r['period'], Number(r['value']), r['margin_of_error'] === '' ? undefined : Number(r['margin_of_error']), r['illustrative']],
+          [m.id, o.period, o.value, o.marginOfError, String(o.illustrative === true)],
+        );
+        assert.match(r['period_start'] ?? '', /^\d{4}-\d{2}-\d{2}$/);
+        assert.match(r['period_end'] ?? '', /^\d{4}-\d{2}-\d{2}$/);
+        assert.ok(['true', 'false'].includes(r['illustrative'] ?? ''));
+        assert.equal(r['live_data'], 'false');
+      });
+    }
+  });
+  test('the bulk series CSV is every market series CSV, in market order, under one header', () => {
+    const bulk = body(table, PATHS.bulkSeriesCsv);
+    const [header, ...markets] = MARKET_IDS.map((id) => body(table, PATHS.seriesCsv(id)));
+    const headerLine = (header ?? '').split('\r\n')[0];
+    const expected = `${headerLine}\r\n${[header, ...markets].map((text) => (text ?? '').split('\r\n').slice(1).join('\r\n')).join('')}`;
+    assert.equal(bulk, expected);
+  });
+});
+
+describe('series across vintages', () => {
+  test('a period the current files no longer hold comes from the newest archived snapshot that has it, naming that snapshot', () => {
+    const now = buildSnapshot({ baseUrl: BASE_URL, read: fixtureReader() });
+    const austin = now.snapshot.markets.find((m) => m.profile.market.id === 'us-tx-austin')?.profile ?? assert.fail();
+    // An archived snapshot whose ACS vintage was 2019-2023 (its rent 1,600 ± 20) and whose permits were 2023's.
+    const old = structuredClone(JSON.parse(body(now.table, PATHS.profile('us-tx-austin')))) as ReturnType<typeof servedProfiles>[number];
+    const rent = old.profile.metrics['medianGrossRent'] ?? assert.fail();
+    Object.assign(rent, { value: 1600, marginOfError: 20, asOf: '2019-2023' });
+    Object.assign(old.profile.metrics['permits'] ?? assert.fail(), { value: 9000, asOf: '2023' });
+    // Its FHFA quarter is one the current file holds too: the current (revised) value wins.
+    Object.assign(old.profile.metrics['homePriceIndex'] ?? assert.fail(), { value: 1 });
+    const past: PastSnapshot = {
+      snapshotDate: '2025-11-20',
+      methodologyVersion: 'v2.0',
+      sources: [{ sourceId: 'census-acs-5yr', vintage: '2019-2023', updateFrequency: 'annually', latestReleaseDate: '2024-12-12', files: [] }],
+      profiles: new Map([['us-tx-austin', old]]),
+      documents: new Map(),
+    };
+    const later = buildSnapshot({ baseUrl: BASE_URL, read: fixtureReader(), archive: [past] });
+    const s = later.snapshot.markets.find((m) => m.profile.market.id === 'us-tx-austin')?.seriesDocument ?? assert.fail();
+    assert.deepEqual(
+      s.metrics['medianGrossRent']?.observations.map((o) => [o.period, o.value, o.marginOfError, o.snapshotDate]),
+      [
+        ['2019-2023', 1600, 20, '2025-11-20'],
+        ['2020-2024', 1729, 14, austin.generatedAt],
+      ],
+    );
+    assert.deepEqual(
+      s.metrics['permits']?.observations.map((o) => [o.period, o.value, o.snapshotDate]),
+      [
+        ['2023', 9000, '2025-11-20'],
+        ['2024', 9444, austin.generatedAt],
+      ],
+    );
+    assert.equal(s.metrics['homePriceIndex']?.observations.find((o) => o.period === '2025 Q4')?.value, 505.7);
+  });
+});
+
+describe('the series checks the build runs', () => {
+  test('a CSV cell that does not tie to the JSON stops the build with the route, line and column', () => {
+    const s = series('us-tx-austin');
+    const csv = body(table, PATHS.seriesCsv('us-tx-austin'));
+    const lines = csv.split('\r\n');
+    const tampered = [lines[0], (lines[1] ?? '').replace(',18.4,', ',18.5,'), ...lines.slice(2)].join('\r\n');
+    assert.throws(
+      () => assertSeriesCsvTies(tampered, [s], PATHS.seriesCsv('us-tx-austin')),
+      (e: unknown) => e instanceof ContractError && /line 2, column value.*CSV has "18\.5", the JSON has "18\.4"/.test(e.message),
+    );
+    assert.doesNotThrow(() => assertSeriesCsvTies(csv, [s], PATHS.seriesCsv('us-tx-austin')));
+  });
+  test('observations out of order, a period whose span is not its label, or an illustrative value with a margin are refused', () => {
+    const broken = (edit: (s: MarketSeries) => void): MarketSeries => {
+      const s = structuredClone(series('us-tx-austin'));
+      edit(s);
+      return s;
+    };
+    const index = (s: MarketSeries): MarketSeries['metrics'][string] => s.metrics['homePriceIndex'] ?? assert.fail();
+    assert.throws(
+      () =>
+        assertSeriesRules(
+          broken((s) => index(s).observations.reverse()),
+          'r',
+        ),
+      /sorted by period end/,
+    );
+    assert.throws(
+      () =>
+        assertSeriesRules(
+          broken((s) => Object.assign(index(s).observations[0] ?? {}, { periodEnd: '1977-06-29' })),
+          'r',
+        ),
+      /runs 1977-04-01 to 1977-06-30, not 1977-04-01 to 1977-06-29/,
+    );
+    assert.throws(
+      () =>
+        assertSeriesRules(
+          broken((s) => Object.assign(s.metrics['rentBurden']?.observations[0] ?? {}, { marginOfError: 1 })),
+          'r',
+        ),
+      /an illustrative value has no margin of error/,
+    );
+  });
+});
