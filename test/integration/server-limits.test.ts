@@ -83,6 +83,9 @@ describe('a client that stops reading', () => {
       const socket = {
         writableLength,
         destroyed: false,
+        once() {
+          return this;
+        },
         resetAndDestroy() {
           this.destroyed = true;
         },

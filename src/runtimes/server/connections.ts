@@ -2,7 +2,20 @@
 import { readFileSync, readlinkSync } from 'node:fs';
 import type { Socket } from 'node:net';
 
-type WithHandle = Socket & { _handle?: { fd?: number } | null };
+type WithHandle = Socket & { _handle?: { fd?: number; close?: (done: () => void) => void } | null };
+
+/**
+ * Resets the connection (RST: the kernel frees what it could not deliver). The kernel refuses a reset while a FIN
+ * waits behind a full send buffer (libuv: EINVAL), and node then lets go of the descriptor without closing it: it is
+ * closed here instead (a plain close), so that neither the descriptor nor the connection's place in the server is lost.
+ */
+export function resetConnection(socket: Socket): void {
+  const handle = (socket as WithHandle)._handle;
+  socket.once('error', (error: NodeJS.ErrnoException) => {
+    if (error.syscall === 'reset' && handle?.close !== undefined) handle.close(() => socket.emit('close', false));
+  });
+  socket.resetAndDestroy();
+}
 
 /**
  * Bytes the kernel still holds unacknowledged for each socket (the `tx_queue` of /proc/self/net/tcp and tcp6, found by
@@ -50,7 +63,7 @@ export function sweepStalled(sockets: Iterable<Socket>, pending: WeakMap<Socket,
   for (const socket of sockets) {
     const waiting = socket.writableLength;
     if (waiting > 0 && pending.get(socket) === waiting) {
-      socket.resetAndDestroy();
+      resetConnection(socket);
       closed += 1;
     }
     if (waiting > 0) pending.set(socket, waiting);
@@ -71,11 +84,14 @@ export function closeWhenWritten(socket: Socket, bytes?: string | Buffer): void 
   else socket.end(bytes);
 }
 
+/** A kernel queue not read (the socket was missing from the table). */
+const UNKNOWN = -1;
+
 /** What the server knows of its open connections, and the closes it decides itself. */
 export class Connections {
   readonly open = new Set<Socket>();
   private readonly pending = new WeakMap<Socket, number>();
-  /** Connections half-closed after their keep-alive timeout with bytes still undelivered: their kernel queue at the last check. */
+  /** Connections past their keep-alive timeout with bytes still undelivered: their kernel queue at the last check. */
   private readonly lingering = new Map<Socket, number>();
   private idleBatch: Socket[] = [];
 
@@ -91,7 +107,7 @@ export class Connections {
   /**
    * A keep-alive connection idle for the keep-alive timeout. When the kernel has delivered everything it was given, it
    * is closed at once, as node would. When the client has not yet read (or acknowledged) all of it, a plain close would
-   * leave the rest queued in the kernel with no owner: the connection is half-closed instead (FIN after the data) and
+   * leave the rest queued in the kernel with no owner: the connection is kept (no FIN yet) and
    * watched by `sweep`, which closes it when the client does, when the data is delivered, or resets it when a whole
    * check period passes without progress. Idle timeouts come in bursts; the kernel is asked once per burst.
    */
@@ -105,27 +121,34 @@ export class Connections {
     this.idleBatch = [];
     const queues = kernelQueues(batch);
     for (const socket of batch) {
-      const queued = queues?.get(socket) ?? 0;
+      // A socket missing from a table the kernel does give (read while thousands of others change) is asked again.
+      const queued = queues === undefined ? 0 : (queues.get(socket) ?? UNKNOWN);
       if (queued === 0) {
         socket.destroy();
         continue;
       }
+      // Not socket.end(): the FIN would wait behind the full send buffer, and the kernel refuses a reset meanwhile.
       this.lingering.set(socket, queued);
       socket.once('end', () => socket.destroy());
-      socket.end();
     }
   }
 
-  /** The periodic check: stalled writes in node (`sweepStalled`), then the half-closed connections' kernel queues. */
+  /** The periodic check: stalled writes in node (`sweepStalled`), then the kernel queues of connections past their keep-alive timeout. */
   sweep(): number {
     let closed = sweepStalled(this.open, this.pending);
     if (this.lingering.size === 0) return closed;
     const queues = kernelQueues(this.lingering.keys());
     for (const [socket, before] of this.lingering) {
+      // Missing twice running (or no table at all): closed, as node would.
+      const missing = queues !== undefined && !queues.has(socket) && !socket.destroyed && before !== UNKNOWN;
+      if (missing) {
+        this.lingering.set(socket, UNKNOWN);
+        continue;
+      }
       const queued = queues?.get(socket) ?? 0;
       if (queued === 0) socket.destroy();
       else if (queued === before) {
-        socket.resetAndDestroy();
+        resetConnection(socket);
         closed += 1;
       } else {
         this.lingering.set(socket, queued);
