@@ -333,6 +333,12 @@ export const ROWS: readonly Row[] = [
     expect: { ...ok('/healthz'), answers: 3 },
   },
   {
+    // The embedded server once crashed here: the Upgrade request's answer took the socket while the first was going out.
+    name: 'an Upgrade request pipelined behind a large answer, and a request behind it',
+    send: (h) => `${get('/api/markets/csv')(h)}${get('/api/nope', 'Connection: Upgrade\r\nUpgrade: websocket\r\n')(h)}${get('/healthz')(h)}`,
+    expect: { ...ok('/api/markets/csv'), answers: 3 },
+  },
+  {
     name: 'WebSocket upgrade request is answered as a plain GET',
     send: get(PROFILE, 'Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n'),
     expect: ok(PROFILE),

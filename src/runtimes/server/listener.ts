@@ -143,6 +143,17 @@ function clientErrorHandler(table: RouteTable, logLine: LogLine | undefined, han
  */
 function upgradeHandler(server: Server, handler: Handler) {
   return (req: IncomingMessage, socket: Socket, head: Buffer): void => {
+    // An answer to a request pipelined before this one may still be going out: this one waits its turn.
+    const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (inFlight !== undefined && inFlight !== null) {
+      inFlight.once('finish', () => answer(req, socket, head));
+      return;
+    }
+    answer(req, socket, head);
+  };
+
+  function answer(req: IncomingMessage, socket: Socket, head: Buffer): void {
+    if (socket.destroyed) return;
     const res = new ServerResponse(req);
     res.shouldKeepAlive = req.complete && req.httpVersionMinor === 1 && !/(?:^|,)\s*close\s*(?:,|$)/i.test(req.headers.connection ?? '');
     res.assignSocket(socket);
@@ -157,7 +168,7 @@ function upgradeHandler(server: Server, handler: Handler) {
       socket.resume();
     });
     handler(req, res);
-  };
+  }
 }
 
 /**
