@@ -69,6 +69,11 @@ export interface Manifest {
   routes: ManifestEntry[];
   notFoundPage: ManifestErrorFile;
   problems: ManifestErrorFile[];
+  /**
+   * Fingerprint of what `npm run build` built this from (fixtures, archive, code, node, BASE_URL): `serve` loads the
+   * route table from the artifact only when its own inputs give the same fingerprint. Absent from other builds.
+   */
+  builtFrom?: string;
 }
 
 const sha256 = (body: Buffer): string => createHash('sha256').update(body).digest('hex');
@@ -100,7 +105,7 @@ export function errorFiles(table: RouteTable): { entry: Omit<ManifestErrorFile, 
   ];
 }
 
-export function buildManifest(table: RouteTable): Manifest {
+export function buildManifest(table: RouteTable, builtFrom?: string): Manifest {
   const routes = [...table.routes.values()].sort(byPath).map((route) => {
     const file = fileFor(route);
     return {
@@ -125,5 +130,6 @@ export function buildManifest(table: RouteTable): Manifest {
     routes,
     notFoundPage,
     problems,
+    ...(builtFrom === undefined ? {} : { builtFrom }),
   };
 }
