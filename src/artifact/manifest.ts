@@ -1,7 +1,7 @@
 // The manifest: how the route table maps onto files (path → file, variants, hashes, headers) and the error bodies kept as files, for every engine that serves from disk.
 import { createHash } from 'node:crypto';
 import { InvariantError } from '../contract/errors.ts';
-import { byId } from '../contract/schemas.ts';
+import { byId } from '../contract/json.ts';
 import { CONTENT_TYPES, NOT_FOUND_PAGE_HEADERS, PROBLEM_HEADERS } from '../protocol/headers.ts';
 import { marketProblem, notFoundProblem, problemText } from '../protocol/problems.ts';
 import type { Route, RouteTable } from '../routes/route-table.ts';
