@@ -1,7 +1,7 @@
 // Generates the edge deployment from the manifest: the Worker (src/runtimes/edge-worker.ts bundled with the build's data by esbuild) and its Wrangler configuration.
 import { dirname, extname, resolve } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { buildSync } from 'esbuild';
 import { InvariantError } from '../contract/errors.ts';
 import type { Manifest } from './manifest.ts';
 import { edgeData } from './edge-data.ts';
@@ -39,6 +39,8 @@ export function edgeWorkerScript(m: Manifest): string {
     `export default createEdgeWorker(${JSON.stringify(edgeData(m))});`,
     '',
   ].join('\n');
+  // esbuild is loaded when a Worker is bundled, not by every command that imports the artifact writer (`serve`).
+  const { buildSync } = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
   const result = buildSync({
     stdin: { contents: entry, resolveDir: HERE, sourcefile: 'edge-entry.js', loader: 'js' },
     absWorkingDir: ROOT,

@@ -1,7 +1,7 @@
 // The manifest: how the route table maps onto files (path → file, variants, hashes, headers) and the error bodies kept as files, for every engine that serves from disk.
 import { createHash } from 'node:crypto';
 import { InvariantError } from '../contract/errors.ts';
-import { byId } from '../contract/schemas.ts';
+import { byId } from '../contract/json.ts';
 import { CONTENT_TYPES, NOT_FOUND_PAGE_HEADERS, PROBLEM_HEADERS } from '../protocol/headers.ts';
 import { marketProblem, notFoundProblem, problemText } from '../protocol/problems.ts';
 import type { Route, RouteTable } from '../routes/route-table.ts';
@@ -69,6 +69,11 @@ export interface Manifest {
   routes: ManifestEntry[];
   notFoundPage: ManifestErrorFile;
   problems: ManifestErrorFile[];
+  /**
+   * Fingerprint of what `npm run build` built this from (fixtures, archive, code, node, BASE_URL): `serve` loads the
+   * route table from the artifact only when its own inputs give the same fingerprint. Absent from other builds.
+   */
+  builtFrom?: string;
 }
 
 const sha256 = (body: Buffer): string => createHash('sha256').update(body).digest('hex');
@@ -100,7 +105,7 @@ export function errorFiles(table: RouteTable): { entry: Omit<ManifestErrorFile, 
   ];
 }
 
-export function buildManifest(table: RouteTable): Manifest {
+export function buildManifest(table: RouteTable, builtFrom?: string): Manifest {
   const routes = [...table.routes.values()].sort(byPath).map((route) => {
     const file = fileFor(route);
     return {
@@ -125,5 +130,6 @@ export function buildManifest(table: RouteTable): Manifest {
     routes,
     notFoundPage,
     problems,
+    ...(builtFrom === undefined ? {} : { builtFrom }),
   };
 }

@@ -1,5 +1,6 @@
 // The request rules of the embedded server (Accept-Encoding q-values, If-None-Match, path checks) as nginx maps, since nginx has no code to run.
-import { BAD_TARGET_RULES, MAX_PATH_LENGTH, type BadTargetRule } from '../protocol/request-target.ts';
+import { METHODS } from 'node:http';
+import { BAD_TARGET_RULES, HOST_SOURCE, MAX_PATH_LENGTH, type BadTargetRule } from '../protocol/request-target.ts';
 import { mapBlock, quote, quoteWithVariables, regexKey } from './nginx-syntax.ts';
 
 const CODINGS = { br: 'br', gzip: '(?:x-)?gzip', identity: 'identity', star: '\\*' } as const;
@@ -118,29 +119,42 @@ export function conditionalMaps(): string {
   );
 }
 
-/** Percent-encoded UTF-8 that decodeURIComponent accepts: no overlongs, no surrogates, nothing above U+10FFFF. */
-const CONT = '%[89ab][0-9a-f]';
-const VALID_UTF8 = [
-  '[^%]',
-  '%[0-7][0-9a-f]',
-  `%c[2-9a-f]${CONT}`,
-  `%d[0-9a-f]${CONT}`,
-  `%e0%[ab][0-9a-f]${CONT}`,
-  `%e[1-9a-cef]${CONT}${CONT}`,
-  `%ed%[89][0-9a-f]${CONT}`,
-  `%f0%[9ab][0-9a-f]${CONT}${CONT}`,
-  `%f[1-3]${CONT}${CONT}${CONT}`,
-  `%f4%8[0-9a-f]${CONT}${CONT}`,
+const HEX = '[0-9a-f]';
+const CONT = `%[89ab]${HEX}`;
+
+/**
+ * Percent-encoded bytes that decodeURIComponent refuses, found where they occur rather than by matching the whole path
+ * as valid UTF-8: UTF-8 can be checked locally, and a pattern with no repetition runs in constant stack. (The whole-path
+ * form, a repeated group under a lookahead, overflowed PCRE2's JIT stack on paths of about 1,900 bytes: nginx logged
+ * `pcre2_match() failed: -46` and read the map as "no rule broken".) Caseless.
+ */
+export const BROKEN_UTF8 = [
+  // a byte that never starts a sequence (C0, C1, F5-FF), an overlong start, a surrogate, a code point above U+10FFFF
+  '%(?:c[01]|f[5-9a-f])',
+  '%e0%[89]',
+  '%ed%[ab]',
+  '%f0%8',
+  '%f4%[9ab]',
+  // a lead byte without every continuation byte it announces
+  `%[cd]${HEX}(?!${CONT})`,
+  `%e${HEX}(?!${CONT}${CONT})`,
+  `%f[0-4](?!${CONT}${CONT}${CONT})`,
+  // a continuation byte that no lead byte before it announces
+  `(?<!%[c-f]${HEX})(?<!%[ef]${HEX}${CONT})(?<!%f[0-4]${CONT}${CONT})${CONT}`,
 ].join('|');
 
-const RULE_PATTERNS: Record<BadTargetRule, string> = {
+/** Each path rule as a pattern over the raw path, in the embedded server's order (all caseless but `control` and `backslash`). */
+export const RULE_PATTERNS: Record<BadTargetRule, string> = {
   control: '[\\x00-\\x1f\\x7f]',
   backslash: '\\x5c',
   encoding: '%(?![0-9a-f]{2})|%2f|%5c|%00',
-  utf8: `^(?!(?:${VALID_UTF8})*$)`,
+  utf8: BROKEN_UTF8,
   encodedControl: '%(?:[01][0-9a-f]|7f)',
   dot: '(?:^|/)(?:\\.|%2e){1,2}(?:/|$)',
 };
+
+/** Methods node's parser knows, which the embedded server refuses with 405 on a connection that stays open (CONNECT is answered apart). */
+const KEPT_METHODS = METHODS.filter((m) => !['GET', 'HEAD', 'OPTIONS', 'CONNECT'].includes(m));
 
 /**
  * The path checks, on the raw target as sent (nginx matches locations on a decoded, normalized URI, so these
@@ -187,34 +201,64 @@ export function targetMaps(): string {
       ],
       "the first path rule the raw target breaks, in the embedded server's order",
     ),
-    mapBlock('"$mp_absolute:$mp_long:$mp_rule"', 'mp_bad_target', [
-      [regexKey('^1:'), 'originForm'],
-      [regexKey('^0:0:(?<mp_bad_c>.+)$'), '$mp_bad_c'],
-      ['default', '""'],
-    ]),
     mapBlock(
-      '"$mp_long$mp_fragment:$uri"',
+      '$http_host',
+      'mp_host_bad',
+      [
+        ['""', '0'],
+        [regexKey(HOST_SOURCE), '0'],
+        ['default', '1'],
+      ],
+      'a Host value that is not a host and optional port (nginx refuses an empty one, spaces and "/" itself)',
+    ),
+    mapBlock(
+      '"$status:$server_protocol"',
+      'mp_http09',
+      [
+        ['"009:"', '1'],
+        ['default', '""'],
+      ],
+      'a request line without a version: HTTP/0.9 (nginx reports its status as 009 until one is set)',
+    ),
+    mapBlock(
+      '"$status:$server_protocol:$mp_host_bad:$mp_absolute:$mp_long:$mp_rule"',
+      'mp_bad_target',
+      [
+        // Only on the request's own pass, or when nginx refused its method itself (TRACE) and error_page brought it here:
+        // on the way to any other error page the status is already decided.
+        [regexKey('^(?!000:|405:)'), '""'],
+        [regexKey('^\\d+:(?!HTTP/1\\.[01]:)'), 'unparsable'],
+        [regexKey('^\\d+:[^:]*:1:'), 'host'],
+        [regexKey('^\\d+:[^:]*:0:1:'), 'originForm'],
+        [regexKey('^\\d+:[^:]*:0:0:0:(?<mp_bad_c>.+)$'), '$mp_bad_c'],
+        ['default', '""'],
+      ],
+      "the check the request fails first, in the embedded server's order: version, Host, target form, path rules",
+    ),
+    mapBlock(
+      '"$status:$mp_long$mp_fragment:$uri"',
       'mp_force_not_found',
       [
-        [regexKey('^00:'), '""'],
-        // After error_page sends a request on to the 404 page, it must not be sent back here.
-        [regexKey('^..:/(?:404\\.html$|__mp/)'), '""'],
+        [regexKey('^(?!000:)'), '""'],
+        [regexKey('^000:00:'), '""'],
+        [regexKey('^000:..:/(?:404\\.html$|__mp/)'), '""'],
         ['default', '1'],
       ],
       undefined,
       true,
     ),
-    // error_page turns the method into GET on its way to the error body: read the method afresh.
     mapBlock(
-      '$request_method',
+      '"$status:$request_method"',
       'mp_method_refused',
       [
-        ['GET', '""'],
-        ['HEAD', '""'],
-        ['OPTIONS', '""'],
-        ['default', '1'],
+        [regexKey('^(?!000:)'), '""'],
+        ['"000:GET"', '""'],
+        ['"000:HEAD"', '""'],
+        ['"000:OPTIONS"', '""'],
+        ...KEPT_METHODS.map((method): [string, string] => [quote(`000:${method}`), 'keep']),
+        ['default', 'close'],
       ],
-      undefined,
+      "405 for any other method: on a connection that stays open if node's parser knows the method, else closed",
       true,
     ),
     mapBlock('$request_method', 'mp_method_echo', [

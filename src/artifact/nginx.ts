@@ -14,6 +14,7 @@ import {
 import {
   BAD_TARGET_REASONS,
   BAD_TARGET_RULES,
+  HOST_VALUE_REASON,
   ORIGIN_FORM_REASON,
   SAFE_PATH_SOURCE,
   SAFE_SEGMENT_SOURCE,
@@ -94,6 +95,7 @@ function errorBodyMaps(m: Manifest): string {
     mapBlock('$mp_bad_target', 'mp_400_body', [
       ['originForm', quote(problemText(badRequestProblem(m.baseUrl, ORIGIN_FORM_REASON)))],
       ['unparsable', quote(problemText(badRequestProblem(m.baseUrl, UNPARSABLE_REASON)))],
+      ['host', quote(problemText(badRequestProblem(m.baseUrl, HOST_VALUE_REASON)))],
       ...reasons,
       ['default', '""'],
     ]),
@@ -211,7 +213,7 @@ function variantLocations(m: Manifest, keepNames: readonly string[], fullNames: 
 /** The server-context part: answers outside the route table first, then one exact location per route. */
 export function nginxServerConf(m: Manifest): string {
   const { keepNames, fullNames } = headerNames(m);
-  const engineErrors = ENGINE_STATUSES.filter((s) => s !== 414 && s !== 431 && s !== 501);
+  const engineErrors = ENGINE_STATUSES.filter((s) => ![405, 414, 431, 501, 505].includes(s));
   const lines = [
     HEADER,
     '# Exact content types: no extension guessing, no charset appended.',
@@ -230,14 +232,26 @@ export function nginxServerConf(m: Manifest): string {
     'msie_refresh off;',
     'absolute_redirect off;',
     'log_not_found off;',
+    '# The limits of the embedded server (docs/serving.md): headers within 10 s, the body without a 15 s pause, a client',
+    '# that stops reading cut after 15 s; a timed-out connection is reset, so the kernel drops what it could not deliver.',
     'keepalive_timeout 5s;',
-    "# Roughly the embedded server's 16 KiB for the request line and headers together.",
-    'large_client_header_buffers 2 8k;',
+    'client_header_timeout 10s;',
+    'client_body_timeout 15s;',
+    'send_timeout 15s;',
+    'reset_timedout_connection on;',
+    '# The request line and each header up to 16 KiB, and about 17 KiB in all (the embedded server: 16 KiB in all).',
+    'large_client_header_buffers 1 16k;',
     '',
     ...engineErrors.map((s) => `error_page ${s} /__mp/e/${s};`),
-    '# Over-long request lines and headers answer 431 and an unknown Transfer-Encoding 400, as the embedded server does.',
+    '# Over-long request lines and headers answer 431, an unknown Transfer-Encoding and an HTTP version nginx does not',
+    '# speak 400, as the embedded server does. A method nginx refuses itself (TRACE) is checked like any other: the',
+    "# target's 400 first, else 405 (the status comes from where the error page leads).",
     'error_page 414 494 =431 /__mp/e/431;',
-    'error_page 501 =400 /__mp/e/400;',
+    'error_page 501 505 =400 /__mp/e/400;',
+    'error_page 405 = /__mp/e/405;',
+    '# An error met on the way to an error page (a malformed body, read before the 404 page is sent) gets its problem',
+    "# body too, never nginx's own HTML page.",
+    'recursive_error_pages on;',
     `error_page 404 /${m.notFoundPage.file};`,
     '',
     '# Headers of every problem answer (locations without add_header of their own inherit them).',
@@ -245,11 +259,19 @@ export function nginxServerConf(m: Manifest): string {
     '',
     '# The path as decoded once; raw when it must not be decoded (overlong, or cut short by nginx at "#").',
     'set $mp_path $uri;',
+    '# HTTP/0.9 has no status line: nginx could only send a bare body, so the connection is closed without an answer.',
+    'if ($mp_http09) {',
+    '    return 444;',
+    '}',
     'if ($mp_bad_target) {',
     '    rewrite ^ /__mp/bad-target last;',
     '}',
-    'if ($mp_method_refused) {',
+    '# A method node knows answers 405 on a connection that stays open; one it does not, 405 and a close (as its parser does).',
+    'if ($mp_method_refused = keep) {',
     '    return 405 $mp_405_body;',
+    '}',
+    'if ($mp_method_refused = close) {',
+    '    rewrite ^ /__mp/method-close last;',
     '}',
     'if ($mp_force_not_found) {',
     '    set $mp_path $mp_raw;',
@@ -272,6 +294,11 @@ export function nginxServerConf(m: Manifest): string {
     '    keepalive_timeout 0;',
     '    return 400 $mp_400_body;',
     '}',
+    'location = /__mp/method-close {',
+    '    internal;',
+    '    keepalive_timeout 0;',
+    '    return 405 $mp_405_body;',
+    '}',
     'location = /__mp/preflight {',
     '    internal;',
     indent(addHeaders(PREFLIGHT_HEADERS, true)),
@@ -284,8 +311,9 @@ export function nginxServerConf(m: Manifest): string {
     '    add_header ETag $mp_tag;',
     '    return 304;',
     '}',
-    ...[...engineErrors, 431].map(
-      (s) => `location = /__mp/e/${s} {\n    internal;\n    keepalive_timeout 0;\n    return ${s} ${quote(problemText(statusProblem(m.baseUrl, s)))};\n}`,
+    ...[...engineErrors, 405, 431].map(
+      (s) =>
+        `location = /__mp/e/${s} {\n    internal;\n${s === 405 ? '' : '    keepalive_timeout 0;\n'}    return ${s} ${quote(problemText(statusProblem(m.baseUrl, s)))};\n}`,
     ),
     ...variantLocations(m, keepNames, fullNames),
     '',
@@ -317,6 +345,11 @@ export interface MainConfOptions {
   modules?: readonly string[];
   /** Where the error log goes: `stderr` (the default) or a file path. */
   errorLog?: string;
+  /**
+   * `max_headers`, for an nginx that has the directive (1.27.2, and Debian's 1.22.1 security update): its default of
+   * 1,000 header lines would refuse requests the embedded server serves, whose only limit is 16 KiB in all.
+   */
+  maxHeaders?: number;
 }
 
 /** A complete nginx.conf for running dist/ in the foreground, unprivileged, with everything under runDir. */
@@ -337,6 +370,7 @@ export function nginxMainConf(o: MainConfOptions): string {
     '}',
     'http {',
     `    access_log ${o.accessLog === true ? '/dev/stdout' : 'off'};`,
+    ...(o.maxHeaders === undefined ? [] : [`    max_headers ${o.maxHeaders};`]),
     ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `    ${t}_temp_path ${quote(`${o.runDir}/${t}`)};`),
     '    # The maps define a few hundred variables; the default table is too small for them.',
     '    variables_hash_max_size 4096;',

@@ -1,7 +1,6 @@
-// The command line: `build` writes dist/, `serve` answers from memory (both read the same fixtures); `list` and `get` read a running service.
-import { writeBuild } from '../artifact/write.ts';
-import { buildRouteTable, buildSnapshot, type BuildOptions } from '../build/build.ts';
-import { readArchive, writeSnapshot } from '../archive/archive.ts';
+// The command line: `build` writes dist/, `serve` answers from memory (dist/'s table when built from the same inputs, else built afresh); `list` and `get` read a running service.
+import { buildFingerprint, readBuild, writeBuild } from '../artifact/write.ts';
+import type { BuildOptions } from '../build/build.ts';
 import {
   COMMAND_NAMES,
   foreignOption,
@@ -14,35 +13,57 @@ import {
   type Command,
   type Config,
 } from './config.ts';
-import { commandUsage, usageText } from './help.ts';
 import { closest } from './suggest.ts';
 import { listWords } from '../contract/words.ts';
 import { ConfigError, InvariantError } from '../contract/errors.ts';
-import { fetchCommand } from './fetch.ts';
-import { getCommand, listCommand } from './read.ts';
 import type { RouteTable } from '../routes/route-table.ts';
 import { startServer } from '../runtimes/server/listener.ts';
 import { fixturesOnDisk } from '../sources/load.ts';
-import { verifyCommand } from './verify/verify.ts';
 
-const USAGE = usageText();
+// What only some commands need is imported when they run: `serve` over a matching build starts without loading the
+// renderer, the validators, the fetchers or the help text (about half its start-up time).
+const help = (): Promise<typeof import('./help.ts')> => import('./help.ts');
 
-const buildOptions = (config: Config): BuildOptions => ({
+const buildOptions = async (config: Config): Promise<BuildOptions> => ({
   baseUrl: config.baseUrl,
   read: fixturesOnDisk(config.fixturesDir),
-  archive: readArchive(config.archiveDir),
+  archive: (await import('../archive/archive.ts')).readArchive(config.archiveDir),
 });
 
-function buildFromConfig(config: Config): RouteTable {
-  return buildRouteTable(buildOptions(config));
+async function buildFromConfig(config: Config): Promise<RouteTable> {
+  const { buildRouteTable } = await import('../build/build.ts');
+  return buildRouteTable(await buildOptions(config));
+}
+
+/** The table `npm run build` wrote to the output folder when it was built from these very inputs, else a fresh build. */
+export async function builtOrBuild(config: Config): Promise<{ table: RouteTable; from: string }> {
+  const built = readBuild(config.outDir, buildFingerprint(config));
+  if (built !== undefined) return { table: built, from: `the table of ${config.outDir}/, built from the same inputs` };
+  return { table: await buildFromConfig(config), from: `built now (${config.outDir}/ holds no build of these inputs)` };
 }
 
 async function serve(config: Config): Promise<void> {
   // With port 0 the links can only follow the port once it is bound; otherwise a fixture error stops us before listening.
   const late = config.port === 0 && config.baseUrlFollowsPort;
-  const tableFor = (port: number): RouteTable => buildFromConfig(late ? { ...config, baseUrl: `http://localhost:${port}` } : config);
-  const running = await startServer(late ? tableFor : tableFor(config.port), config, { log: config.log });
-  process.stdout.write(`market-profiles: serving ${running.table.routes.size} routes on ${running.url} (links use ${running.table.baseUrl})\n`);
+  let from = '';
+  let source: RouteTable | ((port: number) => RouteTable);
+  if (late) {
+    // The table is made once the port is bound, synchronously: the build is loaded beforehand, in case it is needed.
+    const { buildRouteTable } = await import('../build/build.ts');
+    const options = await buildOptions(config);
+    source = (port: number): RouteTable => {
+      const baseUrl = `http://localhost:${port}`;
+      const built = readBuild(config.outDir, buildFingerprint({ ...config, baseUrl }));
+      from = built === undefined ? 'built now' : `the table of ${config.outDir}/, built from the same inputs`;
+      return built ?? buildRouteTable({ ...options, baseUrl });
+    };
+  } else {
+    const got = await builtOrBuild(config);
+    from = got.from;
+    source = got.table;
+  }
+  const running = await startServer(source, config, { log: config.log });
+  process.stdout.write(`market-profiles: serving ${running.table.routes.size} routes on ${running.url} (links use ${running.table.baseUrl}); ${from}\n`);
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;
@@ -58,15 +79,17 @@ async function serve(config: Config): Promise<void> {
 
 async function build(config: Config): Promise<void> {
   const started = process.hrtime.bigint();
-  const table = buildFromConfig(config);
-  const files = await writeBuild(table, config.outDir);
+  const table = await buildFromConfig(config);
+  const files = await writeBuild(table, config.outDir, buildFingerprint(config));
   const ms = Number((process.hrtime.bigint() - started) / 1_000_000n);
   process.stdout.write(`market-profiles: wrote ${files.size} files for ${table.routes.size} routes to ${config.outDir}/ in ${ms} ms\n`);
 }
 
 /** Adds the current snapshot to the archive, or says it is there already; a snapshot whose bytes would change is refused. */
 async function archive(config: Config): Promise<void> {
-  const { snapshot, table } = buildSnapshot(buildOptions(config));
+  const { buildSnapshot } = await import('../build/build.ts');
+  const { writeSnapshot } = await import('../archive/archive.ts');
+  const { snapshot, table } = buildSnapshot(await buildOptions(config));
   const result = writeSnapshot(config.archiveDir, snapshot, table);
   process.stdout.write(
     result.written
@@ -94,10 +117,10 @@ export const RUNNERS: Readonly<Record<Command, Runner>> = {
     await archive(loadConfig(env, argv));
     return 0;
   },
-  verify: (args, _env, argv) => verifyCommand(args, loadVerifyConfig(argv)),
-  fetch: (_args, env, argv) => fetchCommand(loadFetchConfig(env, argv)),
-  list: (args, env, argv) => listCommand(args, loadReadConfig(env, argv)),
-  get: (args, env, argv) => getCommand(args, loadReadConfig(env, argv)),
+  verify: async (args, _env, argv) => (await import('./verify/verify.ts')).verifyCommand(args, loadVerifyConfig(argv)),
+  fetch: async (_args, env, argv) => (await import('./fetch.ts')).fetchCommand(loadFetchConfig(env, argv)),
+  list: async (args, env, argv) => (await import('./read.ts')).listCommand(args, loadReadConfig(env, argv)),
+  get: async (args, env, argv) => (await import('./read.ts')).getCommand(args, loadReadConfig(env, argv)),
 };
 
 /**
@@ -140,7 +163,8 @@ export async function main(argv: readonly string[], env: Env, runners: Readonly<
       return 2;
     }
     if (asksHelp) {
-      process.stdout.write(named === undefined ? USAGE : commandUsage(command));
+      const { commandUsage, usageText } = await help();
+      process.stdout.write(named === undefined ? usageText() : commandUsage(command));
       return 0;
     }
     if (problem !== undefined) throw new ConfigError(problem);

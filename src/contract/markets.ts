@@ -1,5 +1,5 @@
 // The fixed registry of the sixteen supported markets (docs/contract.md 2.5) and their geography: the codes of the city, its metro and divisions.
-import { byId } from './schemas.ts';
+import { byId } from './json.ts';
 
 export interface MarketDefinition {
   id: string;

@@ -1,6 +1,7 @@
 // The published contract, defined once: TypeScript types, the draft-07 schemas and the CSV descriptor.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { GEOGRAPHY_LEVEL_IDS } from './geography.ts';
+import { byId, compareIds } from './json.ts';
 
 export const SCHEMA_VERSION = '1';
 export const PRODUCTION_MODE = 'static-fixture';
@@ -26,17 +27,8 @@ export const CSV_CAVEATS: readonly string[] = [
 /** The display name of a market, `<City>, <StateCode>`: the CSV's market_name (docs/contract.md 2.6) and every page's. */
 export const displayName = (market: { name: string; stateCode: string }): string => `${market.name}, ${market.stateCode}`;
 
-/**
- * The contract's order of ids (sources by sourceId, markets by id, CSV rows by market_id then metric_id): by UTF-16 code
- * unit, as JavaScript compares strings, never by locale. Ids are unique wherever the contract sorts them.
- */
-export const compareIds = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-/** A comparator of items by the id each carries, in the contract's order. */
-export const byId =
-  <T>(idOf: (item: T) => string) =>
-  (a: T, b: T): number =>
-    compareIds(idOf(a), idOf(b));
+// The contract's order of ids lives with the serialiser, which `serve` loads without TypeBox; re-exported here.
+export { byId, compareIds };
 
 export const LINK_KEYS = ['html', 'dataStatus', 'methodology', 'dataSources', 'dataCatalog', 'privacy', 'changelog'] as const;
 

@@ -24,6 +24,18 @@ export const BAD_TARGET_REASONS: Record<BadTargetRule, string> = {
 
 export const ORIGIN_FORM_REASON = 'The request target must be a path beginning with "/" (origin form).';
 
+/**
+ * A Host value as RFC 9112 3.2 allows it: `uri-host [ ":" port ]` (RFC 3986: an IP literal in brackets, or a
+ * registered name or IPv4 address of unreserved, percent-encoded and sub-delimiter characters), not empty, and without
+ * an empty label (`a..b`, which nginx refuses on its own). Anything else answers 400, as a missing or repeated Host does
+ * on HTTP/1.1. nginx restates it as a map over `$http_host`.
+ */
+export const HOST_SOURCE = "^(?!.*\\.\\.)(?:\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9._~!$&'()*+,;=%-]+)(?::[0-9]*)?$";
+const HOST = new RegExp(HOST_SOURCE);
+export const validHost = (value: string): boolean => HOST.test(value);
+export const HOST_COUNT_REASON = 'An HTTP/1.1 request carries exactly one Host header.';
+export const HOST_VALUE_REASON = 'The Host header is not a host name or address with an optional port (RFC 9112 3.2).';
+
 const bad = (rule: BadTargetRule): PathVerdict => ({ kind: 'bad_request', reason: BAD_TARGET_REASONS[rule] });
 
 /** Decodes a request path once and safely; only an exact canonical path can reach a route. */

@@ -4,7 +4,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataError, FixtureError } from '../contract/errors.ts';
 import type { MarketDefinition } from '../contract/markets.ts';
-import { byId } from '../contract/schemas.ts';
+import { byId } from '../contract/json.ts';
 import { decodeFixture } from './parse.ts';
 import { SOURCES } from './registry.ts';
 import type { ReadFixture, SourceLoad, SourceModule } from './source.ts';

@@ -9,7 +9,10 @@ import { artifactFiles, writeBuild } from '../../src/artifact/write.ts';
 import { buildManifest, fileFor, NOT_FOUND_FILE, SITE_DIR } from '../../src/artifact/manifest.ts';
 import { cdnFiles } from '../../src/artifact/cdn.ts';
 import { nginxFiles, NGINX_SERVER_CONF } from '../../src/artifact/nginx.ts';
+import fc from 'fast-check';
+import { BROKEN_UTF8, RULE_PATTERNS } from '../../src/artifact/nginx-maps.ts';
 import { quote } from '../../src/artifact/nginx-syntax.ts';
+import { classifyPath } from '../../src/protocol/request-target.ts';
 import { buildTable } from '../support/data.ts';
 
 const table = buildTable();
@@ -101,6 +104,40 @@ describe('engine configuration is generated from the manifest', () => {
 
   test('a value nginx would read as a variable stops the build instead of being written', () => {
     assert.throws(() => quote('<http://example.org/$x>'), /no escape for "\$"/);
+  });
+});
+
+describe("nginx's path rules", () => {
+  const decodes = (path: string): boolean => {
+    try {
+      decodeURIComponent(path);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const BYTES = ['00', '41', '7f', '80', '8f', '90', '9f', 'a0', 'bf', 'c0', 'c1', 'c2', 'df', 'e0', 'e1', 'ed', 'ee', 'ef', 'f0', 'f1', 'f4', 'f5', 'ff'];
+  const escaped = fc.array(fc.oneof(fc.constant('a'), fc.constantFrom(...BYTES.flatMap((b) => [`%${b}`, `%${b.toUpperCase()}`]))), { maxLength: 8 });
+
+  test('the pattern of broken UTF-8 matches exactly the percent-encoded bytes decodeURIComponent refuses', () => {
+    const broken = new RegExp(BROKEN_UTF8, 'i');
+    fc.assert(
+      fc.property(escaped, (parts) => {
+        const path = `/${parts.join('')}`;
+        assert.equal(broken.test(path), !decodes(path), path);
+      }),
+      { seed: 21, numRuns: 20_000 },
+    );
+  });
+
+  test('no pattern repeats a group without bound, so none needs a stack that grows with the path (PCRE2 JIT failed at about 1,900 bytes)', () => {
+    for (const [rule, pattern] of Object.entries(RULE_PATTERNS)) assert.doesNotMatch(pattern, /\)(?:[*+]|\{\d*,\})/, rule);
+  });
+
+  test('the dot rule still refuses a dot segment behind 2,000 bytes, as the embedded server does', () => {
+    const path = `/${'a'.repeat(1900)}/../api/markets/us-tx-austin`;
+    assert.equal(classifyPath(path).kind, 'bad_request');
+    assert.match(path, new RegExp(RULE_PATTERNS.dot, 'i'));
   });
 });
 

@@ -8,11 +8,14 @@ import { after, describe, test } from 'node:test';
 import { artifactFiles, writeArtifact } from '../../src/artifact/write.ts';
 import { buildRouteTable } from '../../src/build/build.ts';
 import { synthetic } from '../../src/sources/synthetic.ts';
-import { main } from '../../src/commands/cli.ts';
+import { builtOrBuild, main } from '../../src/commands/cli.ts';
+import { loadConfig } from '../../src/commands/config.ts';
+import { readArchive } from '../../src/archive/archive.ts';
+import type { RouteTable } from '../../src/routes/route-table.ts';
 import { ContractError, DataError } from '../../src/contract/errors.ts';
 import { CHART_MARKET_LIMIT } from '../../src/render/pages/chart-parts.ts';
 import { FOOTER_MARKET_LIMIT } from '../../src/render/pages/layout.tsx';
-import { MAX_FIXTURE_BYTES } from '../../src/sources/load.ts';
+import { MAX_FIXTURE_BYTES, fixturesOnDisk } from '../../src/sources/load.ts';
 import { SOURCES } from '../../src/sources/registry.ts';
 import type { SourceModule, SourceLoad } from '../../src/sources/source.ts';
 import { FIXTURES_DIR, FIXTURE_FILES, buildTable, fixtureReader } from '../support/data.ts';
@@ -403,5 +406,53 @@ describe('scale: a page does not grow with the number of markets', () => {
   test('past the limit the footer links to the comparison on the home page', () => {
     assert.match(large.html, new RegExp(`<a href="/#compare">All ${large.count} markets</a>, compared on the home page`));
     assert.equal((large.html.match(/href="\/markets\//g) ?? []).length, 0, 'no market is listed in the footer');
+  });
+});
+
+describe('serve loads the table a build wrote only when it was built from the same inputs', () => {
+  const work = mkdtempSync(join(tmpdir(), 'mp-built-'));
+  after(() => rmSync(work, { recursive: true, force: true }));
+  const fixtures = join(work, 'fixtures');
+  const out = join(work, 'dist');
+  cpSync(FIXTURES_DIR, fixtures, { recursive: true });
+  const env = { ...process.env, BASE_URL: 'http://localhost:3000' };
+  const argv = ['--fixtures', fixtures, '--out', out];
+  const fresh = (baseUrl: string): RouteTable =>
+    buildRouteTable({ baseUrl, read: fixturesOnDisk(fixtures), archive: readArchive(loadConfig(env, argv).archiveDir) });
+
+  test('the same inputs: the table read from dist/ is the one a build makes, route for route and byte for byte', async () => {
+    assert.equal(await main(['build', ...argv], env), 0);
+    const got = await builtOrBuild(loadConfig(env, argv));
+    assert.match(got.from, /^the table of .*, built from the same inputs$/);
+    assert.deepStrictEqual(got.table, fresh('http://localhost:3000'));
+  });
+
+  test('another BASE_URL: built afresh, its links name the new origin (never the stale bytes)', async () => {
+    const other = { ...env, BASE_URL: 'https://data.example' };
+    const got = await builtOrBuild(loadConfig(other, argv));
+    assert.match(got.from, /^built now/);
+    assert.equal(got.table.baseUrl, 'https://data.example');
+    assert.match(got.table.routes.get('/api/markets/us-tx-austin')?.identity.body.toString() ?? '', /https:\/\/data\.example\//);
+  });
+
+  test('one fixture byte changed: built afresh', async () => {
+    const file = join(fixtures, ACS);
+    const original = readFileSync(file);
+    writeFileSync(file, Buffer.concat([original, Buffer.from(' ')])); // still the same JSON, another byte
+    try {
+      const got = await builtOrBuild(loadConfig(env, argv));
+      assert.match(got.from, /^built now/);
+      assert.deepStrictEqual(got.table, fresh('http://localhost:3000'));
+    } finally {
+      writeFileSync(file, original);
+    }
+    assert.match((await builtOrBuild(loadConfig(env, argv))).from, /built from the same inputs/, 'the original byte back: the build matches again');
+  });
+
+  test('a file of dist/ cut short: built afresh', async () => {
+    truncateSync(join(out, 'site/api/markets/us-tx-austin/index.json'), 10);
+    const got = await builtOrBuild(loadConfig(env, argv));
+    assert.match(got.from, /^built now/);
+    assert.deepStrictEqual(got.table, fresh('http://localhost:3000'));
   });
 });

@@ -1,6 +1,7 @@
 // The edge Worker in this process (no runtime): its answers equal the embedded server's, header for header, for every route and error; Cloudflare's compression model; the bundle and its limits, at 16 and 1,000 markets.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { synthetic } from '../../src/sources/synthetic.ts';
 import { workerdDate } from '../../scripts/edge-run.ts';
@@ -22,7 +23,8 @@ import type { RouteTable } from '../../src/routes/route-table.ts';
 import type { RunningServer } from '../../src/runtimes/server/listener.ts';
 import { fixtureReader } from '../support/data.ts';
 import { startEmbedded } from '../support/embedded.ts';
-import { exchange, request } from '../support/http-suite.ts';
+import { checkResponse, exchange, request, type Expected, type RawResponse } from '../support/http-suite.ts';
+import { SEED, generator, summary } from '../support/fuzz.ts';
 
 /** The assets binding over the artifact's files, as the runtime serves them: the file at the URL's path, or 404. */
 function assetsOf(files: Map<string, Buffer>): EdgeEnv {
@@ -230,5 +232,53 @@ describe('the Worker bundle and its configuration', () => {
     assert.ok(compressed < WORKER_SCRIPT_LIMIT);
     assert.ok(assets < ASSET_FILE_LIMIT, `${assets} asset files, under ${ASSET_FILE_LIMIT}`);
     console.log(`# 1,000 markets: ${manifest.routes.length} routes, ${assets} asset files, Worker ${script.length} bytes (${compressed} gzipped)`);
+  });
+});
+
+describe("the seeded fuzz on the Worker's own code, in this process", () => {
+  // workerd gets 2,000 of the generated requests (test/integration/edge.test.ts); here the Worker's code gets 20,000, as
+  // the platform hands them over: the target parsed as a URL and the headers as Headers, or refused by the platform.
+  test(`seed ${SEED.toString(16)}: 20,000 requests, no 5xx, Content-Length equal to the body, no 200 outside the route table`, async (t) => {
+    const { table, files } = localBuild();
+    const worker = createEdgeWorker(edgeData(buildManifest(table)));
+    const env = assetsOf(files);
+    const known = new Map<string, { path: string; encoding: string }>();
+    for (const route of table.routes.values()) {
+      for (const v of [route.identity, route.gzip, route.br])
+        if (v !== undefined) known.set(createHash('sha256').update(v.body).digest('hex'), { path: route.path, encoding: v.encoding });
+    }
+    const x: Expected = { table, origin: table.baseUrl, baseUrl: table.baseUrl, known };
+    const next = generator(table, new URL(table.baseUrl).host, SEED);
+    const statuses = new Map<number, number>();
+    const failures: string[] = [];
+    let refused = 0;
+    for (let i = 0; i < 20_000; i += 1) {
+      const g = next();
+      let url: string;
+      let headers: Headers;
+      try {
+        if (!g.target.startsWith('/') || !/^[A-Za-z]+$/.test(g.method) || !/^HTTP\/1\.[01]$/.test(g.version)) throw new Error('the platform decides');
+        url = new URL(g.target, table.baseUrl).href;
+        headers = new Headers(g.lines.map((l): [string, string] => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()]));
+      } catch {
+        refused += 1;
+        continue;
+      }
+      const res = await worker.fetch({ method: g.method, url, headers }, env);
+      const body = g.head ? Buffer.alloc(0) : Buffer.from(await res.arrayBuffer());
+      const raw: RawResponse = { status: res.status, headers: [...res.headers.entries()], body, head: g.head };
+      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      try {
+        assert.ok(res.status < 500, 'no 5xx');
+        checkResponse(x, raw, g.label, { statedEncoding: true });
+      } catch (error) {
+        failures.push(`${g.label}: ${(error as Error).message.split('\n')[0] ?? ''}`);
+      }
+    }
+    t.diagnostic(
+      `statuses: ${summary(statuses)}; ${refused} left to the platform (a target that is no path, a method or header no Request can carry, another version)`,
+    );
+    assert.deepEqual(failures.slice(0, 10), [], `${failures.length} bad answers`);
+    for (const status of [200, 304, 400, 404, 405]) assert.ok((statuses.get(status) ?? 0) > 0, `some ${status}`);
   });
 });

@@ -10,22 +10,11 @@ import { fixturesOnDisk } from '../../src/sources/load.ts';
 import { freePort, startNginx, type NginxRun } from '../../scripts/nginx-run.ts';
 import type { RouteTable } from '../../src/routes/route-table.ts';
 import { startServer, type RunningServer } from '../../src/runtimes/server/listener.ts';
-import { CASES, exchange, header, request, type RawResponse } from '../support/http-suite.ts';
+import { ROWS, ask } from '../support/agreement.ts';
+import { exchange, header, request, type RawResponse } from '../support/http-suite.ts';
 
 const FIXTURES = new URL('../../fixtures/', import.meta.url).pathname;
 const PROFILE = '/api/markets/us-tx-austin';
-
-/**
- * Where the engines legitimately differ (each allowed by the shared suite, each in docs/deploy.md): requests nginx's own
- * parser refuses before the configuration runs, and methods it rejects itself.
- */
-const KNOWN_DIFFERENCES: Record<string, string> = {
-  'TRACE (never echoes the request)': 'nginx refuses TRACE itself; its 405 cannot name the method or the path',
-  'unknown method token': "node's parser refuses unknown methods before the path is read; nginx reaches the config and echoes the path",
-  'lower-case method (methods are case-sensitive)': "nginx's parser answers 400, node 405",
-  CONNECT: 'nginx reads "host:port" as a target that is not a path: 400; node 405',
-  'malformed chunk size': 'nginx reads the body before answering 405 and finds it broken: 400; node answers 405 first',
-};
 
 /** A fixed-seed generator (mulberry32), so every run sends the same headers. */
 function random(seed: number): () => number {
@@ -84,14 +73,14 @@ describe('nginx answers like the embedded server', () => {
     return [a.responses[0], b.responses[0]];
   };
 
-  test('every case of the shared hostile table, except the documented differences', async () => {
-    for (const c of CASES) {
-      if (KNOWN_DIFFERENCES[c.name] !== undefined) continue;
-      // Both engines get the same bytes, Host included.
-      const payload = typeof c.send === 'string' ? c.send : c.send(origins.nginx);
-      const head = (Array.isArray(payload) ? payload[0] : payload)?.toString().startsWith('HEAD ') ?? false;
-      const [n, e] = await both(payload, head);
-      assert.deepEqual(essence(n), essence(e), c.name);
+  test("every row of the agreement table but nginx's platform rows: the same status, headers that matter, code, instance and market id", async () => {
+    for (const row of ROWS) {
+      if (row.platform?.nginx !== undefined) continue;
+      // Both engines get the same bytes, Host included (the embedded server's host would name another port).
+      const same = { ...row, send: () => row.send(new URL(origins.nginx).host) };
+      const [n, e] = await Promise.all([ask(origins.nginx, same), ask(origins.embedded, same)]);
+      assert.deepEqual(n.responses.map(essence), e.responses.map(essence), row.name);
+      assert.equal(n.closed, e.closed, `${row.name}: closes`);
     }
   });
 

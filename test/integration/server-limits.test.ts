@@ -2,9 +2,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { RouteTable } from '../../src/routes/route-table.ts';
+import { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
 import { Answers } from '../../src/runtimes/server/answers.ts';
-import { LIMITS, sweepStalled, type RunningServer } from '../../src/runtimes/server/listener.ts';
+import { resetConnection, sweepStalled } from '../../src/runtimes/server/connections.ts';
+import { LIMITS, type RunningServer } from '../../src/runtimes/server/listener.ts';
 import { startEmbedded } from '../support/embedded.ts';
 import { checkProblem, exchange, header, request, type RawExchange, type RawResponse } from '../support/http-suite.ts';
 
@@ -77,12 +79,37 @@ describe('limits and timeouts', () => {
 });
 
 describe('a client that stops reading', () => {
+  test('a reset the kernel refuses (a FIN waiting behind a full send buffer) still closes the descriptor and the socket', () => {
+    // What node does then: it emits an error from the reset and lets go of the handle without closing it.
+    let handleClosed = false;
+    const handle = {
+      close(done: () => void) {
+        handleClosed = true;
+        done();
+      },
+    };
+    const socket = new EventEmitter() as EventEmitter & { _handle: typeof handle | null; resetAndDestroy: () => void };
+    socket._handle = handle;
+    socket.resetAndDestroy = () => {
+      socket._handle = null;
+      socket.emit('error', Object.assign(new Error('reset EINVAL'), { code: 'EINVAL', syscall: 'reset' }));
+    };
+    let closed = false;
+    socket.on('close', () => (closed = true));
+    resetConnection(socket as unknown as Socket);
+    assert.ok(handleClosed, 'the handle node let go of is closed (the descriptor is freed)');
+    assert.ok(closed, "the socket's close is emitted (it leaves the server's set of connections)");
+  });
+
   test('is cut after a whole check period with its pending output unchanged, and not before', () => {
     const fake = (writableLength: number) => {
       const socket = {
         writableLength,
         destroyed: false,
-        destroy() {
+        once() {
+          return this;
+        },
+        resetAndDestroy() {
           this.destroyed = true;
         },
       };

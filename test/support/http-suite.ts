@@ -14,6 +14,8 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { buildRouteTable } from '../../src/build/build.ts';
 import { fixturesOnDisk } from '../../src/sources/load.ts';
 import type { Route, RouteTable } from '../../src/routes/route-table.ts';
+import { OWN, ROWS, ask, type EngineName } from './agreement.ts';
+import { SEED, fuzz, generator, summary } from './fuzz.ts';
 
 export interface StartedEngine {
   /** BASE_URL the engine's bytes were built with (links, schema ids). */
@@ -24,31 +26,36 @@ export interface StartedEngine {
 }
 
 /**
- * Differences a platform forces on an engine, each allowed only when the engine names it with its reason (and, for
- * the hostile-request table, the cases it covers); docs/deploy.md lists them. Every other check stays as it is.
+ * Differences a platform forces on an engine's route answers, each allowed only when the engine names it with its
+ * reason; docs/deploy.md lists them. (What a platform decides about malformed requests is stated row by row in the
+ * agreement table, test/support/agreement.ts.) Every other check stays as it is.
  *
  * - `keeps-connection-open`: the engine does not close a connection after answering `Connection: close`; the suite
  *   reads the answers it expects by their framing and closes the connection itself (bytes after them go unseen).
- * - `normalized-target`: the platform resolves the target (dot segments, backslashes, fragment) before any code sees
- *   it; the listed cases may answer 200 with the exact bytes of the route the target resolves to.
- * - `front-end-decides`: the platform's HTTP front end answers or accepts the listed requests before any code runs;
- *   their answers need only be free of request bytes, and a 200 must still be a route's exact bytes.
  * - `recompresses-html`: a proxy in front of the engine rewrites text/html answers: sent without Content-Length, and a
  *   gzip or br one decompressed and compressed again (it must decode to the route's bytes, not equal the variant's).
  * - `states-content-encoding`: answers the platform would otherwise recode name their coding: a 304 may carry the
  *   Content-Encoding of the representation it validates (identity included).
  */
-export type PlatformDifference = 'keeps-connection-open' | 'normalized-target' | 'front-end-decides' | 'recompresses-html' | 'states-content-encoding';
+export type PlatformDifference = 'keeps-connection-open' | 'recompresses-html' | 'states-content-encoding';
 
 export interface Allowance {
   /** Why the platform forces it. */
   reason: string;
-  /** For the per-case differences: the names of the hostile-request cases it covers. */
-  cases?: readonly string[];
 }
 
 export interface SuiteOptions {
+  /** Which column of the agreement table the engine answers by (its platform rows). */
+  engine: EngineName;
   allow?: Partial<Record<PlatformDifference, Allowance>>;
+  /** Why the engine cannot close a connection after an answer of its own (the agreement table's `closes` is not checked). */
+  keepsConnections?: string;
+  /** How many generated requests the seeded fuzz sends (20,000 unless said, with why). */
+  fuzzRequests?: number;
+  /** Tells an answer of the platform's own front end from the engine's, in the fuzz (counted, not checked). */
+  platformAnswer?: (res: RawResponse) => boolean;
+  /** The engine's error log, read at the end for alerts (nginx logs a failing regex as one). */
+  log?: () => string;
 }
 
 /** What checkResponse lets pass, from the engine's allowances. */
@@ -339,312 +346,11 @@ export function checkProblem(res: RawResponse, at = `${res.status}`): Record<str
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// The hostile and tricky request table.
-
-interface Case {
-  name: string;
-  /** Raw request bytes; `o` is the origin (for Host). */
-  send: string | ((o: string) => string | Buffer | (string | Buffer)[]);
-  /** Acceptable statuses of the (first) answer. */
-  status: readonly number[];
-  /** What an error body must be: a problem document, the HTML 404 page, or either. */
-  body?: BodyKind;
-  /** For a 200: the route whose bytes must come back. */
-  route?: string;
-  /** Acceptable problem codes. */
-  code?: readonly string[];
-  /** Exact header values required on the answer. */
-  headers?: Record<string, string>;
-  /** The engine must close the connection after its one answer (it must not read the rest as a request). */
-  closes?: boolean;
-  /** How many answers the bytes must produce (default 1). */
-  answers?: number;
-  /** Per answer: was the request a HEAD. */
-  heads?: boolean[];
-}
-
-const H = (o: string): string => new URL(o).host;
-const line =
-  (method: string, target: string, extra = ''): ((o: string) => string) =>
-  (o) =>
-    `${method} ${target} HTTP/1.1\r\nHost: ${H(o)}\r\n${extra}Connection: close\r\n\r\n`;
-const get = (target: string, extra = ''): ((o: string) => string) => line('GET', target, extra);
-const BAD_OR_MISSING = [400, 404] as const;
-const NOT_FOUND_CODES = ['not_found', 'market_not_found'] as const;
-
-export const CASES: readonly Case[] = [
-  // The routes themselves, as the baseline every tricky variant is compared with.
-  { name: 'profile JSON', send: get(PROFILE), status: [200], route: PROFILE, headers: { 'content-type': 'application/json' } },
-  { name: 'market index', send: get('/api/markets'), status: [200], route: '/api/markets' },
-  {
-    name: 'bulk CSV with its attachment name',
-    send: get('/api/markets/csv'),
-    status: [200],
-    route: '/api/markets/csv',
-    headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="housing-markets.csv"' },
-  },
-  {
-    name: 'market CSV with its attachment name',
-    send: get(CSV),
-    status: [200],
-    route: CSV,
-    headers: { 'content-disposition': `attachment; filename="${ID}-housing.csv"` },
-  },
-  { name: 'profile schema', send: get('/api/schema/market-profile'), status: [200], route: '/api/schema/market-profile' },
-  { name: 'CSV descriptor', send: get('/api/schema/market-csv'), status: [200], route: '/api/schema/market-csv' },
-  { name: 'health probe', send: get('/healthz'), status: [200], route: '/healthz' },
-  { name: 'home page', send: get('/'), status: [200], route: '/' },
-
-  // Query strings are not part of the contract.
-  { name: 'query string ignored', send: get(`${PROFILE}?x=1&y=2`), status: [200], route: PROFILE },
-  { name: 'empty query string', send: get(`${PROFILE}?`), status: [200], route: PROFILE },
-  { name: 'malformed percent-encoding in the query only', send: get(`${PROFILE}?q=%zz%`), status: [200], route: PROFILE },
-  { name: 'traversal-looking query', send: get(`${CSV}?../../../../etc/passwd`), status: [200], route: CSV },
-
-  // Not canonical: 404, never a redirect to a computed location.
-  { name: 'trailing slash on a profile', send: get(`${PROFILE}/`), status: [404], body: 'problem' },
-  { name: 'trailing slash on a CSV', send: get(`${CSV}/`), status: [404], body: 'problem' },
-  { name: 'trailing slash on the index', send: get('/api/markets/'), status: [404], body: 'problem' },
-  { name: '/api alone', send: get('/api'), status: [404], body: 'problem', code: ['not_found'] },
-  { name: '/api/ (a folder on disk)', send: get('/api/'), status: [404], body: 'problem', code: ['not_found'] },
-  { name: 'upper-case prefix', send: get(`/API/markets/${ID}`), status: [404], body: 'error' },
-  { name: 'upper-case market id', send: get(`/api/markets/${ID.toUpperCase()}`), status: [404], body: 'problem', code: NOT_FOUND_CODES },
-  { name: 'unknown market id', send: get('/api/markets/us-xx-nowhere'), status: [404], body: 'problem', code: ['market_not_found'] },
-  { name: 'unknown market id, CSV path', send: get('/api/markets/us-xx-nowhere/csv'), status: [404], body: 'problem', code: ['market_not_found'] },
-  { name: 'unknown API path', send: get('/api/nope'), status: [404], body: 'problem', code: ['not_found'] },
-  { name: 'unknown page path gets the HTML 404 page', send: get('/no-such-page'), status: [404], body: 'page', headers: { 'content-type': HTML_TYPE } },
-  { name: '.json suffix', send: get(`${PROFILE}.json`), status: [404], body: 'problem' },
-  { name: 'the file behind a route (index.json)', send: get(`${PROFILE}/index.json`), status: [404], body: 'problem' },
-  { name: 'a precompressed file behind a route', send: get(`${PROFILE}/index.json.gz`), status: [404], body: 'problem' },
-  { name: 'the page file behind a route', send: get('/index.html'), status: [404], body: 'page' },
-  { name: 'the build manifest', send: get('/manifest.json'), status: [404], body: 'page' },
-  { name: 'path parameter (;jsessionid)', send: get(`${PROFILE};jsessionid=1`), status: [404], body: 'problem' },
-  { name: 'encoded space after the id', send: get(`${PROFILE}%20`), status: BAD_OR_MISSING, body: 'error' },
-  {
-    name: 'encoded unreserved characters (equivalent per RFC 3986)',
-    send: get('/api/markets/us%2Dtx%2Daustin'),
-    status: [200, 404],
-    route: PROFILE,
-    body: 'error',
-  },
-  { name: 'double-encoded dots stay literal', send: get('/api/markets/%252e%252e/csv'), status: BAD_OR_MISSING, body: 'error' },
-
-  // Traversal and path confusion: 400 or 404, never another file.
-  { name: 'dot-dot segment', send: get(`${PROFILE}/../us-fl-miami`), status: BAD_OR_MISSING, body: 'error' },
-  { name: 'dot-dot to the root', send: get('/api/../../../../etc/passwd'), status: BAD_OR_MISSING, body: 'error' },
-  { name: 'single-dot segment', send: get(`/api/markets/./${ID}`), status: BAD_OR_MISSING, body: 'error' },
-  { name: 'encoded dot-dot', send: get(`/api/markets/%2e%2e/markets/${ID}`), status: BAD_OR_MISSING, body: 'error' },
-  { name: 'encoded slash', send: get(`/api/markets%2f${ID}`), status: BAD_OR_MISSING, body: 'error' },
-  { name: 'encoded slash before csv', send: get(`${PROFILE}%2Fcsv`), status: BAD_OR_MISSING, body: 'error' },
-  { name: 'encoded traversal with slashes', send: get('/api/markets/..%2f..%2f..%2fetc%2fpasswd'), status: BAD_OR_MISSING, body: 'error' },
-  { name: 'backslashes', send: get(`/api\\markets\\${ID}`), status: BAD_OR_MISSING, body: 'error' },
-  { name: 'encoded backslash traversal', send: get('/api/markets/%5c..%5c..%5cetc%5cpasswd'), status: BAD_OR_MISSING, body: 'error' },
-  { name: 'double slash prefix (scheme-relative)', send: get(`//api/markets/${ID}`), status: BAD_OR_MISSING, body: 'error' },
-  { name: 'double slash prefix to another host', send: get('//example.com/api/markets'), status: BAD_OR_MISSING, body: 'error' },
-  { name: 'double slash inside', send: get(`/api//markets/${ID}`), status: BAD_OR_MISSING, body: 'error' },
-  { name: 'dotfile .env', send: get('/.env'), status: BAD_OR_MISSING, body: 'error' },
-  { name: 'dotfile .git/config', send: get('/.git/config'), status: BAD_OR_MISSING, body: 'error' },
-  { name: 'dotfile under /api', send: get('/api/markets/.hidden'), status: BAD_OR_MISSING, body: 'error' },
-  { name: 'overlong path', send: get(`/${'a'.repeat(4000)}`), status: BAD_OR_MISSING, body: 'error' },
-  { name: 'overlong market id', send: get(`/api/markets/${'x'.repeat(3000)}`), status: BAD_OR_MISSING, body: 'error' },
-  {
-    name: 'absolute-form target',
-    send: (o) => `GET ${o}${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nConnection: close\r\n\r\n`,
-    status: BAD_OR_MISSING,
-    body: 'error',
-  },
-  {
-    name: 'absolute-form target naming another host',
-    send: (o) => `GET http://evil.example${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nConnection: close\r\n\r\n`,
-    status: BAD_OR_MISSING,
-    body: 'error',
-  },
-  { name: 'asterisk-form target with GET', send: get('*'), status: BAD_OR_MISSING, body: 'error' },
-  { name: 'fragment sent in the target', send: get(`${PROFILE}#x`), status: BAD_OR_MISSING, body: 'error' },
-
-  // Malformed bytes: 400.
-  { name: 'malformed percent-encoding', send: get('/api/markets/%zz'), status: [400], body: 'problem', code: ['bad_request'] },
-  { name: 'truncated percent-encoding', send: get('/api/markets/%'), status: [400], body: 'problem', code: ['bad_request'] },
-  { name: 'encoded NUL', send: get(`${PROFILE}%00`), status: [400], body: 'problem', code: ['bad_request'] },
-  { name: 'encoded NUL mid-path', send: get(`/api/markets%00/${ID}`), status: [400], body: 'problem', code: ['bad_request'] },
-  { name: 'raw control byte in the target', send: get(`/api/markets/us-tx\x01austin`), status: [400], body: 'problem' },
-  { name: 'overlong UTF-8 slash (%C0%AF)', send: get('/api/markets/%C0%AF..%C0%AFetc'), status: BAD_OR_MISSING, body: 'error' },
-  {
-    name: 'raw non-ASCII bytes in the target',
-    send: (o) =>
-      Buffer.concat([
-        Buffer.from('GET /api/markets/'),
-        Buffer.from([0xc3, 0xbc, 0xff]),
-        Buffer.from(` HTTP/1.1\r\nHost: ${H(o)}\r\nConnection: close\r\n\r\n`),
-      ]),
-    status: BAD_OR_MISSING,
-    body: 'error',
-  },
-
-  // Methods.
-  {
-    name: 'POST',
-    send: line('POST', PROFILE, 'Content-Length: 0\r\n'),
-    status: [405],
-    body: 'problem',
-    code: ['method_not_allowed'],
-    headers: { allow: 'GET, HEAD' },
-  },
-  {
-    name: 'POST with a body',
-    send: (o) => `${line('POST', '/api/markets', 'Content-Type: application/json\r\nContent-Length: 2\r\n')(o)}{}`,
-    status: [405],
-    body: 'problem',
-    code: ['method_not_allowed'],
-  },
-  {
-    name: 'PUT',
-    send: line('PUT', PROFILE, 'Content-Length: 0\r\n'),
-    status: [405],
-    body: 'problem',
-    code: ['method_not_allowed'],
-    headers: { allow: 'GET, HEAD' },
-  },
-  { name: 'DELETE', send: line('DELETE', PROFILE), status: [405], body: 'problem', code: ['method_not_allowed'], headers: { allow: 'GET, HEAD' } },
-  {
-    name: 'PATCH',
-    send: line('PATCH', CSV, 'Content-Length: 0\r\n'),
-    status: [405],
-    body: 'problem',
-    code: ['method_not_allowed'],
-    headers: { allow: 'GET, HEAD' },
-  },
-  { name: 'PROPFIND', send: line('PROPFIND', '/'), status: [405], body: 'problem', code: ['method_not_allowed'] },
-  { name: 'TRACE (never echoes the request)', send: line('TRACE', PROFILE, 'X-Secret: do-not-echo\r\n'), status: [405], body: 'problem' },
-  { name: 'unknown method token', send: line('FROB', PROFILE), status: [405], body: 'problem', code: ['method_not_allowed'] },
-  { name: 'lower-case method (methods are case-sensitive)', send: line('get', PROFILE), status: [400, 405], body: 'problem' },
-  { name: 'CONNECT', send: (o) => `CONNECT ${H(o)} HTTP/1.1\r\nHost: ${H(o)}\r\n\r\n`, status: [400, 405], body: 'problem', closes: true },
-  { name: 'POST to an unknown path', send: line('POST', '/api/nope', 'Content-Length: 0\r\n'), status: [404, 405], body: 'error' },
-  { name: 'method override header is ignored', send: get(PROFILE, 'X-HTTP-Method-Override: DELETE\r\n'), status: [200], route: PROFILE },
-  {
-    name: 'OPTIONS preflight',
-    send: line('OPTIONS', PROFILE, 'Origin: https://example.org\r\nAccess-Control-Request-Method: GET\r\n'),
-    status: [204],
-    headers: { 'access-control-allow-origin': '*' },
-  },
-
-  // Headers and framing.
-  { name: 'HTTP/1.0 without Host', send: `GET ${PROFILE} HTTP/1.0\r\n\r\n`, status: [200], route: PROFILE },
-  { name: 'HTTP/1.1 without Host', send: `GET ${PROFILE} HTTP/1.1\r\nConnection: close\r\n\r\n`, status: [400], body: 'problem' },
-  {
-    name: 'two Host headers',
-    send: (o) => `GET ${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nHost: evil.example\r\nConnection: close\r\n\r\n`,
-    status: [400],
-    body: 'problem',
-  },
-  {
-    name: 'foreign Host does not change the links',
-    send: `GET ${PROFILE} HTTP/1.1\r\nHost: evil.example\r\nX-Forwarded-Host: evil.example\r\nConnection: close\r\n\r\n`,
-    status: [200, 400],
-    route: PROFILE,
-    body: 'problem',
-  },
-  { name: 'space before the colon', send: (o) => `GET ${PROFILE} HTTP/1.1\r\nHost : ${H(o)}\r\nConnection: close\r\n\r\n`, status: [400], body: 'problem' },
-  { name: 'NUL in a header value', send: get(PROFILE, 'X-Test: a\x00b\r\n'), status: [200, 400], route: PROFILE, body: 'problem' },
-  { name: 'obsolete line folding', send: get(PROFILE, 'X-Test: a\r\n folded\r\n'), status: [200, 400], route: PROFILE, body: 'problem' },
-  { name: 'oversized header', send: get(PROFILE, `X-Big: ${'a'.repeat(40 * 1024)}\r\n`), status: [400, 431], body: 'problem' },
-  {
-    name: 'too many headers in total',
-    send: get(PROFILE, Array.from({ length: 400 }, (_, i) => `X-H${i}: ${'b'.repeat(100)}\r\n`).join('')),
-    status: [400, 431],
-    body: 'problem',
-  },
-  { name: 'a GET with a body is answered, the body ignored', send: (o) => `${get(PROFILE, 'Content-Length: 5\r\n')(o)}hello`, status: [200], route: PROFILE },
-  {
-    name: 'WebSocket upgrade request is answered as a plain GET or refused',
-    send: get(PROFILE, 'Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n'),
-    status: [200, 400],
-    route: PROFILE,
-    body: 'problem',
-  },
-  { name: 'HEAD on an unknown API path: 404 without a body', send: line('HEAD', '/api/nope'), status: [404], body: 'problem' },
-  { name: 'Expect: 100-continue', send: get(PROFILE, 'Expect: 100-continue\r\n'), status: [200], route: PROFILE },
-  { name: 'unknown expectation', send: get(PROFILE, 'Expect: teapot\r\n'), status: [200, 417], route: PROFILE, body: 'problem' },
-  { name: 'garbage If-None-Match', send: get(PROFILE, 'If-None-Match: garbage, , ,W/\r\n'), status: [200], route: PROFILE },
-  { name: 'garbage If-Modified-Since', send: get(PROFILE, 'If-Modified-Since: yesterday\r\n'), status: [200], route: PROFILE },
-  { name: 'garbage Accept-Encoding', send: get(PROFILE, 'Accept-Encoding: ;;;, gzip;q=abc, br;q=2, ,\r\n'), status: [200], route: PROFILE },
-  { name: 'a Range request gets the whole representation or an exact slice', send: get(PROFILE, 'Range: bytes=0-9\r\n'), status: [200, 206], route: PROFILE },
-  { name: 'If-Range with a stale validator', send: get(PROFILE, 'Range: bytes=0-9\r\nIf-Range: "stale"\r\n'), status: [200], route: PROFILE },
-
-  // Smuggling shapes: rejected by the parser, one answer, connection closed (the trailing request is never answered).
-  {
-    name: 'two different Content-Lengths',
-    send: (o) =>
-      `POST ${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nContent-Length: 0\r\nContent-Length: 44\r\n\r\nGET /api/markets HTTP/1.1\r\nHost: ${H(o)}\r\n\r\n`,
-    status: [400],
-    body: 'problem',
-    closes: true,
-  },
-  {
-    name: 'Transfer-Encoding and Content-Length',
-    send: (o) =>
-      `POST ${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /api/markets HTTP/1.1\r\nHost: ${H(o)}\r\n\r\n`,
-    status: [400],
-    body: 'problem',
-    closes: true,
-  },
-  {
-    name: 'unknown Transfer-Encoding',
-    send: (o) => `POST ${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nTransfer-Encoding: xchunked\r\n\r\n0\r\n\r\nGET /api/markets HTTP/1.1\r\nHost: ${H(o)}\r\n\r\n`,
-    status: [400, 501],
-    body: 'problem',
-    closes: true,
-  },
-  {
-    name: 'Transfer-Encoding not ending in chunked',
-    send: (o) =>
-      `GET ${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nTransfer-Encoding: chunked, identity\r\n\r\n0\r\n\r\nGET /api/markets HTTP/1.1\r\nHost: ${H(o)}\r\n\r\n`,
-    status: [400, 501],
-    body: 'problem',
-    closes: true,
-  },
-  {
-    name: 'malformed chunk size',
-    send: (o) => `POST ${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n`,
-    status: [400, 405],
-    body: 'problem',
-    closes: true,
-  },
-
-  // Keep-alive: pipelined requests are answered in order; a HEAD's answer carries no body.
-  {
-    name: 'pipelined GET, HEAD and GET on one connection',
-    send: (o) => [
-      `GET ${CSV} HTTP/1.1\r\nHost: ${H(o)}\r\n\r\nHEAD ${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\n\r\n`,
-      `GET ${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nConnection: close\r\n\r\n`,
-    ],
-    status: [200],
-    route: CSV,
-    answers: 3,
-    heads: [false, true, false],
-  },
-  {
-    name: 'an error does not break the connection for the next request',
-    send: (o) => `GET /api/nope HTTP/1.1\r\nHost: ${H(o)}\r\n\r\nGET ${PROFILE} HTTP/1.1\r\nHost: ${H(o)}\r\nConnection: close\r\n\r\n`,
-    status: [404],
-    body: 'problem',
-    answers: 2,
-  },
-];
-
-// ---------------------------------------------------------------------------------------------------------
 
 /** Registers the whole suite against an engine `start` brings up (once) and `stop` takes down. */
-export function defineHttpSuite(name: string, start: () => Promise<StartedEngine>, options: SuiteOptions = {}): void {
+export function defineHttpSuite(name: string, start: () => Promise<StartedEngine>, options: SuiteOptions): void {
   const allowed = (difference: PlatformDifference): boolean => options.allow?.[difference] !== undefined;
-  const covers = (difference: PlatformDifference, name: string): boolean => options.allow?.[difference]?.cases?.includes(name) === true;
-  for (const allowance of Object.values(options.allow ?? {})) {
-    for (const name of allowance.cases ?? [])
-      assert.ok(
-        CASES.some((c) => c.name === name),
-        `an allowance names the case "${name}", which the table lacks`,
-      );
-  }
+  const fuzzRequests = options.fuzzRequests ?? 20_000;
   /** How many answers to read before closing, for an engine that would keep the connection open. */
   const readUntil = (answers: number): { answers?: number } => (allowed('keeps-connection-open') ? { answers } : {});
   const lenient: Leniency = { recompressedHtml: allowed('recompresses-html'), statedEncoding: allowed('states-content-encoding') };
@@ -744,66 +450,113 @@ export function defineHttpSuite(name: string, start: () => Promise<StartedEngine
         const variants = [...x.table.routes.values()].flatMap((r) => [r.identity, r.gzip, r.br].flatMap((v) => (v === undefined ? [] : [v])));
         for (const v of variants) assert.equal(new Set(variants.filter((w) => w.etag === v.etag).map((w) => w.encoding)).size, 1, `${v.etag}: one encoding`);
       });
+
+      if (options.log !== undefined) {
+        test('every route in every encoding, and its 304, leaves no warning or error in the log', async () => {
+          for (const route of x.table.routes.values()) {
+            for (const ae of ['identity', 'gzip', 'br'] as const) {
+              if (ae !== 'identity' && route[ae] === undefined) continue;
+              const res = await fetchRaw('GET', route.path, { 'Accept-Encoding': ae });
+              assert.equal(res.status, 200, `${route.path} ${ae}`);
+              const again = await fetchRaw('GET', route.path, { 'Accept-Encoding': ae, 'If-None-Match': header(res, 'etag') ?? '' });
+              assert.equal(again.status, 304, `${route.path} ${ae} 304`);
+            }
+          }
+          const logged = (options.log?.() ?? '').split('\n').filter((l) => /\[(?:warn|error|crit|alert|emerg)\]/.test(l));
+          assert.deepEqual(logged, []);
+        });
+      }
     });
 
-    describe('hostile and tricky requests over a raw socket', () => {
-      for (const c of CASES) {
-        test(c.name, async () => {
-          const payload = typeof c.send === 'string' ? c.send : c.send(x.origin);
-          const methodOf = (p: string | Buffer): string => p.toString('latin1').split(' ')[0] ?? '';
-          const heads = c.heads ?? [methodOf(Array.isArray(payload) ? (payload[0] as string | Buffer) : payload) === 'HEAD'];
-          const ex = await exchange(x.origin, payload, heads, readUntil(c.answers ?? 1));
-          const label = c.name;
-          if (covers('front-end-decides', label)) {
-            // The platform's front end decides: whatever it answers, no request bytes, and a 200 is a route's exact bytes.
-            for (const res of ex.responses) {
+    describe('the agreement table: one answer per malformed or hostile request shape', () => {
+      const tally = { rows: 0, asRow: 0, platform: 0 };
+      for (const row of ROWS) {
+        test(row.name, async () => {
+          tally.rows += 1;
+          const platform = options.engine === undefined ? undefined : row.platform?.[options.engine];
+          const label = row.name;
+          if (platform?.expect === 'own') {
+            // The platform decides before any of this service's code runs: whatever it answers, no request bytes.
+            tally.platform += 1;
+            const o = await ask(
+              x.origin,
+              { ...row, send: (h) => Buffer.concat([Buffer.from(row.send(h)), Buffer.from(row.then ?? '')]), then: undefined },
+              OWN,
+              false,
+            );
+            for (const res of o.responses) {
               assert.ok(!res.body.includes('do-not-echo'), `${label}: no request bytes echoed`);
               if (res.status === 200) checkResponse(x, res, label, lenient);
             }
             return;
           }
-          const statuses = covers('normalized-target', label) ? [...c.status, 200] : c.status;
-          assert.ok(ex.responses.length >= 1, `${label}: an answer (got ${JSON.stringify(Buffer.concat([ex.leftover]).subarray(0, 120).toString('latin1'))})`);
-          assert.equal(ex.responses.length, c.answers ?? 1, `${label}: number of answers`);
-          assert.equal(ex.leftover.length, 0, `${label}: no stray bytes after the answers (${JSON.stringify(ex.leftover.subarray(0, 80).toString('latin1'))})`);
-          if (c.closes === true) assert.ok(ex.closed, `${label}: the connection is closed after the answer`);
-          const first = ex.responses[0] as RawResponse;
-          assert.ok(statuses.includes(first.status), `${label}: status ${first.status}, expected one of ${statuses.join(', ')}`);
-          for (const res of ex.responses) {
-            const kind = checkResponse(x, res, label, lenient);
-            if (res !== first) continue;
-            if (kind === 'route' && res.status === 200) {
-              if (c.route !== undefined) assert.ok(res.body.equals(routeOf(x, c.route).identity.body), `${label}: the bytes of ${c.route}`);
+          const expected = platform?.expect ?? row.expect;
+          const o = await ask(x.origin, row, expected);
+          assert.equal(o.stray.length, 0, `${label}: no bytes that are not an answer (${JSON.stringify(o.stray.subarray(0, 80).toString('latin1'))})`);
+          if (expected.status === 'none') {
+            assert.equal(o.responses.length, 0, `${label}: no answer`);
+            assert.ok(o.closed, `${label}: the connection is closed`);
+          } else {
+            assert.equal(o.responses.length, expected.answers ?? 1, `${label}: number of answers`);
+            const first = o.responses[0] as RawResponse;
+            assert.equal(first.status, expected.status, `${label}: status`);
+            for (const res of o.responses) checkResponse(x, res, label, lenient);
+            const body = expected.body;
+            if (body === 'page' && !first.head) assert.ok(first.body.equals(x.table.notFoundPage), `${label}: the HTML 404 page`);
+            if (typeof body === 'object' && 'route' in body)
+              assert.ok(first.body.equals(routeOf(x, body.route).identity.body), `${label}: the bytes of ${body.route}`);
+            if (typeof body === 'object' && 'code' in body) {
+              assert.equal(header(first, 'content-type'), PROBLEM_TYPE, `${label}: a problem`);
+              if (!first.head) assert.equal(checkProblem(first, label).code, body.code, `${label}: problem code`);
             }
-            if (res.status === 206) checkRange(x, res, c.route ?? '', label);
-            if (res.status >= 400) {
-              const want = c.body ?? 'error';
-              if (res.head) {
-                // No body to look at: the content type says which kind the GET would have carried.
-                if (want === 'problem') assert.equal(header(res, 'content-type'), PROBLEM_TYPE, `${label}: problem+json`);
-                if (want === 'page') assert.equal(header(res, 'content-type'), HTML_TYPE, `${label}: the HTML 404 page`);
-              }
-              if (want === 'problem' && !res.head) assert.equal(kind, 'problem', `${label}: a problem+json body`);
-              if (want === 'page' && !res.head) assert.equal(kind, 'page', `${label}: the HTML 404 page`);
-              if (kind === 'problem' && c.code !== undefined) {
-                const p = JSON.parse(res.body.toString('utf8')) as { code: string };
-                assert.ok(c.code.includes(p.code), `${label}: code ${p.code}, expected one of ${c.code.join(', ')}`);
-              }
-            }
-            for (const [k, v] of Object.entries(c.headers ?? {})) assert.equal(header(res, k), v, `${label}: ${k}`);
+            if (options.keepsConnections === undefined)
+              assert.equal(o.closed, expected.closes, `${label}: the connection ${expected.closes ? 'is closed' : 'stays open'}`);
           }
-          // No answer may leak request bytes (TRACE echo, reflected headers).
-          for (const res of ex.responses) assert.ok(!res.body.includes('do-not-echo'), `${label}: no request bytes echoed`);
+          for (const res of o.responses) assert.ok(!res.body.includes('do-not-echo'), `${label}: no request bytes echoed`);
+          if (platform === undefined) tally.asRow += 1;
+          else tally.platform += 1;
         });
       }
 
-      test('the table reaches every answer a request alone can cause: each status and each problem code of the request layer', () => {
-        const statuses = new Set(CASES.flatMap((c) => c.status));
-        for (const status of [200, 400, 404, 405]) assert.ok(statuses.has(status), `no case answers ${status}`);
-        const codes = new Set(CASES.flatMap((c) => c.code ?? []));
-        for (const code of ['bad_request', 'not_found', 'market_not_found', 'method_not_allowed']) assert.ok(codes.has(code), `no case expects ${code}`);
+      test('the table: at least 100 shapes, every status and problem code a request alone can cause', (t) => {
+        assert.ok(ROWS.length >= 100, `${ROWS.length} rows`);
+        const statuses = new Set(ROWS.map((r) => r.expect.status));
+        for (const status of [200, 204, 400, 404, 405, 431, 'none'] as const) assert.ok(statuses.has(status), `no row answers ${status}`);
+        const codes = new Set(ROWS.flatMap((r) => (typeof r.expect.body === 'object' && 'code' in r.expect.body ? [r.expect.body.code] : [])));
+        for (const code of ['bad_request', 'not_found', 'market_not_found', 'method_not_allowed', 'headers_too_large'])
+          assert.ok(codes.has(code as never), `no row expects ${code}`);
+        t.diagnostic(
+          `agreement on ${name}: ${tally.rows} rows; ${tally.asRow} answered as the row says, ${tally.platform} by a named platform rule, ${tally.rows - tally.asRow - tally.platform} disagreements`,
+        );
       });
     });
+
+    describe(`the seeded fuzz: ${fuzzRequests.toLocaleString('en-US')} generated requests`, () => {
+      test(`seed ${SEED.toString(16)}: no 5xx, Content-Length equal to the body, no 200 outside the route table, no stray byte`, async (t) => {
+        const report = await fuzz(x.origin, x, generator(x.table, new URL(x.origin).host, SEED), {
+          requests: fuzzRequests,
+          connections: 8,
+          lenient,
+          keepsConnections: allowed('keeps-connection-open'),
+          ...(options.platformAnswer === undefined ? {} : { platformAnswer: options.platformAnswer }),
+        });
+        t.diagnostic(`statuses: ${summary(report.statuses)}${report.platform.size > 0 ? `; the platform's own answers: ${summary(report.platform)}` : ''}`);
+        t.diagnostic(
+          `closed without an answer: ${report.unanswered.length}${report.unanswered.length > 0 ? ` (${report.unanswered.slice(0, 3).join(' | ')})` : ''}`,
+        );
+        assert.deepEqual(report.failures.slice(0, 10), [], `${report.failures.length} bad answers`);
+        assert.deepEqual(report.unanswered, [], 'every generated request is answered');
+        // The mix must reach every kind of answer, or the fuzz tests less than it claims.
+        for (const status of [200, 304, 400, 404, 405]) assert.ok((report.statuses.get(status) ?? 0) > 0, `some ${status}`);
+      });
+    });
+
+    if (options.log !== undefined) {
+      test("after all of it, nothing the engine's log calls an alert", () => {
+        const alerts = (options.log?.() ?? '').split('\n').filter((l) => /\[(?:alert|crit|emerg)\]/.test(l));
+        assert.deepEqual(alerts, []);
+      });
+    }
 
     describe('methods', () => {
       test('405 names the allowed methods on every kind of path', async () => {
@@ -983,15 +736,4 @@ export function defineHttpSuite(name: string, start: () => Promise<StartedEngine
       });
     });
   });
-}
-
-/** A 206 is allowed only as an exact slice of a route's representation, with a right Content-Range. */
-function checkRange(x: Expected, res: RawResponse, path: string, label: string): void {
-  const m = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(header(res, 'content-range') ?? '');
-  assert.ok(m, `${label}: Content-Range on a 206`);
-  const [from, to, total] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const route = routeOf(x, path);
-  const variant = [route.identity, route.gzip, route.br].find((v) => v !== undefined && v.body.length === total);
-  assert.ok(variant, `${label}: the 206 slices a representation of ${path}`);
-  assert.ok(res.body.equals(variant.body.subarray(from, to + 1)), `${label}: exact slice`);
 }

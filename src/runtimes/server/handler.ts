@@ -1,9 +1,11 @@
 // The request handler: checks the request, finds its answer (a route variant, a 304, a preflight, a problem) and writes it; returns what it sent.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { notModified } from '../../protocol/conditional.ts';
 import { ALLOW, internalErrorHeaders } from '../../protocol/headers.ts';
 import { chooseEncoding } from '../../protocol/negotiation.ts';
-import { badRequestProblem, methodProblem, problem, problemText } from '../../protocol/problems.ts';
+import { UNPARSABLE_REASON, badRequestProblem, methodProblem, problem, problemText } from '../../protocol/problems.ts';
+import { HOST_COUNT_REASON, HOST_VALUE_REASON, validHost } from '../../protocol/request-target.ts';
 import { judgeRequest } from '../../protocol/verdict.ts';
 import type { RouteTable } from '../../routes/route-table.ts';
 import { logged, type LogLine, type Sent } from './access-log.ts';
@@ -15,8 +17,14 @@ export interface HandlerOptions {
   logLine?: LogLine;
 }
 
-/** The request listener, plus the switch a shutdown flips so answers close their connections. */
-export type Handler = ((req: IncomingMessage, res: ServerResponse) => void) & { setDraining(): void };
+/**
+ * The request listener, plus the switch a shutdown flips so answers close their connections, and what the listener
+ * asks when the parser fails on a connection: was its request already answered before its body had arrived?
+ */
+export type Handler = ((req: IncomingMessage, res: ServerResponse) => void) & {
+  setDraining(): void;
+  answeredBeforeBody(socket: Socket): boolean;
+};
 
 const NOTHING: Sent = { bytes: 0, encoding: 'identity' };
 
@@ -65,6 +73,17 @@ export function createHandler(table: RouteTable, options: HandlerOptions = {}): 
   const lookup = (path: string): PreparedRoute | undefined => answers.routes.get(path);
   /** Set while shutting down: every answer then closes its connection, so draining ends. */
   let draining = false;
+  /**
+   * Connections whose request announced a body that has not all arrived: its answer is sent at once, and if the body
+   * then turns out malformed or too slow, the connection is closed without a second answer. Only requests with a
+   * body are tracked.
+   */
+  const bodyPending = new WeakSet<Socket>();
+  const awaitBody = (req: IncomingMessage): void => {
+    const socket = req.socket;
+    bodyPending.add(socket);
+    req.once('end', () => bodyPending.delete(socket));
+  };
 
   const badRequest = (req: IncomingMessage, res: ServerResponse, detail: string): Sent => {
     // The framing of what follows cannot be trusted: answer, then close.
@@ -77,8 +96,17 @@ export function createHandler(table: RouteTable, options: HandlerOptions = {}): 
     const target = req.url as string;
     const method = req.method as string;
     const facts = readFacts(req.rawHeaders);
-    if (facts.hosts > 1 || (facts.hosts === 0 && req.httpVersionMinor === 1))
-      return badRequest(req, res, 'An HTTP/1.1 request carries exactly one Host header.');
+    if (facts.framed) awaitBody(req);
+    if (req.httpVersionMajor !== 1) {
+      // HTTP/0.9 has no status line to answer with (nginx would send a bare body): no answer, the connection closes.
+      if (req.httpVersionMajor === 0) {
+        req.socket.destroy();
+        return NOTHING;
+      }
+      return badRequest(req, res, UNPARSABLE_REASON);
+    }
+    if (facts.hosts > 1 || (facts.hosts === 0 && req.httpVersionMinor === 1)) return badRequest(req, res, HOST_COUNT_REASON);
+    if (facts.host !== undefined && !validHost(facts.host)) return badRequest(req, res, HOST_VALUE_REASON);
     if (facts.transferEncoding !== undefined && !CHUNKED_LAST.test(facts.transferEncoding)) {
       return badRequest(req, res, 'The request has a Transfer-Encoding whose last coding is not chunked.');
     }
@@ -95,6 +123,12 @@ export function createHandler(table: RouteTable, options: HandlerOptions = {}): 
       case 'bad_request':
         return badRequest(req, res, verdict.reason);
       case 'method_not_allowed':
+        // nginx refuses TRACE before its configuration runs, with a problem that cannot name the path, and closes the
+        // connection: so does this server, with the same problem.
+        if (method === 'TRACE') {
+          res.shouldKeepAlive = false;
+          return send(req, res, problemAnswer(methodProblem(table.baseUrl, undefined), [ALLOW]));
+        }
         return send(req, res, problemAnswer(methodProblem(table.baseUrl, method, verdict.path), [ALLOW]));
     }
   };
@@ -109,9 +143,10 @@ export function createHandler(table: RouteTable, options: HandlerOptions = {}): 
   const setDraining = (): void => {
     draining = true;
   };
+  const answeredBeforeBody = (socket: Socket): boolean => bodyPending.has(socket);
   const listener =
     options.logLine === undefined ? (req: IncomingMessage, res: ServerResponse): void => void guarded(req, res) : logged(guarded, options.logLine);
-  return Object.assign(listener, { setDraining });
+  return Object.assign(listener, { setDraining, answeredBeforeBody });
 }
 
 const INTERNAL_ERROR = (() => {

@@ -1,11 +1,13 @@
 // The embedded server's listener: node:http with the limits and timeouts, answers on sockets the parser refused, and a graceful shutdown.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { ServerResponse, createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { ALLOW, CONTENT_TYPES, UNCACHED_PROBLEM_HEADERS } from '../../protocol/headers.ts';
 import { UNPARSABLE_REASON, badRequestProblem, methodProblem, problem, problemText, type ProblemDetails } from '../../protocol/problems.ts';
-import { MAX_PATH_LENGTH } from '../../protocol/request-target.ts';
+import { MAX_PATH_LENGTH, ORIGIN_FORM_REASON } from '../../protocol/request-target.ts';
+import { judgeRequest } from '../../protocol/verdict.ts';
 import { compressAll, type RouteTable } from '../../routes/route-table.ts';
 import { logRefused, stdoutLine, type LogLine } from './access-log.ts';
+import { Connections, closeWhenWritten } from './connections.ts';
 import { createHandler, type Handler } from './handler.ts';
 
 export type { AccessLogEntry } from './access-log.ts';
@@ -15,6 +17,8 @@ export interface ServerOptions {
   log?: boolean;
   /** Where access-log lines go; stdout by default. */
   logLine?: LogLine;
+  /** Shorter limits, for tests that watch a timeout happen; a running service uses LIMITS. */
+  limits?: Partial<Limits>;
 }
 
 export interface RunningServer {
@@ -22,6 +26,8 @@ export interface RunningServer {
   url: string;
   /** The table being served (built for the bound port when a function was given). */
   table: RouteTable;
+  /** The open connections, for tests that count them. */
+  connections: Connections;
   /** Stops accepting, lets requests in flight finish (closing their connections after), then resolves. */
   close(): Promise<void>;
 }
@@ -37,8 +43,8 @@ export const LIMITS = {
   /** An idle keep-alive connection is closed after this long. */
   keepAliveTimeoutMs: 5_000,
   /**
-   * A connection whose answer cannot be delivered (a client that stops reading) is closed when its pending output
-   * has not moved for one whole check period: after 15 to 30 s, like nginx's send_timeout.
+   * A connection whose answer cannot be delivered (a client that stops reading) is reset when its pending output, in
+   * node or in the kernel, has not moved for one whole check period: after 15 to 30 s, like nginx's send_timeout.
    */
   stalledWriteCheckMs: 15_000,
   /** How long a shutdown waits for requests in flight before closing their sockets. */
@@ -49,71 +55,120 @@ export const LIMITS = {
   timeoutCheckIntervalMs: 1_000,
 } as const;
 
-const TOKEN_METHOD = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,32} /;
+export type Limits = { -readonly [K in keyof typeof LIMITS]: number };
 
 /**
- * Answers on a socket the HTTP parser gave up on (node has no request or response object there), then
- * closes it: after a framing error nothing further on the connection can be trusted.
+ * A request line whose method node's parser does not know, but nginx's would (upper-case letters, "_" and "-"): it
+ * gets what the handler would give such a method (the target's 400 if the target is bad, else 405). Any other first
+ * word is 400.
  */
-function clientErrorHandler(table: RouteTable, logLine: LogLine | undefined) {
+const UNKNOWN_METHOD_LINE = /^([A-Z_-]+) +([^ ]+) +HTTP\/1\.[01]\r?$/;
+/** The method of a refused request, for its log line: the first word, when it is a token. */
+const LOGGED_METHOD = /^([!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}) /;
+/** A request line of two words, method and target, and no version: HTTP/0.9, which has no status line to answer with. */
+const NO_VERSION = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ +[^ ]+ *\r?$/;
+
+/** The first line of what the parser failed on, when it ends there. */
+function firstLine(packet: Buffer | undefined): string | undefined {
+  const eol = packet?.indexOf(10) ?? -1;
+  return eol === -1 ? undefined : packet?.subarray(0, eol).toString('latin1');
+}
+
+/** Writes one problem answer on a raw socket (no request or response object exists there), closing it once written; returns the body bytes sent. */
+function refuse(socket: Socket, p: ProblemDetails, head: boolean): number {
+  const body = Buffer.from(problemText(p));
+  const headLines = [
+    `HTTP/1.1 ${p.status} ${p.title}`,
+    `Content-Type: ${CONTENT_TYPES.problem}`,
+    ...UNCACHED_PROBLEM_HEADERS.map(([k, v]) => `${k}: ${v}`),
+    ...(p.status === 405 ? [`${ALLOW[0]}: ${ALLOW[1]}`] : []),
+    `Content-Length: ${body.length}`,
+    'Connection: close',
+  ].join('\r\n');
+  // A HEAD that failed later in parsing still gets no body, so a client's framing stays right.
+  const bytes = Buffer.from(`${headLines}\r\n\r\n`);
+  closeWhenWritten(socket, head ? bytes : Buffer.concat([bytes, body]));
+  return head ? 0 : body.length;
+}
+
+/** What the handler would answer a method node's parser does not know: the target's 400 when it is bad, else 405. */
+function unknownMethodProblem(baseUrl: string, method: string, target: string): ProblemDetails {
+  const verdict = judgeRequest(method, target, () => undefined);
+  if (verdict.kind === 'bad_request') return badRequestProblem(baseUrl, verdict.reason);
+  return methodProblem(baseUrl, method, verdict.kind === 'method_not_allowed' ? verdict.path : undefined);
+}
+
+/**
+ * Answers on a socket the HTTP parser gave up on, then closes it: after a framing error nothing further on the
+ * connection can be trusted. A request already answered (its body turned out malformed or too slow) gets no second
+ * answer, and a request line without a version (HTTP/0.9) gets none at all.
+ */
+function clientErrorHandler(table: RouteTable, logLine: LogLine | undefined, handler: Handler) {
   return (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket): void => {
     const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
     if (!socket.writable || error.code === 'ECONNRESET' || error.code === 'EPIPE') {
       socket.destroy();
       return;
     }
-    if (inFlight?.headersSent === true) {
-      // An answer already went out for this request (its body was malformed): no second answer, just close.
-      socket.end();
+    if (inFlight?.headersSent === true || handler.answeredBeforeBody(socket)) {
+      closeWhenWritten(socket);
       return;
     }
-    const raw = error.rawPacket?.subarray(0, 64).toString('latin1') ?? '';
-    const unknownMethod = error.code === 'HPE_INVALID_METHOD' && TOKEN_METHOD.test(raw);
+    const line = firstLine(error.rawPacket);
+    if (line !== undefined && NO_VERSION.test(line)) {
+      socket.destroy();
+      return;
+    }
+    const unknown = error.code === 'HPE_INVALID_METHOD' ? UNKNOWN_METHOD_LINE.exec(line ?? '') : null;
     // 431 and 408 are connection-level answers with no route of their own: type about:blank, as the catalogue says.
     const p: ProblemDetails =
       error.code === 'HPE_HEADER_OVERFLOW'
         ? problem(table.baseUrl, 'headers_too_large')
         : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? problem(table.baseUrl, 'request_timeout')
-          : unknownMethod
-            ? methodProblem(table.baseUrl, undefined)
+          : unknown !== null
+            ? unknownMethodProblem(table.baseUrl, unknown[1] as string, unknown[2] as string)
             : badRequestProblem(table.baseUrl, UNPARSABLE_REASON);
-    const status = p.status;
-    const body = Buffer.from(problemText(p));
-    const headLines = [
-      `HTTP/1.1 ${status} ${p.title}`,
-      `Content-Type: ${CONTENT_TYPES.problem}`,
-      ...UNCACHED_PROBLEM_HEADERS.map(([k, v]) => `${k}: ${v}`),
-      ...(status === 405 ? [`${ALLOW[0]}: ${ALLOW[1]}`] : []),
-      `Content-Length: ${body.length}`,
-      'Connection: close',
-    ].join('\r\n');
-    // A HEAD that failed later in parsing still gets no body, so a client's framing stays right.
-    const head = `${headLines}\r\n\r\n`;
-    const isHead = raw.startsWith('HEAD ');
-    socket.end(isHead ? head : Buffer.concat([Buffer.from(head), body]));
+    const method = LOGGED_METHOD.exec(error.rawPacket?.subarray(0, 64).toString('latin1') ?? '')?.[1];
+    const bytes = refuse(socket, p, method === 'HEAD');
     // The request never reached the handler, so this is its one access-log line.
-    if (logLine !== undefined)
-      logRefused(logLine, TOKEN_METHOD.test(raw) ? raw.slice(0, raw.indexOf(' ')) : '-', status, isHead ? 0 : body.length, error.code ?? 'unknown');
+    if (logLine !== undefined) logRefused(logLine, method ?? '-', p.status, bytes, error.code ?? 'unknown');
   };
 }
 
 /**
- * One check period: a socket with output waiting in node (the client is not reading) and the same amount waiting
- * as at the previous check has made no progress for a whole period, and is closed.
+ * A request with `Upgrade` (node hands it over as an upgrade whenever a listener exists, and drops what was pipelined
+ * behind it when none does) is answered like any other request; then the connection goes back to the HTTP server with
+ * the bytes that followed, so every pipelined request gets its answer, in order.
  */
-export function sweepStalled(sockets: Iterable<Socket>, pending: WeakMap<Socket, number>): number {
-  let closed = 0;
-  for (const socket of sockets) {
-    const waiting = socket.writableLength;
-    if (waiting > 0 && pending.get(socket) === waiting) {
-      socket.destroy();
-      closed += 1;
+function upgradeHandler(server: Server, handler: Handler) {
+  return (req: IncomingMessage, socket: Socket, head: Buffer): void => {
+    // An answer to a request pipelined before this one may still be going out: this one waits its turn.
+    const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (inFlight !== undefined && inFlight !== null) {
+      inFlight.once('finish', () => answer(req, socket, head));
+      return;
     }
-    if (waiting > 0) pending.set(socket, waiting);
-    else pending.delete(socket);
+    answer(req, socket, head);
+  };
+
+  function answer(req: IncomingMessage, socket: Socket, head: Buffer): void {
+    if (socket.destroyed) return;
+    const res = new ServerResponse(req);
+    res.shouldKeepAlive = req.complete && req.httpVersionMinor === 1 && !/(?:^|,)\s*close\s*(?:,|$)/i.test(req.headers.connection ?? '');
+    res.assignSocket(socket);
+    res.once('finish', () => {
+      res.detachSocket(socket);
+      if (!res.shouldKeepAlive) {
+        closeWhenWritten(socket);
+        return;
+      }
+      if (head.length > 0) socket.unshift(head);
+      server.emit('connection', socket);
+      socket.resume();
+    });
+    handler(req, res);
   }
-  return closed;
 }
 
 /**
@@ -123,24 +178,25 @@ export function sweepStalled(sockets: Iterable<Socket>, pending: WeakMap<Socket,
 export type TableSource = RouteTable | ((boundPort: number) => RouteTable);
 
 export function startServer(source: TableSource, listen: { host: string; port: number }, options: ServerOptions = {}): Promise<RunningServer> {
+  const limits: Limits = { ...LIMITS, ...options.limits };
   const server = createServer({
-    maxHeaderSize: LIMITS.maxHeaderSize,
-    headersTimeout: LIMITS.headersTimeoutMs,
-    requestTimeout: LIMITS.requestTimeoutMs,
-    keepAliveTimeout: LIMITS.keepAliveTimeoutMs,
-    connectionsCheckingInterval: LIMITS.timeoutCheckIntervalMs,
+    maxHeaderSize: limits.maxHeaderSize,
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionsCheckingInterval: limits.timeoutCheckIntervalMs,
     insecureHTTPParser: false,
     // Checked in the handler, so the 400 carries a problem document like every other error.
     requireHostHeader: false,
   });
+  // node waits keepAliveTimeout plus this margin (1 s by default in newer versions) before closing an idle connection.
+  (server as Server & { keepAliveTimeoutBuffer?: number }).keepAliveTimeoutBuffer = 0;
   // Not server.setTimeout: node re-arms that per-socket timer on every request, a measurable share of an answer.
-  const sockets = new Set<Socket>();
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  const pending = new WeakMap<Socket, number>();
-  const stalledCheck = setInterval(() => sweepStalled(sockets, pending), LIMITS.stalledWriteCheckMs);
+  const connections = new Connections();
+  server.on('connection', (socket: Socket) => connections.track(socket));
+  // The keep-alive timeout: the server, not node, decides how an idle connection ends (see Connections.closeIdle).
+  server.on('timeout', (socket: Socket) => connections.closeIdle(socket));
+  const stalledCheck = setInterval(() => connections.sweep(), limits.stalledWriteCheckMs);
   stalledCheck.unref();
   server.once('close', () => clearInterval(stalledCheck));
   const logLine = options.log ? (options.logLine ?? stdoutLine) : undefined;
@@ -151,14 +207,24 @@ export function startServer(source: TableSource, listen: { host: string; port: n
     compressAll(table);
     const handler = createHandler(table, logLine === undefined ? {} : { logLine });
     server.on('request', handler);
-    const reject = clientErrorHandler(table, logLine);
-    server.on('clientError', reject);
+    server.on('clientError', clientErrorHandler(table, logLine, handler));
     // An Expect other than 100-continue is ignored (RFC 9110 10.1.1 allows it): the answer is the same bytes.
     server.on('checkExpectation', handler);
-    // CONNECT is not a method of this service; without a listener node would drop the socket silently.
-    server.on('connect', (_req: IncomingMessage, socket: Socket) => {
-      const error = Object.assign(new Error('CONNECT'), { code: 'HPE_INVALID_METHOD', rawPacket: Buffer.from('CONNECT ') });
-      reject(error, socket);
+    // 100-continue gets the final answer at once, without an interim 100 (RFC 9110 10.1.1 allows it; no answer here
+    // needs the body), as nginx does. node's own 100, for a request pipelined behind another, went out between the
+    // headers and the body of that request's answer. node then closes the connection, as the client may still send the
+    // body; a request that declares no body has none to send, so its connection stays open, as on nginx.
+    server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+      if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+        (res as ServerResponse & { _expect_continue: boolean })._expect_continue = false;
+      }
+      handler(req, res);
+    });
+    server.on('upgrade', upgradeHandler(server, handler));
+    // CONNECT is not a method of this service: 405 for a path, 400 for the authority form it is meant for (not a path).
+    server.on('connect', (req: IncomingMessage, socket: Socket) => {
+      const target = req.url ?? '';
+      refuse(socket, target.startsWith('/') ? methodProblem(table.baseUrl, undefined) : badRequestProblem(table.baseUrl, ORIGIN_FORM_REASON), false);
     });
     return { handler, table };
   };
@@ -185,12 +251,13 @@ export function startServer(source: TableSource, listen: { host: string; port: n
         server,
         url: `http://${host}:${port}`,
         table,
+        connections,
         close: () => {
           closing ??= new Promise<void>((done) => {
             handler.setDraining();
             // Keep-alive connections between requests are closed at once; busy ones close after their answer.
             const sweep = setInterval(() => server.closeIdleConnections(), 50);
-            const force = setTimeout(() => server.closeAllConnections(), LIMITS.drainTimeoutMs);
+            const force = setTimeout(() => server.closeAllConnections(), limits.drainTimeoutMs);
             sweep.unref();
             force.unref();
             server.close(() => {

@@ -4,7 +4,11 @@ import type { Preconditions } from '../../protocol/conditional.ts';
 export interface RequestFacts extends Preconditions {
   acceptEncoding: string | undefined;
   hosts: number;
+  /** The first Host value. */
+  host: string | undefined;
   transferEncoding: string | undefined;
+  /** The request announces a body (Transfer-Encoding, or a Content-Length other than 0). */
+  framed: boolean;
 }
 
 /** Field names are case-insensitive; the usual spellings are compared first so most requests never lowercase. */
@@ -17,12 +21,20 @@ export function readFacts(raw: readonly string[]): RequestFacts {
   let ifModifiedSince: string | undefined;
   let imsInvalid = false;
   let hosts = 0;
+  let host: string | undefined;
   let transferEncoding: string | undefined;
+  let framed = false;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i] as string;
     switch (name.length) {
       case 4:
-        if (is(name, 'Host', 'host')) hosts += 1;
+        if (is(name, 'Host', 'host')) {
+          hosts += 1;
+          host ??= raw[i + 1];
+        }
+        break;
+      case 14:
+        if (is(name, 'Content-Length', 'content-length') && raw[i + 1] !== '0') framed = true;
         break;
       case 13:
         if (is(name, 'If-None-Match', 'if-none-match')) ifNoneMatch = join(ifNoneMatch, raw[i + 1] as string);
@@ -34,11 +46,14 @@ export function readFacts(raw: readonly string[]): RequestFacts {
         if (is(name, 'If-Modified-Since', 'if-modified-since')) {
           if (ifModifiedSince !== undefined) imsInvalid = true;
           ifModifiedSince = raw[i + 1];
-        } else if (is(name, 'Transfer-Encoding', 'transfer-encoding')) transferEncoding = join(transferEncoding, raw[i + 1] as string);
+        } else if (is(name, 'Transfer-Encoding', 'transfer-encoding')) {
+          transferEncoding = join(transferEncoding, raw[i + 1] as string);
+          framed = true;
+        }
         break;
       default:
         break;
     }
   }
-  return { acceptEncoding, ifNoneMatch, ifModifiedSince, imsInvalid, hosts, transferEncoding };
+  return { acceptEncoding, ifNoneMatch, ifModifiedSince, imsInvalid, hosts, host, transferEncoding, framed };
 }

@@ -1,0 +1,176 @@
+// How the embedded server ends connections under attack: descriptors after a 408 or 400, one answer per request, pipelining behind an Upgrade, clients that stop reading.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { kernelQueues } from '../../src/runtimes/server/connections.ts';
+import type { RunningServer } from '../../src/runtimes/server/listener.ts';
+import { startEmbedded } from '../support/embedded.ts';
+import { parseResponses } from '../support/http-suite.ts';
+
+/**
+ * Limits short enough to watch each timeout happen. The bounds below are generous waits for a condition to become
+ * true (never a measured duration): a correct server meets them in a fraction of their length on any machine.
+ */
+const SHORT = { headersTimeoutMs: 300, requestTimeoutMs: 600, keepAliveTimeoutMs: 300, stalledWriteCheckMs: 300, timeoutCheckIntervalMs: 50 };
+const BOUND_MS = 8_000;
+
+let running: RunningServer;
+let host = '';
+let port = 0;
+
+before(async () => {
+  ({ running } = await startEmbedded({ limits: SHORT }));
+  const url = new URL(running.url);
+  host = url.host;
+  port = Number(url.port);
+});
+after(() => running.close());
+
+const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
+
+/** Polls until `ready()` holds, failing with `what` after BOUND_MS. */
+async function until(what: string, ready: () => boolean): Promise<void> {
+  for (let waited = 0; !ready(); waited += 20) {
+    if (waited >= BOUND_MS) assert.fail(`not within ${BOUND_MS} ms: ${what}`);
+    await sleep(20);
+  }
+}
+
+const descriptors = (): number => readdirSync('/proc/self/fd').length;
+
+/** A client that keeps its side open after the server's FIN (allowHalfOpen), as an attacker would; `text` is what it has read. */
+function client(first?: string): { socket: Socket; text: () => string; ended: () => boolean } {
+  const socket = connect({ host: '127.0.0.1', port, allowHalfOpen: true });
+  const chunks: Buffer[] = [];
+  let ended = false;
+  socket.on('data', (c: Buffer) => chunks.push(c));
+  socket.on('end', () => (ended = true));
+  socket.on('close', () => (ended = true));
+  socket.on('error', () => (ended = true));
+  if (first !== undefined) socket.on('connect', () => socket.write(first));
+  return { socket, text: () => Buffer.concat(chunks).toString('latin1'), ended: () => ended };
+}
+
+describe('descriptors', () => {
+  test('silent connections and refused requests held open by the client: back to the baseline once the 408 or 400 is out', async () => {
+    const baseline = descriptors();
+    // Silent: the headers timeout answers 408. Garbage: the parser answers 400 at once.
+    const silent = Array.from({ length: 150 }, () => client());
+    const garbage = Array.from({ length: 50 }, () => client('NOT HTTP AT ALL\r\n\r\n'));
+    const all = [...silent, ...garbage];
+    await until('every client has its answer and the FIN after it', () => all.every((c) => c.ended()));
+    for (const c of silent) assert.match(c.text(), /^HTTP\/1\.1 408 /, 'the silent connection got its 408');
+    for (const c of garbage) assert.match(c.text(), /^HTTP\/1\.1 400 /, 'the refused request got its 400');
+    // The clients still hold their 200 sockets open; the server must hold none of its own.
+    await until(`the server's descriptors are gone (${descriptors() - baseline - all.length} left)`, () => descriptors() <= baseline + all.length);
+    assert.equal(running.connections.open.size, 0);
+    for (const c of all) c.socket.destroy();
+    const res = await fetch(`${running.url}/healthz`);
+    assert.equal(res.status, 200);
+  });
+});
+
+describe('one answer per request', () => {
+  /** Sends `first`, waits for one complete answer, then sends `then`; resolves with everything read once the server closes. */
+  async function answerThen(first: string, then: string | undefined): Promise<{ text: string; closed: boolean }> {
+    const c = client(first);
+    await until('the first answer', () => parseResponses(Buffer.from(c.text(), 'latin1'), [false], false).responses.length === 1);
+    if (then !== undefined) c.socket.write(then);
+    await until('the server closes', () => c.ended());
+    c.socket.destroy();
+    return { text: c.text(), closed: c.ended() };
+  }
+
+  test('a GET answered before its chunked body turns out malformed: no second answer, the connection closed', async () => {
+    const { text } = await answerThen(`GET /healthz HTTP/1.1\r\nHost: ${host}\r\nTransfer-Encoding: chunked\r\n\r\n`, 'zz\r\n');
+    assert.deepEqual(
+      [...text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => m[1]),
+      ['200'],
+    );
+  });
+
+  test('a request answered before its body, which then stops coming: no 408 after the answer, the connection closed', async () => {
+    const { text } = await answerThen(`POST /healthz HTTP/1.1\r\nHost: ${host}\r\nContent-Length: 10\r\n\r\nab`, undefined);
+    assert.deepEqual(
+      [...text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => m[1]),
+      ['405'],
+    );
+  });
+
+  test('a body that completes keeps the connection for the next request', async () => {
+    const c = client(
+      `POST /healthz HTTP/1.1\r\nHost: ${host}\r\nContent-Length: 2\r\n\r\nabGET /healthz HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+    );
+    await until('the server closes after the second answer', () => c.ended());
+    assert.deepEqual(
+      [...c.text().matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => m[1]),
+      ['405', '200'],
+    );
+  });
+
+  test('requests pipelined behind an Upgrade request are answered, in order', async () => {
+    const req = (path: string, extra = ''): string => `GET ${path} HTTP/1.1\r\nHost: ${host}\r\n${extra}\r\n`;
+    const c = client(
+      req('/api/markets/us-tx-austin', 'Connection: Upgrade\r\nUpgrade: websocket\r\n') + req('/api/nope') + req('/healthz', 'Connection: close\r\n'),
+    );
+    await until('the server closes after the third answer', () => c.ended());
+    const { responses } = parseResponses(Buffer.from(c.text(), 'latin1'), [false, false, false], true);
+    assert.deepEqual(
+      responses.map((r) => r.status),
+      [200, 404, 200],
+    );
+    assert.match(responses[0]?.body.toString() ?? '', /"us-tx-austin"/);
+    assert.match(responses[2]?.body.toString() ?? '', /"status": "ok"/);
+  });
+});
+
+describe('clients that stop reading', () => {
+  /** The server's side of its connections, from /proc/net/tcp: state and bytes not yet acknowledged, by remote port. */
+  function serverSide(): { state: string; unacked: number }[] {
+    const hex = port.toString(16).toUpperCase().padStart(4, '0');
+    return readFileSync('/proc/self/net/tcp', 'latin1')
+      .split('\n')
+      .map((l) => l.trim().split(/\s+/))
+      .filter((f) => f[1]?.endsWith(`:${hex}`) === true && f[3] !== '0A')
+      .map((f) => ({ state: f[3] ?? '', unacked: Number.parseInt((f[4] ?? '').split(':')[0] ?? '', 16) }));
+  }
+
+  const attack = (connections: number, depth: number): Socket[] =>
+    Array.from({ length: connections }, () => {
+      const socket = connect({ host: '127.0.0.1', port });
+      socket.pause(); // never reads
+      socket.on('error', () => undefined);
+      socket.on('connect', () => socket.write(`GET / HTTP/1.1\r\nHost: ${host}\r\n\r\n`.repeat(depth)));
+      return socket;
+    });
+
+  for (const [name, connections, depth] of [
+    ['all answers handed to the kernel, then idle (the keep-alive close)', 20, 20],
+    ['more answers than the kernel takes (the stalled-write check)', 4, 120],
+  ] as const) {
+    test(`${name}: once the server closes them, no unsent byte stays behind in the kernel`, async () => {
+      const sockets = attack(connections, depth);
+      try {
+        await until('the server has the connections', () => running.connections.open.size === connections);
+        await until('the server has closed them all', () => running.connections.open.size === 0);
+        // A FIN on a socket the client does not read leaves its send queue in the kernel (FIN-WAIT-1); an RST does not.
+        const left = serverSide().filter((s) => s.unacked > 0);
+        assert.deepEqual(left, [], 'no server-side socket still holds bytes');
+      } finally {
+        for (const s of sockets) s.destroy();
+      }
+    });
+  }
+
+  test('kernelQueues reads the bytes a socket has not had acknowledged', async () => {
+    const quiet = client();
+    await until('connected', () => running.connections.open.size === 1);
+    const [server] = [...running.connections.open];
+    assert.ok(server);
+    // The kernel's table is read in pages while other sockets come and go (other tests): an entry can be missed once.
+    await until('the socket is in the kernel table', () => kernelQueues([server])?.has(server) === true);
+    assert.equal(kernelQueues([server])?.get(server) ?? 0, 0);
+    quiet.socket.destroy();
+  });
+});

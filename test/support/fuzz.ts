@@ -1,0 +1,333 @@
+// The seeded fuzz every engine runs in npm test: generated requests, pipelined on keep-alive connections; no 5xx, no stray byte, every 200 a route's exact bytes.
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import type { RouteTable } from '../../src/routes/route-table.ts';
+import { checkResponse, parseResponses, type Expected, type Leniency, type RawResponse } from './http-suite.ts';
+
+export const SEED = 0x5eed_2026;
+
+/** mulberry32: small, fast and the same sequence on every machine. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** One generated request: its bytes without a Connection header, and whether it may share a connection. */
+export interface Generated {
+  method: string;
+  target: string;
+  version: string;
+  /** Header lines, Host included, without `Connection`. */
+  lines: string[];
+  body: Buffer;
+  head: boolean;
+  label: string;
+  /**
+   * Sent on a connection of its own: a body, an odd version or a header an engine may read differently could make
+   * two engines disagree on where the next request starts, and an answer would be taken for another's.
+   */
+  alone: boolean;
+}
+
+/** The request's bytes; `close` adds `Connection: close` (the last request of a connection). */
+export const bytesOf = (g: Generated, close: boolean): Buffer =>
+  Buffer.concat([
+    Buffer.from(
+      `${g.method} ${g.target} ${g.version}\r\n${[...g.lines, ...(close ? ['Connection: close'] : [])].map((l) => `${l}\r\n`).join('')}\r\n`,
+      'latin1',
+    ),
+    g.body,
+  ]);
+
+/** The generator: random paths, methods, versions, headers, codings and framing, the same sequence for a seed. */
+export function generator(table: RouteTable, host: string, seed: number): () => Generated {
+  const rnd = prng(seed);
+  const int = (n: number): number => Math.floor(rnd() * n);
+  const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)] as T;
+  const chance = (p: number): boolean => rnd() < p;
+  const paths = [...table.routes.keys()];
+  const etags = [...table.routes.values()].flatMap((r) => [r.identity, r.gzip, r.br].filter((v) => v !== undefined).map((v) => v.etag));
+  const fragments = [
+    '',
+    '/',
+    '//',
+    '/.',
+    '/..',
+    '/./',
+    '/../',
+    '%2e',
+    '%2E%2e',
+    '%2f',
+    '%2F',
+    '%5c',
+    '\\',
+    '%00',
+    '%',
+    '%g1',
+    '%zz',
+    '%c0%af',
+    '%e2%82%ac',
+    '%ff',
+    '~',
+    ';x=1',
+    '.json',
+    '.gz',
+    '.br',
+    'index.json',
+    '?',
+    '?a=1',
+    '?%zz',
+    '#f',
+    '*',
+    '@',
+    ':',
+    'é',
+    '\u00ff',
+    '\x01',
+    '\x7f',
+    '\t',
+    'A',
+    'csv',
+    'us-xx-nowhere',
+    '-',
+    '_',
+    '.env',
+    '.git/config',
+    '..%2f',
+    '%252e',
+  ];
+  const methods = [
+    'GET',
+    'GET',
+    'GET',
+    'GET',
+    'GET',
+    'GET',
+    'GET',
+    'GET',
+    'GET',
+    'GET',
+    'GET',
+    'GET',
+    'HEAD',
+    'HEAD',
+    'HEAD',
+    'HEAD',
+    'POST',
+    'PUT',
+    'DELETE',
+    'PATCH',
+    'OPTIONS',
+    'TRACE',
+    'PROPFIND',
+    'PURGE',
+    'FROB',
+    'get',
+    'X-Y',
+  ];
+  const codings = ['gzip', 'br', 'identity', '*', 'deflate', 'x-gzip', 'GZIP', 'compress', '', 'zstd', 'br;q=', ';', ',,'];
+  const qvalue = (): string =>
+    pick(['', ';q=0', ';q=1', ';q=0.5', ';q=0.001', ';q=1.000', ';q=2', ';q=-1', ';q=abc', ';Q=0.3', ' ; q=0.9', ';q=0.', ';level=1']);
+  const randomText = (n: number, alphabet: string): string => Array.from({ length: n }, () => alphabet[int(alphabet.length)]).join('');
+  const TOKEN = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.!#$%&'*+^`|~";
+  const VALUE = `${TOKEN} ,;="()/:<>?@[]{}\\\t\x80\xa0\xff`;
+
+  const mutatePath = (base: string): string => {
+    let path = base;
+    for (let i = int(4); i > 0; i -= 1) {
+      const at = int(path.length + 1);
+      const op = int(5);
+      if (op === 0) path = path.slice(0, at) + pick(fragments) + path.slice(at);
+      else if (op === 1) path = path.slice(0, at) + path.slice(at + 1 + int(4));
+      else if (op === 2) path = path.toUpperCase();
+      else if (op === 3) path = path.slice(0, at) + `%${randomText(2, '0123456789abcdefABCDEFxz')}` + path.slice(at);
+      else path = path.slice(0, at) + randomText(1 + int(6), TOKEN) + path.slice(at);
+    }
+    return path;
+  };
+
+  return () => {
+    const method = pick(methods);
+    let target = chance(0.25) ? pick(paths) : mutatePath(pick([...paths, '/api/markets/', '/', '/api', '/markets/']));
+    if (chance(0.02)) target = `/${'a/'.repeat(int(3000))}`;
+    if (chance(0.02)) target = `http://evil.example${pick(paths)}`;
+    if (chance(0.01)) target = '*';
+    if (target === '') target = '/';
+    const version = chance(0.95) ? 'HTTP/1.1' : pick(['HTTP/1.0', 'HTTP/1.2', 'HTTP/2.0', 'HTTX/1.1', 'HTTP/1.1 extra', 'http/1.1']);
+    const lines: string[] = [];
+    const hosts = chance(0.95) ? 1 : pick([0, 2]);
+    for (let i = 0; i < hosts; i += 1) lines.push(`Host: ${i === 0 ? host : 'evil.example'}`);
+    if (chance(0.6)) lines.push(`Accept-Encoding: ${Array.from({ length: 1 + int(4) }, () => pick(codings) + qvalue()).join(pick([', ', ',', ' , ']))}`);
+    if (chance(0.25))
+      lines.push(`If-None-Match: ${pick([pick(etags), `W/${pick(etags)}`, '*', `"x", ${pick(etags)}`, 'garbage', '""', 'W/', pick(etags).slice(1)])}`);
+    if (chance(0.15))
+      lines.push(
+        `If-Modified-Since: ${pick([table.lastModified, 'Thu, 01 Jan 1970 00:00:00 GMT', 'Fri, 31 Dec 9999 23:59:59 GMT', 'yesterday', '', table.lastModified.toLowerCase()])}`,
+      );
+    if (chance(0.05)) lines.push(`Range: ${pick(['bytes=0-9', 'bytes=-5', 'bytes=9-0', 'items=1-2', 'bytes=0-0,1-1'])}`);
+    if (chance(0.05)) lines.push(`Expect: ${pick(['100-continue', 'teapot', ''])}`);
+    if (chance(0.1)) lines.push(`Origin: https://${randomText(1 + int(10), 'abcdefghij')}.example`);
+    let odd = false;
+    for (let i = int(4); i > 0; i -= 1) {
+      const plain = chance(0.95);
+      odd ||= !plain;
+      lines.push(`${plain ? `X-${randomText(1 + int(12), TOKEN)}` : randomText(1 + int(6), `${TOKEN} :`)}: ${randomText(int(40), VALUE)}`);
+    }
+    if (chance(0.02)) lines.push(`X-Big: ${'b'.repeat(17 * 1024)}`);
+    let body = Buffer.alloc(0);
+    const framing = int(20);
+    if (framing === 0) {
+      body = Buffer.from(randomText(int(64), VALUE), 'latin1');
+      lines.push(`Content-Length: ${body.length}`);
+    } else if (framing === 1) {
+      lines.push('Transfer-Encoding: chunked');
+      body = Buffer.from(chance(0.7) ? '5\r\nhello\r\n0\r\n\r\n' : 'zz\r\nbad\r\n0\r\n\r\n');
+    } else if (framing === 2) {
+      lines.push(
+        pick([
+          'Transfer-Encoding: gzip',
+          'Transfer-Encoding: chunked, identity',
+          'Content-Length: 1\r\nContent-Length: 2',
+          'Content-Length: -1',
+          'Content-Length: 0\r\nTransfer-Encoding: chunked',
+        ]),
+      );
+      body = Buffer.from('0\r\n\r\n');
+    }
+    // eslint-disable-next-line no-control-regex -- a control byte in the target is one of the shapes
+    const alone = odd || framing <= 2 || version !== 'HTTP/1.1' || hosts !== 1 || /[\u0000-\u0020\u007f]/.test(target);
+    return { method, target, version, lines, body, head: method === 'HEAD', label: `${method} ${JSON.stringify(target.slice(0, 80))} ${version}`, alone };
+  };
+}
+
+/** What a fuzz run saw: answers by status, and the requests that got none (the connection closed first). */
+export interface FuzzReport {
+  sent: number;
+  statuses: Map<number, number>;
+  failures: string[];
+  unanswered: string[];
+  /** Answers the platform's front end gave on its own (an engine may name them), by status. */
+  platform: Map<number, number>;
+}
+
+/** Requests per connection when none has to go alone; the last carries `Connection: close`. */
+const BATCH = 16;
+/** A hang guard only: a conforming engine answers a batch in milliseconds. */
+const HANG_GUARD_MS = 10_000;
+
+export interface FuzzOptions {
+  requests: number;
+  connections: number;
+  lenient?: Leniency;
+  /** Tells an answer of the platform's own front end (not checked, counted) from the engine's. */
+  platformAnswer?: (res: RawResponse) => boolean;
+  /** The engine keeps connections open after `Connection: close` (workerd): read the answers expected, then close. */
+  keepsConnections?: boolean;
+}
+
+/** Sends a batch on one connection; resolves with its answers in order and whether the engine closed after them. */
+function batch(origin: string, requests: readonly Generated[], keeps: boolean): Promise<{ responses: RawResponse[]; stray: Buffer; closed: boolean }> {
+  const url = new URL(origin);
+  const heads = requests.map((g) => g.head);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: url.hostname, port: Number(url.port) });
+    const chunks: Buffer[] = [];
+    let done = false;
+    const finish = (closed: boolean): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(guard);
+      socket.destroy();
+      const parsed = parseResponses(Buffer.concat(chunks), heads, closed);
+      resolve({ responses: parsed.responses, stray: parsed.leftover, closed });
+    };
+    const guard = setTimeout(() => {
+      done = true;
+      socket.destroy();
+      reject(new Error(`no answer within ${HANG_GUARD_MS} ms to ${requests.map((g) => g.label).join(' | ')}`));
+    }, HANG_GUARD_MS);
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      if (keeps && parseResponses(Buffer.concat(chunks), heads, false).responses.length >= requests.length) finish(false);
+    });
+    socket.on('end', () => finish(true));
+    socket.on('close', () => finish(true));
+    socket.on('error', () => finish(true));
+    socket.on('connect', () => socket.write(Buffer.concat(requests.map((g, i) => bytesOf(g, i === requests.length - 1)))));
+  });
+}
+
+/**
+ * Sends `requests` generated requests to the engine, pipelined on `connections` connections at a time (a request
+ * that must go alone gets a connection of its own). When the engine closes a connection before answering every request
+ * on it, the unanswered ones are sent again on the next; a request first on its connection that gets no answer is
+ * recorded as unanswered. Every answer is checked as every engine's answers are (checkResponse): never a 5xx, the
+ * common headers, Content-Length equal to the body, a 200 only with a route's exact bytes.
+ */
+export async function fuzz(origin: string, x: Expected, next: () => Generated, o: FuzzOptions): Promise<FuzzReport> {
+  const report: FuzzReport = { sent: 0, statuses: new Map(), failures: [], unanswered: [], platform: new Map() };
+  const queue: Generated[] = [];
+  let generated = 0;
+  const take = (): Generated[] => {
+    const out: Generated[] = [];
+    while (out.length < BATCH) {
+      if (queue.length === 0) {
+        if (generated >= o.requests) break;
+        generated += 1;
+        queue.push(next());
+      }
+      const g = queue[0] as Generated;
+      if (g.alone && out.length > 0) break;
+      queue.shift();
+      out.push(g);
+      if (g.alone) break;
+    }
+    return out;
+  };
+  const count = (map: Map<number, number>, status: number): void => void map.set(status, (map.get(status) ?? 0) + 1);
+  const worker = async (): Promise<void> => {
+    for (let requests = take(); requests.length > 0; requests = take()) {
+      const { responses, stray, closed } = await batch(origin, requests, o.keepsConnections === true);
+      report.sent += responses.length;
+      responses.forEach((res, i) => {
+        const g = requests[i] as Generated;
+        if (o.platformAnswer?.(res) === true) {
+          count(report.platform, res.status);
+          return;
+        }
+        count(report.statuses, res.status);
+        try {
+          assert.ok(res.status < 500, 'no 5xx');
+          checkResponse(x, res, g.label, o.lenient);
+        } catch (error) {
+          report.failures.push(`${g.label}: ${(error as Error).message.split('\n')[0] ?? ''}`);
+        }
+      });
+      if (stray.length > 0 && closed)
+        report.failures.push(
+          `${requests[responses.length]?.label ?? '?'}: bytes that are no answer: ${JSON.stringify(stray.subarray(0, 60).toString('latin1'))}`,
+        );
+      const rest = requests.slice(responses.length);
+      if (rest.length === 0) continue;
+      if (responses.length === 0) {
+        report.unanswered.push((rest[0] as Generated).label);
+        rest.shift();
+      }
+      queue.unshift(...rest);
+    }
+  };
+  await Promise.all(Array.from({ length: o.connections }, worker));
+  return report;
+}
+
+export const summary = (statuses: Map<number, number>): string =>
+  [...statuses]
+    .sort(([a], [b]) => a - b)
+    .map(([s, n]) => `${s}×${n}`)
+    .join(' ');
