@@ -171,8 +171,8 @@ export function readBuild(outDir: string, builtFrom: string): RouteTable | undef
         contentType: entry.contentType,
         headers: Object.entries(entry.headers),
         identity,
-        ...(gzip === undefined ? {} : { gzip }),
-        ...(br === undefined ? {} : { br }),
+        gzip,
+        br,
       });
     }
     return {

@@ -45,8 +45,9 @@ export interface Route {
   /** Every header of a 200 except Content-Length, ETag and Content-Encoding, which depend on the variant. */
   headers: readonly Header[];
   identity: Variant;
-  gzip?: Variant;
-  br?: Variant;
+  /** Each compressed variant, or undefined where compressing does not make the bytes smaller (the key is always there). */
+  gzip: Variant | undefined;
+  br: Variant | undefined;
 }
 
 export interface RouteTable {
