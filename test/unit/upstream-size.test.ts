@@ -1,17 +1,33 @@
-// The sixteen profiles do not depend on how much of the country the upstream files hold: only the markets' rows, the committed trim, or national size.
+// The sixteen profiles (their JSON and CSV as served) do not depend on how much of the country the upstream files hold: only the markets' rows, the committed trim, or national size.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { marketRowsOnly, nationalFiles } from '../../src/sources/synthetic.ts';
 import { MARKET_IDS } from '../../src/contract/markets.ts';
 import { PATHS } from '../../src/contract/paths.ts';
-import type { RouteTable } from '../../src/routes/route-table.ts';
-import { loadSources } from '../../src/sources/load.ts';
+import { renderJson } from '../../src/contract/json.ts';
+import { assembleSnapshot } from '../../src/methodology/snapshot.ts';
+import { renderBulkCsv, renderMarketCsv } from '../../src/render/csv-documents.ts';
+import { loadSources, type LoadedSources } from '../../src/sources/load.ts';
 import { SOURCES } from '../../src/sources/registry.ts';
 import { MARKETS } from '../../src/contract/markets.ts';
-import { FIXTURE_FILES, buildTable } from '../support/data.ts';
+import { BASE_URL, FIXTURE_FILES } from '../support/data.ts';
 
 const readerOf = (files: ReadonlyMap<string, string>) => (path: string) => files.get(path) ?? assert.fail(`no fixture ${path}`);
 const lines = (text: string | undefined): number => (text ?? '').split('\n').filter((l) => l.trim() !== '').length;
+
+/** The documents under test, as served (the renderers the route table uses), from the snapshot these files assemble. */
+function documents(data: LoadedSources): Map<string, string> {
+  const snapshot = assembleSnapshot(MARKETS, data, BASE_URL);
+  const profiles = snapshot.markets.map((m) => m.profile);
+  return new Map([
+    ...profiles.flatMap((p): [string, string][] => [
+      [PATHS.profile(p.market.id), renderJson(p)],
+      [PATHS.marketCsv(p.market.id), renderMarketCsv(p)],
+    ]),
+    [PATHS.bulkCsv, renderBulkCsv(profiles)],
+    [PATHS.index, renderJson(snapshot.index)],
+  ]);
+}
 
 describe('profiles are the same whatever surrounds the markets in the upstream files', () => {
   const sizes = {
@@ -19,9 +35,8 @@ describe('profiles are the same whatever surrounds the markets in the upstream f
     'the committed fixtures': new Map(FIXTURE_FILES),
     'national size': nationalFiles(FIXTURE_FILES),
   };
-  const skipped = Object.fromEntries(
-    Object.entries(sizes).map(([name, files]) => [name, loadSources(readerOf(files), MARKETS, SOURCES).loads.map((l) => l.skipped)]),
-  );
+  const loaded = Object.entries(sizes).map(([name, files]) => [name, loadSources(readerOf(files), MARKETS, SOURCES)] as const);
+  const skipped = Object.fromEntries(loaded.map(([name, data]) => [name, data.loads.map((l) => l.skipped)]));
   test('the three inputs really differ: no other row, a few hundred, and every place of the country', () => {
     assert.deepEqual(skipped['only the markets'], [0, 0, 0]);
     assert.ok(
@@ -34,16 +49,16 @@ describe('profiles are the same whatever surrounds the markets in the upstream f
     assert.ok((JSON.parse(national.get('census-acs-5yr/acs5-2024-detailed-place.json') ?? '[]') as unknown[]).length > 32_000);
   });
 
-  const tables: [string, RouteTable][] = Object.entries(sizes).map(([name, files]) => [name, buildTable(undefined, readerOf(files))]);
-  const [reference, ...others] = tables;
-  for (const [name, table] of others) {
+  const built = loaded.map(([name, data]) => [name, documents(data)] as const);
+  const [reference, ...others] = built;
+  for (const [name, served] of others) {
     test(`${name}: every profile, market CSV and the bulk CSV byte-identical to the build from only the markets' rows`, () => {
       assert.ok(reference);
       const paths = [...MARKET_IDS.flatMap((id) => [PATHS.profile(id), PATHS.marketCsv(id)]), PATHS.bulkCsv, PATHS.index];
       for (const path of paths) {
-        const a = reference[1].routes.get(path)?.identity.body;
-        const b = table.routes.get(path)?.identity.body;
-        assert.ok(a !== undefined && b !== undefined && a.equals(b), `${path} differs`);
+        const a = reference[1].get(path);
+        const b = served.get(path);
+        assert.ok(a !== undefined && b !== undefined && a === b, `${path} differs`);
       }
     });
   }
