@@ -26,6 +26,19 @@ const BASE_URL = 'http://localhost:3000';
 const FIXTURES = new URL('../../fixtures/', import.meta.url).pathname;
 const table: RouteTable = buildRouteTable({ baseUrl: BASE_URL, read: (path) => readFileSync(join(FIXTURES, path), 'utf8') });
 
+/** The site with New York's median gross rent as the Census API writes an estimate it could not compute; built once, for the tests that read it. */
+let missingRent: RouteTable | undefined;
+const newYorkRentMissing = (): RouteTable =>
+  (missingRent ??= buildRouteTable({
+    baseUrl: BASE_URL,
+    read: (path) => {
+      const raw = readFileSync(join(FIXTURES, path), 'utf8');
+      return path === 'census-acs-5yr/acs5-2024-detailed-place.json'
+        ? raw.replace('"New York city, New York","1821"', '"New York city, New York","-666666666"')
+        : raw;
+    },
+  }));
+
 const text = (path: string): string => {
   const route = table.routes.get(path);
   assert.ok(route, `no route ${path}`);
@@ -366,15 +379,7 @@ describe('market pages', () => {
   });
 
   it('says plainly when a value is missing, and why the scores that need it are absent', () => {
-    // New York's median gross rent as the Census API writes an estimate it could not compute.
-    const ACS = 'census-acs-5yr/acs5-2024-detailed-place.json';
-    const edited = buildRouteTable({
-      baseUrl: BASE_URL,
-      read: (path) => {
-        const raw = readFileSync(join(FIXTURES, path), 'utf8');
-        return path === ACS ? raw.replace('"New York city, New York","1821"', '"New York city, New York","-666666666"') : raw;
-      },
-    });
+    const edited = newYorkRentMissing();
     const words = visible(edited.routes.get(PATHS.marketPage('us-ny-new-york'))?.identity.body.toString('utf8') ?? '');
     assert.ok(words.includes('Missing: “Median gross rent”.'), words);
     for (const key of ['renterAffordability', 'affordability', 'overall']) assert.ok(words.includes(`${scoreLabel(key)} Not computed`), `${key} not computed`);
@@ -487,14 +492,7 @@ describe('good news and warnings', () => {
   });
 
   it('keeps the warning box for what is missing', () => {
-    const ACS = 'census-acs-5yr/acs5-2024-detailed-place.json';
-    const edited = buildRouteTable({
-      baseUrl: BASE_URL,
-      read: (path) => {
-        const raw = readFileSync(join(FIXTURES, path), 'utf8');
-        return path === ACS ? raw.replace('"New York city, New York","1821"', '"New York city, New York","-666666666"') : raw;
-      },
-    });
+    const edited = newYorkRentMissing();
     const page = (path: string): string => edited.routes.get(path)?.identity.body.toString('utf8') ?? '';
     assert.equal(classOf(page(PATHS.dataStatus), '1 of 16 markets lacks a required metric: New York, NY.'), 'notice');
     assert.equal(classOf(page(PATHS.marketPage('us-ny-new-york')), 'Missing: “Median gross rent”.'), 'notice notice-missing');
