@@ -204,12 +204,17 @@ function treeHash(dir: string): string {
   return hash.digest('hex');
 }
 
-describe('the build command writes atomically', () => {
-  const work = mkdtempSync(join(tmpdir(), 'mp-build-'));
+/** A temporary folder for a suite, removed after it: a copy of the committed fixtures, and where its dist/ goes. */
+function workFolder(prefix: string): { work: string; fixtures: string; out: string } {
+  const work = mkdtempSync(join(tmpdir(), prefix));
   after(() => rmSync(work, { recursive: true, force: true }));
   const fixtures = join(work, 'fixtures');
-  const out = join(work, 'dist');
   cpSync(FIXTURES_DIR, fixtures, { recursive: true });
+  return { work, fixtures, out: join(work, 'dist') };
+}
+
+describe('the build command writes atomically', () => {
+  const { work, fixtures, out } = workFolder('mp-build-');
   const quiet = { ...process.env, BASE_URL: 'http://localhost:3000' };
 
   test('a good build writes dist/ with a manifest and every route', async () => {
@@ -410,11 +415,7 @@ describe('scale: a page does not grow with the number of markets', () => {
 });
 
 describe('serve loads the table a build wrote only when it was built from the same inputs', () => {
-  const work = mkdtempSync(join(tmpdir(), 'mp-built-'));
-  after(() => rmSync(work, { recursive: true, force: true }));
-  const fixtures = join(work, 'fixtures');
-  const out = join(work, 'dist');
-  cpSync(FIXTURES_DIR, fixtures, { recursive: true });
+  const { fixtures, out } = workFolder('mp-built-');
   const env = { ...process.env, BASE_URL: 'http://localhost:3000' };
   const argv = ['--fixtures', fixtures, '--out', out];
   const fresh = (baseUrl: string): RouteTable =>
