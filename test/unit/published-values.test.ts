@@ -14,7 +14,7 @@ import { FIXTURES_DIR, buildTable, servedProfiles } from '../support/data.ts';
  *   B25001_001 with their 90 % margins of error, from the table-based summary files (acsdt5y2024-<table>.dat) as quoted in
  *   the public repository cwhisman21/mortgage-website-platform-plan, mock-data/location-news/<the file named>, commit 09b767cc.
  * - permits: new housing units authorized in 2024 (the four unit groups with imputation) in the BPS 2024 annual place files
- *   of ../shared/data/bps-2024 (so2024a.txt has the Census Bureau's SHA-256), New York the sum of its five boroughs.
+ *   as published (read from dylanmatthews/census-permit-data; so2024a.txt has the Census Bureau's SHA-256), New York the sum of its five boroughs.
  * - hpi: FHFA's all-transactions index of the market's series (fixtures/fhfa-hpi/README.md) for 2025 Q4 and 2024 Q4.
  */
 const PUBLISHED: readonly [
