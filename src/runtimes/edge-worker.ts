@@ -43,8 +43,8 @@ const CLOUDFLARE_COMPRESSES: ReadonlySet<string> = new Set(['application/json', 
 
 /**
  * What Cloudflare does to an answer it may compress, from the client's Accept-Encoding, as its local runtime models the
- * edge: it reads `coding;q=value` elements (others ignored), takes them by falling q in the client's order, skips q=0,
- * and picks the first of gzip or br, stopping at identity. `gzip`/`br`: it recodes any answer not already in that
+ * edge: it reads `coding;q=value` elements with the coding in lower case (others ignored), takes them by falling q in
+ * the client's order, skips q=0, and picks the first of gzip or br, stopping at identity. `gzip`/`br`: it recodes any answer not already in that
  * coding. `identity`: it strips a gzip or br Content-Encoding. `refuse`: identity is excluded and nothing else is
  * acceptable, so it answers 415 itself. `undefined`: nothing readable, it leaves the answer as sent. An answer whose
  * Content-Encoding is something else (`identity`) is always left as sent.
@@ -53,8 +53,10 @@ export function cloudflareCoding(header: string | undefined): Encoding | 'refuse
   if (header === undefined) return undefined;
   const codings: { coding: string; q: number }[] = [];
   for (const part of header.split(',')) {
-    const m = /^([A-Za-z]+|\*)(?:\s*;\s*q=(\d+(?:\.\d+)?))?$/.exec(part.trim());
-    if (m !== null) codings.push({ coding: (m[1] as string).toLowerCase(), q: m[2] === undefined ? 1 : Number(m[2]) });
+    // As the runtime reads an element: a coding in lower-case letters only (`GZIP` is not read at all), and any one
+    // character between the digits of q (`q=0x5` is 0, as parseFloat reads it).
+    const m = /^([a-z]+|\*)(?:\s*;\s*q=(\d+(?:.\d+)?))?$/.exec(part.trim());
+    if (m !== null) codings.push({ coding: m[1] as string, q: m[2] === undefined ? 1 : parseFloat(m[2]) });
   }
   if (codings.length === 0) return undefined;
   let identityExcluded = false;

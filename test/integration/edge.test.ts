@@ -23,11 +23,6 @@ export const EDGE_DIFFERENCES: SuiteOptions = {
   },
   keepsConnections:
     'a Worker has no way to close the connection it answers on; the runtime keeps it open after a 400 (Cloudflare decides for itself in production)',
-  // Every request through workerd costs a few milliseconds of its CPU (a route reads its file through the assets
-  // binding): 20,000 took 82 s here, and the runtime then sometimes cut a 190 KB answer short while a connection was
-  // being closed. The runtime gets 2,000 of the requests; the Worker's own code gets all 20,000 in this process, in
-  // test/integration/edge-worker.test.ts.
-  fuzzRequests: 2_000,
   // Every answer of the Worker carries nosniff; the runtime's own (400, 500, 501 for what it refuses) carries nothing.
   platformAnswer: (res) => header(res, 'x-content-type-options') === undefined,
 };
