@@ -1,11 +1,8 @@
 // The route table: every public path with its exact bytes, headers and precompressed variants.
-import { createHash } from 'node:crypto';
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { csvDescriptor } from '../contract/schemas.ts';
 import { publishedSchema } from '../contract/published.ts';
 import { seriesCsvDescriptor } from '../contract/series.ts';
 import { CACHE_CONTROL, COMMON_HEADERS, CONTENT_TYPES, PAGE_HEADERS, type Header, type Kind } from '../protocol/headers.ts';
-import type { Encoding } from '../protocol/negotiation.ts';
 import { dataPackage } from '../describe/datapackage.ts';
 import { openApiDocument } from '../describe/openapi.ts';
 import type { Served } from '../describe/served.ts';
@@ -30,24 +27,17 @@ import { zipArchive } from '../render/zip.ts';
 import { renderAllPages as renderPages, renderNotFound as renderNotFoundPage } from '../render/pages/render.tsx';
 import type { PageInput } from '../render/pages/site.ts';
 import { STYLESHEET } from '../render/pages/stylesheet.ts';
+import { etagOf, routeOf, variants, type Variants } from './variants.ts';
 
-export interface Variant {
-  encoding: Encoding;
-  body: Buffer;
-  /** Strong ETag of these bytes, quotes included. */
-  etag: string;
-}
+export type { Variant } from './variants.ts';
 
-export interface Route {
+/** A path with its bytes in each coding (Variants). */
+export interface Route extends Variants {
   path: string;
   kind: Kind;
   contentType: string;
   /** Every header of a 200 except Content-Length, ETag and Content-Encoding, which depend on the variant. */
   headers: readonly Header[];
-  identity: Variant;
-  /** Each compressed variant, or undefined where compressing does not make the bytes smaller (the key is always there). */
-  gzip: Variant | undefined;
-  br: Variant | undefined;
 }
 
 export interface RouteTable {
@@ -59,72 +49,6 @@ export interface RouteTable {
   routes: Map<string, Route>;
   /** Body of the HTML 404 page, answered for unknown paths outside /api/. */
   notFoundPage: Buffer;
-}
-
-export function etagOf(body: Buffer): string {
-  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-}
-
-/**
- * Brotli quality is a build-time trade: 11 costs about 30 times quality 7 for roughly 10 % fewer
- * bytes, a few hundred bytes on a profile (the same TCP segments either way), and at 11 the large
- * shared documents (bulk CSV, index) compress at about 400 KB/s. Quality 7 for ordinary bodies and 9
- * for large ones, and 5 from 4 MiB (the bulk series CSV of a thousand markets is about 45 MiB), keeps a
- * build of thousands of markets in seconds (npm run bench:build).
- */
-export const brotliQuality = (bytes: number): number => (bytes >= 4 * 1024 * 1024 ? 5 : bytes >= 64 * 1024 ? 9 : 7);
-
-type Variants = Pick<Route, 'identity' | 'gzip' | 'br'>;
-
-/** One compressed variant, kept only where it is smaller than the identity bytes. */
-function smaller(encoding: 'gzip' | 'br', body: Buffer, compressed: Buffer): Variant | undefined {
-  return compressed.length < body.length ? { encoding, body: compressed, etag: etagOf(compressed) } : undefined;
-}
-
-/** A value made when first read, then kept. */
-function once<T>(make: () => T): () => T {
-  let made: { value: T } | undefined;
-  return () => (made ??= { value: make() }).value;
-}
-
-/**
- * Precompressed variants, each compressed when first read and kept: compression is about half of a build, and what
- * only reads the identity bytes (a check, most tests) never pays for it. The server reads every variant before it
- * listens (`compressAll`), and the artifact writes them all, so no request waits for a compression. The body itself
- * may be made on first read too (the download's zip, which nothing in the build reads).
- */
-function variants(bodyOf: () => Buffer): Variants {
-  const body = once(bodyOf);
-  const identity = once((): Variant => ({ encoding: 'identity', body: body(), etag: etagOf(body()) }));
-  const gzip = once(() => smaller('gzip', body(), gzipSync(body(), { level: 9 })));
-  const br = once(() =>
-    smaller(
-      'br',
-      body(),
-      brotliCompressSync(body(), {
-        params: { [zlibConstants.BROTLI_PARAM_QUALITY]: brotliQuality(body().length), [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body().length },
-      }),
-    ),
-  );
-  return Object.defineProperties({} as Variants, {
-    identity: { enumerable: true, get: identity },
-    gzip: { enumerable: true, get: gzip },
-    br: { enumerable: true, get: br },
-  });
-}
-
-/** A route whose variants are those of `made` (shared by routes with the same bytes), read through without making them. */
-function routeOf(fields: Omit<Route, keyof Variants>, made: Variants): Route {
-  return Object.defineProperties({ ...fields } as Route, {
-    identity: { enumerable: true, get: () => made.identity },
-    gzip: { enumerable: true, get: () => made.gzip },
-    br: { enumerable: true, get: () => made.br },
-  });
-}
-
-/** Compresses every route's variants now: what a server does before it listens, so that no request pays for it. */
-export function compressAll(table: RouteTable): void {
-  for (const route of table.routes.values()) void (route.gzip, route.br);
 }
 
 /** What the routes are made of: the build's data, and the origin every absolute URL starts with (the pages' input too). */

@@ -123,6 +123,28 @@ describe('architecture', () => {
     assert.deepEqual(importsOf("export function entry(m: M): string {\n  return [`import { x } from './y.ts';`].join('');\n}"), []);
   });
 
+  it('the command loads no renderer before it needs one: serve starts from a built table (docs/serving.md, bench:startup)', () => {
+    // What loading src/commands/cli.ts loads: static imports that carry values (a type-only import loads nothing, and
+    // the commands import the build, fetch and verify with import() when they run).
+    const loads = (abs: string): string[] =>
+      [...readFileSync(abs, 'utf8').matchAll(/^\s*(?:import|export)\s+(?!type\b)[^;'"`(=]*?\bfrom\s*['"](\.[^'"]+)['"]/gms)].map((m) =>
+        resolve(dirname(abs), m[1] as string),
+      );
+    const seen = new Set<string>();
+    const queue = [join(SRC, 'commands', 'cli.ts')];
+    for (let file = queue.pop(); file !== undefined; file = queue.pop()) {
+      if (seen.has(file)) continue;
+      seen.add(file);
+      queue.push(...loads(file));
+    }
+    const loaded = [...seen].map((abs) => relative(SRC, abs));
+    assert.ok(loaded.includes('runtimes/server/listener.ts') && loaded.includes('routes/variants.ts'), loaded.join(' '));
+    assert.deepEqual(
+      loaded.filter((file) => /^(render|describe|build|validate)\//.test(file)),
+      [],
+    );
+  });
+
   it('only the entry point runs the CLI: nothing in src/, bench/ or scripts/ imports src/commands/cli.ts', () => {
     const importers = [...walk(SRC), ...walk(join(ROOT, 'bench')), ...walk(join(ROOT, 'scripts'))].filter((abs) =>
       importsOf(readFileSync(abs, 'utf8')).some((s) => resolve(dirname(abs), s) === join(SRC, 'commands', 'cli.ts')),

@@ -5,7 +5,8 @@ import { ALLOW, CONTENT_TYPES, UNCACHED_PROBLEM_HEADERS } from '../../protocol/h
 import { UNPARSABLE_REASON, badRequestProblem, methodProblem, problem, problemText, type ProblemDetails } from '../../protocol/problems.ts';
 import { MAX_PATH_LENGTH, ORIGIN_FORM_REASON } from '../../protocol/request-target.ts';
 import { judgeRequest } from '../../protocol/verdict.ts';
-import { compressAll, type RouteTable } from '../../routes/route-table.ts';
+import type { RouteTable } from '../../routes/route-table.ts';
+import { compressAll } from '../../routes/variants.ts';
 import { logRefused, stdoutLine, type LogLine } from './access-log.ts';
 import { Connections, closeWhenWritten } from './connections.ts';
 import { createHandler, type Handler } from './handler.ts';
@@ -204,7 +205,7 @@ export function startServer(source: TableSource, listen: { host: string; port: n
   /** Attaches every listener; runs before the event loop turns after listening, so no request arrives first. */
   const attach = (table: RouteTable): { handler: Handler; table: RouteTable } => {
     // Every variant compressed before the first request, not by it.
-    compressAll(table);
+    compressAll(table.routes.values());
     const handler = createHandler(table, logLine === undefined ? {} : { logLine });
     server.on('request', handler);
     server.on('clientError', clientErrorHandler(table, logLine, handler));
