@@ -6,7 +6,7 @@
 // GET /robots.txt, as small) for PROBE_SECONDS; after one second, 200 other clients (python3: node cannot shrink a
 // socket's receive window) each set SO_RCVBUF to 1 KB, send 20 pipelined `GET /` and never read. Printed per round: the
 // probe's worst wait before the attack and under it, and the kernel's TCP memory (/proc/net/sockstat, pages) at the
-// peak and a second after the attackers close. ROUNDS rounds (default 3), the first side alternating; the summary
+// peak and a second after the attackers close. ROUNDS rounds (default 5), the first side alternating; the summary
 // compares the medians of the worst waits under attack. Exit code 1 when serve's is over TARGET times the bare server's.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ import { freePort } from '../scripts/nginx-run.ts';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT = '.dist-slow-readers';
 const ENV = { ...process.env, BASE_URL: 'http://localhost:3000' };
-const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const PROBE_SECONDS = 4;
 const ATTACK_AT_MS = 1000;
 const READERS = 200;
