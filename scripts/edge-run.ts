@@ -1,7 +1,8 @@
 // Runs the edge Worker of a built dist/ on Cloudflare's local runtime (`wrangler dev`, workerd) for tests and `npm run serve:edge`: install check, start, readiness, stop.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EDGE_CONFIG_FILE } from '../src/artifact/edge.ts';
 import { overFreshBuild, type FreshBuildRun } from './nginx-run.ts';
@@ -192,5 +193,44 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
-/** Builds dist/ into a temporary folder for a free loopback port and runs its Worker with wrangler (tests). */
-export const edgeOverFreshBuild = (fixturesDir: string): Promise<FreshBuildRun<EdgeRun>> => overFreshBuild(fixturesDir, 'mp-edge-', startEdge);
+/** What the tests drive: Miniflare, the local runtime `wrangler dev` itself runs (workerd), started from the same config. */
+export interface MiniflareRun {
+  url: string;
+  stop(): Promise<void>;
+}
+
+interface MiniflareModule {
+  Miniflare: new (options: object) => { ready: Promise<URL>; dispose(): Promise<void> };
+}
+interface WranglerModule {
+  unstable_getMiniflareWorkerOptions(configPath: string): { workerOptions: object };
+}
+
+/**
+ * Runs the built Worker (dist/edge/wrangler.jsonc) on workerd through Miniflare, as `wrangler dev` does, without the
+ * development proxy wrangler puts in front of it (live reload, the inspector, its console): one workerd process, and
+ * every request reaches the runtime's own front end. Local only.
+ */
+export async function startMiniflare(options: Pick<EdgeRunOptions, 'distDir' | 'host' | 'port'>): Promise<MiniflareRun> {
+  findWrangler();
+  const load = createRequire(join(EDGE_TOOLS_DIR, 'package.json'));
+  const { Miniflare } = load('miniflare') as MiniflareModule;
+  const { unstable_getMiniflareWorkerOptions } = load('wrangler') as WranglerModule;
+  const config = join(resolve(options.distDir), EDGE_CONFIG_FILE);
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(config);
+  const main = (JSON.parse(readFileSync(config, 'utf8').replace(/^\/\/.*$/gm, '')) as { main: string }).main;
+  const scriptPath = join(resolve(options.distDir), 'edge', main);
+  const mf = new Miniflare({
+    ...workerOptions,
+    modules: true,
+    scriptPath,
+    modulesRoot: dirname(scriptPath),
+    host: options.host,
+    port: options.port,
+  });
+  const url = (await mf.ready).href.replace(/\/$/, '');
+  return { url, stop: () => mf.dispose() };
+}
+
+/** Builds dist/ into a temporary folder for a free loopback port and runs its Worker on Miniflare (tests). */
+export const edgeOverFreshBuild = (fixturesDir: string): Promise<FreshBuildRun<MiniflareRun>> => overFreshBuild(fixturesDir, 'mp-edge-', startMiniflare);

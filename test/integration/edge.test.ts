@@ -1,4 +1,4 @@
-// The shared HTTP contract suite (routes, the agreement table, the seeded fuzz) against the edge Worker on Cloudflare's local runtime (wrangler dev, workerd) over a built dist/, with the differences the platform forces named.
+// The shared HTTP contract suite (routes, the agreement table, the seeded fuzz) against the edge Worker on Cloudflare's local runtime (workerd, through Miniflare as wrangler dev runs it) over a built dist/, with the differences the platform forces named.
 import { edgeOverFreshBuild } from '../../scripts/edge-run.ts';
 import { defineHttpSuite, header, type SuiteOptions } from '../support/http-suite.ts';
 
@@ -12,10 +12,6 @@ export const EDGE_DIFFERENCES: SuiteOptions = {
       reason:
         "workerd's HTTP server does not close a connection after answering `Connection: close`; it waits for the client (or 5 s idle), so the suite closes it once the answers it expects are complete",
     },
-    'recompresses-html': {
-      reason:
-        "wrangler dev's proxy passes every text/html answer through HTMLRewriter (its live-reload hook): sent without Content-Length, a gzip or br page decompressed and compressed again (local runtime only)",
-    },
     'states-content-encoding': {
       reason:
         'Cloudflare recodes answers of the types it compresses (and, in the local runtime, bodiless ones) unless they name their coding, so a 304 carries the Content-Encoding of the representation it validates when the client accepts gzip or br',
@@ -23,11 +19,6 @@ export const EDGE_DIFFERENCES: SuiteOptions = {
   },
   keepsConnections:
     'a Worker has no way to close the connection it answers on; the runtime keeps it open after a 400 (Cloudflare decides for itself in production)',
-  // 20,000 requests through wrangler dev cost about 100 s of CPU (workerd's two processes and wrangler's node process
-  // with the test), and in one of three full runs of npm test the runtime closed four connections in the middle of a
-  // 177 KB answer (/api/datapackage) on a loaded machine. Until that is understood the runtime gets 2,000 of the
-  // requests, and the Worker's own code all 20,000 in this process (test/integration/edge-worker.test.ts).
-  fuzzRequests: 2_000,
   // Every answer of the Worker carries nosniff; the runtime's own (400, 500, 501 for what it refuses) carries nothing.
   platformAnswer: (res) => header(res, 'x-content-type-options') === undefined,
 };

@@ -143,7 +143,7 @@ describe('verify against working deployments', () => {
     }
   });
 
-  test('the edge Worker on workerd (wrangler dev) over dist/ passes every check', async () => {
+  test('the edge Worker on workerd (Miniflare, as wrangler dev runs it) over dist/ passes every check', async () => {
     const edge = await edgeOverFreshBuild(FIXTURES);
     try {
       const report = await verifyDeployment(edge.baseUrl);
