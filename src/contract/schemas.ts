@@ -249,27 +249,38 @@ export const csvDescriptorOf = <C extends TSchema>(column: C) =>
     caveats: Type.Array(NonEmpty, { minItems: 1 }),
   });
 
+/**
+ * A CSV descriptor document: what every CSV of the service shares (UTF-8, CRLF, RFC 4180 quoting), in the key order the
+ * served bytes have, then the document's own description, columns and caveats.
+ */
+export function csvDescriptorDocument<C>(description: string, columns: C[], caveats: readonly string[]) {
+  return {
+    schemaVersion: SCHEMA_VERSION as typeof SCHEMA_VERSION,
+    format: 'text/csv' as const,
+    description,
+    encoding: 'utf-8' as const,
+    lineTerminator: 'CRLF' as const,
+    quoting: 'RFC 4180' as const,
+    columns,
+    caveats: [...caveats],
+  };
+}
+
 /** The shape of the CSV column descriptor (docs/contract.md 2.7); the OpenAPI document describes /api/schema/market-csv with it. */
 export const CsvDescriptor = csvDescriptorOf(DescriptorColumn);
 export type CsvDescriptor = Static<typeof CsvDescriptor>;
 
 /** The CSV column descriptor served at /api/schema/market-csv (docs/contract.md 2.7). */
 export function csvDescriptor(): CsvDescriptor {
-  return {
-    schemaVersion: SCHEMA_VERSION,
-    format: 'text/csv',
-    description:
-      'Columns of the per-market CSV (/api/markets/<market-id>/csv) and of the bulk CSV (/api/markets/csv): one row per metric of a market, after a header line of the column names.',
-    encoding: 'utf-8',
-    lineTerminator: 'CRLF',
-    quoting: 'RFC 4180',
-    columns: CSV_COLUMNS.map((column) => ({
+  return csvDescriptorDocument(
+    'Columns of the per-market CSV (/api/markets/<market-id>/csv) and of the bulk CSV (/api/markets/csv): one row per metric of a market, after a header line of the column names.',
+    CSV_COLUMNS.map((column) => ({
       name: column.name,
       type: column.type,
       required: true,
       ...('const' in column ? { const: column.const } : {}),
       description: column.description,
     })),
-    caveats: [...CSV_CAVEATS],
-  };
+    CSV_CAVEATS,
+  );
 }

@@ -3,6 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { GEOGRAPHY_LEVEL_IDS } from './geography.ts';
 import {
   CSV_CAVEATS,
+  csvDescriptorDocument,
   csvDescriptorOf,
   Id,
   IsoDate,
@@ -10,7 +11,6 @@ import {
   NonEmpty,
   PRODUCTION_MODE,
   PROFILE_CAVEATS,
-  SCHEMA_VERSION,
   Source,
   Url,
   constants,
@@ -129,23 +129,17 @@ export const SeriesCsvDescriptor = csvDescriptorOf(SeriesColumn);
 export type SeriesCsvDescriptor = Static<typeof SeriesCsvDescriptor>;
 
 export function seriesCsvDescriptor(): SeriesCsvDescriptor {
-  return {
-    schemaVersion: SCHEMA_VERSION,
-    format: 'text/csv',
-    description:
-      'Columns of the series CSVs (/api/markets/<market-id>/series/csv and /api/markets/series/csv): long format, one row per observation of a metric of a market, after a header line of the column names.',
-    encoding: 'utf-8',
-    lineTerminator: 'CRLF',
-    quoting: 'RFC 4180',
-    columns: SERIES_CSV_COLUMNS.map((c) => ({
+  return csvDescriptorDocument(
+    'Columns of the series CSVs (/api/markets/<market-id>/series/csv and /api/markets/series/csv): long format, one row per observation of a metric of a market, after a header line of the column names.',
+    SERIES_CSV_COLUMNS.map((c) => ({
       name: c.name,
       type: c.type,
       required: c.required,
       ...('const' in c ? { const: c.const } : {}),
       description: c.description,
     })),
-    caveats: [...SERIES_CSV_CAVEATS],
-  };
+    SERIES_CSV_CAVEATS,
+  );
 }
 
 /** The caveats of a series document: the profile's. */
