@@ -49,25 +49,15 @@ export async function getCommand(args: readonly string[], config: ReadConfig, io
     return 2;
   }
   const reader = client ?? createClient({ baseUrl: config.baseUrl });
+  // A CSV goes out exactly as served, its caveats on stderr; JSON goes out as the one serialiser writes it.
+  const csv = ({ text, caveats }: { text: string; caveats: readonly string[] }): void => {
+    io.out(text);
+    for (const caveat of caveats) io.err(`market-profiles: caveat: ${caveat}\n`);
+  };
   return reading('get', io, async () => {
-    if (config.series) {
-      if (config.csv) {
-        const { text, caveats } = await reader.getSeriesCsv(id);
-        io.out(text);
-        for (const caveat of caveats) io.err(`market-profiles: caveat: ${caveat}\n`);
-        return;
-      }
-      const { data } = await reader.getSeries(id);
-      io.out(renderJson(data));
-      return;
-    }
-    if (config.csv) {
-      const { text, caveats } = await reader.getMarketCsv(id);
-      io.out(text);
-      for (const caveat of caveats) io.err(`market-profiles: caveat: ${caveat}\n`);
-      return;
-    }
-    const { data } = await reader.getProfile(id);
-    io.out(renderJson(data));
+    if (config.series && config.csv) csv(await reader.getSeriesCsv(id));
+    else if (config.series) io.out(renderJson((await reader.getSeries(id)).data));
+    else if (config.csv) csv(await reader.getMarketCsv(id));
+    else io.out(renderJson((await reader.getProfile(id)).data));
   });
 }
