@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EDGE_CONFIG_FILE } from '../src/artifact/edge.ts';
+import { EDGE_CONFIG_FILE, EDGE_WORKER_FILE } from '../src/artifact/edge.ts';
 import { overFreshBuild, type FreshBuildRun } from './nginx-run.ts';
 
 /** edge/: Wrangler and workerd with their own package.json and lock, out of the root install (about 200 MB). */
@@ -216,10 +216,9 @@ export async function startMiniflare(options: Pick<EdgeRunOptions, 'distDir' | '
   const load = createRequire(join(EDGE_TOOLS_DIR, 'package.json'));
   const { Miniflare } = load('miniflare') as MiniflareModule;
   const { unstable_getMiniflareWorkerOptions } = load('wrangler') as WranglerModule;
-  const config = join(resolve(options.distDir), EDGE_CONFIG_FILE);
-  const { workerOptions } = unstable_getMiniflareWorkerOptions(config);
-  const main = (JSON.parse(readFileSync(config, 'utf8').replace(/^\/\/.*$/gm, '')) as { main: string }).main;
-  const scriptPath = join(resolve(options.distDir), 'edge', main);
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(join(resolve(options.distDir), EDGE_CONFIG_FILE));
+  // The script the configuration's `main` names (Miniflare takes it apart from the options wrangler derives).
+  const scriptPath = join(resolve(options.distDir), EDGE_WORKER_FILE);
   const mf = new Miniflare({
     ...workerOptions,
     modules: true,
