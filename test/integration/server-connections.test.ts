@@ -1,4 +1,4 @@
-// How the embedded server ends connections under attack: descriptors after a 408 or 400, one answer per request, pipelining behind an Upgrade, clients that stop reading.
+// How the embedded server ends connections under attack: descriptors after a 408 or 400, no answer lost to a reset at the close, one answer per request, pipelining behind an Upgrade, clients that stop reading.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
@@ -68,6 +68,56 @@ describe('descriptors', () => {
     for (const c of all) c.socket.destroy();
     const res = await fetch(`${running.url}/healthz`);
     assert.equal(res.status, 200);
+  });
+});
+
+describe('the TCP reset problem (RFC 9112 9.6): the connection closes after pipelined requests the server never reads', () => {
+  // 40 requests of 4 KB behind the one that closes the connection: more than the server reads before it closes.
+  const tail = (): string => `GET /${'a/'.repeat(2000)} HTTP/1.1\r\nHost: ${host}\r\n\r\n`.repeat(40);
+  const large = (): string => `GET /api/datapackage HTTP/1.1\r\nHost: ${host}\r\n`;
+
+  /** Sends everything at once, reads nothing until the server has had time to close, then reads to the end. */
+  async function lateReader(bytes: string): Promise<{ statuses: string[]; first: Buffer | undefined }> {
+    const c = client();
+    c.socket.pause();
+    c.socket.write(bytes);
+    // Long enough for the server to answer and close; a correct server delivers everything whenever the client reads.
+    await sleep(300);
+    c.socket.resume();
+    await until('the server closes', () => c.ended());
+    c.socket.destroy();
+    const text = Buffer.from(c.text(), 'latin1');
+    const { responses } = parseResponses(text, [false, false], true);
+    return { statuses: [...c.text().matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => m[1] as string), first: responses[0]?.body };
+  }
+  const datapackage = (): Buffer => {
+    const route = running.table.routes.get('/api/datapackage');
+    assert.ok(route);
+    return route.identity.body;
+  };
+
+  test('a large answer, then a request the parser refuses: the whole answer, then the close', async () => {
+    const { statuses, first } = await lateReader(`${large()}\r\nGET /healthz HTTP/1.1\r\nHost: ${host}\r\nContent-Length: -1\r\n\r\n${tail()}`);
+    assert.deepEqual(statuses, ['200']);
+    assert.ok(first?.equals(datapackage()), 'the answer is whole');
+  });
+
+  test('a large answer to Connection: close: the whole answer, then the close', async () => {
+    const { statuses, first } = await lateReader(`${large()}Connection: close\r\n\r\n${tail()}`);
+    assert.deepEqual(statuses, ['200']);
+    assert.ok(first?.equals(datapackage()), 'the answer is whole');
+  });
+
+  test('a large answer, then an HTTP/1.0 request: both answers, then the close', async () => {
+    const { statuses, first } = await lateReader(`${large()}\r\nGET /healthz HTTP/1.0\r\nHost: ${host}\r\n\r\n${tail()}`);
+    assert.deepEqual(statuses, ['200', '200']);
+    assert.ok(first?.equals(datapackage()), 'the first answer is whole');
+  });
+
+  test('a large answer, then a request the server answers 400: both answers, then the close', async () => {
+    const { statuses, first } = await lateReader(`${large()}\r\nGET /a/../b HTTP/1.1\r\nHost: ${host}\r\n\r\n${tail()}`);
+    assert.deepEqual(statuses, ['200', '400']);
+    assert.ok(first?.equals(datapackage()), 'the first answer is whole');
   });
 });
 

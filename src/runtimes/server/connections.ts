@@ -72,28 +72,23 @@ export function sweepStalled(sockets: Iterable<Socket>, pending: WeakMap<Socket,
   return closed;
 }
 
-/** Closes the socket once what was written to it has been handed to the kernel: the descriptor is not kept for the client's FIN. */
-export function closeWhenWritten(socket: Socket, bytes?: string | Buffer): void {
-  if (socket.writableFinished) {
-    socket.destroy();
-    return;
-  }
-  socket.once('finish', () => socket.destroy());
-  if (socket.writableEnded) return;
-  if (bytes === undefined) socket.end();
-  else socket.end(bytes);
-}
-
 /** A kernel queue not read (the socket was missing from the table). */
 const UNKNOWN = -1;
+/** A closing connection's kernel queue not read yet. */
+const NOT_READ = -2;
+/** How often a closing connection's kernel queue is read, to let go of it once the client has everything. */
+const DELIVERED_CHECK_MS = 250;
+const ignore = (): void => undefined;
 
 /** What the server knows of its open connections, and the closes it decides itself. */
 export class Connections {
   readonly open = new Set<Socket>();
   private readonly pending = new WeakMap<Socket, number>();
-  /** Connections past their keep-alive timeout with bytes still undelivered: their kernel queue at the last check. */
+  /** Connections being closed with bytes still undelivered: their kernel queue at the last sweep. */
   private readonly lingering = new Map<Socket, number>();
   private idleBatch: Socket[] = [];
+  private readonly draining = new WeakSet<Socket>();
+  private deliveredCheck: NodeJS.Timeout | undefined;
 
   track(socket: Socket): void {
     if (this.open.has(socket)) return;
@@ -102,6 +97,78 @@ export class Connections {
       this.open.delete(socket);
       this.lingering.delete(socket);
     });
+    // node's own close after an answer that ends the connection (Connection: close, HTTP/1.0, a 400) comes here too.
+    (socket as Socket & { destroySoon: () => void }).destroySoon = () => this.closeWhenWritten(socket);
+  }
+
+  /**
+   * Ends the connection after what was written to it (and `bytes`), without losing any of it: the TCP reset problem
+   * (RFC 9112 9.6). Closing a socket while the client's later pipelined requests sit unread in the kernel makes the
+   * kernel send a reset and drop whatever of the earlier answers the client has not yet received. So the FIN goes out
+   * behind the answers, what the client still sends is read and thrown away, and the descriptor is let go once the
+   * kernel has delivered everything (its queue read every 250 ms, all such connections at once), or when the client closes; a
+   * client that stops reading is reset by the periodic sweep, as an idle one is.
+   */
+  closeWhenWritten(socket: Socket, bytes?: string | Buffer): void {
+    if (socket.destroyed) return;
+    if (!socket.writableEnded) {
+      this.drain(socket);
+      if (bytes === undefined) socket.end();
+      else socket.end(bytes);
+    }
+    if (socket.writableFinished) this.closeDelivered(socket);
+    else socket.once('finish', () => this.closeDelivered(socket));
+  }
+
+  /**
+   * Parses nothing more on the connection (its answers still go out): what the client sends from now on is read and
+   * thrown away, so it never sits unread in the kernel, and the client's close ends the connection.
+   */
+  drain(socket: Socket): void {
+    if (this.draining.has(socket)) return;
+    this.draining.add(socket);
+    socket.removeAllListeners('data');
+    socket.on('data', ignore);
+    socket.once('end', () => socket.destroy());
+    socket.resume();
+  }
+
+  /**
+   * Everything is in the kernel and the FIN behind it. A client that has it all closes too (and `drain` lets go then);
+   * the kernel queue is only read, for all such connections at once, for one that has not closed by the next check.
+   */
+  private closeDelivered(socket: Socket): void {
+    if (socket.destroyed) return;
+    // The client closed its side before (its end came before `drain` listened): nothing can be left unread.
+    if (socket.readableEnded) {
+      socket.destroy();
+      return;
+    }
+    this.linger(socket, NOT_READ);
+  }
+
+  /** Keeps a connection whose answers the kernel has not delivered yet until it has (or the client closes, or stalls). */
+  private linger(socket: Socket, queued: number): void {
+    this.lingering.set(socket, queued);
+    // Not unref'd: a connection still closing is work in hand (a shutdown waits for it).
+    this.deliveredCheck ??= setInterval(() => this.destroyDelivered(), DELIVERED_CHECK_MS);
+  }
+
+  /** Lets go of each lingering connection whose kernel queue is empty: the client has received every byte. */
+  private destroyDelivered(): void {
+    const queues = kernelQueues(this.lingering.keys());
+    for (const [socket, before] of this.lingering) {
+      const queued = queues?.get(socket);
+      // Missing from the table twice running (or no table at all): let go, as the sweep would.
+      if (socket.destroyed || queued === 0 || (queued === undefined && before === UNKNOWN)) {
+        socket.destroy();
+        this.lingering.delete(socket);
+      } else if (queued === undefined) this.lingering.set(socket, UNKNOWN);
+    }
+    if (this.lingering.size === 0) {
+      clearInterval(this.deliveredCheck);
+      this.deliveredCheck = undefined;
+    }
   }
 
   /**
@@ -128,7 +195,7 @@ export class Connections {
         continue;
       }
       // Not socket.end(): the FIN would wait behind the full send buffer, and the kernel refuses a reset meanwhile.
-      this.lingering.set(socket, queued);
+      this.linger(socket, queued);
       socket.once('end', () => socket.destroy());
     }
   }

@@ -8,7 +8,7 @@ import { judgeRequest } from '../../protocol/verdict.ts';
 import type { RouteTable } from '../../routes/route-table.ts';
 import { compressAll } from '../../routes/variants.ts';
 import { logRefused, stdoutLine, type LogLine } from './access-log.ts';
-import { Connections, closeWhenWritten } from './connections.ts';
+import { Connections } from './connections.ts';
 import { createHandler, type Handler } from './handler.ts';
 
 export type { AccessLogEntry } from './access-log.ts';
@@ -76,7 +76,7 @@ function firstLine(packet: Buffer | undefined): string | undefined {
 }
 
 /** Writes one problem answer on a raw socket (no request or response object exists there), closing it once written; returns the body bytes sent. */
-function refuse(socket: Socket, p: ProblemDetails, head: boolean): number {
+function refuse(connections: Connections, socket: Socket, p: ProblemDetails, head: boolean): number {
   const body = Buffer.from(problemText(p));
   const headLines = [
     `HTTP/1.1 ${p.status} ${p.title}`,
@@ -88,7 +88,7 @@ function refuse(socket: Socket, p: ProblemDetails, head: boolean): number {
   ].join('\r\n');
   // A HEAD that failed later in parsing still gets no body, so a client's framing stays right.
   const bytes = Buffer.from(`${headLines}\r\n\r\n`);
-  closeWhenWritten(socket, head ? bytes : Buffer.concat([bytes, body]));
+  connections.closeWhenWritten(socket, head ? bytes : Buffer.concat([bytes, body]));
   return head ? 0 : body.length;
 }
 
@@ -101,40 +101,57 @@ function unknownMethodProblem(baseUrl: string, method: string, target: string): 
 
 /**
  * Answers on a socket the HTTP parser gave up on, then closes it: after a framing error nothing further on the
- * connection can be trusted. A request already answered (its body turned out malformed or too slow) gets no second
- * answer, and a request line without a version (HTTP/0.9) gets none at all.
+ * connection can be trusted, and nothing more is parsed. A request already answered (its body turned out malformed or
+ * too slow) gets no second answer; when an answer to an earlier pipelined request is still going out, the bad request
+ * gets none either (the client sends it again on a new connection, RFC 9112 9.3.2), and a request line without a
+ * version (HTTP/0.9) gets none at all. Bytes after a request that closes the connection are no request: the answers
+ * go out, then the close. Every answer given is delivered before the close (Connections.closeWhenWritten).
  */
-function clientErrorHandler(table: RouteTable, logLine: LogLine | undefined, handler: Handler) {
+function clientErrorHandler(table: RouteTable, logLine: LogLine | undefined, handler: Handler, connections: Connections) {
   return (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket): void => {
+    if (error.code === 'ECONNRESET' || error.code === 'EPIPE') {
+      socket.destroy();
+      return;
+    }
+    connections.drain(socket);
+    // Already closing, or about to once the last answer is written (node calls destroySoon then).
+    if (!socket.writable || error.code === 'HPE_CLOSED_CONNECTION') return;
     const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
-    if (!socket.writable || error.code === 'ECONNRESET' || error.code === 'EPIPE') {
-      socket.destroy();
-      return;
-    }
     if (inFlight?.headersSent === true || handler.answeredBeforeBody(socket)) {
-      closeWhenWritten(socket);
+      connections.closeWhenWritten(socket);
       return;
     }
-    const line = firstLine(error.rawPacket);
-    if (line !== undefined && NO_VERSION.test(line)) {
-      socket.destroy();
-      return;
-    }
-    const unknown = error.code === 'HPE_INVALID_METHOD' ? UNKNOWN_METHOD_LINE.exec(line ?? '') : null;
-    // 431 and 408 are connection-level answers with no route of their own: type about:blank, as the catalogue says.
-    const p: ProblemDetails =
-      error.code === 'HPE_HEADER_OVERFLOW'
-        ? problem(table.baseUrl, 'headers_too_large')
-        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? problem(table.baseUrl, 'request_timeout')
-          : unknown !== null
-            ? unknownMethodProblem(table.baseUrl, unknown[1] as string, unknown[2] as string)
-            : badRequestProblem(table.baseUrl, UNPARSABLE_REASON);
-    const method = LOGGED_METHOD.exec(error.rawPacket?.subarray(0, 64).toString('latin1') ?? '')?.[1];
-    const bytes = refuse(socket, p, method === 'HEAD');
-    // The request never reached the handler, so this is its one access-log line.
-    if (logLine !== undefined) logRefused(logLine, method ?? '-', p.status, bytes, error.code ?? 'unknown');
+    answerRefused(table, logLine, connections, error, socket);
   };
+}
+
+/** The answer to a request the parser refused: 431, 408, the method's 405 or 400, or none for HTTP/0.9. */
+function answerRefused(
+  table: RouteTable,
+  logLine: LogLine | undefined,
+  connections: Connections,
+  error: NodeJS.ErrnoException & { rawPacket?: Buffer },
+  socket: Socket,
+): void {
+  const line = firstLine(error.rawPacket);
+  if (line !== undefined && NO_VERSION.test(line)) {
+    connections.closeWhenWritten(socket);
+    return;
+  }
+  const unknown = error.code === 'HPE_INVALID_METHOD' ? UNKNOWN_METHOD_LINE.exec(line ?? '') : null;
+  // 431 and 408 are connection-level answers with no route of their own: type about:blank, as the catalogue says.
+  const p: ProblemDetails =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? problem(table.baseUrl, 'headers_too_large')
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? problem(table.baseUrl, 'request_timeout')
+        : unknown !== null
+          ? unknownMethodProblem(table.baseUrl, unknown[1] as string, unknown[2] as string)
+          : badRequestProblem(table.baseUrl, UNPARSABLE_REASON);
+  const method = LOGGED_METHOD.exec(error.rawPacket?.subarray(0, 64).toString('latin1') ?? '')?.[1];
+  const bytes = refuse(connections, socket, p, method === 'HEAD');
+  // The request never reached the handler, so this is its one access-log line.
+  if (logLine !== undefined) logRefused(logLine, method ?? '-', p.status, bytes, error.code ?? 'unknown');
 }
 
 /**
@@ -142,7 +159,7 @@ function clientErrorHandler(table: RouteTable, logLine: LogLine | undefined, han
  * behind it when none does) is answered like any other request; then the connection goes back to the HTTP server with
  * the bytes that followed, so every pipelined request gets its answer, in order.
  */
-function upgradeHandler(server: Server, handler: Handler) {
+function upgradeHandler(server: Server, handler: Handler, connections: Connections) {
   return (req: IncomingMessage, socket: Socket, head: Buffer): void => {
     // An answer to a request pipelined before this one may still be going out: this one waits its turn.
     const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
@@ -161,7 +178,7 @@ function upgradeHandler(server: Server, handler: Handler) {
     res.once('finish', () => {
       res.detachSocket(socket);
       if (!res.shouldKeepAlive) {
-        closeWhenWritten(socket);
+        connections.closeWhenWritten(socket);
         return;
       }
       if (head.length > 0) socket.unshift(head);
@@ -208,7 +225,7 @@ export function startServer(source: TableSource, listen: { host: string; port: n
     compressAll(table.routes.values());
     const handler = createHandler(table, logLine === undefined ? {} : { logLine });
     server.on('request', handler);
-    server.on('clientError', clientErrorHandler(table, logLine, handler));
+    server.on('clientError', clientErrorHandler(table, logLine, handler, connections));
     // An Expect other than 100-continue is ignored (RFC 9110 10.1.1 allows it): the answer is the same bytes.
     server.on('checkExpectation', handler);
     // 100-continue gets the final answer at once, without an interim 100 (RFC 9110 10.1.1 allows it; no answer here
@@ -221,11 +238,16 @@ export function startServer(source: TableSource, listen: { host: string; port: n
       }
       handler(req, res);
     });
-    server.on('upgrade', upgradeHandler(server, handler));
+    server.on('upgrade', upgradeHandler(server, handler, connections));
     // CONNECT is not a method of this service: 405 for a path, 400 for the authority form it is meant for (not a path).
     server.on('connect', (req: IncomingMessage, socket: Socket) => {
       const target = req.url ?? '';
-      refuse(socket, target.startsWith('/') ? methodProblem(table.baseUrl, undefined) : badRequestProblem(table.baseUrl, ORIGIN_FORM_REASON), false);
+      refuse(
+        connections,
+        socket,
+        target.startsWith('/') ? methodProblem(table.baseUrl, undefined) : badRequestProblem(table.baseUrl, ORIGIN_FORM_REASON),
+        false,
+      );
     });
     return { handler, table };
   };
