@@ -239,8 +239,8 @@ describe('the Worker bundle and its configuration', () => {
 });
 
 describe("the seeded fuzz on the Worker's own code, in this process", () => {
-  // workerd gets 2,000 of the generated requests (test/integration/edge.test.ts says why); here the Worker's code gets
-  // all 20,000, as the platform hands them over (the target parsed as a URL, the headers as Headers, or refused by the
+  // workerd gets the same 20,000 (test/integration/edge.test.ts); here the Worker's code gets them too, as the platform
+  // hands them over (the target parsed as a URL, the headers as Headers, or refused by the
   // platform), so a fault of the code is told from one of the platform in front of it.
   test(`seed ${SEED.toString(16)}: 20,000 requests, no 5xx, Content-Length equal to the body, no 200 outside the route table`, async (t) => {
     const { table, files } = localBuild();

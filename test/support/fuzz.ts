@@ -196,6 +196,8 @@ export function generator(table: RouteTable, host: string, seed: number): () => 
 /** What a fuzz run saw: answers by status, and the requests that got none (the connection closed first). */
 export interface FuzzReport {
   sent: number;
+  /** Answers a reset at the engine's close cut short, each sent again (resetsAfterRefusal only). */
+  cut: number;
   statuses: Map<number, number>;
   failures: string[];
   unanswered: string[];
@@ -216,7 +218,15 @@ export interface FuzzOptions {
   platformAnswer?: (res: RawResponse) => boolean;
   /** The engine keeps connections open after `Connection: close` (workerd): read the answers expected, then close. */
   keepsConnections?: boolean;
+  /**
+   * The engine closes with the client's later requests unread after one it refuses (workerd), so the kernel's reset
+   * may cut the answer before it short: a cut answer (it starts with a status line) is sent again, up to 3 times.
+   */
+  resetsAfterRefusal?: boolean;
 }
+
+/** How often a request whose answer a reset cut is sent again. */
+const CUT_RETRIES = 3;
 
 /** Sends a batch on one connection; resolves with its answers in order and whether the engine closed after them. */
 function batch(origin: string, requests: readonly Generated[], keeps: boolean): Promise<{ responses: RawResponse[]; stray: Buffer; closed: boolean }> {
@@ -258,7 +268,8 @@ function batch(origin: string, requests: readonly Generated[], keeps: boolean): 
  * common headers, Content-Length equal to the body, a 200 only with a route's exact bytes.
  */
 export async function fuzz(origin: string, x: Expected, next: () => Generated, o: FuzzOptions): Promise<FuzzReport> {
-  const report: FuzzReport = { sent: 0, statuses: new Map(), failures: [], unanswered: [], platform: new Map() };
+  const report: FuzzReport = { sent: 0, cut: 0, statuses: new Map(), failures: [], unanswered: [], platform: new Map() };
+  const tries = new Map<Generated, number>();
   const queue: Generated[] = [];
   let generated = 0;
   const take = (): Generated[] => {
@@ -296,13 +307,22 @@ export async function fuzz(origin: string, x: Expected, next: () => Generated, o
           report.failures.push(`${g.label}: ${(error as Error).message.split('\n')[0] ?? ''}`);
         }
       });
-      if (stray.length > 0 && closed)
+      const rest = requests.slice(responses.length);
+      const cutShort =
+        stray.length > 0 &&
+        closed &&
+        o.resetsAfterRefusal === true &&
+        stray.subarray(0, 9).toString('latin1') === 'HTTP/1.1 ' &&
+        (tries.get(rest[0] as Generated) ?? 0) < CUT_RETRIES;
+      if (cutShort) {
+        report.cut += 1;
+        tries.set(rest[0] as Generated, (tries.get(rest[0] as Generated) ?? 0) + 1);
+      } else if (stray.length > 0 && closed)
         report.failures.push(
           `${requests[responses.length]?.label ?? '?'}: bytes that are no answer: ${JSON.stringify(stray.subarray(0, 60).toString('latin1'))}`,
         );
-      const rest = requests.slice(responses.length);
       if (rest.length === 0) continue;
-      if (responses.length === 0) {
+      if (responses.length === 0 && !cutShort) {
         report.unanswered.push((rest[0] as Generated).label);
         rest.shift();
       }

@@ -34,8 +34,11 @@ export interface StartedEngine {
  *   reads the answers it expects by their framing and closes the connection itself (bytes after them go unseen).
  * - `states-content-encoding`: answers the platform would otherwise recode name their coding: a 304 may carry the
  *   Content-Encoding of the representation it validates (identity included).
+ * - `resets-after-refusal`: the engine closes a connection with the client's later pipelined requests unread after
+ *   one it refuses, so the kernel's reset can cut an earlier answer short for a client that reads late; the fuzz sends
+ *   a request whose answer was cut again (every complete answer is checked as usual).
  */
-export type PlatformDifference = 'keeps-connection-open' | 'states-content-encoding';
+export type PlatformDifference = 'keeps-connection-open' | 'states-content-encoding' | 'resets-after-refusal';
 
 export interface Allowance {
   /** Why the platform forces it. */
@@ -531,9 +534,11 @@ export function defineHttpSuite(name: string, start: () => Promise<StartedEngine
           connections: 8,
           lenient,
           keepsConnections: allowed('keeps-connection-open'),
+          resetsAfterRefusal: allowed('resets-after-refusal'),
           ...(options.platformAnswer === undefined ? {} : { platformAnswer: options.platformAnswer }),
         });
         t.diagnostic(`statuses: ${summary(report.statuses)}${report.platform.size > 0 ? `; the platform's own answers: ${summary(report.platform)}` : ''}`);
+        if (report.cut > 0) t.diagnostic(`answers a reset at the platform's close cut short, sent again: ${report.cut}`);
         t.diagnostic(
           `closed without an answer: ${report.unanswered.length}${report.unanswered.length > 0 ? ` (${report.unanswered.slice(0, 3).join(' | ')})` : ''}`,
         );
