@@ -226,6 +226,8 @@ export async function startMiniflare(options: Pick<EdgeRunOptions, 'distDir' | '
     modulesRoot: dirname(scriptPath),
     host: options.host,
     port: options.port,
+    // The placeholder Request.cf: Miniflare would otherwise fetch one from Cloudflare, and the tests stay on loopback.
+    cf: false,
   });
   const url = (await mf.ready).href.replace(/\/$/, '');
   return { url, stop: () => mf.dispose() };

@@ -45,9 +45,9 @@ const CLOUDFLARE_COMPRESSES: ReadonlySet<string> = new Set(['application/json', 
  * What Cloudflare does to an answer it may compress, from the client's Accept-Encoding, as its local runtime models the
  * edge: it reads `coding;q=value` elements with the coding in lower case (others ignored), takes them by falling q in
  * the client's order, skips q=0, and picks the first of gzip or br, stopping at identity. `gzip`/`br`: it recodes any
- * answer not already in that coding. `identity`: it strips a gzip or br Content-Encoding. `refuse`: identity is excluded and nothing else is
- * acceptable, so it answers 415 itself. `undefined`: nothing readable, it leaves the answer as sent. An answer whose
- * Content-Encoding is something else (`identity`) is always left as sent.
+ * answer not already in that coding. `identity`: it strips a gzip or br Content-Encoding. `refuse`: identity is
+ * excluded and nothing else is acceptable, so it answers 415 itself. `undefined`: nothing readable, it leaves the
+ * answer as sent. An answer whose Content-Encoding is something else (`identity`) is always left as sent.
  */
 export function cloudflareCoding(header: string | undefined): Encoding | 'refuse' | undefined {
   if (header === undefined) return undefined;

@@ -308,19 +308,21 @@ export async function fuzz(origin: string, x: Expected, next: () => Generated, o
         }
       });
       const rest = requests.slice(responses.length);
+      // The request whose answer the stray bytes begin.
+      const strayOf = rest[0];
+      const tried = strayOf === undefined ? 0 : (tries.get(strayOf) ?? 0);
       const cutShort =
+        strayOf !== undefined &&
         stray.length > 0 &&
         closed &&
         o.resetsAfterRefusal === true &&
         stray.subarray(0, 9).toString('latin1') === 'HTTP/1.1 ' &&
-        (tries.get(rest[0] as Generated) ?? 0) < CUT_RETRIES;
+        tried < CUT_RETRIES;
       if (cutShort) {
         report.cut += 1;
-        tries.set(rest[0] as Generated, (tries.get(rest[0] as Generated) ?? 0) + 1);
+        tries.set(strayOf, tried + 1);
       } else if (stray.length > 0 && closed)
-        report.failures.push(
-          `${requests[responses.length]?.label ?? '?'}: bytes that are no answer: ${JSON.stringify(stray.subarray(0, 60).toString('latin1'))}`,
-        );
+        report.failures.push(`${strayOf?.label ?? '?'}: bytes that are no answer: ${JSON.stringify(stray.subarray(0, 60).toString('latin1'))}`);
       if (rest.length === 0) continue;
       if (responses.length === 0 && !cutShort) {
         report.unanswered.push((rest[0] as Generated).label);
