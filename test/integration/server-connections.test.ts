@@ -123,6 +123,46 @@ describe('the TCP reset problem (RFC 9112 9.6): the connection closes after pipe
   });
 });
 
+describe("the lingering close: the client's own close ends the connection", () => {
+  // After its last answer the server reads on (and throws away) whatever comes, so it sees the client's FIN and lets go
+  // at once. A server of its own whose kernel checks and timeouts never come within the test: only that FIN can end
+  // its sockets. The closing request comes behind a large answer still going out, with another request behind it.
+  let own: RunningServer;
+  before(async () => {
+    const never = 3_600_000;
+    const limits = { headersTimeoutMs: never, requestTimeoutMs: never, keepAliveTimeoutMs: never, stalledWriteCheckMs: never, deliveredCheckMs: never };
+    ({ running: own } = await startEmbedded({ limits }));
+  });
+  after(() => own.close());
+  const closings: [string, string][] = [
+    ['Connection: close', 'GET /healthz HTTP/1.1\r\nHost: HOST\r\nConnection: close\r\n\r\n'],
+    ['an HTTP/1.0 request', 'GET /healthz HTTP/1.0\r\n\r\n'],
+    ['a request the parser refuses', 'GET /healthz HTTP/1.1\r\nHost: HOST\r\nContent-Length: -1\r\n\r\n'],
+    ['a request answered 400', 'GET /a/../b HTTP/1.1\r\nHost: HOST\r\n\r\n'],
+  ];
+  for (const [name, request] of closings) {
+    test(`${name}, behind a large answer: the server lets go of the socket when the client closes`, async () => {
+      const url = new URL(own.url);
+      const bytes = `GET /api/datapackage HTTP/1.1\r\nHost: ${url.host}\r\n\r\n${request.replaceAll('HOST', url.host)}GET /healthz HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`;
+      const texts = await Promise.all(
+        Array.from(
+          { length: 10 },
+          () =>
+            new Promise<string>((resolve) => {
+              const chunks: Buffer[] = [];
+              const socket = connect({ host: '127.0.0.1', port: Number(url.port) }, () => socket.write(bytes));
+              socket.on('data', (c: Buffer) => chunks.push(c));
+              // The server's FIN: everything has come; close this side too.
+              socket.on('end', () => resolve(Buffer.concat(chunks).toString('latin1')));
+            }),
+        ),
+      );
+      for (const text of texts) assert.match(text, /^HTTP\/1\.1 200 /);
+      await until(`the server lets go of its sockets (${own.connections.open.size} open)`, () => own.connections.open.size === 0);
+    });
+  }
+});
+
 describe('one answer per request', () => {
   /** Sends `first`, waits for one complete answer, then sends `then`; resolves with everything read once the server closes. */
   async function answerThen(first: string, then: string | undefined): Promise<{ text: string; closed: boolean }> {

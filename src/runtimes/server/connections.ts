@@ -2,7 +2,7 @@
 import { readFileSync, readlinkSync } from 'node:fs';
 import type { Socket } from 'node:net';
 
-type WithHandle = Socket & { _handle?: { fd?: number; close?: (done: () => void) => void } | null };
+type WithHandle = Socket & { _handle?: { fd?: number; reading?: boolean; readStart?: () => number; close?: (done: () => void) => void } | null };
 
 /**
  * Resets the connection (RST: the kernel frees what it could not deliver). The kernel refuses a reset while a FIN
@@ -76,8 +76,8 @@ export function sweepStalled(sockets: Iterable<Socket>, pending: WeakMap<Socket,
 const UNKNOWN = -1;
 /** A closing connection's kernel queue not read yet. */
 const NOT_READ = -2;
-/** How often a closing connection's kernel queue is read, to let go of it once the client has everything. */
-const DELIVERED_CHECK_MS = 250;
+/** A closing connection that no check has seen yet: most clients close before the next one, so it is not read then. */
+const ENTERED = -3;
 const ignore = (): void => undefined;
 
 /** What the server knows of its open connections, and the closes it decides itself. */
@@ -90,12 +90,15 @@ export class Connections {
   private readonly draining = new WeakSet<Socket>();
   private deliveredCheck: NodeJS.Timeout | undefined;
 
+  /** `deliveredCheckMs`: how often the kernel queues of closing connections are read (LIMITS.deliveredCheckMs). */
+  constructor(private readonly deliveredCheckMs: number) {}
+
   track(socket: Socket): void {
     if (this.open.has(socket)) return;
     this.open.add(socket);
     socket.once('close', () => {
       this.open.delete(socket);
-      this.lingering.delete(socket);
+      if (this.lingering.delete(socket)) this.stopCheckWhenNoneLinger();
     });
     // node's own close after an answer that ends the connection (Connection: close, HTTP/1.0, a 400) comes here too.
     (socket as Socket & { destroySoon: () => void }).destroySoon = () => this.closeWhenWritten(socket);
@@ -105,9 +108,10 @@ export class Connections {
    * Ends the connection after what was written to it (and `bytes`), without losing any of it: the TCP reset problem
    * (RFC 9112 9.6). Closing a socket while the client's later pipelined requests sit unread in the kernel makes the
    * kernel send a reset and drop whatever of the earlier answers the client has not yet received. So the FIN goes out
-   * behind the answers, what the client still sends is read and thrown away, and the descriptor is let go once the
-   * kernel has delivered everything (its queue read every 250 ms, all such connections at once), or when the client closes; a
-   * client that stops reading is reset by the periodic sweep, as an idle one is.
+   * behind the answers, what the client still sends is read and thrown away, and the descriptor is let go when the
+   * client closes, or once the kernel has delivered everything (its queue read every `deliveredCheckMs`, all such
+   * connections at once, from the second check on); a client that stops reading is reset by the periodic sweep, as an
+   * idle one is.
    */
   closeWhenWritten(socket: Socket, bytes?: string | Buffer): void {
     if (socket.destroyed) return;
@@ -131,6 +135,13 @@ export class Connections {
     socket.on('data', ignore);
     socket.once('end', () => socket.destroy());
     socket.resume();
+    // node's HTTP parser reads the socket itself and stops reading it after a request that ends the connection or a
+    // parse error; resume() does not start it again. Read on, so that the client's close is seen at once.
+    const handle = (socket as WithHandle)._handle;
+    if (handle?.reading === false && handle.readStart !== undefined) {
+      handle.reading = true;
+      handle.readStart();
+    }
   }
 
   /**
@@ -144,20 +155,30 @@ export class Connections {
       socket.destroy();
       return;
     }
-    this.linger(socket, NOT_READ);
+    this.linger(socket, ENTERED);
   }
 
   /** Keeps a connection whose answers the kernel has not delivered yet until it has (or the client closes, or stalls). */
   private linger(socket: Socket, queued: number): void {
     this.lingering.set(socket, queued);
     // Not unref'd: a connection still closing is work in hand (a shutdown waits for it).
-    this.deliveredCheck ??= setInterval(() => this.destroyDelivered(), DELIVERED_CHECK_MS);
+    this.deliveredCheck ??= setInterval(() => this.destroyDelivered(), this.deliveredCheckMs);
   }
 
-  /** Lets go of each lingering connection whose kernel queue is empty: the client has received every byte. */
+  /**
+   * Lets go of each lingering connection whose kernel queue is empty: the client has received every byte. The table is
+   * read only for connections that were lingering at the previous check already (a client that has everything closes
+   * within milliseconds), so a busy server reads it only when some client keeps its side open.
+   */
   private destroyDelivered(): void {
-    const queues = kernelQueues(this.lingering.keys());
+    const due: Socket[] = [];
     for (const [socket, before] of this.lingering) {
+      if (before === ENTERED) this.lingering.set(socket, NOT_READ);
+      else due.push(socket);
+    }
+    const queues = due.length === 0 ? undefined : kernelQueues(due);
+    for (const socket of due) {
+      const before = this.lingering.get(socket);
       const queued = queues?.get(socket);
       // Missing from the table twice running (or no table at all): let go, as the sweep would.
       if (socket.destroyed || queued === 0 || (queued === undefined && before === UNKNOWN)) {
@@ -165,10 +186,14 @@ export class Connections {
         this.lingering.delete(socket);
       } else if (queued === undefined) this.lingering.set(socket, UNKNOWN);
     }
-    if (this.lingering.size === 0) {
-      clearInterval(this.deliveredCheck);
-      this.deliveredCheck = undefined;
-    }
+    this.stopCheckWhenNoneLinger();
+  }
+
+  /** The delivered check runs only while some connection lingers: it keeps the process alive (a shutdown waits for it). */
+  private stopCheckWhenNoneLinger(): void {
+    if (this.lingering.size > 0) return;
+    clearInterval(this.deliveredCheck);
+    this.deliveredCheck = undefined;
   }
 
   /**

@@ -54,6 +54,8 @@ export const LIMITS = {
   maxPathLength: MAX_PATH_LENGTH,
   /** How often the parser checks headersTimeout and requestTimeout. */
   timeoutCheckIntervalMs: 1_000,
+  /** How often the kernel queues of closing connections are read, to let go of one whose client has everything. */
+  deliveredCheckMs: 250,
 } as const;
 
 export type Limits = { -readonly [K in keyof typeof LIMITS]: number };
@@ -210,7 +212,7 @@ export function startServer(source: TableSource, listen: { host: string; port: n
   // node waits keepAliveTimeout plus this margin (1 s by default in newer versions) before closing an idle connection.
   (server as Server & { keepAliveTimeoutBuffer?: number }).keepAliveTimeoutBuffer = 0;
   // Not server.setTimeout: node re-arms that per-socket timer on every request, a measurable share of an answer.
-  const connections = new Connections();
+  const connections = new Connections(limits.deliveredCheckMs);
   server.on('connection', (socket: Socket) => connections.track(socket));
   // The keep-alive timeout: the server, not node, decides how an idle connection ends (see Connections.closeIdle).
   server.on('timeout', (socket: Socket) => connections.closeIdle(socket));
