@@ -67,6 +67,23 @@ describe('compilePublished and assertValid', () => {
       /unknown keyword: "requird"/,
     );
   });
+  test('the schema published at another base URL (only its $id differs) shares the validator; one whose $ref or other text names the $id does not', () => {
+    const text = body(table, PATHS.profileSchema);
+    const elsewhere = text.replace(`"$id": "${table.baseUrl}`, '"$id": "https://elsewhere.example');
+    assert.notEqual(elsewhere, text);
+    assert.equal(compilePublished(elsewhere), validate);
+    const schema = (id: string, extra: object): string =>
+      JSON.stringify({ $schema: 'http://json-schema.org/draft-07/schema#', $id: id, type: 'object', ...extra }, null, 2);
+    const local = { properties: { a: { $ref: '#/definitions/a' } }, definitions: { a: { type: 'string' } } };
+    assert.equal(compilePublished(schema('https://a.example/s', local)), compilePublished(schema('https://b.example/s', local)));
+    const outside = { properties: { a: { $ref: 'https://a.example/s#/definitions/a' } }, definitions: { a: { type: 'string' } } };
+    assert.doesNotThrow(() => compilePublished(schema('https://a.example/s', outside)));
+    // Compiled for itself, not served a.example's validator: its $ref does not resolve from its own $id.
+    assert.throws(() => compilePublished(schema('https://b.example/s', outside)), /can't resolve reference/);
+    // The $id's value said again elsewhere in the text: the schemas differ in more than their $id.
+    const naming = (id: string): string => schema(id, { properties: { a: { const: id } } });
+    assert.notEqual(compilePublished(naming('https://a.example/s')), compilePublished(naming('https://b.example/s')));
+  });
   test('a keyword without the type it applies to is refused too (Ajv strictTypes)', () => {
     assert.throws(
       () => compilePublished(JSON.stringify({ $schema: 'http://json-schema.org/draft-07/schema#', properties: { a: { type: 'string' } } })),
