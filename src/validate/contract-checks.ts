@@ -44,7 +44,7 @@ function validatorKey(text: string): string {
   if (typeof id !== 'string') return text;
   const idField = `"$id": ${JSON.stringify(id)}`;
   const refs = [...text.matchAll(/"\$ref"\s*:\s*"([^"]*)"/g)].map((m) => m[1] ?? '');
-  if (text.split('"$id"').length !== 2 || text.split(idField).length !== 2 || refs.some((ref) => !ref.startsWith('#'))) return text;
+  if (text.split('"$id"').length !== 2 || !text.includes(idField) || refs.some((ref) => !ref.startsWith('#'))) return text;
   return text.replace(idField, '"$id": null');
 }
 

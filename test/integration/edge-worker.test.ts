@@ -240,8 +240,8 @@ describe('the Worker bundle and its configuration', () => {
 
 describe("the seeded fuzz on the Worker's own code, in this process", () => {
   // workerd gets the same 20,000 (test/integration/edge.test.ts); here the Worker's code gets them too, as the platform
-  // hands them over (the target parsed as a URL, the headers as Headers, or refused by the
-  // platform), so a fault of the code is told from one of the platform in front of it.
+  // hands them over (the target parsed as a URL, the headers as Headers, or refused by the platform), so a fault of the
+  // code is told from one of the platform in front of it.
   test(`seed ${SEED.toString(16)}: 20,000 requests, no 5xx, Content-Length equal to the body, no 200 outside the route table`, async (t) => {
     const { table, files } = localBuild();
     const worker = createEdgeWorker(edgeData(buildManifest(table)));

@@ -51,8 +51,6 @@ export interface SuiteOptions {
   allow?: Partial<Record<PlatformDifference, Allowance>>;
   /** Why the engine cannot close a connection after an answer of its own (the agreement table's `closes` is not checked). */
   keepsConnections?: string;
-  /** How many generated requests the seeded fuzz sends (20,000 unless said, with why). */
-  fuzzRequests?: number;
   /** Tells an answer of the platform's own front end from the engine's, in the fuzz (counted, not checked). */
   platformAnswer?: (res: RawResponse) => boolean;
   /** The engine's error log, read at the end for alerts (nginx logs a failing regex as one). */
@@ -72,6 +70,8 @@ const PROBLEM_TYPE = 'application/problem+json';
 const HTML_TYPE = 'text/html; charset=utf-8';
 /** A hang guard only: a conforming engine answers in milliseconds; this just turns a hang into a failure. */
 const HANG_GUARD_MS = 10_000;
+/** How many generated requests the seeded fuzz sends to every engine. */
+const FUZZ_REQUESTS = 20_000;
 
 // ---------------------------------------------------------------------------------------------------------
 // A minimal HTTP/1.1 client over node:net, so request targets and header bytes go exactly as written.
@@ -349,7 +349,6 @@ export function checkProblem(res: RawResponse, at = `${res.status}`): Record<str
 /** Registers the whole suite against an engine `start` brings up (once) and `stop` takes down. */
 export function defineHttpSuite(name: string, start: () => Promise<StartedEngine>, options: SuiteOptions): void {
   const allowed = (difference: PlatformDifference): boolean => options.allow?.[difference] !== undefined;
-  const fuzzRequests = options.fuzzRequests ?? 20_000;
   /** How many answers to read before closing, for an engine that would keep the connection open. */
   const readUntil = (answers: number): { answers?: number } => (allowed('keeps-connection-open') ? { answers } : {});
   const lenient: Leniency = { statedEncoding: allowed('states-content-encoding') };
@@ -527,10 +526,10 @@ export function defineHttpSuite(name: string, start: () => Promise<StartedEngine
       });
     });
 
-    describe(`the seeded fuzz: ${fuzzRequests.toLocaleString('en-US')} generated requests`, () => {
+    describe(`the seeded fuzz: ${FUZZ_REQUESTS.toLocaleString('en-US')} generated requests`, () => {
       test(`seed ${SEED.toString(16)}: no 5xx, Content-Length equal to the body, no 200 outside the route table, no stray byte`, async (t) => {
         const report = await fuzz(x.origin, x, generator(x.table, new URL(x.origin).host, SEED), {
-          requests: fuzzRequests,
+          requests: FUZZ_REQUESTS,
           connections: 8,
           lenient,
           keepsConnections: allowed('keeps-connection-open'),

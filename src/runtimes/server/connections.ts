@@ -74,7 +74,7 @@ export function sweepStalled(sockets: Iterable<Socket>, pending: WeakMap<Socket,
 
 /** A kernel queue not read (the socket was missing from the table). */
 const UNKNOWN = -1;
-/** A closing connection's kernel queue not read yet. */
+/** A closing connection one check has seen, its kernel queue not read yet: the next check reads it. */
 const NOT_READ = -2;
 /** A closing connection that no check has seen yet: most clients close before the next one, so it is not read then. */
 const ENTERED = -3;
@@ -84,7 +84,7 @@ const ignore = (): void => undefined;
 export class Connections {
   readonly open = new Set<Socket>();
   private readonly pending = new WeakMap<Socket, number>();
-  /** Connections being closed with bytes still undelivered: their kernel queue at the last sweep. */
+  /** Connections being closed with bytes still undelivered: their kernel queue at the last check, or UNKNOWN, NOT_READ, ENTERED. */
   private readonly lingering = new Map<Socket, number>();
   private idleBatch: Socket[] = [];
   private readonly draining = new WeakSet<Socket>();
