@@ -176,17 +176,30 @@ export class Connections {
       if (before === ENTERED) this.lingering.set(socket, NOT_READ);
       else due.push(socket);
     }
-    const queues = due.length === 0 ? undefined : kernelQueues(due);
-    for (const socket of due) {
-      const before = this.lingering.get(socket);
-      const queued = queues?.get(socket);
-      // Missing from the table twice running (or no table at all): let go, as the sweep would.
-      if (socket.destroyed || queued === 0 || (queued === undefined && before === UNKNOWN)) {
+    if (due.length > 0) {
+      const queues = kernelQueues(due);
+      for (const socket of due) {
+        if (this.queuedIn(queues, socket) !== 0) continue;
         socket.destroy();
         this.lingering.delete(socket);
-      } else if (queued === undefined) this.lingering.set(socket, UNKNOWN);
+      }
     }
     this.stopCheckWhenNoneLinger();
+  }
+
+  /**
+   * What one read of the kernel's table says of a lingering connection, for `destroyDelivered` and `sweep` alike: the
+   * bytes still queued, or 0 when there is nothing left to wait for (all delivered, the socket already gone, no table
+   * at all, or missing from the table twice running, as after node's own close). Missing once, it is marked UNKNOWN
+   * and undefined is returned: a table read while thousands of sockets change may miss one, so it is asked again.
+   */
+  private queuedIn(queues: Map<Socket, number> | undefined, socket: Socket): number | undefined {
+    if (socket.destroyed || queues === undefined) return 0;
+    const queued = queues.get(socket);
+    if (queued !== undefined) return queued;
+    if (this.lingering.get(socket) === UNKNOWN) return 0;
+    this.lingering.set(socket, UNKNOWN);
+    return undefined;
   }
 
   /** The delivered check runs only while some connection lingers: it keeps the process alive (a shutdown waits for it). */
@@ -231,13 +244,8 @@ export class Connections {
     if (this.lingering.size === 0) return closed;
     const queues = kernelQueues(this.lingering.keys());
     for (const [socket, before] of this.lingering) {
-      // Missing twice running (or no table at all): closed, as node would.
-      const missing = queues !== undefined && !queues.has(socket) && !socket.destroyed && before !== UNKNOWN;
-      if (missing) {
-        this.lingering.set(socket, UNKNOWN);
-        continue;
-      }
-      const queued = queues?.get(socket) ?? 0;
+      const queued = this.queuedIn(queues, socket);
+      if (queued === undefined) continue;
       if (queued === 0) socket.destroy();
       else if (queued === before) {
         resetConnection(socket);
