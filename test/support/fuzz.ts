@@ -226,7 +226,7 @@ export interface FuzzOptions {
 }
 
 /** How often a request whose answer a reset cut is sent again. */
-const CUT_RETRIES = 3;
+export const CUT_RETRIES = 3;
 
 /** Sends a batch on one connection; resolves with its answers in order and whether the engine closed after them. */
 function batch(origin: string, requests: readonly Generated[], keeps: boolean): Promise<{ responses: RawResponse[]; stray: Buffer; closed: boolean }> {
