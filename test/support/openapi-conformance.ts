@@ -16,10 +16,18 @@ function resolve(doc: Json, value: unknown): Json {
   return obj(obj(obj(doc.components)[section])[name]);
 }
 
+/** Compiled validators by schema object: a schema of the document is compiled once, not once per path it answers. */
+const compiled = new WeakMap<Json, ValidateFunction>();
+
 function validator(schema: Json): ValidateFunction {
-  const ajv = new Ajv({ allErrors: true, strict: false });
-  addFormats(ajv);
-  return ajv.compile(schema);
+  let validate = compiled.get(schema);
+  if (validate === undefined) {
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    addFormats(ajv);
+    validate = ajv.compile(schema);
+    compiled.set(schema, validate);
+  }
+  return validate;
 }
 
 /** Checks one answer's headers against the header objects of a response. */
