@@ -189,9 +189,9 @@ export class Connections {
 
   /**
    * What one read of the kernel's table says of a lingering connection, for `destroyDelivered` and `sweep` alike: the
-   * bytes still queued, or 0 when there is nothing left to wait for (all delivered, the socket already gone, no table
-   * at all, or missing from the table twice running, as after node's own close). Missing once, it is marked UNKNOWN
-   * and undefined is returned: a table read while thousands of sockets change may miss one, so it is asked again.
+   * bytes still queued, or 0 when there is nothing left to wait for (all delivered, the socket already destroyed, no
+   * table at all, or missing from the table twice running: the kernel has let go of the connection). Missing once, it
+   * is marked UNKNOWN and undefined is returned: a table read while thousands of sockets change may miss one.
    */
   private queuedIn(queues: Map<Socket, number> | undefined, socket: Socket): number | undefined {
     if (socket.destroyed || queues === undefined) return 0;
