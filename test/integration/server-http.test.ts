@@ -110,7 +110,7 @@ describe("the fuzz's resend of an answer a reset cut short (resets-after-refusal
       let i = 0;
       const next = (): Generated => requests[i++] as Generated;
       const report = await fuzz(proxy.origin, { ...x, origin: proxy.origin }, next, { requests: REQUESTS, connections: 1, resetsAfterRefusal });
-      return { report, first: `GET ${paths[0] ?? ''}` };
+      return { report, first: requests[0]?.label ?? '' };
     } finally {
       await proxy.close();
     }
