@@ -209,6 +209,10 @@ export function startServer(source: TableSource, listen: { host: string; port: n
     // Checked in the handler, so the 400 carries a problem document like every other error.
     requireHostHeader: false,
   });
+  // No count of header lines apart from their bytes (maxHeaderSize bounds both). node's own count (2,000 names and
+  // values) silently drops the lines after the thousandth on Node 20, an If-None-Match or a second Host among them, and
+  // refuses the request with 431 on Node 22 and later; nginx answers it.
+  server.maxHeadersCount = 0;
   // node waits keepAliveTimeout plus this margin (1 s by default in newer versions) before closing an idle connection.
   (server as Server & { keepAliveTimeoutBuffer?: number }).keepAliveTimeoutBuffer = 0;
   // Not server.setTimeout: node re-arms that per-socket timer on every request, a measurable share of an answer.
