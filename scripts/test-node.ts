@@ -4,8 +4,11 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-/** The LTS lines besides the machine's 20 (nodejs.org's release schedule, 2026-11: 24 Active LTS, 22 Maintenance LTS). */
-export const LTS_LINES = ['22', '24'] as const;
+/**
+ * The LTS lines besides the machine's 20 (which reached its end of life on 2026-04-30), from the Node.js release
+ * schedule: 26 Active LTS since 2026-10-28, 24 Maintenance LTS since 2026-10-20, 22 Maintenance LTS until 2027-04-30.
+ */
+export const LTS_LINES = ['22', '24', '26'] as const;
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 /** Unpacked binaries, one folder a version; `npm ci` empties node_modules/, so a clean checkout fetches again. */
