@@ -35,7 +35,10 @@ export interface RunningServer {
 
 /** Limits that keep a slow or hostile client from holding a socket; documented in docs/serving.md. */
 export const LIMITS = {
-  /** Request line plus headers, in bytes; larger requests get 431. */
+  /**
+   * Request line plus headers, in bytes as sent (less the spaces around header values); larger requests get 431. node's
+   * parser checks names, values and the target against it as they come in, the handler the whole.
+   */
   maxHeaderSize: 16 * 1024,
   /** Time allowed to receive the complete request headers (slow-loris guard). */
   headersTimeoutMs: 10_000,
@@ -209,9 +212,9 @@ export function startServer(source: TableSource, listen: { host: string; port: n
     // Checked in the handler, so the 400 carries a problem document like every other error.
     requireHostHeader: false,
   });
-  // No count of header lines apart from their bytes (maxHeaderSize bounds both). node's own count (2,000 names and
-  // values) silently drops the lines after the thousandth on Node 20, an If-None-Match or a second Host among them, and
-  // refuses the request with 431 on Node 22 and later; nginx answers it.
+  // No count of header lines apart from their bytes (maxHeaderSize bounds both: at most about 4,000 lines). node's own
+  // count (2,000 names and values) silently drops the lines after about the thousandth on Node 20, an If-None-Match or
+  // a second Host among them, and refuses 1,000 small headers with 431 on Node 22 and later; nginx answers them.
   server.maxHeadersCount = 0;
   // node waits keepAliveTimeout plus this margin (1 s by default in newer versions) before closing an idle connection.
   (server as Server & { keepAliveTimeoutBuffer?: number }).keepAliveTimeoutBuffer = 0;
@@ -229,7 +232,7 @@ export function startServer(source: TableSource, listen: { host: string; port: n
   const attach = (table: RouteTable): { handler: Handler; table: RouteTable } => {
     // Every variant compressed before the first request, not by it.
     compressAll(table.routes.values());
-    const handler = createHandler(table, logLine === undefined ? {} : { logLine });
+    const handler = createHandler(table, { maxHeaderSize: limits.maxHeaderSize, ...(logLine === undefined ? {} : { logLine }) });
     server.on('request', handler);
     server.on('clientError', clientErrorHandler(table, logLine, handler, connections));
     // An Expect other than 100-continue is ignored (RFC 9110 10.1.1 allows it): the answer is the same bytes.

@@ -9,6 +9,11 @@ export interface RequestFacts extends Preconditions {
   transferEncoding: string | undefined;
   /** The request announces a body (Transfer-Encoding, or a Content-Length other than 0). */
   framed: boolean;
+  /**
+   * The header lines' bytes as sent, less any spaces around the values (which the parser drops): each name, colon,
+   * value and CRLF. node's parser counts only names and values against its limit.
+   */
+  headerBytes: number;
 }
 
 /** Field names are case-insensitive; the usual spellings are compared first so most requests never lowercase. */
@@ -24,8 +29,10 @@ export function readFacts(raw: readonly string[]): RequestFacts {
   let host: string | undefined;
   let transferEncoding: string | undefined;
   let framed = false;
+  let headerBytes = 0;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i] as string;
+    headerBytes += name.length + (raw[i + 1] as string).length + 3;
     switch (name.length) {
       case 4:
         if (is(name, 'Host', 'host')) {
@@ -55,5 +62,5 @@ export function readFacts(raw: readonly string[]): RequestFacts {
         break;
     }
   }
-  return { acceptEncoding, ifNoneMatch, ifModifiedSince, imsInvalid, hosts, host, transferEncoding, framed };
+  return { acceptEncoding, ifNoneMatch, ifModifiedSince, imsInvalid, hosts, host, transferEncoding, framed, headerBytes };
 }
