@@ -34,10 +34,19 @@ export function newest(printed: string, spec: string): string {
   return last;
 }
 
-/** Runs a command to its end; its stdout, or an error naming it and what it printed. */
+/** The line of a failed command's stderr that says why: npm's first error line after its code, or the last line. */
+export function why(stderr: string): string {
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  return lines.find((l) => l.startsWith('npm error ') && !l.startsWith('npm error code ')) ?? lines.at(-1) ?? 'no message';
+}
+
+/** Runs a command to its end; its stdout, or an error naming it and why it failed, in one line. */
 function output(command: string, args: readonly string[], cwd = ROOT): string {
   const result = spawnSync(command, args, { cwd, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${String(result.status)}): ${result.stderr.trim()}`);
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${String(result.status)}): ${why(result.stderr)}`);
   return result.stdout;
 }
 
@@ -66,7 +75,16 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const outcomes: string[] = [];
   let failed = false;
   for (const spec of specs) {
-    const { version, bin } = nodeBinary(spec);
+    let found: { version: string; bin: string };
+    try {
+      found = nodeBinary(spec);
+    } catch (error) {
+      // No registry, no such line, no tar: one line saying which, and the lines still to run are run.
+      failed = true;
+      outcomes.push(`Node.js ${spec}: not run: ${(error as Error).message}`);
+      continue;
+    }
+    const { version, bin } = found;
     console.error(`test:node: npm test on Node.js ${version}`);
     const run = spawnSync(npm, ['test'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, PATH: `${bin}:${process.env['PATH'] ?? ''}` } });
     failed ||= run.status !== 0;
