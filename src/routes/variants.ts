@@ -35,10 +35,17 @@ function smaller(encoding: 'gzip' | 'br', body: Buffer, compressed: Buffer): Var
   return compressed.length < body.length ? { encoding, body: compressed, etag: etagOf(compressed) } : undefined;
 }
 
-/** A value made when first read, then kept. */
+/** A value made when first read, then kept; the maker is dropped once used, so what it closed over can be freed. */
 function once<T>(make: () => T): () => T {
+  let maker: (() => T) | undefined = make;
   let made: { value: T } | undefined;
-  return () => (made ??= { value: make() }).value;
+  return () => {
+    if (made === undefined) {
+      made = { value: (maker as () => T)() };
+      maker = undefined;
+    }
+    return made.value;
+  };
 }
 
 /**
