@@ -2,6 +2,7 @@
 import type { Source } from '../../contract/schemas.ts';
 import { GEOGRAPHY_LEVELS } from '../../contract/geography.ts';
 import { METRICS } from '../../methodology/metrics.ts';
+import type { AssembledProfile } from '../../methodology/profiles.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { DateText, ExternalLink, Facts, IllustrativeNote, MarketRowHeader, ReflowTable } from './components.tsx';
 import { displayName, listWords } from './format.ts';
@@ -9,8 +10,9 @@ import type { Site } from './site.ts';
 
 function SourceSection({ site, source }: { site: Site; source: Source }) {
   const metrics = METRICS.filter((m) => m.sourceId === source.sourceId);
-  const citing = site.profiles.filter((p) => p.sources.some((s) => s.sourceId === source.sourceId));
-  const notCiting = site.profiles.filter((p) => !citing.includes(p));
+  const cites = (p: AssembledProfile): boolean => p.sources.some((s) => s.sourceId === source.sourceId);
+  const citing = site.profiles.filter(cites);
+  const notCiting = site.profiles.filter((p) => !cites(p));
   return (
     <section aria-labelledby={source.sourceId} class="source">
       <h2 id={source.sourceId}>{source.sourceName}</h2>

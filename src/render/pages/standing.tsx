@@ -72,9 +72,11 @@ export interface Distribution {
   basis: Basis;
   /** Every market's value on the basis, ascending; markets without one are left out. */
   sorted: readonly { marketId: string; name: string; value: number }[];
+  /** The same values by market id, so a market page finds its own without a pass over every market. */
+  byMarket: ReadonlyMap<string, number>;
 }
 
-const cache = new WeakMap<Site, Map<string, Distribution['sorted']>>();
+const cache = new WeakMap<Site, Map<string, Omit<Distribution, 'basis'>>>();
 
 /**
  * Every market's value on a metric's basis, sorted: computed once per site and basis (the price index and the price
@@ -87,17 +89,18 @@ export function distribution(site: Site, metricId: MetricId): Distribution {
     perSite = new Map();
     cache.set(site, perSite);
   }
-  let sorted = perSite.get(basis.key);
-  if (sorted === undefined) {
-    sorted = site.profiles
+  let made = perSite.get(basis.key);
+  if (made === undefined) {
+    const sorted = site.profiles
       .flatMap((p) => {
         const value = basis.of(valuesOf(p.profile.metrics));
         return value === undefined ? [] : [{ marketId: p.market.id, name: displayName(p.market), value }];
       })
       .sort((a, b) => a.value - b.value || (a.name < b.name ? -1 : 1));
-    perSite.set(basis.key, sorted);
+    made = { sorted, byMarket: new Map(sorted.map((e) => [e.marketId, e.value])) };
+    perSite.set(basis.key, made);
   }
-  return { basis, sorted };
+  return { basis, ...made };
 }
 
 /** How many of the ascending values pass `test`, which holds for a prefix of them (a binary search). */
@@ -118,7 +121,7 @@ function prefixWhere(sorted: Distribution['sorted'], test: (v: number) => boolea
  * the market has no value on the basis.
  */
 export function rankWords(d: Distribution, marketId: string): string | undefined {
-  const value = d.sorted.find((e) => e.marketId === marketId)?.value;
+  const value = d.byMarket.get(marketId);
   if (value === undefined) return undefined;
   const n = d.sorted.length;
   const below = prefixWhere(d.sorted, (v) => v < value);
@@ -131,7 +134,7 @@ export function rankWords(d: Distribution, marketId: string): string | undefined
 export function standingWords(d: Distribution, marketId: string): string | undefined {
   const rank = rankWords(d, marketId);
   if (rank === undefined || d.basis.by === '') return rank;
-  const value = d.sorted.find((e) => e.marketId === marketId)?.value;
+  const value = d.byMarket.get(marketId);
   return `${rank}, ${d.basis.by}${value === undefined ? '' : ` (${d.basis.format(value)})`}`;
 }
 
