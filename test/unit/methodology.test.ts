@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Source as SourceRecord } from '../../src/contract/schemas.ts';
-import { sourceFreshness, worstFreshness } from '../../src/methodology/freshness.ts';
+import { isOverdue, nextExpectedRelease, sourceFreshness, worstFreshness } from '../../src/methodology/freshness.ts';
 import { METRICS, computeCoverage } from '../../src/methodology/metrics.ts';
 import { SCORE_KEYS, THRESHOLDS, THRESHOLD_BASIS, WEIGHTS, computeScores, scale, scoreInputs } from '../../src/methodology/scores.ts';
 import { METHODOLOGY_CHANGES, METHODOLOGY_VERSION } from '../../src/methodology/version.ts';
@@ -291,6 +291,28 @@ describe('freshness', () => {
     );
     // A release dated after the snapshot is fresh (age below zero).
     assert.equal(at('quarterly', '2026-06-01'), 'fresh');
+  });
+  test('the next release is due one update interval after the latest, on the last day of a shorter month', () => {
+    const next = (frequency: SourceRecord['updateFrequency'], release?: string): string | undefined => nextExpectedRelease(source(frequency, release));
+    assert.equal(next('monthly', '2026-03-15'), '2026-04-15');
+    assert.equal(next('monthly', '2026-12-15'), '2027-01-15', 'into the next year');
+    assert.equal(next('monthly', '2026-01-31'), '2026-02-28', 'no 31 February: its last day');
+    assert.equal(next('monthly', '2024-01-31'), '2024-02-29', 'a leap year');
+    assert.equal(next('monthly', '2026-03-31'), '2026-04-30');
+    assert.equal(next('quarterly', '2026-02-25'), '2026-05-25');
+    assert.equal(next('quarterly', '2026-11-30'), '2027-02-28', 'into the next year, on its last day');
+    assert.equal(next('quarterly', '2026-10-01'), '2027-01-01');
+    assert.equal(next('annually', '2025-05-01'), '2026-05-01');
+    assert.equal(next('annually', '2024-02-29'), '2025-02-28', 'from a leap day');
+    assert.equal(next('annually'), undefined, 'no release date, no next one');
+  });
+  test('overdue when the next release was due before the snapshot date, not on it', () => {
+    const quarterly = source('quarterly', '2026-02-25'); // next due 2026-05-25
+    assert.equal(isOverdue(quarterly, '2026-05-24'), false);
+    assert.equal(isOverdue(quarterly, '2026-05-25'), false, 'due on the snapshot date itself');
+    assert.equal(isOverdue(quarterly, '2026-05-26'), true);
+    assert.equal(isOverdue(source('annually', '2025-05-01'), '2026-11-24'), true, "BPS's 2024 files at the fixtures' snapshot");
+    assert.equal(isOverdue(source('annually'), '2026-11-24'), false, 'an unknown release is never overdue');
   });
   test('a profile is as fresh as its least fresh source', () => {
     assert.equal(worstFreshness(['fresh', 'aging', 'fresh']), 'aging');
