@@ -1,0 +1,137 @@
+// The vintage index (/api/vintages): each snapshot's sources with their files as hashed, the next release and whether it was overdue at that snapshot's date, and its links.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { MARKETS, MARKET_IDS } from '../../src/contract/markets.ts';
+import { PATHS } from '../../src/contract/paths.ts';
+import type { MarketProfile } from '../../src/contract/schemas.ts';
+import type { VintageIndex } from '../../src/contract/vintages.ts';
+import type { PastSnapshot } from '../../src/methodology/series.ts';
+import { assembleSnapshot, type Snapshot } from '../../src/methodology/snapshot.ts';
+import { buildVintageIndex } from '../../src/methodology/vintages.ts';
+import { loadSources } from '../../src/sources/load.ts';
+import { BASE_URL, FIXTURES_DIR, body, buildTable, fixtureReader } from '../support/data.ts';
+
+const AUSTIN = 'us-tx-austin';
+const SNAPSHOT = '2026-11-24';
+const PAST = '2025-11-20';
+
+/** A committed fixture file as the index should list it, read and hashed here without the loader. */
+const fileOf = (file: string): { file: string; bytes: number; sha256: string } => {
+  const bytes = readFileSync(join(FIXTURES_DIR, file));
+  return { file, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+};
+
+const table = buildTable();
+const profileOf = (id: string): MarketProfile => JSON.parse(body(table, PATHS.profile(id))) as MarketProfile;
+
+/** An archived snapshot of some markets (their profiles as built today), recorded with one source released 2024-12-12 (next due 2025-12-12). */
+const past = (snapshotDate: string, marketIds: readonly string[], methodologyVersion = 'v2.0'): PastSnapshot => ({
+  snapshotDate,
+  methodologyVersion,
+  sources: [
+    {
+      sourceId: 'census-acs-5yr',
+      vintage: '2019-2023',
+      updateFrequency: 'annually',
+      latestReleaseDate: '2024-12-12',
+      latestRetrievedAt: '2025-11-20',
+      files: [{ file: 'census-acs-5yr/old.json', bytes: 3, sha256: '0'.repeat(64) }],
+    },
+  ],
+  profiles: new Map(marketIds.map((id) => [id, profileOf(id)])),
+  documents: new Map(),
+});
+
+/** The snapshot the build assembles from the committed fixtures, with these archived snapshots. */
+const snapshotWith = (archive: readonly PastSnapshot[]): Snapshot => assembleSnapshot(MARKETS, loadSources(fixtureReader(), MARKETS), BASE_URL, archive);
+
+describe('the vintage index', () => {
+  test('the current snapshot: each cited source with its vintage, dates and files as committed, due and overdue judged at 2026-11-24', () => {
+    const index = JSON.parse(body(table, PATHS.vintages)) as VintageIndex;
+    assert.equal(index.count, 1);
+    const [current] = index.vintages;
+    assert.equal(current?.snapshotDate, SNAPSHOT);
+    assert.equal(current?.current, true);
+    assert.equal(current?.methodologyVersion, 'v2.0');
+    assert.deepEqual(current?.sources, [
+      {
+        sourceId: 'census-acs-5yr',
+        vintage: '2020-2024',
+        updateFrequency: 'annually',
+        latestReleaseDate: '2026-01-29',
+        latestRetrievedAt: '2026-11-24',
+        files: [fileOf('census-acs-5yr/acs5-2024-detailed-place.json'), fileOf('census-acs-5yr/acs5-2024-profile-place.json')],
+        // 2026-01-29 and a year: not yet due at the snapshot.
+        nextExpectedRelease: '2027-01-29',
+        overdue: false,
+      },
+      {
+        sourceId: 'census-bps',
+        vintage: '2024',
+        updateFrequency: 'annually',
+        latestReleaseDate: '2025-05-01',
+        latestRetrievedAt: '2026-11-24',
+        files: ['mw', 'ne', 'so', 'we'].map((region) => fileOf(`census-bps/${region}2024a.txt`)),
+        nextExpectedRelease: '2026-05-01',
+        overdue: true,
+      },
+      {
+        sourceId: 'fhfa-hpi',
+        vintage: '2025 Q4',
+        updateFrequency: 'quarterly',
+        latestReleaseDate: '2026-02-24',
+        latestRetrievedAt: '2026-05-20',
+        files: [fileOf('fhfa-hpi/hpi_at_metro.csv')],
+        nextExpectedRelease: '2026-05-24',
+        overdue: true,
+      },
+    ]);
+    assert.deepEqual(Object.keys(current?.links.markets ?? {}), [...MARKET_IDS].sort());
+    assert.deepEqual(current?.links.markets[AUSTIN], {
+      json: `${BASE_URL}/api/vintages/${SNAPSHOT}/markets/${AUSTIN}`,
+      csv: `${BASE_URL}/api/vintages/${SNAPSHOT}/markets/${AUSTIN}/csv`,
+    });
+    assert.equal(current?.links.index, `${BASE_URL}/api/vintages/${SNAPSHOT}/markets`);
+    assert.equal(current?.links.bulkCsv, `${BASE_URL}/api/vintages/${SNAPSHOT}/markets/csv`);
+    assert.deepEqual(index.links, { self: `${BASE_URL}/api/vintages`, schema: `${BASE_URL}/api/schema/vintages` });
+  });
+
+  test('an archived snapshot: its sources as recorded, overdue judged at its own date, links to its own markets only', () => {
+    const index = buildVintageIndex(snapshotWith([past(PAST, [AUSTIN])]), BASE_URL);
+    assert.deepEqual(
+      index.vintages.map((v) => [v.snapshotDate, v.current]),
+      [
+        [SNAPSHOT, true],
+        [PAST, false],
+      ],
+    );
+    assert.equal(index.count, 2);
+    const old = index.vintages[1];
+    assert.deepEqual(old?.sources, [
+      {
+        ...past(PAST, [AUSTIN]).sources[0],
+        // Due 2025-12-12: after 2025-11-20, so not overdue then, although it would be at today's snapshot.
+        nextExpectedRelease: '2025-12-12',
+        overdue: false,
+      },
+    ]);
+    assert.deepEqual(Object.keys(old?.links.markets ?? {}), [AUSTIN]);
+    assert.equal(old?.links.index, `${BASE_URL}/api/vintages/${PAST}/markets`);
+  });
+
+  test('the current snapshot once archived: listed once, with the methodology, sources and markets its record holds', () => {
+    const index = buildVintageIndex(snapshotWith([past(SNAPSHOT, [AUSTIN], 'v1.9')]), BASE_URL);
+    assert.equal(index.count, 1);
+    const [current] = index.vintages;
+    assert.equal(current?.current, true);
+    assert.equal(current?.methodologyVersion, 'v1.9');
+    assert.deepEqual(
+      current?.sources.map((s) => [s.sourceId, s.vintage, s.nextExpectedRelease, s.overdue]),
+      [['census-acs-5yr', '2019-2023', '2025-12-12', true]],
+    );
+    assert.deepEqual(Object.keys(current?.links.markets ?? {}), [AUSTIN]);
+  });
+});
