@@ -5,7 +5,7 @@ import { test, type TestContext } from 'node:test';
 import { PATHS } from '../../src/contract/paths.ts';
 import { body, buildTable } from '../support/data.ts';
 
-// Regenerate with: UPDATE_GOLDEN=1 node --import tsx --test test/golden.test.ts (then review the diff).
+// Regenerate with: UPDATE_GOLDEN=1 node --import tsx --test test/unit/golden.test.ts (then review the diff).
 const table = buildTable();
 const golden = (t: TestContext, name: string, actual: string): void => {
   const file = new URL(`../golden/${name}`, import.meta.url);
