@@ -169,6 +169,30 @@ describe('refusals at assembly, each with its code and place', () => {
       /source census-bps produced Infinity for "permits"; values must be finite numbers/,
     );
   });
+  for (const margin of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
+    test(`a margin of error of ${margin}: not_numeric (a margin is finite, 0 or more)`, () => {
+      refused(
+        changed('census-acs-5yr', (l) => {
+          const o = l.observations.find((x) => x.marketId === 'us-tx-austin' && x.metricId === 'medianGrossRent');
+          assert.ok(o);
+          o.marginOfError = margin;
+        }),
+        'not_numeric',
+        new RegExp(`source census-acs-5yr produced the margin of error ${margin} for "medianGrossRent"; a margin is a finite number, 0 or more`),
+      );
+    });
+  }
+  test('a margin of error of 0 is a margin: kept as published, not refused', () => {
+    const { austin } = profilesWith(
+      {},
+      changed('census-acs-5yr', (l) => {
+        const o = l.observations.find((x) => x.marketId === 'us-tx-austin' && x.metricId === 'medianGrossRent');
+        assert.ok(o);
+        o.marginOfError = 0;
+      }),
+    );
+    assert.equal(austin.profile.metrics['medianGrossRent']?.marginOfError, 0);
+  });
 });
 
 describe('geographyScope, assembled from hand-made observations', () => {
