@@ -1,8 +1,21 @@
-// The parsing helpers every adapter shares: text and number fields with their error codes, rounding, retrieval.json, CSV lines, where JSON array elements start.
+// The parsing helpers every adapter shares: a file's UTF-8, text and number fields with their error codes, rounding, retrieval.json, CSV lines, where JSON array elements start.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { FixtureError } from '../../src/contract/errors.ts';
-import { arrayElementLines, eachLine, isCalendarDate, numeric, readRetrieval, roundTo, splitCsvLine, text, withRetrieval } from '../../src/sources/parse.ts';
+import {
+  arrayElementLines,
+  decodeFixture,
+  eachLine,
+  firstInvalidUtf8,
+  isCalendarDate,
+  numeric,
+  readRetrieval,
+  roundTo,
+  splitCsvLine,
+  text,
+  withRetrieval,
+} from '../../src/sources/parse.ts';
+import { prng } from '../support/fuzz.ts';
 import { assertFixtureError } from '../support/fixture-error.ts';
 
 const place = { file: 'f.csv', line: 7 };
@@ -165,5 +178,89 @@ describe('arrayElementLines', () => {
     assert.deepEqual(arrayElementLines('[]'), []);
     assert.deepEqual(arrayElementLines('[12,\n345, 6]'), [1, 2, 2], 'a number of several digits is one element');
     assert.deepEqual(arrayElementLines('[\n[\n1],\n[\n2]\n]'), [2, 4], 'an element starts at its opening bracket, not at its first value');
+  });
+});
+
+describe("a fixture file's UTF-8", () => {
+  const bytes = (...b: number[]): Uint8Array => Uint8Array.from(b);
+  test('each lead byte with the narrowest and widest second byte it allows, and one past them', () => {
+    // [bytes, offset of the first byte that is not UTF-8, or -1]
+    const cases: [Uint8Array, number][] = [
+      [bytes(0x41, 0x7f), -1],
+      [bytes(0x80), 0], // a continuation byte alone
+      [bytes(0xc0, 0x80), 0], // C0 and C1 only ever start overlong forms
+      [bytes(0xc1, 0xbf), 0],
+      [bytes(0xc2, 0x80), -1],
+      [bytes(0xdf, 0xbf), -1],
+      [bytes(0xc2, 0x7f), 0],
+      [bytes(0xc2, 0xc0), 0],
+      [bytes(0xe0, 0xa0, 0x80), -1], // U+0800, the first three-byte code point
+      [bytes(0xe0, 0x9f, 0xbf), 0], // overlong
+      [bytes(0xe1, 0x80, 0x80), -1],
+      [bytes(0xed, 0x9f, 0xbf), -1], // U+D7FF
+      [bytes(0xed, 0xa0, 0x80), 0], // U+D800, a surrogate
+      [bytes(0xef, 0xbf, 0xbf), -1],
+      [bytes(0xe1, 0x80, 0x7f), 0], // a third byte out of range
+      [bytes(0xe1, 0x80, 0xc0), 0],
+      [bytes(0xf0, 0x90, 0x80, 0x80), -1], // U+10000
+      [bytes(0xf0, 0x8f, 0xbf, 0xbf), 0], // overlong
+      [bytes(0xf4, 0x8f, 0xbf, 0xbf), -1], // U+10FFFF, the last code point
+      [bytes(0xf4, 0x90, 0x80, 0x80), 0], // past it
+      [bytes(0xf5, 0x80, 0x80, 0x80), 0],
+      [bytes(0xff), 0],
+      [bytes(0xf1, 0x80, 0x80, 0x7f), 0], // a fourth byte out of range
+      [bytes(0x41, 0xe1, 0x80), 1], // cut short at the end
+      [bytes(0x41, 0xf1, 0x80, 0x80), 1],
+      [bytes(0x41, 0x42, 0xc3, 0xa9, 0xff), 4], // after a valid é
+    ];
+    for (const [input, offset] of cases) assert.equal(firstInvalidUtf8(input), offset, Buffer.from(input).toString('hex'));
+  });
+  test('agrees with the platform decoder on 20,000 seeded byte strings: the same verdict, and the same place', () => {
+    const rnd = prng(0x07f8);
+    const fatal = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+    const lenient = new TextDecoder('utf-8', { ignoreBOM: true });
+    // Whole sequences at the edges of the ranges above, and now and then one byte of the pool (a lead without its
+    // continuation, a stray continuation, a byte no sequence has), so both verdicts come often.
+    const valid = ['41', '7f', 'c280', 'dfbf', 'e0a080', 'e0bfbf', 'e18080', 'ed9fbf', 'ee8080', 'efbfbf', 'f0908080', 'f3bfbfbf', 'f48fbfbf'];
+    const pool = [0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xe1, 0xed, 0xef, 0xf0, 0xf1, 0xf4, 0xf5, 0xff];
+    const piece = (): Buffer =>
+      rnd() < 0.8 ? Buffer.from(valid[Math.floor(rnd() * valid.length)] as string, 'hex') : Buffer.from([pool[Math.floor(rnd() * pool.length)] as number]);
+    let invalid = 0;
+    for (let n = 0; n < 20_000; n += 1) {
+      const input = new Uint8Array(Buffer.concat(Array.from({ length: 1 + Math.floor(rnd() * 4) }, piece)));
+      const at = firstInvalidUtf8(input);
+      let decoded: string | undefined;
+      try {
+        decoded = fatal.decode(input);
+      } catch {
+        decoded = undefined;
+      }
+      const label = Buffer.from(input).toString('hex');
+      assert.equal(at === -1, decoded !== undefined, label);
+      if (at === -1) continue;
+      invalid += 1;
+      // Everything before the offset is valid, and the decoder's first replacement comes right after it.
+      const before = fatal.decode(input.subarray(0, at));
+      assert.ok(lenient.decode(input).startsWith(`${before}\uFFFD`), label);
+    }
+    assert.ok(invalid > 5_000 && invalid < 19_000, `${invalid} of 20,000 invalid: the mix tests both verdicts`);
+  });
+  test('decodeFixture: text as it is; a byte-order mark or a byte that is not UTF-8 refused with its line and column', () => {
+    assert.equal(decodeFixture(Buffer.from('a,b\r\nÉ,1\n'), 'x.csv'), 'a,b\r\nÉ,1\n');
+    assertFixtureError(
+      () => decodeFixture(Buffer.from([0xef, 0xbb, 0xbf, 0x61]), 'x.csv'),
+      'bad_encoding',
+      "x.csv:1: starts with a UTF-8 byte-order mark (EF BB BF), which the agency's files do not have; remove it",
+    );
+    assertFixtureError(
+      () => decodeFixture(Buffer.concat([Buffer.from('ab\ncd\nef'), Buffer.from([0xe9]), Buffer.from('g\n')]), 'x.csv'),
+      'bad_encoding',
+      'x.csv:3: not valid UTF-8: byte 0xE9 at column 3 (byte 9 of the file)',
+    );
+    assertFixtureError(
+      () => decodeFixture(Buffer.from([0x0a, 0x0a, 0xc0, 0x80]), 'x.csv'),
+      'bad_encoding',
+      /^x\.csv:3: not valid UTF-8: byte 0xC0 at column 1 /,
+    );
   });
 });
