@@ -510,6 +510,13 @@ describe('census-acs-5yr: margins of error', () => {
       assert.equal(margin(load, 'us-tx-austin', 'housingUnits'), undefined, String(cell));
       assert.deepEqual(load.missing, []);
     }
+    // The same for a value the adapter rounds (the vacancy rate, to one decimal): no margin, not a rounded nothing.
+    const load = censusAcs5yr.load(
+      reader([DETAILED_HEADER, AUSTIN, DALLAS], [PROFILE_HEADER, ['Austin city, Texas', '7.2', null, '48', '05000']], PUBLISHED),
+      austinMarkets,
+    );
+    assert.equal(value(load, 'us-tx-austin', 'rentalVacancyRate'), 7.2);
+    assert.equal(margin(load, 'us-tx-austin', 'rentalVacancyRate'), undefined);
   });
   test("a share's margin is the Census Bureau's approximation for derived proportions, from the margins of the rows it reads", () => {
     // Austin's rent burden: x = 27654 + 20133 + 24467 + 58213 = 130467 with mx = √(1659² + 1208² + 1468² + 3493²) = 4309.0;
@@ -521,11 +528,23 @@ describe('census-acs-5yr: margins of error', () => {
     // p = 0.3: √(8² − 0.3²·10²) / 100 = √55 / 100; p = 0.1: 1² − 0.1²·50² < 0, so √(1² + 0.1²·50²) / 100 = √26 / 100.
     near(proportionMargin(30, 8, 100, 10), 0.07416198487095663);
     near(proportionMargin(10, 1, 100, 50), 0.05099019513592785);
+    // p = 0.5 and mx = p·my: the term under the root is exactly 0, so the margin is 0 (the subset formula still applies).
+    assert.equal(proportionMargin(1, 1, 2, 2), 0);
   });
-  test('a share without a margin in any of its rows has none', () => {
-    const load = censusAcs5yr.load(reader([DETAILED_HEADER, austinWith('B25070_009M', null), DALLAS], undefined, PUBLISHED), austinMarkets);
-    assert.equal(value(load, 'us-tx-austin', 'rentBurden'), 52.1);
-    assert.equal(margin(load, 'us-tx-austin', 'rentBurden'), undefined);
+  test('a share without a margin in any one of its six rows has none', () => {
+    const shares = [
+      ['rentBurden', ['B25070_001M', 'B25070_007M', 'B25070_008M', 'B25070_009M', 'B25070_010M', 'B25070_011M']],
+      ['ownerCostBurden', ['B25091_002M', 'B25091_008M', 'B25091_009M', 'B25091_010M', 'B25091_011M', 'B25091_012M']],
+    ] as const;
+    for (const [metricId, fields] of shares) {
+      const published = censusAcs5yr.load(reader([DETAILED_HEADER, AUSTIN, DALLAS], undefined, PUBLISHED), austinMarkets);
+      assert.notEqual(margin(published, 'us-tx-austin', metricId), undefined, `${metricId}: a margin when every row has one`);
+      for (const field of fields) {
+        const load = censusAcs5yr.load(reader([DETAILED_HEADER, austinWith(field, null), DALLAS], undefined, PUBLISHED), austinMarkets);
+        assert.equal(value(load, 'us-tx-austin', metricId), value(published, 'us-tx-austin', metricId), `${field}: the share is kept`);
+        assert.equal(margin(load, 'us-tx-austin', metricId), undefined, `${field} null: no margin`);
+      }
+    }
   });
   test('a source whose values are all published keeps its confidence; one with some illustrative ones claims at most medium', () => {
     assert.equal(censusAcs5yr.load(reader([DETAILED_HEADER, AUSTIN, DALLAS], undefined, PUBLISHED), austinMarkets).source.confidence, 'high');
