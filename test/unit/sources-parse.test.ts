@@ -4,10 +4,12 @@ import { describe, test } from 'node:test';
 import { FixtureError } from '../../src/contract/errors.ts';
 import {
   arrayElementLines,
+  claimedConfidence,
   decodeFixture,
   eachLine,
   firstInvalidUtf8,
   isCalendarDate,
+  loadedSource,
   numeric,
   readRetrieval,
   roundTo,
@@ -115,6 +117,25 @@ describe('retrieval.json', () => {
         () => readRetrieval(reader(`{"vintage":"2025","illustrative":${bad}}`), 'src-x'),
         'bad_shape',
         /^src-x\/retrieval\.json, at \/illustrative: "illustrative" must be a sentence saying which values are not published$/,
+      );
+    }
+  });
+  test('illustrativeMetrics: a list of metric ids, only beside the sentence', () => {
+    assert.deepEqual(readRetrieval(reader('{"vintage":"2025","illustrative":"Some.","illustrativeMetrics":["a","b"]}'), 'src-x'), {
+      vintage: '2025',
+      illustrative: 'Some.',
+      illustrativeMetrics: ['a', 'b'],
+    });
+    assertFixtureError(
+      () => readRetrieval(reader('{"vintage":"2025","illustrativeMetrics":["a"]}'), 'src-x'),
+      'bad_shape',
+      'src-x/retrieval.json, at /illustrativeMetrics: "illustrativeMetrics" needs the sentence "illustrative" beside it',
+    );
+    for (const bad of ['"a"', '[]', '[""]', '["a",1]', '["a",null]', '{"0":"a"}']) {
+      assertFixtureError(
+        () => readRetrieval(reader(`{"vintage":"2025","illustrative":"Some.","illustrativeMetrics":${bad}}`), 'src-x'),
+        'bad_shape',
+        'src-x/retrieval.json, at /illustrativeMetrics: "illustrativeMetrics" must be a list of metric ids',
       );
     }
   });
@@ -262,5 +283,41 @@ describe("a fixture file's UTF-8", () => {
       'bad_encoding',
       /^x\.csv:3: not valid UTF-8: byte 0xC0 at column 1 /,
     );
+  });
+});
+
+describe("a source's load: what it may claim", () => {
+  test('confidence: its own where every value is published, at most medium where some are illustrative, low where all are', () => {
+    const some = [{}, { illustrative: true as const }];
+    for (const own of ['high', 'medium', 'low'] as const) {
+      assert.equal(claimedConfidence(own, [{}, {}]), own, `${own}, none illustrative`);
+      assert.equal(claimedConfidence(own, [{ illustrative: true }, { illustrative: true }]), 'low', `${own}, all illustrative`);
+    }
+    assert.equal(claimedConfidence('high', some), 'medium');
+    assert.equal(claimedConfidence('medium', some), 'medium');
+    assert.equal(claimedConfidence('low', some), 'low', 'never raised');
+    assert.equal(claimedConfidence('high', []), 'high', 'no values: nothing illustrative');
+  });
+  test('an illustrativeMetrics id the source does not define is refused, naming the ids it does', () => {
+    const module = {
+      sourceId: 'src-x',
+      attribution: {
+        sourceName: 'X',
+        agency: 'A',
+        sourceUrl: 'https://example.org/',
+        confidence: 'high',
+        updateFrequency: 'annually',
+        provenance: 'fixture',
+      },
+      licence: { id: 'public-domain', terms: 'Public domain.' },
+      metrics: [{ id: 'rent' }, { id: 'price' }],
+    } as unknown as Parameters<typeof loadedSource>[0];
+    const parts = { observations: [], series: [], notes: [], missing: [], skipped: 0 } as unknown as Parameters<typeof loadedSource>[3];
+    assertFixtureError(
+      () => loadedSource(module, 'D', { vintage: '1', illustrative: 'Some.', illustrativeMetrics: ['rent', 'rents', 'prices'] }, parts),
+      'bad_shape',
+      'src-x/retrieval.json, at /illustrativeMetrics: "rents", "prices" is not a metric of src-x (rent, price)',
+    );
+    assert.equal(loadedSource(module, 'D', { vintage: '1', illustrative: 'Some.', illustrativeMetrics: ['price'] }, parts).illustrative, 'Some.');
   });
 });
