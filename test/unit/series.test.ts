@@ -9,6 +9,7 @@ import { comparePeriods, periodRange } from '../../src/contract/periods.ts';
 import { SERIES_CSV_COLUMNS, type MarketSeries } from '../../src/contract/series.ts';
 import { buildSnapshot } from '../../src/build/build.ts';
 import type { PastSnapshot } from '../../src/methodology/series.ts';
+import { renderBulkSeriesCsv, seriesRows } from '../../src/render/csv-documents.ts';
 import { assertSeriesCsvTies, assertSeriesRules } from '../../src/validate/series-checks.ts';
 import { BASE_URL, FIXTURE_FILES, body, buildTable, fixtureReader, servedProfiles } from '../support/data.ts';
 
@@ -120,6 +121,16 @@ describe('the series CSVs', () => {
     const headerLine = (header ?? '').split('\r\n')[0];
     const expected = `${headerLine}\r\n${[header, ...markets].map((text) => (text ?? '').split('\r\n').slice(1).join('\r\n')).join('')}`;
     assert.equal(bulk, expected);
+  });
+  test('rows in market id, metric id and period order, whatever order the documents and their metrics come in', () => {
+    const all = MARKET_IDS.map(series);
+    const reversed = all.map((s) => ({ ...s, metrics: Object.fromEntries(Object.entries(s.metrics).reverse()) }) as MarketSeries).reverse();
+    assert.equal(renderBulkSeriesCsv(reversed), renderBulkSeriesCsv(all));
+    assert.equal(renderBulkSeriesCsv(reversed), body(table, PATHS.bulkSeriesCsv));
+    const austin = reversed.find((s) => s.market.id === 'us-tx-austin') ?? assert.fail();
+    const ids = seriesRows(austin).map((r) => r.metric_id);
+    assert.deepEqual(ids, [...ids].sort(), 'metric ids sorted');
+    assert.ok(new Set(ids).size > 1);
   });
 });
 
