@@ -750,6 +750,42 @@ describe('fhfa-hpi: the committed fixture (2023 delineations, through 2025 Q4)',
         },
       ],
     );
+    // Three quarters, less than a year on from the first: no quarter has a year-earlier one, so there is no change series.
+    assert.deepEqual(
+      gappy.series.filter((s) => s.metricId === 'homePriceChange'),
+      [],
+    );
+    // Seven quarters with two gaps: the change of a gap, and of the quarter a year after one, has no value (not NaN).
+    const seven = [
+      '2024,1,500.00,( 3.00)',
+      '2024,2,-,-',
+      '2024,3,509.23,( 3.49)',
+      '2024,4,510.00,( 3.50)',
+      '2025,1,-,-',
+      '2025,2,515.00,( 3.50)',
+      '2025,3,520.00,( 3.50)',
+    ].map((r) => `"Austin-Round Rock-San Marcos, TX",12420,${r}`);
+    const changes = fhfaHpi.load(readerOf(`${seven.join('\n')}\n`), MARKETS).series.filter((s) => s.metricId === 'homePriceChange');
+    assert.deepEqual(
+      changes.map((c) => c.points),
+      [
+        [
+          { period: '2024 Q1 to 2025 Q1', value: undefined },
+          { period: '2024 Q2 to 2025 Q2', value: undefined },
+          // 520.00 / 509.23 − 1 = 2.115 %
+          { period: '2024 Q3 to 2025 Q3', value: 2.1 },
+        ],
+      ],
+    );
+  });
+
+  test('exactly one year of quarters: the index series, and no change series (none of its quarters has a year-earlier one)', () => {
+    const four = ['2024,3,509.23,( 3.49)', '2024,4,510.00,( 3.50)', '2025,1,506.86,( 3.78)', '2025,2,515.00,( 3.50)'];
+    const load = fhfaHpi.load(readerOf(`${four.map((r) => `"Austin-Round Rock-San Marcos, TX",12420,${r}`).join('\n')}\n`), MARKETS);
+    assert.deepEqual(
+      load.series.map((s) => [s.metricId, s.points.length]),
+      [['homePriceIndex', 4]],
+    );
   });
 
   test("the vintage is the latest quarter of the file, and fetch downloads FHFA's own address", () => {
