@@ -4,6 +4,8 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import {
   BAD_TARGET_REASONS,
+  HOST_COUNT_REASON,
+  HOST_VALUE_REASON,
   ORIGIN_FORM_REASON,
   classifyPath,
   echoablePath,
@@ -11,6 +13,7 @@ import {
   isApiPath,
   marketIdOf,
   MAX_PATH_LENGTH,
+  validHost,
 } from '../../src/protocol/request-target.ts';
 
 const RUNS = { numRuns: 1000, seed: 20261124 };
@@ -151,5 +154,30 @@ describe('what a path is', () => {
     assert.equal(echoableSegment('a'.repeat(129)), false);
     assert.equal(echoableSegment(''), false);
     assert.equal(echoableSegment('a/b'), false);
+  });
+});
+
+describe('the Host value (RFC 9112 3.2: uri-host with an optional port)', () => {
+  test('a name, an IPv4 address or a bracketed IPv6 literal, each with or without a port', () => {
+    for (const host of [
+      'localhost',
+      'localhost:3000',
+      'example.org',
+      'a-b.example.org:',
+      '127.0.0.1:8080',
+      '[::1]',
+      '[::1]:3000',
+      'xn--bcher-kva.example',
+      '%41.example',
+    ])
+      assert.equal(validHost(host), true, host);
+  });
+  test('empty, with a space, a slash, an @, an empty label, a second colon or an open bracket: refused', () => {
+    for (const host of ['', ' ', 'a b', 'a/b', 'user@example.org', 'a..b', 'example.org:80:80', 'example.org:8o', '[::1', '::1', 'a\tb', 'é.example'])
+      assert.equal(validHost(host), false, JSON.stringify(host));
+  });
+  test("the 400's reasons say which rule was broken", () => {
+    assert.equal(HOST_COUNT_REASON, 'An HTTP/1.1 request carries exactly one Host header.');
+    assert.match(HOST_VALUE_REASON, /^The Host header is not a host name or address with an optional port \(RFC 9112 3\.2\)\.$/);
   });
 });
