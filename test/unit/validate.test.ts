@@ -84,6 +84,27 @@ describe('compilePublished and assertValid', () => {
     const naming = (id: string): string => schema(id, { properties: { a: { const: id } } });
     assert.notEqual(compilePublished(naming('https://a.example/s')), compilePublished(naming('https://b.example/s')));
   });
+  test('compiled validators are kept, 32 at most: once the cache is emptied, a schema stays through 30 others, not 31', () => {
+    let fresh = 1000;
+    const schema = (n: number): string => JSON.stringify({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', maxProperties: n });
+    const other = (): void => void compilePublished(schema((fresh += 1)));
+    const a = schema(999);
+    assert.equal(compilePublished(a), compilePublished(a), 'the same text: the same validator');
+    // Other tests have filled the cache to some size: compile others until it is emptied, which evicts `a`.
+    let kept = compilePublished(a);
+    let others = 0;
+    while (compilePublished(a) === kept && others <= 40) {
+      other();
+      others += 1;
+    }
+    assert.ok(others <= 32, `evicted after ${others} others: the cache is bounded`);
+    // Emptied by the last one: it holds that one and `a` compiled anew.
+    kept = compilePublished(a);
+    for (let n = 0; n < 30; n += 1) other();
+    assert.equal(compilePublished(a), kept, '32 held: still kept');
+    other();
+    assert.notEqual(compilePublished(a), kept, 'the 33rd empties it');
+  });
   test('a keyword without the type it applies to is refused too (Ajv strictTypes)', () => {
     assert.throws(
       () => compilePublished(JSON.stringify({ $schema: 'http://json-schema.org/draft-07/schema#', properties: { a: { type: 'string' } } })),
@@ -177,6 +198,17 @@ describe('assertProfileRules: what draft-07 cannot say', () => {
       msg(
         '/profile/illustrativeScores',
         'lists ["affordability","overall"]; the scores that read an illustrative metric are ["renterAffordability","ownerAffordability","affordability","supply","overall"]',
+      ),
+    );
+    const absent = copy(austin);
+    delete absent.profile.illustrativeScores;
+    refused(
+      () => assertProfileRules(absent, ROUTE),
+      'schema',
+      place('/profile/illustrativeScores'),
+      msg(
+        '/profile/illustrativeScores',
+        'lists []; the scores that read an illustrative metric are ["renterAffordability","ownerAffordability","affordability","supply","overall"]',
       ),
     );
     const empty = copy(austin);
