@@ -1,7 +1,13 @@
-// npm run mutation: Stryker's mutation score per core module, each module against only the test files that cover it (a benchmark-like script, not part of npm test).
+// npm run mutation: Stryker's mutation score per core module, each module against the test files that cover it, its survivors then against the whole unit tier (a benchmark-like script, not part of npm test).
 //
-// usage: npm run mutation [-- <module name> ...]   e.g. npm run mutation -- methodology request-target
+// usage: npm run mutation [-- [--reuse] <module name> ...]   e.g. npm run mutation -- methodology request-target
+//   --reuse: take a module's first stage from its last report when the module's source is unchanged since (after
+//   adding tests, say), so only its survivors run again.
 // Stryker (mutation/package.json) is installed into mutation/node_modules on first use. Reports go to artifacts/mutation/.
+//
+// Two stages, so a run stays short and its survivors are real: every mutant runs against the module's own test files
+// (a second or two each); the few that survive run again against the whole unit tier (test/unit/all.ts, about 10 s
+// each), since a page or a golden test may be what notices them. A mutant is a survivor only if it survives both.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,6 +37,10 @@ export const MODULES: readonly { name: string; file: string; tests: readonly str
   { name: 'conditional', file: 'src/protocol/conditional.ts', tests: ['test/unit/negotiation.test.ts'] },
   { name: 'verdict', file: 'src/protocol/verdict.ts', tests: ['test/unit/verdict.test.ts'] },
   { name: 'validate', file: 'src/validate/contract-checks.ts', tests: ['test/unit/validate.test.ts', 'test/unit/schema.test.ts'] },
+  { name: 'series', file: 'src/methodology/series.ts', tests: ['test/unit/series.test.ts'] },
+  { name: 'periods', file: 'src/contract/periods.ts', tests: ['test/unit/series.test.ts'] },
+  { name: 'vintages', file: 'src/methodology/vintages.ts', tests: ['test/unit/vintages.test.ts'] },
+  { name: 'market-index', file: 'src/methodology/market-index.ts', tests: ['test/unit/contract.test.ts', 'test/unit/schema.test.ts'] },
 ];
 
 function ensureStryker(): string {
@@ -46,11 +56,40 @@ interface MutantResult {
   status: string;
   mutatorName: string;
   replacement?: string;
-  location: { start: { line: number; column: number } };
+  location: { start: { line: number; column: number }; end: { line: number; column: number } };
 }
 
-/** Counts from a Stryker JSON report: score = killed (and timed out) over every mutant that could be tested. */
-function scoreOf(reportFile: string): {
+/** The whole unit tier, one process: what a module's survivors are run against in the second stage. */
+const UNIT_TIER = 'test/unit/all.ts';
+
+interface Report {
+  files: Record<string, { source: string; mutants: MutantResult[] }>;
+}
+const readReport = (reportFile: string): Report => JSON.parse(readFileSync(reportFile, 'utf8')) as Report;
+const mutantsOf = (report: Report): MutantResult[] => Object.values(report.files).flatMap((f) => f.mutants);
+
+/** The module's last first-stage report, if it was made from the module's source as it is now. */
+function lastReport(name: string, file: string): MutantResult[] | undefined {
+  const reportFile = join(REPORTS, `${name}.json`);
+  if (!existsSync(reportFile)) return undefined;
+  const report = readReport(reportFile);
+  return report.files[file]?.source === readFileSync(join(ROOT, file), 'utf8') ? mutantsOf(report) : undefined;
+}
+
+/** Which mutant this is, the same in both stages' reports: where it is and what it changes. */
+const identity = (m: MutantResult): string =>
+  `${m.location.start.line}:${m.location.start.column}-${m.location.end.line}:${m.location.end.column} ${m.mutatorName} ${m.replacement ?? ''}`;
+
+const escaped = (m: MutantResult): boolean => m.status === 'Survived' || m.status === 'NoCoverage';
+
+/**
+ * Counts from the first stage's report, with its survivors' verdicts from the second stage where there was one: score =
+ * killed (and timed out) over every mutant that could be tested.
+ */
+function scoreOf(
+  mutants: readonly MutantResult[],
+  second: ReadonlyMap<string, string>,
+): {
   killed: number;
   survived: number;
   noCoverage: number;
@@ -59,9 +98,8 @@ function scoreOf(reportFile: string): {
   score: number;
   survivors: string[];
 } {
-  const report = JSON.parse(readFileSync(reportFile, 'utf8')) as { files: Record<string, { mutants: MutantResult[] }> };
-  const mutants = Object.values(report.files).flatMap((f) => f.mutants);
-  const count = (status: string): number => mutants.filter((m) => m.status === status).length;
+  const final = mutants.map((m) => ({ ...m, status: escaped(m) ? (second.get(identity(m)) ?? m.status) : m.status }));
+  const count = (status: string): number => final.filter((m) => m.status === status).length;
   const killed = count('Killed');
   const timeout = count('Timeout');
   const survived = count('Survived');
@@ -69,28 +107,20 @@ function scoreOf(reportFile: string): {
   const errors = count('CompileError') + count('RuntimeError');
   const detected = killed + timeout;
   const valid = detected + survived + noCoverage;
-  const survivors = mutants
-    .filter((m) => m.status === 'Survived' || m.status === 'NoCoverage')
+  const survivors = final
+    .filter(escaped)
     .map((m) => `${m.location.start.line}:${m.location.start.column} ${m.mutatorName} → ${(m.replacement ?? '').replace(/\s+/g, ' ').slice(0, 80)}`);
   return { killed, survived, noCoverage, timeout, errors, score: valid === 0 ? 100 : (detected / valid) * 100, survivors };
 }
 
-const wanted = process.argv.slice(2);
-const selected = wanted.length === 0 ? MODULES : MODULES.filter((m) => wanted.includes(m.name));
-if (selected.length === 0) {
-  process.stderr.write(`mutation: no module named ${wanted.join(', ')}; the modules are ${MODULES.map((m) => m.name).join(', ')}\n`);
-  process.exit(2);
-}
-const stryker = ensureStryker();
-mkdirSync(REPORTS, { recursive: true });
-const rows: string[] = [];
-for (const m of selected) {
-  const reportFile = join(REPORTS, `${m.name}.json`);
+/** One Stryker run: these mutation ranges against one test command; the report's mutants, or undefined when Stryker failed. */
+function stryker(name: string, mutate: readonly string[], tests: readonly string[]): MutantResult[] | undefined {
+  const reportFile = join(REPORTS, `${name}.json`);
   const config = {
     $schema: './mutation/node_modules/@stryker-mutator/core/schema/stryker-schema.json',
-    mutate: [m.file],
+    mutate,
     testRunner: 'command',
-    commandRunner: { command: `node --import tsx --test --test-concurrency=1 ${m.tests.join(' ')}` },
+    commandRunner: { command: `node --import tsx --test --test-concurrency=1 ${tests.join(' ')}` },
     // Stryker would otherwise add // @ts-nocheck to files; under tsx nothing type-checks at run time anyway.
     disableTypeChecks: false,
     coverageAnalysis: 'off',
@@ -103,18 +133,56 @@ for (const m of selected) {
     ignorePatterns: ['artifacts', 'dist', 'lib', 'mutation/node_modules', 'bench/node_modules', 'edge/node_modules'],
     cleanTempDir: 'always',
   };
-  const configFile = join(REPORTS, `${m.name}.stryker.json`);
+  const configFile = join(REPORTS, `${name}.stryker.json`);
   writeFileSync(configFile, JSON.stringify(config, null, 2));
-  process.stdout.write(`\nmutation: ${m.file} against ${m.tests.join(', ')}\n`);
   rmSync(reportFile, { force: true });
-  const run = spawnSync(stryker, ['run', configFile], { cwd: ROOT, stdio: 'inherit' });
-  if (run.status !== 0 || !existsSync(reportFile)) {
-    rows.push(`| ${m.file} | stryker failed (exit ${String(run.status)}) | | | | |`);
+  const run = spawnSync(strykerBin, ['run', configFile], { cwd: ROOT, stdio: 'inherit' });
+  return run.status === 0 && existsSync(reportFile) ? mutantsOf(readReport(reportFile)) : undefined;
+}
+
+const reuse = process.argv.includes('--reuse');
+const wanted = process.argv.slice(2).filter((a) => a !== '--reuse');
+const selected = wanted.length === 0 ? MODULES : MODULES.filter((m) => wanted.includes(m.name));
+if (selected.length === 0) {
+  process.stderr.write(`mutation: no module named ${wanted.join(', ')}; the modules are ${MODULES.map((m) => m.name).join(', ')}\n`);
+  process.exit(2);
+}
+const strykerBin = ensureStryker();
+mkdirSync(REPORTS, { recursive: true });
+const rows: string[] = [];
+for (const m of selected) {
+  const kept = reuse ? lastReport(m.name, m.file) : undefined;
+  process.stdout.write(`\nmutation: ${m.file} against ${m.tests.join(', ')}${kept === undefined ? '' : ': its last report (the module is unchanged since)'}\n`);
+  const first = kept ?? stryker(m.name, [m.file], m.tests);
+  if (first === undefined) {
+    rows.push(`| ${m.file} | stryker failed | | | | | |`);
     continue;
   }
-  const s = scoreOf(reportFile);
-  rows.push(`| ${m.file} | ${s.score.toFixed(1)} % | ${s.killed + s.timeout} | ${s.survived} | ${s.noCoverage} | ${s.errors} |`);
+  // Each survivor's own range, so only survivors (and mutants nested inside one) run again. A range's columns count
+  // from 0 where the report's count from 1; one more on each side keeps the mutant inside it.
+  const ranges = [
+    ...new Set(
+      first.filter(escaped).map(({ location: { start, end } }) => `${m.file}:${start.line}:${Math.max(0, start.column - 2)}-${end.line}:${end.column}`),
+    ),
+  ];
+  const second = new Map<string, string>();
+  if (ranges.length > 0) {
+    process.stdout.write(`\nmutation: ${m.file}, the ${first.filter(escaped).length} survivors against the whole unit tier (${UNIT_TIER})\n`);
+    const again = stryker(`${m.name}.unit-tier`, ranges, [UNIT_TIER]);
+    if (again === undefined) {
+      rows.push(`| ${m.file} | stryker failed on the unit tier | | | | | |`);
+      continue;
+    }
+    for (const x of again) second.set(identity(x), x.status);
+  }
+  const s = scoreOf(first, second);
+  const caughtLater = first.filter(escaped).length - s.survived - s.noCoverage;
+  rows.push(`| ${m.file} | ${s.score.toFixed(1)} % | ${s.killed + s.timeout} | ${caughtLater} | ${s.survived} | ${s.noCoverage} | ${s.errors} |`);
   writeFileSync(join(REPORTS, `${m.name}.survivors.txt`), `${s.survivors.join('\n')}\n`);
 }
-const table = ['| module | score | killed | survived | no coverage | compile/runtime errors |', '|---|---|---|---|---|---|', ...rows].join('\n');
+const table = [
+  '| module | score | killed | of them, by the unit tier only | survived | no coverage | compile/runtime errors |',
+  '|---|---|---|---|---|---|---|',
+  ...rows,
+].join('\n');
 process.stdout.write(`\n${table}\n\nsurviving mutants, per module: artifacts/mutation/<module>.survivors.txt\n`);
