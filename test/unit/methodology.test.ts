@@ -4,7 +4,17 @@ import { describe, test } from 'node:test';
 import type { Source as SourceRecord } from '../../src/contract/schemas.ts';
 import { isOverdue, nextExpectedRelease, sourceFreshness, worstFreshness } from '../../src/methodology/freshness.ts';
 import { METRICS, computeCoverage } from '../../src/methodology/metrics.ts';
-import { SCORE_KEYS, THRESHOLDS, THRESHOLD_BASIS, WEIGHTS, computeScores, scale, scoreInputs } from '../../src/methodology/scores.ts';
+import {
+  SCORE_KEYS,
+  THRESHOLDS,
+  THRESHOLD_BASIS,
+  WEIGHTS,
+  computeScores,
+  scale,
+  scoreDependencies,
+  scoreInputs,
+  workScores,
+} from '../../src/methodology/scores.ts';
 import { METHODOLOGY_CHANGES, METHODOLOGY_VERSION } from '../../src/methodology/version.ts';
 import { servedProfiles, buildTable } from '../support/data.ts';
 
@@ -167,6 +177,31 @@ describe('scores', () => {
       for (const v of Object.values(scores)) assert.ok(Number.isInteger(v) && v >= 0 && v <= 100);
     });
   }
+});
+
+describe('what each score reads', () => {
+  test("each score's metrics: a ratio's two, a metric itself, and those of the scores it combines, in the methodology's order", () => {
+    const renter = ['medianGrossRent', 'medianRenterIncome', 'rentBurden'];
+    const owner = ['medianHouseholdIncome', 'medianHomeValue', 'ownerCostBurden'];
+    const supply = ['rentalVacancyRate', 'housingUnits', 'permits'];
+    assert.deepEqual(scoreDependencies(), {
+      renterAffordability: renter,
+      ownerAffordability: owner,
+      affordability: ['medianGrossRent', 'medianHouseholdIncome', 'medianRenterIncome', 'rentBurden', 'medianHomeValue', 'ownerCostBurden'],
+      supply,
+      overall: ['medianGrossRent', 'medianHouseholdIncome', 'medianRenterIncome', 'rentBurden', 'medianHomeValue', 'ownerCostBurden', ...supply],
+    });
+  });
+  test('the worked terms: thresholded inputs for the first scores, scores for those that combine them', () => {
+    const terms = Object.fromEntries(workScores(complete).map((w) => [w.key, w.terms.map((t) => `${t.kind} ${t.key} ${t.weight}`)]));
+    assert.deepEqual(terms, {
+      renterAffordability: ['threshold rentToIncome 0.6', 'threshold rentBurden 0.4'],
+      ownerAffordability: ['threshold priceToIncome 0.6', 'threshold ownerCostBurden 0.4'],
+      affordability: ['score renterAffordability 0.5', 'score ownerAffordability 0.5'],
+      supply: ['threshold permitsPerThousand 0.7', 'threshold rentalVacancyRate 0.3'],
+      overall: ['score affordability 0.5', 'score supply 0.5'],
+    });
+  });
 });
 
 describe('face validity on the fixture data', () => {
