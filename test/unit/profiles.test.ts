@@ -129,6 +129,20 @@ describe('provenance', () => {
   });
 });
 
+describe('illustrative scores', () => {
+  test('a score left out for a missing input is not listed, though another of its inputs is illustrative', () => {
+    // Without Austin's rent, renter affordability (and the two scores built on it) cannot be computed; its rent burden is illustrative.
+    const { austin } = profilesWith(
+      {},
+      changed('census-acs-5yr', (l) => {
+        l.observations = l.observations.filter((o) => !(o.marketId === 'us-tx-austin' && o.metricId === 'medianGrossRent'));
+      }),
+    );
+    assert.deepEqual(Object.keys(austin.profile.scores).sort(), ['ownerAffordability', 'supply']);
+    assert.deepEqual(austin.profile.illustrativeScores, ['ownerAffordability', 'supply']);
+  });
+});
+
 describe('refusals at assembly, each with its code and place', () => {
   const refused = (adapters: SourceModule[], code: string, message: RegExp): void => {
     assert.throws(
