@@ -37,11 +37,32 @@ describe('periods', () => {
     // A US federal fiscal year runs October to September.
     assert.deepEqual(periodRange('FY2026'), { start: '2025-10-01', end: '2026-09-30' });
   });
+  test('a span of one year written as a range, and a change within a year', () => {
+    assert.deepEqual(periodRange('2024-2024'), { start: '2024-01-01', end: '2024-12-31' });
+    assert.deepEqual(periodRange('2024 Q2 to 2024 Q3'), { start: '2024-04-01', end: '2024-09-30' });
+  });
   test('another form is a bug in a source module, said in one line', () => {
-    for (const label of ['2025-Q4', '2024 Q5', 'Q4 2025', '2025 to', '2024-2020', '']) assert.throws(() => periodRange(label), InvariantError, label);
+    const labels = ['2025-Q4', '2024 Q5', 'Q4 2025', '2025 to', 'to 2025', '2024 to 2025 to 2026', '2024-2020', '', ' 2024', '2024 ', 'x2024'];
+    // Each form with something before or after it.
+    labels.push('2024x', 'x2020-2024', '2020-2024x', 'x2025 Q4', '2025 Q4x', 'xFY2026', 'FY2026x', '2024 Q4 to 2025 Q4x');
+    for (const label of labels) {
+      assert.throws(
+        () => periodRange(label),
+        (e: unknown) =>
+          e instanceof InvariantError &&
+          e.message.includes(`the period "${label}" is not a year, a span of years, a quarter, a fiscal year, or "A to B" of those`),
+        JSON.stringify(label),
+      );
+    }
   });
   test('periods sort by their end, then their start', () => {
     assert.deepEqual(['2024', '2020-2024', '2019-2023', '2025 Q1'].sort(comparePeriods), ['2019-2023', '2020-2024', '2024', '2025 Q1']);
+    // The same end: the earlier start first, each way round; the same span: 0.
+    const order = (a: string, b: string): number => Math.sign(comparePeriods(a, b));
+    assert.deepEqual([order('2020-2024', '2024'), order('2024', '2020-2024')], [-1, 1]);
+    assert.deepEqual([order('2024', '2024 Q4'), order('2024 Q4', '2024')], [-1, 1]);
+    assert.deepEqual([order('2024 Q3', '2024'), order('2024', '2024 Q3')], [-1, 1]);
+    assert.deepEqual([order('2024', '2024-2024'), order('2024 Q4', '2024 Q4')], [0, 0]);
   });
 });
 
