@@ -190,6 +190,35 @@ describe('series across vintages', () => {
       ],
     );
     assert.equal(s.metrics['homePriceIndex']?.observations.find((o) => o.period === '2025 Q4')?.value, 505.7);
+    // The archived rent describes the same Census place as today's: no geography of its own.
+    assert.equal(
+      s.metrics['medianGrossRent']?.observations.some((o) => o.geography !== undefined),
+      false,
+    );
+  });
+  test('an archived value of another area names that area; the current values, the series area', () => {
+    const now = buildSnapshot({ baseUrl: BASE_URL, read: fixtureReader() });
+    const old = structuredClone(JSON.parse(body(now.table, PATHS.profile('us-tx-austin')))) as ReturnType<typeof servedProfiles>[number];
+    Object.assign(old.profile.metrics['medianGrossRent'] ?? assert.fail(), { value: 1600, marginOfError: 20, asOf: '2019-2023' });
+    const place = old.geographyScope?.boundaries.find((b) => b.metrics.includes('medianGrossRent')) ?? assert.fail();
+    Object.assign(place, { name: 'Old Austin city, Texas', codes: { ...place.codes, placeFips: '05001' } });
+    const past: PastSnapshot = {
+      snapshotDate: '2025-11-20',
+      methodologyVersion: 'v2.0',
+      sources: [{ sourceId: 'census-acs-5yr', vintage: '2019-2023', updateFrequency: 'annually', latestReleaseDate: '2024-12-12', files: [] }],
+      profiles: new Map([['us-tx-austin', old]]),
+      documents: new Map(),
+    };
+    const later = buildSnapshot({ baseUrl: BASE_URL, read: fixtureReader(), archive: [past] });
+    const rent = later.snapshot.markets.find((m) => m.profile.market.id === 'us-tx-austin')?.seriesDocument.metrics['medianGrossRent'] ?? assert.fail();
+    assert.deepEqual(rent.geography, { level: 'place', code: '4805000', name: 'Austin city, Texas' });
+    assert.deepEqual(
+      rent.observations.map((o) => [o.period, o.geography]),
+      [
+        ['2019-2023', { level: 'place', code: '4805001', name: 'Old Austin city, Texas' }],
+        ['2020-2024', undefined],
+      ],
+    );
   });
 });
 
