@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { MARKETS, MARKET_IDS } from '../../src/contract/markets.ts';
+import { MARKETS, MARKET_IDS, type MarketDefinition } from '../../src/contract/markets.ts';
 import { PATHS } from '../../src/contract/paths.ts';
 import type { MarketProfile } from '../../src/contract/schemas.ts';
 import type { VintageIndex } from '../../src/contract/vintages.ts';
@@ -12,6 +12,8 @@ import type { PastSnapshot } from '../../src/methodology/series.ts';
 import { assembleSnapshot, type Snapshot } from '../../src/methodology/snapshot.ts';
 import { buildVintageIndex } from '../../src/methodology/vintages.ts';
 import { loadSources } from '../../src/sources/load.ts';
+import { SOURCES } from '../../src/sources/registry.ts';
+import type { ReadFixture } from '../../src/sources/source.ts';
 import { BASE_URL, FIXTURES_DIR, body, buildTable, fixtureReader } from '../support/data.ts';
 
 const AUSTIN = 'us-tx-austin';
@@ -120,6 +122,34 @@ describe('the vintage index', () => {
     ]);
     assert.deepEqual(Object.keys(old?.links.markets ?? {}), [AUSTIN]);
     assert.equal(old?.links.index, `${BASE_URL}/api/vintages/${PAST}/markets`);
+    // The current entry is still today's, not the archived record's.
+    assert.deepEqual(
+      index.vintages[0]?.sources.map((s) => s.vintage),
+      ['2020-2024', '2024', '2025 Q4'],
+    );
+  });
+
+  test("an archived source without a release date: no next release and no overdue; an archive's markets listed by id", () => {
+    const record = past(PAST, [AUSTIN, 'us-ny-new-york', 'us-az-phoenix']);
+    const { latestReleaseDate: _dropped, ...undated } = record.sources[0] ?? assert.fail();
+    const index = buildVintageIndex(snapshotWith([{ ...record, sources: [undated] }]), BASE_URL);
+    const old = index.vintages[1];
+    assert.deepEqual(old?.sources, [undated]);
+    assert.equal('overdue' in (old?.sources[0] ?? {}), false);
+    assert.deepEqual(Object.keys(old?.links.markets ?? {}), ['us-az-phoenix', 'us-ny-new-york', AUSTIN]);
+  });
+
+  test('a source no market cites is not listed', () => {
+    const sources = SOURCES.map((m) =>
+      m.sourceId !== 'fhfa-hpi'
+        ? m
+        : { ...m, load: (read: ReadFixture, markets: readonly MarketDefinition[]) => ({ ...m.load(read, markets), observations: [] }) },
+    );
+    const snapshot = assembleSnapshot(MARKETS, loadSources(fixtureReader(), MARKETS, sources), BASE_URL, []);
+    assert.deepEqual(
+      buildVintageIndex(snapshot, BASE_URL).vintages[0]?.sources.map((s) => s.sourceId),
+      ['census-acs-5yr', 'census-bps'],
+    );
   });
 
   test('the current snapshot once archived: listed once, with the methodology, sources and markets its record holds', () => {
