@@ -4,6 +4,7 @@ import { describe, test } from 'node:test';
 import { PROFILE_CAVEATS } from '../../src/contract/schemas.ts';
 import { MARKET_IDS } from '../../src/contract/markets.ts';
 import { PATHS } from '../../src/contract/paths.ts';
+import { buildMarketIndex } from '../../src/methodology/market-index.ts';
 import { BASE_URL, FIXTURE_FILES, body, buildTable, fixtureReader, servedProfiles } from '../support/data.ts';
 
 const SPEC_MARKETS = [
@@ -249,6 +250,38 @@ describe('index /api/markets', () => {
       assert.equal(m.links['csv'], `${BASE_URL}/api/markets/${m.id}/csv`);
       assert.equal(m.links['html'], `${BASE_URL}/markets/${m.id}`);
     }
+  });
+  test("each entry is its profile's summary: name, metro, scores, illustrative scores, coverage, freshness", () => {
+    for (const p of servedProfiles(table)) {
+      const entry = index.markets.find((m) => m.id === p.market.id) as Record<string, unknown> | undefined;
+      assert.deepEqual(
+        { ...entry, links: undefined },
+        {
+          id: p.market.id,
+          name: p.market.name,
+          state: p.market.state,
+          stateCode: p.market.stateCode,
+          ...(p.market.cbsaName === undefined ? {} : { cbsaName: p.market.cbsaName }),
+          updatedDate: p.profile.updatedDate,
+          scores: p.profile.scores,
+          ...(p.profile.illustrativeScores === undefined ? {} : { illustrativeScores: p.profile.illustrativeScores }),
+          coverage: { percent: p.profile.coverage.percent, missing: p.profile.coverage.missing },
+          freshness: p.profile.freshness.freshness,
+          links: undefined,
+        },
+        p.market.id,
+      );
+    }
+    // The fixtures give every market a metro name and illustrative scores, so both are really compared above.
+    assert.ok(index.markets.every((m) => 'cbsaName' in m && 'illustrativeScores' in m));
+  });
+  test('sorted by id whatever order the profiles come in', () => {
+    const profiles = servedProfiles(table);
+    const reversed = buildMarketIndex([...profiles].reverse(), '2026-11-24', BASE_URL);
+    assert.deepEqual(
+      reversed.markets.map((m) => m.id),
+      [...MARKET_IDS].sort(),
+    );
   });
   test('carries the same constants as a profile', () => {
     assert.equal(index.schemaVersion, '1');
