@@ -164,6 +164,7 @@ describe('series across vintages', () => {
     const rent = old.profile.metrics['medianGrossRent'] ?? assert.fail();
     Object.assign(rent, { value: 1600, marginOfError: 20, asOf: '2019-2023' });
     Object.assign(old.profile.metrics['permits'] ?? assert.fail(), { value: 9000, asOf: '2023' });
+    Object.assign(old.profile.metrics['rentBurden'] ?? assert.fail(), { value: 50, asOf: '2019-2023' });
     // Its FHFA quarter is one the current file holds too: the current (revised) value wins.
     Object.assign(old.profile.metrics['homePriceIndex'] ?? assert.fail(), { value: 1 });
     const past: PastSnapshot = {
@@ -190,6 +191,18 @@ describe('series across vintages', () => {
       ],
     );
     assert.equal(s.metrics['homePriceIndex']?.observations.find((o) => o.period === '2025 Q4')?.value, 505.7);
+    // An archived value keeps its own flags: the published rent its margin, the illustrative burden its mark and no margin.
+    assert.deepEqual(
+      s.metrics['rentBurden']?.observations.map((o) => [o.period, o.value, o.illustrative, o.marginOfError, o.snapshotDate]),
+      [
+        ['2019-2023', 50, true, undefined, '2025-11-20'],
+        ['2020-2024', austin.profile.metrics['rentBurden']?.value, true, undefined, austin.generatedAt],
+      ],
+    );
+    assert.equal(
+      s.metrics['medianGrossRent']?.observations.some((o) => 'illustrative' in o),
+      false,
+    );
     // The archived rent describes the same Census place as today's: no geography of its own.
     assert.equal(
       s.metrics['medianGrossRent']?.observations.some((o) => o.geography !== undefined),
