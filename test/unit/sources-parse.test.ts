@@ -211,6 +211,8 @@ describe("a fixture file's UTF-8", () => {
       [bytes(0x80), 0], // a continuation byte alone
       [bytes(0xc0, 0x80), 0], // C0 and C1 only ever start overlong forms
       [bytes(0xc1, 0xbf), 0],
+      [bytes(0xc0, 0x80, 0x80, 0x80), 0], // no lead below F0 starts four bytes
+      [bytes(0x80, 0x80, 0x80, 0x80), 0],
       [bytes(0xc2, 0x80), -1],
       [bytes(0xdf, 0xbf), -1],
       [bytes(0xc2, 0x7f), 0],
@@ -268,6 +270,8 @@ describe("a fixture file's UTF-8", () => {
   });
   test('decodeFixture: text as it is; a byte-order mark or a byte that is not UTF-8 refused with its line and column', () => {
     assert.equal(decodeFixture(Buffer.from('a,b\r\nÉ,1\n'), 'x.csv'), 'a,b\r\nÉ,1\n');
+    // Text that shares one or two of the mark's three bytes is text: EF BB 80, EF BE BF, E1 BB BF.
+    for (const text of ['\uFEC0', '\uFFBF', '\u1EFF']) assert.equal(decodeFixture(Buffer.from(text), 'x.csv'), text, Buffer.from(text).toString('hex'));
     assertFixtureError(
       () => decodeFixture(Buffer.from([0xef, 0xbb, 0xbf, 0x61]), 'x.csv'),
       'bad_encoding',
