@@ -160,14 +160,13 @@ for (const m of selected) {
   }
   // Each survivor's own range, so only survivors (and mutants nested inside one) run again. A range's columns count
   // from 0 where the report's count from 1; one more on each side keeps the mutant inside it.
+  const escapedFirst = first.filter(escaped);
   const ranges = [
-    ...new Set(
-      first.filter(escaped).map(({ location: { start, end } }) => `${m.file}:${start.line}:${Math.max(0, start.column - 2)}-${end.line}:${end.column}`),
-    ),
+    ...new Set(escapedFirst.map(({ location: { start, end } }) => `${m.file}:${start.line}:${Math.max(0, start.column - 2)}-${end.line}:${end.column}`)),
   ];
   const second = new Map<string, string>();
   if (ranges.length > 0) {
-    process.stdout.write(`\nmutation: ${m.file}, the ${first.filter(escaped).length} survivors against the whole unit tier (${UNIT_TIER})\n`);
+    process.stdout.write(`\nmutation: ${m.file}, the ${escapedFirst.length} survivors against the whole unit tier (${UNIT_TIER})\n`);
     const again = stryker(`${m.name}.unit-tier`, ranges, [UNIT_TIER]);
     if (again === undefined) {
       rows.push(`| ${m.file} | stryker failed on the unit tier | | | | | |`);
@@ -176,7 +175,7 @@ for (const m of selected) {
     for (const x of again) second.set(identity(x), x.status);
   }
   const s = scoreOf(first, second);
-  const caughtLater = first.filter(escaped).length - s.survived - s.noCoverage;
+  const caughtLater = escapedFirst.length - s.survived - s.noCoverage;
   rows.push(`| ${m.file} | ${s.score.toFixed(1)} % | ${s.killed + s.timeout} | ${caughtLater} | ${s.survived} | ${s.noCoverage} | ${s.errors} |`);
   writeFileSync(join(REPORTS, `${m.name}.survivors.txt`), `${s.survivors.join('\n')}\n`);
 }

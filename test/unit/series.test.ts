@@ -143,7 +143,7 @@ describe('the series CSVs', () => {
     const expected = `${headerLine}\r\n${[header, ...markets].map((text) => (text ?? '').split('\r\n').slice(1).join('\r\n')).join('')}`;
     assert.equal(bulk, expected);
   });
-  test('rows in market id, metric id and period order, whatever order the documents and their metrics come in', () => {
+  test('rows in market id and metric id order, whatever order the documents and their metrics come in', () => {
     const all = MARKET_IDS.map(series);
     const reversed = all.map((s) => ({ ...s, metrics: Object.fromEntries(Object.entries(s.metrics).reverse()) }) as MarketSeries).reverse();
     assert.equal(renderBulkSeriesCsv(reversed), renderBulkSeriesCsv(all));
@@ -156,17 +156,16 @@ describe('the series CSVs', () => {
 });
 
 describe('series across vintages', () => {
-  test('a period the current files no longer hold comes from the newest archived snapshot that has it, naming that snapshot', () => {
-    const now = buildSnapshot({ baseUrl: BASE_URL, read: fixtureReader() });
-    const austin = now.snapshot.markets.find((m) => m.profile.market.id === 'us-tx-austin')?.profile ?? assert.fail();
-    // An archived snapshot whose ACS vintage was 2019-2023 (its rent 1,600 ± 20) and whose permits were 2023's.
-    const old = structuredClone(JSON.parse(body(now.table, PATHS.profile('us-tx-austin')))) as ReturnType<typeof servedProfiles>[number];
-    const rent = old.profile.metrics['medianGrossRent'] ?? assert.fail();
-    Object.assign(rent, { value: 1600, marginOfError: 20, asOf: '2019-2023' });
-    Object.assign(old.profile.metrics['permits'] ?? assert.fail(), { value: 9000, asOf: '2023' });
-    Object.assign(old.profile.metrics['rentBurden'] ?? assert.fail(), { value: 50, asOf: '2019-2023' });
-    // Its FHFA quarter is one the current file holds too: the current (revised) value wins.
-    Object.assign(old.profile.metrics['homePriceIndex'] ?? assert.fail(), { value: 1 });
+  const now = buildSnapshot({ baseUrl: BASE_URL, read: fixtureReader() });
+  type Profile = ReturnType<typeof servedProfiles>[number];
+  /**
+   * An archived snapshot of 2025-11-20 holding Austin's profile as built today, edited; its ACS vintage 2019-2023, in
+   * which Austin's rent was 1,600 ± 20. Returns the series of Austin's metrics built with it.
+   */
+  const withArchivedAustin = (edit: (old: Profile) => void): MarketSeries['metrics'] => {
+    const old = structuredClone(JSON.parse(body(now.table, PATHS.profile('us-tx-austin')))) as Profile;
+    Object.assign(old.profile.metrics['medianGrossRent'] ?? assert.fail(), { value: 1600, marginOfError: 20, asOf: '2019-2023' });
+    edit(old);
     const past: PastSnapshot = {
       snapshotDate: '2025-11-20',
       methodologyVersion: 'v2.0',
@@ -175,55 +174,56 @@ describe('series across vintages', () => {
       documents: new Map(),
     };
     const later = buildSnapshot({ baseUrl: BASE_URL, read: fixtureReader(), archive: [past] });
-    const s = later.snapshot.markets.find((m) => m.profile.market.id === 'us-tx-austin')?.seriesDocument ?? assert.fail();
+    return later.snapshot.markets.find((m) => m.profile.market.id === 'us-tx-austin')?.seriesDocument.metrics ?? assert.fail();
+  };
+  test('a period the current files no longer hold comes from the newest archived snapshot that has it, naming that snapshot', () => {
+    const austin = now.snapshot.markets.find((m) => m.profile.market.id === 'us-tx-austin')?.profile ?? assert.fail();
+    // Its permits were 2023's and its rent burden 2019-2023's; its FHFA quarter is one the current file holds too: the
+    // current (revised) value wins.
+    const metrics = withArchivedAustin((old) => {
+      Object.assign(old.profile.metrics['permits'] ?? assert.fail(), { value: 9000, asOf: '2023' });
+      Object.assign(old.profile.metrics['rentBurden'] ?? assert.fail(), { value: 50, asOf: '2019-2023' });
+      Object.assign(old.profile.metrics['homePriceIndex'] ?? assert.fail(), { value: 1 });
+    });
     assert.deepEqual(
-      s.metrics['medianGrossRent']?.observations.map((o) => [o.period, o.value, o.marginOfError, o.snapshotDate]),
+      metrics['medianGrossRent']?.observations.map((o) => [o.period, o.value, o.marginOfError, o.snapshotDate]),
       [
         ['2019-2023', 1600, 20, '2025-11-20'],
         ['2020-2024', 1729, 14, austin.generatedAt],
       ],
     );
     assert.deepEqual(
-      s.metrics['permits']?.observations.map((o) => [o.period, o.value, o.snapshotDate]),
+      metrics['permits']?.observations.map((o) => [o.period, o.value, o.snapshotDate]),
       [
         ['2023', 9000, '2025-11-20'],
         ['2024', 9444, austin.generatedAt],
       ],
     );
-    assert.equal(s.metrics['homePriceIndex']?.observations.find((o) => o.period === '2025 Q4')?.value, 505.7);
+    assert.equal(metrics['homePriceIndex']?.observations.find((o) => o.period === '2025 Q4')?.value, 505.7);
     // An archived value keeps its own flags: the published rent its margin, the illustrative burden its mark and no margin.
     assert.deepEqual(
-      s.metrics['rentBurden']?.observations.map((o) => [o.period, o.value, o.illustrative, o.marginOfError, o.snapshotDate]),
+      metrics['rentBurden']?.observations.map((o) => [o.period, o.value, o.illustrative, o.marginOfError, o.snapshotDate]),
       [
         ['2019-2023', 50, true, undefined, '2025-11-20'],
         ['2020-2024', austin.profile.metrics['rentBurden']?.value, true, undefined, austin.generatedAt],
       ],
     );
     assert.equal(
-      s.metrics['medianGrossRent']?.observations.some((o) => 'illustrative' in o),
+      metrics['medianGrossRent']?.observations.some((o) => 'illustrative' in o),
       false,
     );
     // The archived rent describes the same Census place as today's: no geography of its own.
     assert.equal(
-      s.metrics['medianGrossRent']?.observations.some((o) => o.geography !== undefined),
+      metrics['medianGrossRent']?.observations.some((o) => o.geography !== undefined),
       false,
     );
   });
   test('an archived value of another area names that area; the current values, the series area', () => {
-    const now = buildSnapshot({ baseUrl: BASE_URL, read: fixtureReader() });
-    const old = structuredClone(JSON.parse(body(now.table, PATHS.profile('us-tx-austin')))) as ReturnType<typeof servedProfiles>[number];
-    Object.assign(old.profile.metrics['medianGrossRent'] ?? assert.fail(), { value: 1600, marginOfError: 20, asOf: '2019-2023' });
-    const place = old.geographyScope?.boundaries.find((b) => b.metrics.includes('medianGrossRent')) ?? assert.fail();
-    Object.assign(place, { name: 'Old Austin city, Texas', codes: { ...place.codes, placeFips: '05001' } });
-    const past: PastSnapshot = {
-      snapshotDate: '2025-11-20',
-      methodologyVersion: 'v2.0',
-      sources: [{ sourceId: 'census-acs-5yr', vintage: '2019-2023', updateFrequency: 'annually', latestReleaseDate: '2024-12-12', files: [] }],
-      profiles: new Map([['us-tx-austin', old]]),
-      documents: new Map(),
-    };
-    const later = buildSnapshot({ baseUrl: BASE_URL, read: fixtureReader(), archive: [past] });
-    const rent = later.snapshot.markets.find((m) => m.profile.market.id === 'us-tx-austin')?.seriesDocument.metrics['medianGrossRent'] ?? assert.fail();
+    const rent =
+      withArchivedAustin((old) => {
+        const place = old.geographyScope?.boundaries.find((b) => b.metrics.includes('medianGrossRent')) ?? assert.fail();
+        Object.assign(place, { name: 'Old Austin city, Texas', codes: { ...place.codes, placeFips: '05001' } });
+      })['medianGrossRent'] ?? assert.fail();
     assert.deepEqual(rent.geography, { level: 'place', code: '4805000', name: 'Austin city, Texas' });
     assert.deepEqual(
       rent.observations.map((o) => [o.period, o.geography]),

@@ -13,7 +13,7 @@ import { assembleSnapshot, type Snapshot } from '../../src/methodology/snapshot.
 import { buildVintageIndex } from '../../src/methodology/vintages.ts';
 import { loadSources } from '../../src/sources/load.ts';
 import { SOURCES } from '../../src/sources/registry.ts';
-import type { ReadFixture } from '../../src/sources/source.ts';
+import type { ReadFixture, SourceModule } from '../../src/sources/source.ts';
 import { BASE_URL, FIXTURES_DIR, body, buildTable, fixtureReader } from '../support/data.ts';
 
 const AUSTIN = 'us-tx-austin';
@@ -47,8 +47,9 @@ const past = (snapshotDate: string, marketIds: readonly string[], methodologyVer
   documents: new Map(),
 });
 
-/** The snapshot the build assembles from the committed fixtures, with these archived snapshots. */
-const snapshotWith = (archive: readonly PastSnapshot[]): Snapshot => assembleSnapshot(MARKETS, loadSources(fixtureReader(), MARKETS), BASE_URL, archive);
+/** The snapshot the build assembles from the committed fixtures, with these archived snapshots (and these sources). */
+const snapshotWith = (archive: readonly PastSnapshot[], sources: readonly SourceModule[] = SOURCES): Snapshot =>
+  assembleSnapshot(MARKETS, loadSources(fixtureReader(), MARKETS, sources), BASE_URL, archive);
 
 describe('the vintage index', () => {
   test('the current snapshot: each cited source with its vintage, dates and files as committed, due and overdue judged at 2026-11-24', () => {
@@ -145,9 +146,8 @@ describe('the vintage index', () => {
         ? m
         : { ...m, load: (read: ReadFixture, markets: readonly MarketDefinition[]) => ({ ...m.load(read, markets), observations: [] }) },
     );
-    const snapshot = assembleSnapshot(MARKETS, loadSources(fixtureReader(), MARKETS, sources), BASE_URL, []);
     assert.deepEqual(
-      buildVintageIndex(snapshot, BASE_URL).vintages[0]?.sources.map((s) => s.sourceId),
+      buildVintageIndex(snapshotWith([], sources), BASE_URL).vintages[0]?.sources.map((s) => s.sourceId),
       ['census-acs-5yr', 'census-bps'],
     );
   });
