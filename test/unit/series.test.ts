@@ -8,7 +8,9 @@ import { PATHS } from '../../src/contract/paths.ts';
 import { comparePeriods, periodRange } from '../../src/contract/periods.ts';
 import { SERIES_CSV_COLUMNS, type MarketSeries } from '../../src/contract/series.ts';
 import { buildSnapshot } from '../../src/build/build.ts';
-import type { PastSnapshot } from '../../src/methodology/series.ts';
+import { assembleSeries, type PastSnapshot } from '../../src/methodology/series.ts';
+import type { MetricId } from '../../src/methodology/metrics.ts';
+import type { MetricSeries } from '../../src/sources/source.ts';
 import { renderBulkSeriesCsv, seriesRows } from '../../src/render/csv-documents.ts';
 import { assertSeriesCsvTies, assertSeriesRules } from '../../src/validate/series-checks.ts';
 import { BASE_URL, FIXTURE_FILES, body, buildTable, fixtureReader, servedProfiles } from '../support/data.ts';
@@ -230,6 +232,92 @@ describe('series across vintages', () => {
       [
         ['2019-2023', { level: 'place', code: '4805001', name: 'Old Austin city, Texas' }],
         ['2020-2024', undefined],
+      ],
+    );
+  });
+  /** Austin's series assembled straight from today's data with one archived snapshot (no build: each case is one market). */
+  const austinNow = now.snapshot.markets.find((m) => m.profile.market.id === 'us-tx-austin') ?? assert.fail();
+  const austinWith = (profiles: PastSnapshot['profiles'], history: ReadonlyMap<MetricId, MetricSeries> = austinNow.series): MarketSeries['metrics'] =>
+    assembleSeries({
+      profile: austinNow.profile,
+      series: history,
+      boundaries: austinNow.boundaries,
+      past: [{ snapshotDate: '2025-11-20', methodologyVersion: 'v2.0', sources: [], profiles, documents: new Map() }],
+      baseUrl: BASE_URL,
+    }).metrics;
+  const archivedAustin = (edit: (old: Profile) => void): PastSnapshot['profiles'] => {
+    const old = structuredClone(JSON.parse(body(now.table, PATHS.profile('us-tx-austin')))) as Profile;
+    Object.assign(old.profile.metrics['medianGrossRent'] ?? assert.fail(), { value: 1600, asOf: '2019-2023' });
+    edit(old);
+    return new Map([['us-tx-austin', old]]);
+  };
+  test('an archived profile that does not say its areas, or not for this metric: its value is taken as of the series area', () => {
+    for (const [how, edit] of [
+      ['no geographyScope', (old: Profile) => delete old.geographyScope],
+      [
+        'a scope without the metric',
+        (old: Profile) => old.geographyScope?.boundaries.forEach((b) => (b.metrics = b.metrics.filter((m) => m !== 'medianGrossRent'))),
+      ],
+    ] as const) {
+      const rent = austinWith(archivedAustin(edit))['medianGrossRent'] ?? assert.fail(how);
+      assert.deepEqual(
+        rent.observations.map((o) => [o.period, o.value, o.geography]),
+        [
+          ['2019-2023', 1600, undefined],
+          ['2020-2024', 1729, undefined],
+        ],
+        how,
+      );
+    }
+  });
+  test('an archived profile without a metric, or without the market, adds no period to that series', () => {
+    const current = austinNow.seriesDocument.metrics;
+    const metrics = austinWith(
+      archivedAustin((old) => {
+        delete old.profile.metrics['permits'];
+        delete old.profile.metrics['homePriceIndex'];
+      }),
+    );
+    assert.deepEqual(metrics['permits'], current['permits']);
+    assert.deepEqual(metrics['homePriceIndex'], current['homePriceIndex']);
+    assert.equal(metrics['medianGrossRent']?.observations.length, 2, 'the metrics it has still count');
+    assert.deepEqual(austinWith(new Map()), current, 'an archive without the market');
+  });
+  test('a history with a margin and an illustrative metric: the margin on the latest period only, the mark on every period', () => {
+    // No source today has both a history and a margin or an illustrative value (the ACS gives one period): a made-up one.
+    const rent = austinNow.profile.profile.metrics['medianGrossRent'] ?? assert.fail();
+    const burden = austinNow.profile.profile.metrics['rentBurden'] ?? assert.fail();
+    assert.deepEqual([rent.asOf, rent.marginOfError, rent.illustrative, burden.asOf, burden.illustrative], ['2020-2024', 14, undefined, '2020-2024', true]);
+    const history = (metricId: 'medianGrossRent' | 'rentBurden', values: (number | undefined)[]): MetricSeries => ({
+      marketId: 'us-tx-austin',
+      metricId,
+      perYear: 1,
+      points: values.map((value, i) => ({ period: `${2017 + i}-${2021 + i}`, value })),
+    });
+    const metrics = austinWith(
+      new Map(),
+      new Map([
+        ...austinNow.series,
+        ['medianGrossRent', history('medianGrossRent', [1500, undefined, 1650, 9999])],
+        ['rentBurden', history('rentBurden', [40, 41, 42, 43])],
+      ]),
+    );
+    // The period a history point has no value for is left out; the latest period is the profile's value, whatever the history says.
+    assert.deepEqual(
+      metrics['medianGrossRent']?.observations.map((o) => [o.period, o.value, o.marginOfError, 'illustrative' in o]),
+      [
+        ['2017-2021', 1500, undefined, false],
+        ['2019-2023', 1650, undefined, false],
+        ['2020-2024', 1729, 14, false],
+      ],
+    );
+    assert.deepEqual(
+      metrics['rentBurden']?.observations.map((o) => [o.period, o.value, o.illustrative, 'marginOfError' in o]),
+      [
+        ['2017-2021', 40, true, false],
+        ['2018-2022', 41, true, false],
+        ['2019-2023', 42, true, false],
+        ['2020-2024', burden.value, true, false],
       ],
     );
   });
