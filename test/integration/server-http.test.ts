@@ -24,11 +24,15 @@ const CUT_AFTER = 64;
  * first request is for a target with cuts left in `cuts`, the client gets the first CUT_AFTER bytes of the answers,
  * then the close. Every other connection is passed through whole.
  */
-function cuttingProxy(upstream: string, cuts: Map<string, number>): Promise<{ origin: string; close: () => Promise<void> }> {
+function cuttingProxy(upstream: string, cuts: Map<string, number>): Promise<{ origin: string; close: () => Promise<void>; targets: () => string[][] }> {
   const { hostname, port } = new URL(upstream);
   const sockets = new Set<Socket>();
+  /** What each connection's client sent, in the order the connections came. */
+  const sent: Buffer[][] = [];
   const server = createServer((client) => {
     const up = connect({ host: hostname, port: Number(port) });
+    const mine: Buffer[] = [];
+    sent.push(mine);
     for (const s of [client, up]) {
       sockets.add(s);
       s.on('error', () => undefined);
@@ -47,6 +51,7 @@ function cuttingProxy(upstream: string, cuts: Map<string, number>): Promise<{ or
           if (cut) cuts.set(target, left - 1);
         }
       }
+      mine.push(chunk);
       up.write(chunk);
     });
     let answer = Buffer.alloc(0);
@@ -70,6 +75,15 @@ function cuttingProxy(upstream: string, cuts: Map<string, number>): Promise<{ or
       assert.ok(address !== null && typeof address === 'object');
       resolve({
         origin: `http://127.0.0.1:${address.port}`,
+        // The target of each request (plain GETs: no body) on each connection.
+        targets: () =>
+          sent.map((chunks) =>
+            Buffer.concat(chunks)
+              .toString('latin1')
+              .split('\r\n\r\n')
+              .filter((r) => r !== '')
+              .map((r) => r.split(' ')[1] ?? ''),
+          ),
         close: () =>
           new Promise((done) => {
             for (const s of sockets) s.destroy();
@@ -94,7 +108,7 @@ describe("the fuzz's resend of an answer a reset cut short (resets-after-refusal
   after(() => running.close());
 
   /** The fuzz with `cuts` cuts of the first request's answer: twenty plain GETs of twenty routes, on one connection at a time. */
-  const run = async (cuts: number, resetsAfterRefusal: boolean): Promise<{ report: FuzzReport; first: string }> => {
+  const run = async (cuts: number, resetsAfterRefusal: boolean): Promise<{ report: FuzzReport; first: string; connections: string[][] }> => {
     const proxy = await cuttingProxy(running.url, new Map([[paths[0] ?? '', cuts]]));
     try {
       const requests = paths.map((path): Generated => ({
@@ -110,15 +124,17 @@ describe("the fuzz's resend of an answer a reset cut short (resets-after-refusal
       let i = 0;
       const next = (): Generated => requests[i++] as Generated;
       const report = await fuzz(proxy.origin, { ...x, origin: proxy.origin }, next, { requests: REQUESTS, connections: 1, resetsAfterRefusal });
-      return { report, first: requests[0]?.label ?? '' };
+      return { report, first: requests[0]?.label ?? '', connections: proxy.targets() };
     } finally {
       await proxy.close();
     }
   };
 
-  test('where the engine has the difference, a cut answer is sent again and then checked like any other', async () => {
-    const { report } = await run(1, true);
+  test('where the engine has the difference, a cut answer is sent again alone and then checked like any other', async () => {
+    const { report, connections } = await run(1, true);
     assert.equal(report.cut, 1);
+    // Sixteen requests on the connection cut; the cut one again on a connection of its own, no refusal behind it; the rest.
+    assert.deepEqual(connections, [paths.slice(0, 16), paths.slice(0, 1), paths.slice(1, 17), paths.slice(17)]);
     assert.deepEqual({ failures: report.failures, unanswered: report.unanswered }, { failures: [], unanswered: [] });
     assert.deepEqual([...report.statuses], [[200, REQUESTS]]);
   });
