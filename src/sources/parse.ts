@@ -311,7 +311,7 @@ export function loadedSource<M extends string>(
     throw new FixtureError(
       'bad_shape',
       { file: `${module.sourceId}/retrieval.json`, pointer: '/illustrativeMetrics' },
-      `${unknown.map((id) => `"${id}"`).join(', ')} is not a metric of ${module.sourceId} (${module.metrics.map((m) => m.id).join(', ')})`,
+      `${unknown.map((id) => `"${id}"`).join(', ')} ${unknown.length === 1 ? 'is not a metric' : 'are not metrics'} of ${module.sourceId} (${module.metrics.map((m) => m.id).join(', ')})`,
     );
   }
   const isIllustrative = (metricId: string): boolean => retrieval.illustrative !== undefined && (listed === undefined || listed.includes(metricId));

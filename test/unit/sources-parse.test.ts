@@ -320,7 +320,12 @@ describe("a source's load: what it may claim", () => {
     assertFixtureError(
       () => loadedSource(module, 'D', { vintage: '1', illustrative: 'Some.', illustrativeMetrics: ['rent', 'rents', 'prices'] }, parts),
       'bad_shape',
-      'src-x/retrieval.json, at /illustrativeMetrics: "rents", "prices" is not a metric of src-x (rent, price)',
+      'src-x/retrieval.json, at /illustrativeMetrics: "rents", "prices" are not metrics of src-x (rent, price)',
+    );
+    assertFixtureError(
+      () => loadedSource(module, 'D', { vintage: '1', illustrative: 'Some.', illustrativeMetrics: ['rents'] }, parts),
+      'bad_shape',
+      'src-x/retrieval.json, at /illustrativeMetrics: "rents" is not a metric of src-x (rent, price)',
     );
     assert.equal(loadedSource(module, 'D', { vintage: '1', illustrative: 'Some.', illustrativeMetrics: ['price'] }, parts).illustrative, 'Some.');
   });
