@@ -160,19 +160,26 @@ describe('the series CSVs', () => {
 describe('series across vintages', () => {
   const now = buildSnapshot({ baseUrl: BASE_URL, read: fixtureReader() });
   type Profile = ReturnType<typeof servedProfiles>[number];
+  /** Austin's profile as built today, its rent of 2019-2023 (1,600), edited: an archived snapshot's profiles. */
+  const archivedAustin = (edit: (old: Profile) => void): PastSnapshot['profiles'] => {
+    const old = structuredClone(JSON.parse(body(now.table, PATHS.profile('us-tx-austin')))) as Profile;
+    Object.assign(old.profile.metrics['medianGrossRent'] ?? assert.fail(), { value: 1600, asOf: '2019-2023' });
+    edit(old);
+    return new Map([['us-tx-austin', old]]);
+  };
   /**
    * An archived snapshot of 2025-11-20 holding Austin's profile as built today, edited; its ACS vintage 2019-2023, in
    * which Austin's rent was 1,600 ± 20. Returns the series of Austin's metrics built with it.
    */
   const withArchivedAustin = (edit: (old: Profile) => void): MarketSeries['metrics'] => {
-    const old = structuredClone(JSON.parse(body(now.table, PATHS.profile('us-tx-austin')))) as Profile;
-    Object.assign(old.profile.metrics['medianGrossRent'] ?? assert.fail(), { value: 1600, marginOfError: 20, asOf: '2019-2023' });
-    edit(old);
     const past: PastSnapshot = {
       snapshotDate: '2025-11-20',
       methodologyVersion: 'v2.0',
       sources: [{ sourceId: 'census-acs-5yr', vintage: '2019-2023', updateFrequency: 'annually', latestReleaseDate: '2024-12-12', files: [] }],
-      profiles: new Map([['us-tx-austin', old]]),
+      profiles: archivedAustin((old) => {
+        Object.assign(old.profile.metrics['medianGrossRent'] ?? assert.fail(), { marginOfError: 20 });
+        edit(old);
+      }),
       documents: new Map(),
     };
     const later = buildSnapshot({ baseUrl: BASE_URL, read: fixtureReader(), archive: [past] });
@@ -245,12 +252,6 @@ describe('series across vintages', () => {
       past: [{ snapshotDate: '2025-11-20', methodologyVersion: 'v2.0', sources: [], profiles, documents: new Map() }],
       baseUrl: BASE_URL,
     }).metrics;
-  const archivedAustin = (edit: (old: Profile) => void): PastSnapshot['profiles'] => {
-    const old = structuredClone(JSON.parse(body(now.table, PATHS.profile('us-tx-austin')))) as Profile;
-    Object.assign(old.profile.metrics['medianGrossRent'] ?? assert.fail(), { value: 1600, asOf: '2019-2023' });
-    edit(old);
-    return new Map([['us-tx-austin', old]]);
-  };
   test('an archived profile that does not say its areas, or not for this metric: its value is taken as of the series area', () => {
     for (const [how, edit] of [
       ['no geographyScope', (old: Profile) => delete old.geographyScope],
