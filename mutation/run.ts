@@ -150,12 +150,13 @@ if (selected.length === 0) {
 const strykerBin = ensureStryker();
 mkdirSync(REPORTS, { recursive: true });
 const rows: string[] = [];
+const notes: string[] = [];
 for (const m of selected) {
   const kept = reuse ? lastReport(m.name, m.file) : undefined;
   process.stdout.write(`\nmutation: ${m.file} against ${m.tests.join(', ')}${kept === undefined ? '' : ': its last report (the module is unchanged since)'}\n`);
   const first = kept ?? stryker(m.name, [m.file], m.tests);
   if (first === undefined) {
-    rows.push(`| ${m.file} | stryker failed | | | | | |`);
+    rows.push(`| \`${m.file}\` | stryker failed | | | | | |`);
     continue;
   }
   // Each survivor's own range, so only survivors (and mutants nested inside one) run again. A range's columns count
@@ -169,19 +170,25 @@ for (const m of selected) {
     process.stdout.write(`\nmutation: ${m.file}, the ${escapedFirst.length} survivors against the whole unit tier (${UNIT_TIER})\n`);
     const again = stryker(`${m.name}.unit-tier`, ranges, [UNIT_TIER]);
     if (again === undefined) {
-      rows.push(`| ${m.file} | stryker failed on the unit tier | | | | | |`);
+      rows.push(`| \`${m.file}\` | stryker failed on the unit tier | | | | | |`);
       continue;
     }
     for (const x of again) second.set(identity(x), x.status);
   }
   const s = scoreOf(first, second);
-  const caughtLater = escapedFirst.length - s.survived - s.noCoverage;
-  rows.push(`| ${m.file} | ${s.score.toFixed(1)} % | ${s.killed + s.timeout} | ${caughtLater} | ${s.survived} | ${s.noCoverage} | ${s.errors} |`);
+  const left = s.survived + s.noCoverage;
+  const caughtLater = escapedFirst.length - left;
+  const mutants = s.killed + s.timeout + left;
+  const stage = ranges.length === 0 ? 'none needed' : 'run';
+  rows.push(`| \`${m.file}\` | ${mutants} | ${mutants - escapedFirst.length} | ${caughtLater} | ${left} | ${s.score.toFixed(1)} % | ${stage} |`);
+  if (s.errors > 0) notes.push(`${m.file}: ${s.errors} mutants that did not compile or run, not counted`);
   writeFileSync(join(REPORTS, `${m.name}.survivors.txt`), `${s.survivors.join('\n')}\n`);
 }
+// The columns of docs/testing.md's table, so a run's rows go there as printed.
 const table = [
-  '| module | score | killed | of them, by the unit tier only | survived | no coverage | compile/runtime errors |',
+  '| module | mutants | killed by its own files | killed by the unit tier | survived | score | second stage |',
   '|---|---|---|---|---|---|---|',
   ...rows,
+  ...notes.map((n) => `\n${n}`),
 ].join('\n');
 process.stdout.write(`\n${table}\n\nsurviving mutants, per module: artifacts/mutation/<module>.survivors.txt\n`);
