@@ -261,10 +261,10 @@ describe('index /api/markets', () => {
           name: p.market.name,
           state: p.market.state,
           stateCode: p.market.stateCode,
-          ...(p.market.cbsaName === undefined ? {} : { cbsaName: p.market.cbsaName }),
+          cbsaName: p.market.cbsaName,
           updatedDate: p.profile.updatedDate,
           scores: p.profile.scores,
-          ...(p.profile.illustrativeScores === undefined ? {} : { illustrativeScores: p.profile.illustrativeScores }),
+          illustrativeScores: p.profile.illustrativeScores,
           coverage: { percent: p.profile.coverage.percent, missing: p.profile.coverage.missing },
           freshness: p.profile.freshness.freshness,
           links: undefined,
@@ -272,7 +272,7 @@ describe('index /api/markets', () => {
         p.market.id,
       );
     }
-    // The fixtures give every market a metro name and illustrative scores, so both are really compared above.
+    // The fixtures give every market a metro name and illustrative scores, so both are compared above as values.
     assert.ok(index.markets.every((m) => 'cbsaName' in m && 'illustrativeScores' in m));
   });
   test('sorted by id whatever order the profiles come in', () => {

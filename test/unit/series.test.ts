@@ -160,6 +160,7 @@ describe('the series CSVs', () => {
 describe('series across vintages', () => {
   const now = buildSnapshot({ baseUrl: BASE_URL, read: fixtureReader() });
   type Profile = ReturnType<typeof servedProfiles>[number];
+  const austinNow = now.snapshot.markets.find((m) => m.profile.market.id === 'us-tx-austin') ?? assert.fail();
   /** Austin's profile as built today, its rent of 2019-2023 (1,600), edited: an archived snapshot's profiles. */
   const archivedAustin = (edit: (old: Profile) => void): PastSnapshot['profiles'] => {
     const old = structuredClone(JSON.parse(body(now.table, PATHS.profile('us-tx-austin')))) as Profile;
@@ -186,7 +187,7 @@ describe('series across vintages', () => {
     return later.snapshot.markets.find((m) => m.profile.market.id === 'us-tx-austin')?.seriesDocument.metrics ?? assert.fail();
   };
   test('a period the current files no longer hold comes from the newest archived snapshot that has it, naming that snapshot', () => {
-    const austin = now.snapshot.markets.find((m) => m.profile.market.id === 'us-tx-austin')?.profile ?? assert.fail();
+    const austin = austinNow.profile;
     // Its permits were 2023's and its rent burden 2019-2023's; its FHFA quarter is one the current file holds too: the
     // current (revised) value wins.
     const metrics = withArchivedAustin((old) => {
@@ -243,7 +244,6 @@ describe('series across vintages', () => {
     );
   });
   /** Austin's series assembled straight from today's data with one archived snapshot (no build: each case is one market). */
-  const austinNow = now.snapshot.markets.find((m) => m.profile.market.id === 'us-tx-austin') ?? assert.fail();
   const austinWith = (profiles: PastSnapshot['profiles'], history: ReadonlyMap<MetricId, MetricSeries> = austinNow.series): MarketSeries['metrics'] =>
     assembleSeries({
       profile: austinNow.profile,
