@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { CSV_CAVEATS } from '../../src/contract/schemas.ts';
-import { loadReadConfig } from '../../src/commands/config.ts';
 import { MARKET_IDS } from '../../src/contract/markets.ts';
 import { PATHS } from '../../src/contract/paths.ts';
 import type { RouteTable } from '../../src/routes/route-table.ts';
@@ -103,12 +102,5 @@ describe('list and get: help and usage errors', () => {
       assert.equal(out, '');
       assert.equal(err, line);
     }
-  });
-
-  test('the address: --base-url, else BASE_URL, else http://localhost:<PORT>', () => {
-    assert.deepEqual(loadReadConfig({}, ['get', 'x']), { baseUrl: 'http://localhost:3000', csv: false, series: false });
-    assert.deepEqual(loadReadConfig({ PORT: '8080' }, ['get', 'x', '--csv']), { baseUrl: 'http://localhost:8080', csv: true, series: false });
-    assert.deepEqual(loadReadConfig({}, ['get', 'x', '--series', '--csv']), { baseUrl: 'http://localhost:3000', csv: true, series: true });
-    assert.equal(loadReadConfig({ BASE_URL: 'https://a.example/' }, ['list', '--base-url', 'https://b.example/data/']).baseUrl, 'https://b.example/data');
   });
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { main } from '../../src/commands/cli.ts';
-import { DEFAULTS, loadConfig, loadVerifyConfig } from '../../src/commands/config.ts';
+import { DEFAULTS, loadConfig, loadFetchConfig, loadReadConfig, loadVerifyConfig, parseCommandLine } from '../../src/commands/config.ts';
 import { optionsTable, usageLines } from '../../src/commands/help.ts';
 import { ConfigError } from '../../src/contract/errors.ts';
 
@@ -76,6 +76,86 @@ test('an unknown flag is refused, not ignored', () => {
     () => loadVerifyConfig(['verify', '--conccurency', '2']),
     (e: unknown) => e instanceof ConfigError && /--conccurency/.test(e.message),
   );
+});
+
+test('a flag without its value, or a switch given one, is refused naming the flag; the first such flag is the one reported', () => {
+  assert.equal(parseCommandLine(['serve', '--port']).problem, '--port needs a value');
+  assert.equal(parseCommandLine(['serve', '--log=yes']).problem, '--log takes no value');
+  assert.equal(parseCommandLine(['serve', '--log=yes', '--port']).problem, '--log takes no value');
+  assert.equal(parseCommandLine(['serve', '--port', '8080', '--log']).problem, undefined);
+  assert.throws(
+    () => loadConfig({}, ['serve', '--base-url']),
+    (e: unknown) => e instanceof ConfigError && e.message === '--base-url needs a value',
+  );
+});
+
+test("an unknown flag is answered with the nearest of the command's flags, or of every command's when there is no command", () => {
+  const problem = (argv: string[]): string | undefined => parseCommandLine(argv).problem;
+  assert.equal(problem(['serve', '--prot']), 'unknown option --prot; did you mean --port?');
+  assert.equal(problem(['serve', '--hlep']), 'unknown option --hlep; did you mean --help?');
+  // verify takes no --port, so nothing of its own is near, and the line says where its flags are listed.
+  assert.equal(problem(['verify', 'http://x.example', '--prot']), 'unknown option --prot (market-profiles verify --help lists the options)');
+  assert.equal(problem(['serve', '--zzzz']), 'unknown option --zzzz (market-profiles serve --help lists the options)');
+  // No command, or one that does not exist: every command's flags are candidates.
+  assert.equal(problem(['--prot']), 'unknown option --prot; did you mean --port?');
+  assert.equal(problem(['sevre', '--conccurency']), 'unknown option --conccurency; did you mean --concurrency?');
+  assert.equal(problem(['--zzzz']), 'unknown option --zzzz (market-profiles --help lists the options)');
+});
+
+test('list and get: the address: --base-url, else BASE_URL, else http://localhost:<PORT>', () => {
+  assert.deepEqual(loadReadConfig({}, ['get', 'x']), { baseUrl: 'http://localhost:3000', csv: false, series: false });
+  assert.deepEqual(loadReadConfig({ PORT: '8080' }, ['get', 'x', '--csv']), { baseUrl: 'http://localhost:8080', csv: true, series: false });
+  assert.deepEqual(loadReadConfig({}, ['get', 'x', '--series', '--csv']), { baseUrl: 'http://localhost:3000', csv: true, series: true });
+  assert.equal(loadReadConfig({ BASE_URL: 'https://a.example/' }, ['list', '--base-url', 'https://b.example/data/']).baseUrl, 'https://b.example/data');
+});
+
+test('list and get read PORT only when no base URL names the service, so only then is a bad one refused', () => {
+  assert.equal(loadReadConfig({ PORT: 'eighty', BASE_URL: 'https://a.example' }, ['list']).baseUrl, 'https://a.example');
+  assert.throws(
+    () => loadReadConfig({ PORT: 'eighty' }, ['list']),
+    (e: unknown) => e instanceof ConfigError && /^PORT must be an integer/.test(e.message),
+  );
+});
+
+test("fetch: its options, then each source's credential from its environment variable only; an empty one is refused by name", () => {
+  assert.deepEqual(loadFetchConfig({}, ['fetch']), {
+    fixtures: DEFAULTS.fixturesDir,
+    dryRun: false,
+    source: undefined,
+    upstream: undefined,
+    fetchTimeoutMs: 60_000,
+    credentials: {},
+  });
+  assert.deepEqual(
+    loadFetchConfig({ CENSUS_API_KEY: 's3cret', FETCH_UPSTREAM: 'https://mirror.example/' }, [
+      'fetch',
+      '--dry-run',
+      '--source',
+      'census-bps',
+      '--fetch-timeout-ms=5000',
+    ]),
+    {
+      fixtures: DEFAULTS.fixturesDir,
+      dryRun: true,
+      source: 'census-bps',
+      upstream: 'https://mirror.example',
+      fetchTimeoutMs: 5000,
+      credentials: { CENSUS_API_KEY: 's3cret' },
+    },
+  );
+  assert.throws(
+    () => loadFetchConfig({ CENSUS_API_KEY: '' }, ['fetch']),
+    (e: unknown) => e instanceof ConfigError && e.message === 'CENSUS_API_KEY must not be empty',
+  );
+  assert.throws(
+    () => loadFetchConfig({ FETCH_UPSTREAM: 'ftp://mirror.example' }, ['fetch']),
+    (e: unknown) => e instanceof ConfigError && e.message === 'FETCH_UPSTREAM must be an absolute http(s) URL, got "ftp://mirror.example"',
+  );
+  assert.equal(loadFetchConfig({}, ['fetch', '--upstream', 'https://mirror.example/']).upstream, 'https://mirror.example');
+  // An option without an environment variable reads none, not even one named "undefined".
+  assert.deepEqual(loadFetchConfig({ undefined: '1' }, ['fetch']), loadFetchConfig({}, ['fetch']));
+  // A secret has no flag: one would stay in shell histories and process lists.
+  assert.match(parseCommandLine(['fetch', '--census-api-key', 's3cret']).problem ?? '', /^unknown option --census-api-key/);
 });
 
 test('every command refuses a bad value with exit code 2 and a message naming the option', async () => {
