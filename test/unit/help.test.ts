@@ -122,4 +122,13 @@ describe('a typo gets one line with the fix', () => {
     assert.equal(closest('archives', COMMAND_NAMES), 'archive');
     assert.equal(closest('deploy', COMMAND_NAMES), undefined);
   });
+
+  test('a swap is one edit only when both letters trade places; a word of three letters may be one edit off, none more than two', () => {
+    // One letter matching its neighbour in the other word is no swap: "xa" to "ay" is a deletion and an insertion.
+    assert.equal(editDistance('xa', 'ay'), 2);
+    assert.equal(editDistance('ay', 'xa'), 2);
+    assert.equal(closest('gxx', ['get']), undefined);
+    assert.equal(closest('archivexyz', COMMAND_NAMES), undefined);
+    assert.equal(closest('archivexy', COMMAND_NAMES), 'archive');
+  });
 });
