@@ -41,6 +41,13 @@ export const MODULES: readonly { name: string; file: string; tests: readonly str
   { name: 'periods', file: 'src/contract/periods.ts', tests: ['test/unit/series.test.ts'] },
   { name: 'vintages', file: 'src/methodology/vintages.ts', tests: ['test/unit/vintages.test.ts'] },
   { name: 'market-index', file: 'src/methodology/market-index.ts', tests: ['test/unit/contract.test.ts', 'test/unit/schema.test.ts'] },
+  { name: 'config', file: 'src/commands/config.ts', tests: ['test/unit/config.test.ts', 'test/unit/help.test.ts', 'test/unit/cli.test.ts'] },
+  {
+    name: 'option-kinds',
+    file: 'src/commands/option-kinds.ts',
+    tests: ['test/unit/option-kinds.test.ts', 'test/unit/config.test.ts', 'test/unit/help.test.ts'],
+  },
+  { name: 'suggest', file: 'src/commands/suggest.ts', tests: ['test/unit/help.test.ts', 'test/unit/config.test.ts'] },
 ];
 
 function ensureStryker(): string {
