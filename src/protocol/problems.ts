@@ -131,7 +131,7 @@ export function marketProblem(baseUrl: string, id: string, path: string | undefi
     echo
       ? `There is no market with id "${id}". Market ids are lower case, of the form us-<state code>-<city slug>.`
       : 'There is no market with that id. Market ids are lower case, of the form us-<state code>-<city slug>.',
-    path ?? '',
+    path,
     { ...(echo ? { marketId: id } : {}), knownMarketIds: knownIds, index: baseUrl + PATHS.index },
   );
 }
