@@ -48,6 +48,7 @@ export const MODULES: readonly { name: string; file: string; tests: readonly str
     tests: ['test/unit/option-kinds.test.ts', 'test/unit/config.test.ts', 'test/unit/help.test.ts'],
   },
   { name: 'suggest', file: 'src/commands/suggest.ts', tests: ['test/unit/help.test.ts', 'test/unit/config.test.ts'] },
+  { name: 'problems', file: 'src/protocol/problems.ts', tests: ['test/unit/problems.test.ts', 'test/integration/problems.test.ts'] },
 ];
 
 function ensureStryker(): string {
