@@ -35,7 +35,7 @@ describe('which codes the data catalog lists, and where a type points', () => {
 });
 
 describe('a problem body', () => {
-  test("the catalogue's detail, or the request's; its fields in RFC 9457's order, then the code and the extensions", () => {
+  test("the catalogue's detail, or the request's; RFC 9457's members in the order served (RFC 9457 sets none), then the code and the extensions", () => {
     const body = problem(BASE, 'not_found', undefined, '/api/nothing', { catalog: 'x' });
     assert.deepEqual(Object.entries(body), [
       ['type', 'https://data.example.org/data-catalog#problem-not-found'],
