@@ -14,18 +14,36 @@ import { parseResponses } from '../support/http-suite.ts';
  */
 const SHORT = { headersTimeoutMs: 300, requestTimeoutMs: 600, keepAliveTimeoutMs: 300, stalledWriteCheckMs: 300, timeoutCheckIntervalMs: 50 };
 const BOUND_MS = 8_000;
+/**
+ * Limits no test waits out, for the tests whose subject is not a timeout. A request sent as the connection opens still
+ * meets the headers timeout if the process is paused longer than that timeout before it reads it (node checks its
+ * timers before it reads): on a busy machine a CI run of 2026-11-25 got a 408 for a request that was whole on the
+ * wire, under the 300 ms of SHORT.
+ */
+const NEVER = 3_600_000;
+const PATIENT = { headersTimeoutMs: NEVER, requestTimeoutMs: NEVER, keepAliveTimeoutMs: NEVER, stalledWriteCheckMs: NEVER };
 
 let running: RunningServer;
 let host = '';
 let port = 0;
+/** The same table served without timeouts (PATIENT). */
+let patient: RunningServer;
+let patientHost = '';
+let patientPort = 0;
 
 before(async () => {
   ({ running } = await startEmbedded({ limits: SHORT }));
   const url = new URL(running.url);
   host = url.host;
   port = Number(url.port);
+  patient = await startServer(running.table, { host: '127.0.0.1', port: 0 }, { limits: PATIENT });
+  patientHost = new URL(patient.url).host;
+  patientPort = Number(new URL(patient.url).port);
 });
-after(() => running.close());
+after(async () => {
+  await patient.close();
+  await running.close();
+});
 
 const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
 
@@ -77,27 +95,20 @@ describe('descriptors', () => {
   });
 
   test('refused requests held open by the client: back to the baseline once the 400 is out', async () => {
-    // The parser answers 400 as soon as it reads the bytes. A server of its own without the 300 ms timeouts: on a busy
-    // machine the headers timeout could otherwise come before the parser has read them, and answer 408.
-    const never = 3_600_000;
-    const limits = { headersTimeoutMs: never, requestTimeoutMs: never, keepAliveTimeoutMs: never, stalledWriteCheckMs: never };
-    const refusing = await startServer(running.table, { host: '127.0.0.1', port: 0 }, { limits });
-    try {
-      await heldOpen(refusing, 50, 'NOT HTTP AT ALL\r\n\r\n', /^HTTP\/1\.1 400 /, 'the refused request got its 400');
-    } finally {
-      await refusing.close();
-    }
+    // The parser answers 400 as soon as it reads the bytes: the server without the 300 ms timeouts.
+    await heldOpen(patient, 50, 'NOT HTTP AT ALL\r\n\r\n', /^HTTP\/1\.1 400 /, 'the refused request got its 400');
   });
 });
 
 describe('the TCP reset problem (RFC 9112 9.6): the connection closes after pipelined requests the server never reads', () => {
+  // Each connection closes after an answer, so no timeout comes into it: the server without them.
   // 40 requests of 4 KB behind the one that closes the connection: more than the server reads before it closes.
-  const tail = (): string => `GET /${'a/'.repeat(2000)} HTTP/1.1\r\nHost: ${host}\r\n\r\n`.repeat(40);
-  const large = (): string => `GET /api/datapackage HTTP/1.1\r\nHost: ${host}\r\n`;
+  const tail = (): string => `GET /${'a/'.repeat(2000)} HTTP/1.1\r\nHost: ${patientHost}\r\n\r\n`.repeat(40);
+  const large = (): string => `GET /api/datapackage HTTP/1.1\r\nHost: ${patientHost}\r\n`;
 
   /** Sends everything at once, reads nothing until the server has had time to close, then reads to the end. */
   async function lateReader(bytes: string): Promise<{ statuses: string[]; first: Buffer | undefined }> {
-    const c = client();
+    const c = client(undefined, patientPort);
     c.socket.pause();
     c.socket.write(bytes);
     // Long enough for the server to answer and close; a correct server delivers everything whenever the client reads.
@@ -116,7 +127,7 @@ describe('the TCP reset problem (RFC 9112 9.6): the connection closes after pipe
   };
 
   test('a large answer, then a request the parser refuses: the whole answer, then the close', async () => {
-    const { statuses, first } = await lateReader(`${large()}\r\nGET /healthz HTTP/1.1\r\nHost: ${host}\r\nContent-Length: -1\r\n\r\n${tail()}`);
+    const { statuses, first } = await lateReader(`${large()}\r\nGET /healthz HTTP/1.1\r\nHost: ${patientHost}\r\nContent-Length: -1\r\n\r\n${tail()}`);
     assert.deepEqual(statuses, ['200']);
     assert.ok(first?.equals(datapackage()), 'the answer is whole');
   });
@@ -128,13 +139,13 @@ describe('the TCP reset problem (RFC 9112 9.6): the connection closes after pipe
   });
 
   test('a large answer, then an HTTP/1.0 request: both answers, then the close', async () => {
-    const { statuses, first } = await lateReader(`${large()}\r\nGET /healthz HTTP/1.0\r\nHost: ${host}\r\n\r\n${tail()}`);
+    const { statuses, first } = await lateReader(`${large()}\r\nGET /healthz HTTP/1.0\r\nHost: ${patientHost}\r\n\r\n${tail()}`);
     assert.deepEqual(statuses, ['200', '200']);
     assert.ok(first?.equals(datapackage()), 'the first answer is whole');
   });
 
   test('a large answer, then a request the server answers 400: both answers, then the close', async () => {
-    const { statuses, first } = await lateReader(`${large()}\r\nGET /a/../b HTTP/1.1\r\nHost: ${host}\r\n\r\n${tail()}`);
+    const { statuses, first } = await lateReader(`${large()}\r\nGET /a/../b HTTP/1.1\r\nHost: ${patientHost}\r\n\r\n${tail()}`);
     assert.deepEqual(statuses, ['200', '400']);
     assert.ok(first?.equals(datapackage()), 'the first answer is whole');
   });
@@ -146,9 +157,7 @@ describe("the lingering close: the client's own close ends the connection", () =
   // its sockets. The closing request comes behind a large answer still going out, with another request behind it.
   let own: RunningServer;
   before(async () => {
-    const never = 3_600_000;
-    const limits = { headersTimeoutMs: never, requestTimeoutMs: never, keepAliveTimeoutMs: never, stalledWriteCheckMs: never, deliveredCheckMs: never };
-    ({ running: own } = await startEmbedded({ limits }));
+    ({ running: own } = await startEmbedded({ limits: { ...PATIENT, deliveredCheckMs: NEVER } }));
   });
   after(() => own.close());
   const closings: [string, string][] = [
@@ -181,9 +190,11 @@ describe("the lingering close: the client's own close ends the connection", () =
 });
 
 describe('one answer per request', () => {
+  // Each answer is decided as its request is read: the server without timeouts, but where the request timeout is the
+  // subject.
   /** Sends `first`, waits for one complete answer, then sends `then`; resolves with everything read once the server closes. */
-  async function answerThen(first: string, then: string | undefined): Promise<{ text: string; closed: boolean }> {
-    const c = client(first);
+  async function answerThen(first: string, then: string | undefined, to = patientPort): Promise<{ text: string; closed: boolean }> {
+    const c = client(first, to);
     await until('the first answer', () => parseResponses(Buffer.from(c.text(), 'latin1'), [false], false).responses.length === 1);
     if (then !== undefined) c.socket.write(then);
     await until('the server closes', () => c.ended());
@@ -192,7 +203,7 @@ describe('one answer per request', () => {
   }
 
   test('a GET answered before its chunked body turns out malformed: no second answer, the connection closed', async () => {
-    const { text } = await answerThen(`GET /healthz HTTP/1.1\r\nHost: ${host}\r\nTransfer-Encoding: chunked\r\n\r\n`, 'zz\r\n');
+    const { text } = await answerThen(`GET /healthz HTTP/1.1\r\nHost: ${patientHost}\r\nTransfer-Encoding: chunked\r\n\r\n`, 'zz\r\n');
     assert.deepEqual(
       [...text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => m[1]),
       ['200'],
@@ -200,16 +211,29 @@ describe('one answer per request', () => {
   });
 
   test('a request answered before its body, which then stops coming: no 408 after the answer, the connection closed', async () => {
-    const { text } = await answerThen(`POST /healthz HTTP/1.1\r\nHost: ${host}\r\nContent-Length: 10\r\n\r\nab`, undefined);
-    assert.deepEqual(
-      [...text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => m[1]),
-      ['405'],
+    // The request timeout ends the connection, so it must come; node's headers timeout may not be longer. Both at 2 s,
+    // far beyond any pause of the process between the connection and the read, which would answer 408 first.
+    const timed = await startServer(
+      running.table,
+      { host: '127.0.0.1', port: 0 },
+      { limits: { ...PATIENT, headersTimeoutMs: 2_000, requestTimeoutMs: 2_000 } },
     );
+    try {
+      const url = new URL(timed.url);
+      const { text } = await answerThen(`POST /healthz HTTP/1.1\r\nHost: ${url.host}\r\nContent-Length: 10\r\n\r\nab`, undefined, Number(url.port));
+      assert.deepEqual(
+        [...text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => m[1]),
+        ['405'],
+      );
+    } finally {
+      await timed.close();
+    }
   });
 
   test('a body that completes keeps the connection for the next request', async () => {
     const c = client(
-      `POST /healthz HTTP/1.1\r\nHost: ${host}\r\nContent-Length: 2\r\n\r\nabGET /healthz HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+      `POST /healthz HTTP/1.1\r\nHost: ${patientHost}\r\nContent-Length: 2\r\n\r\nabGET /healthz HTTP/1.1\r\nHost: ${patientHost}\r\nConnection: close\r\n\r\n`,
+      patientPort,
     );
     await until('the server closes after the second answer', () => c.ended());
     assert.deepEqual(
@@ -219,9 +243,10 @@ describe('one answer per request', () => {
   });
 
   test('requests pipelined behind an Upgrade request are answered, in order', async () => {
-    const req = (path: string, extra = ''): string => `GET ${path} HTTP/1.1\r\nHost: ${host}\r\n${extra}\r\n`;
+    const req = (path: string, extra = ''): string => `GET ${path} HTTP/1.1\r\nHost: ${patientHost}\r\n${extra}\r\n`;
     const c = client(
       req('/api/markets/us-tx-austin', 'Connection: Upgrade\r\nUpgrade: websocket\r\n') + req('/api/nope') + req('/healthz', 'Connection: close\r\n'),
+      patientPort,
     );
     await until('the server closes after the third answer', () => c.ended());
     const { responses } = parseResponses(Buffer.from(c.text(), 'latin1'), [false, false, false], true);
