@@ -6,6 +6,7 @@ import { main } from '../../src/commands/cli.ts';
 import { DEFAULTS, loadConfig, loadFetchConfig, loadReadConfig, loadVerifyConfig, parseCommandLine } from '../../src/commands/config.ts';
 import { optionsTable, usageLines } from '../../src/commands/help.ts';
 import { ConfigError } from '../../src/contract/errors.ts';
+import { assertConfigError } from '../support/refused.ts';
 
 test('defaults: 127.0.0.1:3000, links on http://localhost:3000, no log', () => {
   const c = loadConfig({});
@@ -38,10 +39,7 @@ test('flags win over environment variables', () => {
 });
 
 test('bad values are refused with a message naming the option', () => {
-  assert.throws(
-    () => loadConfig({ PORT: 'eighty' }),
-    (e: unknown) => e instanceof ConfigError && /PORT/.test(e.message),
-  );
+  assertConfigError(() => loadConfig({ PORT: 'eighty' }), /PORT/);
   assert.throws(() => loadConfig({ PORT: '70000' }), ConfigError);
   assert.throws(() => loadConfig({ BASE_URL: 'localhost:3000' }), /BASE_URL/);
   assert.throws(() => loadConfig({ BASE_URL: 'ftp://x.example' }), /BASE_URL/);
@@ -56,26 +54,14 @@ test('verify reads its options from the same table: defaults, and bad values ref
     concurrency: 3,
     timeoutMs: 500,
   });
-  assert.throws(
-    () => loadVerifyConfig(['--concurrency', 'many']),
-    (e: unknown) => e instanceof ConfigError && /--concurrency/.test(e.message),
-  );
-  assert.throws(
-    () => loadVerifyConfig(['--concurrency', '0']),
-    (e: unknown) => e instanceof ConfigError && /--concurrency/.test(e.message),
-  );
+  assertConfigError(() => loadVerifyConfig(['--concurrency', 'many']), /--concurrency/);
+  assertConfigError(() => loadVerifyConfig(['--concurrency', '0']), /--concurrency/);
   assert.throws(() => loadVerifyConfig(['--timeout-ms', '-5']), ConfigError);
 });
 
 test('an unknown flag is refused, not ignored', () => {
-  assert.throws(
-    () => loadConfig({}, ['serve', '--prot', '8080']),
-    (e: unknown) => e instanceof ConfigError && /--prot/.test(e.message),
-  );
-  assert.throws(
-    () => loadVerifyConfig(['verify', '--conccurency', '2']),
-    (e: unknown) => e instanceof ConfigError && /--conccurency/.test(e.message),
-  );
+  assertConfigError(() => loadConfig({}, ['serve', '--prot', '8080']), /--prot/);
+  assertConfigError(() => loadVerifyConfig(['verify', '--conccurency', '2']), /--conccurency/);
 });
 
 test('a flag without its value, or a switch given one, is refused naming the flag; the first such flag is the one reported', () => {
@@ -83,10 +69,7 @@ test('a flag without its value, or a switch given one, is refused naming the fla
   assert.equal(parseCommandLine(['serve', '--log=yes']).problem, '--log takes no value');
   assert.equal(parseCommandLine(['serve', '--log=yes', '--port']).problem, '--log takes no value');
   assert.equal(parseCommandLine(['serve', '--port', '8080', '--log']).problem, undefined);
-  assert.throws(
-    () => loadConfig({}, ['serve', '--base-url']),
-    (e: unknown) => e instanceof ConfigError && e.message === '--base-url needs a value',
-  );
+  assertConfigError(() => loadConfig({}, ['serve', '--base-url']), '--base-url needs a value');
 });
 
 test("an unknown flag is answered with the nearest of the command's flags, or of every command's when there is no command", () => {
@@ -111,10 +94,7 @@ test('list and get: the address: --base-url, else BASE_URL, else http://localhos
 
 test('list and get read PORT only when no base URL names the service, so only then is a bad one refused', () => {
   assert.equal(loadReadConfig({ PORT: 'eighty', BASE_URL: 'https://a.example' }, ['list']).baseUrl, 'https://a.example');
-  assert.throws(
-    () => loadReadConfig({ PORT: 'eighty' }, ['list']),
-    (e: unknown) => e instanceof ConfigError && /^PORT must be an integer/.test(e.message),
-  );
+  assertConfigError(() => loadReadConfig({ PORT: 'eighty' }, ['list']), /^PORT must be an integer/);
 });
 
 test("fetch: its options, then each source's credential from its environment variable only; an empty one is refused by name", () => {
@@ -143,13 +123,10 @@ test("fetch: its options, then each source's credential from its environment var
       credentials: { CENSUS_API_KEY: 's3cret' },
     },
   );
-  assert.throws(
-    () => loadFetchConfig({ CENSUS_API_KEY: '' }, ['fetch']),
-    (e: unknown) => e instanceof ConfigError && e.message === 'CENSUS_API_KEY must not be empty',
-  );
-  assert.throws(
+  assertConfigError(() => loadFetchConfig({ CENSUS_API_KEY: '' }, ['fetch']), 'CENSUS_API_KEY must not be empty');
+  assertConfigError(
     () => loadFetchConfig({ FETCH_UPSTREAM: 'ftp://mirror.example' }, ['fetch']),
-    (e: unknown) => e instanceof ConfigError && e.message === 'FETCH_UPSTREAM must be an absolute http(s) URL, got "ftp://mirror.example"',
+    'FETCH_UPSTREAM must be an absolute http(s) URL, got "ftp://mirror.example"',
   );
   assert.equal(loadFetchConfig({}, ['fetch', '--upstream', 'https://mirror.example/']).upstream, 'https://mirror.example');
   // An option without an environment variable reads none, not even one named "undefined".

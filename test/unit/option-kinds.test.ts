@@ -2,12 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { baseUrlKind, integerKind, mirrorUrlKind, normalizeBaseUrl, onOffKind, textKind } from '../../src/commands/option-kinds.ts';
-import { ConfigError } from '../../src/contract/errors.ts';
-
-/** The value is refused with exactly this message, as a ConfigError (the CLI prints its message and exits 2). */
-const refused = (parse: () => unknown, message: string): void => {
-  assert.throws(parse, (e: unknown) => e instanceof ConfigError && e.message === message);
-};
+import { assertConfigError } from '../support/refused.ts';
 
 describe('a whole number from min to max, both included', () => {
   const port = integerKind(0, 65535);
@@ -15,15 +10,15 @@ describe('a whole number from min to max, both included', () => {
   test('both bounds are read, and one past either is refused', () => {
     assert.equal(port.parse('0', 'PORT'), 0);
     assert.equal(port.parse('65535', 'PORT'), 65535);
-    refused(() => port.parse('65536', 'PORT'), 'PORT must be an integer from 0 to 65535, got "65536"');
+    assertConfigError(() => port.parse('65536', 'PORT'), 'PORT must be an integer from 0 to 65535, got "65536"');
     const concurrency = integerKind(1, 256);
     assert.equal(concurrency.parse('1', '--concurrency'), 1);
-    refused(() => concurrency.parse('0', '--concurrency'), '--concurrency must be an integer from 1 to 256, got "0"');
+    assertConfigError(() => concurrency.parse('0', '--concurrency'), '--concurrency must be an integer from 1 to 256, got "0"');
   });
 
   test('only digits: text before or after them, a sign, a point, an exponent or a space is refused, though Number() reads some', () => {
     for (const raw of ['x8080', '8080x', '', ' 8080', '8080 ', '+80', '-1', '80.0', '1e3', '0x50']) {
-      refused(() => port.parse(raw, 'PORT'), `PORT must be an integer from 0 to 65535, got "${raw}"`);
+      assertConfigError(() => port.parse(raw, 'PORT'), `PORT must be an integer from 0 to 65535, got "${raw}"`);
     }
   });
 
@@ -36,7 +31,7 @@ describe('a whole number from min to max, both included', () => {
 test('text: anything but the empty string, as given', () => {
   const path = textKind('path');
   assert.equal(path.parse(' a dir/with spaces ', 'FIXTURES_DIR'), ' a dir/with spaces ');
-  refused(() => path.parse('', 'FIXTURES_DIR'), 'FIXTURES_DIR must not be empty');
+  assertConfigError(() => path.parse('', 'FIXTURES_DIR'), 'FIXTURES_DIR must not be empty');
   assert.equal(path.type, 'path');
   assert.equal(path.switch, false);
 });
@@ -49,7 +44,7 @@ describe('on or off: a bare flag, or its environment variable in words', () => {
 
   test('any other word is refused, naming the words it takes', () => {
     for (const raw of ['maybe', '2', 'y', 'enabled', ' on']) {
-      refused(() => onOffKind.parse(raw, 'LOG'), `LOG must be 1/0, true/false, yes/no or on/off, got "${raw}"`);
+      assertConfigError(() => onOffKind.parse(raw, 'LOG'), `LOG must be 1/0, true/false, yes/no or on/off, got "${raw}"`);
     }
   });
 
@@ -69,20 +64,20 @@ describe("the service's base URL", () => {
   });
 
   test('what is no absolute URL, another scheme, a query, a fragment or credentials is refused, each with its reason', () => {
-    refused(() => normalizeBaseUrl('not a url'), 'BASE_URL must be an absolute http(s) URL, got "not a url"');
-    refused(() => normalizeBaseUrl('/relative'), 'BASE_URL must be an absolute http(s) URL, got "/relative"');
-    refused(() => normalizeBaseUrl('ftp://x.example'), 'BASE_URL must use http or https, got "ftp://x.example"');
+    assertConfigError(() => normalizeBaseUrl('not a url'), 'BASE_URL must be an absolute http(s) URL, got "not a url"');
+    assertConfigError(() => normalizeBaseUrl('/relative'), 'BASE_URL must be an absolute http(s) URL, got "/relative"');
+    assertConfigError(() => normalizeBaseUrl('ftp://x.example'), 'BASE_URL must use http or https, got "ftp://x.example"');
     // "localhost:3000" parses, as a URL whose scheme is "localhost:".
-    refused(() => normalizeBaseUrl('localhost:3000'), 'BASE_URL must use http or https, got "localhost:3000"');
+    assertConfigError(() => normalizeBaseUrl('localhost:3000'), 'BASE_URL must use http or https, got "localhost:3000"');
     for (const raw of ['https://x.example/?a=1', 'https://x.example/#top', 'https://user@x.example/', 'https://:secret@x.example/']) {
-      refused(() => normalizeBaseUrl(raw), `BASE_URL must not carry a query, fragment or credentials, got "${raw}"`);
+      assertConfigError(() => normalizeBaseUrl(raw), `BASE_URL must not carry a query, fragment or credentials, got "${raw}"`);
     }
   });
 
   test('a mirror is read the same way, and refused in one message naming its own option', () => {
     assert.equal(mirrorUrlKind.parse('https://mirror.example/data/', 'FETCH_UPSTREAM'), 'https://mirror.example/data');
     for (const raw of ['not a url', 'ftp://mirror.example', 'https://mirror.example/?a=1']) {
-      refused(() => mirrorUrlKind.parse(raw, 'FETCH_UPSTREAM'), `FETCH_UPSTREAM must be an absolute http(s) URL, got "${raw}"`);
+      assertConfigError(() => mirrorUrlKind.parse(raw, 'FETCH_UPSTREAM'), `FETCH_UPSTREAM must be an absolute http(s) URL, got "${raw}"`);
     }
   });
 });

@@ -7,7 +7,7 @@ import { proportionMargin } from '../../src/sources/census-acs-5yr/adapter.ts';
 import { censusAcs5yr } from '../../src/sources/census-acs-5yr/index.ts';
 import type { ReadFixture, SourceLoad } from '../../src/sources/source.ts';
 import { FIXTURE_FILES, fixtureReader } from '../support/data.ts';
-import { assertFixtureError } from '../support/fixture-error.ts';
+import { assertFixtureError } from '../support/refused.ts';
 
 const DETAILED = 'census-acs-5yr/acs5-2024-detailed-place.json';
 const PROFILE = 'census-acs-5yr/acs5-2024-profile-place.json';

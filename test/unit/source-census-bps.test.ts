@@ -5,7 +5,7 @@ import { MARKETS, findMarket, type MarketDefinition } from '../../src/contract/m
 import { censusBps } from '../../src/sources/census-bps/index.ts';
 import type { ReadFixture, SourceLoad } from '../../src/sources/source.ts';
 import { fixtureReader } from '../support/data.ts';
-import { assertFixtureError } from '../support/fixture-error.ts';
+import { assertFixtureError } from '../support/refused.ts';
 
 const value = (load: SourceLoad, marketId: string): number | undefined =>
   load.observations.find((o) => o.marketId === marketId && o.metricId === 'permits')?.value;

@@ -8,7 +8,7 @@ import { codeOf } from '../../src/sources/fhfa-hpi/format.ts';
 import { fhfaHpi } from '../../src/sources/fhfa-hpi/index.ts';
 import type { ReadFixture, SourceLoad } from '../../src/sources/source.ts';
 import { FIXTURE_FILES, fixtureReader } from '../support/data.ts';
-import { assertFixtureError } from '../support/fixture-error.ts';
+import { assertFixtureError } from '../support/refused.ts';
 
 const FILE = 'fhfa-hpi/hpi_at_metro.csv';
 const RETRIEVAL = '{ "vintage": "2025 Q4", "latestReleaseDate": "2026-02-24", "latestRetrievedAt": "2026-09-28" }';

@@ -18,7 +18,7 @@ import {
   withRetrieval,
 } from '../../src/sources/parse.ts';
 import { prng } from '../support/fuzz.ts';
-import { assertFixtureError } from '../support/fixture-error.ts';
+import { assertFixtureError } from '../support/refused.ts';
 
 const place = { file: 'f.csv', line: 7 };
 
