@@ -2,10 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { RouteTable } from '../../src/routes/route-table.ts';
-import { EventEmitter } from 'node:events';
-import type { Socket } from 'node:net';
 import { Answers } from '../../src/runtimes/server/answers.ts';
-import { resetConnection, sweepStalled } from '../../src/runtimes/server/connections.ts';
 import { LIMITS, type RunningServer } from '../../src/runtimes/server/listener.ts';
 import { startEmbedded } from '../support/embedded.ts';
 import { checkProblem, exchange, header, request, type RawExchange, type RawResponse } from '../support/http-suite.ts';
@@ -75,60 +72,6 @@ describe('limits and timeouts', () => {
     const res = await one(request(running.url, 'GET', `/api/markets/${'%41'.repeat(683)}`));
     assert.equal(res.status, 404);
     assert.equal(problemOf(res).instance, undefined, 'an overlong path is not echoed');
-  });
-});
-
-describe('a client that stops reading', () => {
-  test('a reset the kernel refuses (a FIN waiting behind a full send buffer) still closes the descriptor and the socket', () => {
-    // What node does then: it emits an error from the reset and lets go of the handle without closing it.
-    let handleClosed = false;
-    const handle = {
-      close(done: () => void) {
-        handleClosed = true;
-        done();
-      },
-    };
-    const socket = new EventEmitter() as EventEmitter & { _handle: typeof handle | null; resetAndDestroy: () => void };
-    socket._handle = handle;
-    socket.resetAndDestroy = () => {
-      socket._handle = null;
-      socket.emit('error', Object.assign(new Error('reset EINVAL'), { code: 'EINVAL', syscall: 'reset' }));
-    };
-    let closed = false;
-    socket.on('close', () => (closed = true));
-    resetConnection(socket as unknown as Socket);
-    assert.ok(handleClosed, 'the handle node let go of is closed (the descriptor is freed)');
-    assert.ok(closed, "the socket's close is emitted (it leaves the server's set of connections)");
-  });
-
-  test('is cut after a whole check period with its pending output unchanged, and not before', () => {
-    const fake = (writableLength: number) => {
-      const socket = {
-        writableLength,
-        destroyed: false,
-        once() {
-          return this;
-        },
-        resetAndDestroy() {
-          this.destroyed = true;
-        },
-      };
-      return socket as typeof socket & Socket;
-    };
-    const stuck = fake(4096);
-    const reading = fake(4096);
-    const idle = fake(0);
-    const sockets = [stuck, reading, idle];
-    const pending = new WeakMap<Socket, number>();
-    assert.equal(sweepStalled(sockets, pending), 0, 'the first check only records');
-    reading.writableLength = 1024; // progress
-    assert.equal(sweepStalled(sockets, pending), 1);
-    assert.ok(stuck.destroyed);
-    assert.ok(!reading.destroyed && !idle.destroyed);
-    reading.writableLength = 0; // drained: forgotten
-    assert.equal(sweepStalled([reading], pending), 0);
-    reading.writableLength = 1024;
-    assert.equal(sweepStalled([reading], pending), 0, 'a new backlog starts a new period');
   });
 });
 

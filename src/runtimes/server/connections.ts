@@ -90,8 +90,14 @@ export class Connections {
   private readonly draining = new WeakSet<Socket>();
   private deliveredCheck: NodeJS.Timeout | undefined;
 
-  /** `deliveredCheckMs`: how often the kernel queues of closing connections are read (LIMITS.deliveredCheckMs). */
-  constructor(private readonly deliveredCheckMs: number) {}
+  /**
+   * `deliveredCheckMs`: how often the kernel queues of closing connections are read (LIMITS.deliveredCheckMs);
+   * `queuesOf`: how they are read (the kernel's table; a unit test gives its own).
+   */
+  constructor(
+    private readonly deliveredCheckMs: number,
+    private readonly queuesOf: typeof kernelQueues = kernelQueues,
+  ) {}
 
   track(socket: Socket): void {
     if (this.open.has(socket)) return;
@@ -177,7 +183,7 @@ export class Connections {
       else due.push(socket);
     }
     if (due.length > 0) {
-      const queues = kernelQueues(due);
+      const queues = this.queuesOf(due);
       for (const socket of due) {
         if (this.queuedIn(queues, socket) !== 0) continue;
         socket.destroy();
@@ -224,7 +230,7 @@ export class Connections {
   private closeIdleBatch(): void {
     const batch = this.idleBatch.filter((s) => !s.destroyed);
     this.idleBatch = [];
-    const queues = kernelQueues(batch);
+    const queues = this.queuesOf(batch);
     for (const socket of batch) {
       // A socket missing from a table the kernel does give (read while thousands of others change) is asked again.
       const queued = queues === undefined ? 0 : (queues.get(socket) ?? UNKNOWN);
@@ -242,7 +248,7 @@ export class Connections {
   sweep(): number {
     let closed = sweepStalled(this.open, this.pending);
     if (this.lingering.size === 0) return closed;
-    const queues = kernelQueues(this.lingering.keys());
+    const queues = this.queuesOf(this.lingering.keys());
     for (const [socket, before] of this.lingering) {
       const queued = this.queuedIn(queues, socket);
       if (queued === undefined) continue;
