@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import { kernelQueues } from '../../src/runtimes/server/connections.ts';
 import { startServer, type RunningServer } from '../../src/runtimes/server/listener.ts';
@@ -303,22 +304,27 @@ describe('clients that stop reading', () => {
     });
   }
 
-  test('kernelQueues reads the bytes a socket has not had acknowledged', async () => {
-    // A plain listener, which closes nothing by itself: the embedded server's 300 ms timeouts here could end the
-    // connection before it is read.
-    const listener = createServer();
-    await new Promise<void>((ready) => listener.listen(0, '127.0.0.1', ready));
-    const accepted = new Promise<Socket>((got) => listener.once('connection', got));
-    const quiet = connect({ host: '127.0.0.1', port: (listener.address() as AddressInfo).port });
-    try {
-      const server = await accepted;
-      // The kernel's table is read in pages while other sockets come and go (other tests): an entry can be missed once.
-      await until('the socket is in the kernel table', () => kernelQueues([server])?.has(server) === true);
-      assert.equal(kernelQueues([server])?.get(server) ?? 0, 0);
-      server.destroy();
-    } finally {
-      quiet.destroy();
-      listener.close();
-    }
-  });
+  // IPv6 sockets are in a table of their own (/proc/self/net/tcp6), as are IPv4 clients of a server listening on `::`.
+  const ipv6 = Object.values(networkInterfaces()).some((addresses) => addresses?.some((a) => a.address === '::1') === true);
+  for (const address of ['127.0.0.1', '::1']) {
+    const skip = address === '::1' && !ipv6 ? 'no IPv6 loopback on this machine' : false;
+    test(`kernelQueues reads the bytes a socket has not had acknowledged (${address})`, { skip }, async () => {
+      // A plain listener, which closes nothing by itself: the embedded server's 300 ms timeouts here could end the
+      // connection before it is read.
+      const listener = createServer();
+      await new Promise<void>((ready) => listener.listen(0, address, ready));
+      const accepted = new Promise<Socket>((got) => listener.once('connection', got));
+      const quiet = connect({ host: address, port: (listener.address() as AddressInfo).port });
+      try {
+        const server = await accepted;
+        // The kernel's table is read in pages while other sockets come and go (other tests): an entry can be missed once.
+        await until('the socket is in the kernel table', () => kernelQueues([server])?.has(server) === true);
+        assert.equal(kernelQueues([server])?.get(server) ?? 0, 0);
+        server.destroy();
+      } finally {
+        quiet.destroy();
+        listener.close();
+      }
+    });
+  }
 });
