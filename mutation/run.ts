@@ -50,6 +50,11 @@ export const MODULES: readonly { name: string; file: string; tests: readonly str
   { name: 'suggest', file: 'src/commands/suggest.ts', tests: ['test/unit/help.test.ts', 'test/unit/config.test.ts'] },
   { name: 'problems', file: 'src/protocol/problems.ts', tests: ['test/unit/problems.test.ts', 'test/integration/problems.test.ts'] },
   { name: 'variants', file: 'src/routes/variants.ts', tests: ['test/unit/variants.test.ts'] },
+  {
+    name: 'connections',
+    file: 'src/runtimes/server/connections.ts',
+    tests: ['test/unit/connections.test.ts', 'test/integration/server-connections.test.ts'],
+  },
 ];
 
 function ensureStryker(): string {
