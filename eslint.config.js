@@ -22,4 +22,22 @@ export default tseslint.config(
     },
     rules: { '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }] },
   },
+  {
+    // A failing assert.ok(value) without a message makes node read the test's source to print the expression; under
+    // tsx one such read had not ended after 60 s, where the test should have failed (docs/testing.md, "What the tests are").
+    files: ['test/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[arguments.length=1][callee.object.name='assert'][callee.property.name='ok']",
+          message: 'Give assert.ok a message: without one, a failure makes node parse the source, which can hang under tsx.',
+        },
+        {
+          selector: "CallExpression[arguments.length=1][callee.name='assert']",
+          message: 'Give assert a message: without one, a failure makes node parse the source, which can hang under tsx.',
+        },
+      ],
+    },
+  },
 );

@@ -221,9 +221,18 @@ describe('the build command writes atomically', () => {
     const code = await main(['build', '--fixtures', fixtures, '--out', out], quiet);
     assert.equal(code, 0);
     const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as { routes: { path: string }[] };
-    assert.ok(manifest.routes.some((r) => r.path === '/api/markets/us-tx-austin/csv'));
-    assert.ok(statSync(join(out, 'site/api/markets/us-tx-austin/index.json')).isFile());
-    assert.ok(statSync(join(out, 'site/api/markets/us-tx-austin/csv/index.csv')).isFile());
+    assert.ok(
+      manifest.routes.some((r) => r.path === '/api/markets/us-tx-austin/csv'),
+      "manifest.routes.some((r) => r.path === '/api/markets/us-tx-austin/csv')",
+    );
+    assert.ok(
+      statSync(join(out, 'site/api/markets/us-tx-austin/index.json')).isFile(),
+      "statSync(join(out, 'site/api/markets/us-tx-austin/index.json')).isFile()",
+    );
+    assert.ok(
+      statSync(join(out, 'site/api/markets/us-tx-austin/csv/index.csv')).isFile(),
+      "statSync(join(out, 'site/api/markets/us-tx-austin/csv/index.csv')).isFile()",
+    );
   });
 
   const atomicCases = [
@@ -330,7 +339,7 @@ describe('a profile that breaks the published contract stops the build', () => {
           }),
         ),
       (error: unknown) => {
-        assert.ok(error instanceof ContractError);
+        assert.ok(error instanceof ContractError, 'error instanceof ContractError');
         assert.equal(error.place.marketId, 'us-az-phoenix');
         assert.equal(error.place.pointer, '/sources/2/sourceUrl');
         assert.match(error.message, /market us-az-phoenix/);
@@ -345,12 +354,12 @@ describe('a profile that breaks the published contract stops the build', () => {
         build(
           broken((l) => {
             const austin = l.observations.find((o) => o.marketId === 'us-tx-austin' && o.metricId === 'homePriceIndex');
-            assert.ok(austin);
+            assert.ok(austin, 'austin');
             austin.value = Number.NaN;
           }),
         ),
       (error: unknown) => {
-        assert.ok(error instanceof DataError);
+        assert.ok(error instanceof DataError, 'error instanceof DataError');
         assert.equal(error.code, 'not_numeric');
         assert.deepEqual(error.place, { file: FHFA, line: FHFA_AUSTIN_2025_Q4, marketId: 'us-tx-austin' });
         assert.equal(error.reason, 'source fhfa-hpi produced NaN for "homePriceIndex"; values must be finite numbers');
@@ -378,7 +387,7 @@ describe('scale: a page does not grow with the number of markets', () => {
     // which also turns on the set of markets: those end values are left out of the shape too.
     const shape = (html: string): string => html.replace(/\d[\d,.]*/g, '#').replace(/<text x="#%?" y="#">[$\u2212]?#%?<\/text>/g, '');
     assert.equal(large.count, 4 * FOOTER_MARKET_LIMIT);
-    assert.ok(small.html.length > 0);
+    assert.ok(small.html.length > 0, 'small.html.length > 0');
     assert.ok(
       Math.abs(shape(large.html).length - shape(small.html).length) <= 16,
       `${shape(small.html).length} vs ${shape(large.html).length} characters with numbers masked`,
@@ -387,7 +396,7 @@ describe('scale: a page does not grow with the number of markets', () => {
   });
 
   test('past the chart limit each other market is no longer a dot of its own: a band over the middle half stands for them', () => {
-    assert.ok(small.count > CHART_MARKET_LIMIT);
+    assert.ok(small.count > CHART_MARKET_LIMIT, 'small.count > CHART_MARKET_LIMIT');
     for (const { html } of [small, large]) {
       const chart = html.match(/<svg class="chart chart-standing"[\s\S]*?<\/svg>/)?.[0] ?? '';
       assert.ok(chart !== '', 'the standing chart is drawn');

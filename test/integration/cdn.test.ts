@@ -128,7 +128,10 @@ describe('_redirects (Netlify, Cloudflare Pages)', () => {
     assert.equal(market.code, 'market_not_found');
     assert.deepEqual(market.knownMarketIds, [...table.marketIds].sort());
     assert.equal(JSON.parse(text(join(SITE_DIR, problem('not-found.json').slice(1)))).code, 'not_found');
-    assert.ok(files.get(join(SITE_DIR, manifest.notFoundPage.file))?.equals(table.notFoundPage));
+    assert.ok(
+      files.get(join(SITE_DIR, manifest.notFoundPage.file))?.equals(table.notFoundPage),
+      'files.get(join(SITE_DIR, manifest.notFoundPage.file))?.equals(table.notFoundPage)',
+    );
   });
 });
 

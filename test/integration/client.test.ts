@@ -119,7 +119,10 @@ describe('the client against the running server', () => {
     const client = createClient({ baseUrl });
     for (const call of [() => client.getProfile('us-zz-nowhere'), () => client.getMarketCsv('us-zz-nowhere')]) {
       await assert.rejects(call, (error: unknown) => {
-        assert.ok(error instanceof ProblemError && error instanceof MarketProfilesError);
+        assert.ok(
+          error instanceof ProblemError && error instanceof MarketProfilesError,
+          'error instanceof ProblemError && error instanceof MarketProfilesError',
+        );
         assert.equal(error.code, 'market_not_found');
         assert.equal(error.status, 404);
         assert.deepEqual(error.problem.knownMarketIds, [...MARKET_IDS].sort());
@@ -205,8 +208,9 @@ describe('the client against a service of another version, or with fields it doe
     assert.equal(profile.data.schemaVersion, '1');
     assert.deepEqual(profile.caveats, PROFILE_CAVEATS);
     const csv = await client.getMarketCsv('us-ny-new-york');
-    assert.ok(csv.data.length > 0);
-    for (const row of csv.data) assert.ok(!('added_later' in row) && row.market_id === 'us-ny-new-york');
+    assert.ok(csv.data.length > 0, 'csv.data.length > 0');
+    for (const row of csv.data)
+      assert.ok(!('added_later' in row) && row.market_id === 'us-ny-new-york', "!('added_later' in row) && row.market_id === 'us-ny-new-york'");
   });
 
   test('a claim of live data, or another content type, is a ResponseError; a 404 without problem+json too', async () => {
@@ -346,13 +350,13 @@ describe('the client package', () => {
       );
     });
     const [packed] = JSON.parse(stdout) as { size: number; files: { path: string }[] }[];
-    assert.ok(packed !== undefined);
+    assert.ok(packed !== undefined, 'packed !== undefined');
     const files = packed.files.map((f) => f.path).sort();
     assert.deepEqual(
       files.filter((f) => !f.startsWith('lib/')),
       ['README.md', 'package.json'],
     );
-    assert.ok(files.includes('lib/client.js') && files.includes('lib/client.d.ts'));
+    assert.ok(files.includes('lib/client.js') && files.includes('lib/client.d.ts'), "files.includes('lib/client.js') && files.includes('lib/client.d.ts')");
     assert.ok(
       files.every((f) => !f.endsWith('.ts') || f.endsWith('.d.ts')),
       'no TypeScript source',

@@ -47,11 +47,14 @@ describe('the Data Package, as built', () => {
         CSV_COLUMNS.map((c) => c.name),
       );
       assert.deepEqual(r.schema.primaryKey, ['market_id', 'metric_id']);
-      assert.ok(r.schema.fields.every((f) => f.constraints.required === true));
+      assert.ok(
+        r.schema.fields.every((f) => f.constraints.required === true),
+        'r.schema.fields.every((f) => f.constraints.required === true)',
+      );
     }
     const austin = pkg.resources.find((r) => r.name === 'us-tx-austin-housing');
     assert.deepEqual(austin?.schema.fields.find((f) => f.name === 'market_id')?.constraints.enum, ['us-tx-austin']);
-    assert.ok(pkg.licenses.length > 0 && pkg.sources.length > 0);
+    assert.ok(pkg.licenses.length > 0 && pkg.sources.length > 0, 'pkg.licenses.length > 0 && pkg.sources.length > 0');
   });
 
   test('then the bulk series CSV and each market series CSV, typed (dates, numbers, booleans), keyed by market, metric and period', () => {
@@ -126,7 +129,7 @@ describe("Frictionless Data's library (datapackage) against the running server",
         assert.equal(typeof record.value, 'number');
         assert.equal(record.live_data, false);
         assert.equal(record.production_mode, 'static-fixture');
-        assert.ok(record.updated_date instanceof Date);
+        assert.ok(record.updated_date instanceof Date, 'record.updated_date instanceof Date');
         if (isSeries) {
           assert.ok(record.period_start instanceof Date && record.period_end instanceof Date, r.name);
           assert.equal(typeof record.illustrative, 'boolean', r.name);
@@ -152,7 +155,7 @@ describe("Frictionless Data's library (datapackage) against the running server",
     // The package as served: the running server's own route table, built for its URL.
     const descriptor = JSON.parse(body(served.table, PATHS.dataPackage)) as { resources: Resource[] };
     const [first] = descriptor.resources;
-    assert.ok(first);
+    assert.ok(first, 'first');
     const wrongIds = structuredClone(first);
     const marketId = wrongIds.schema.fields.find((f) => f.name === 'market_id');
     if (marketId) marketId.constraints.enum = ['us-zz-nowhere'];

@@ -211,15 +211,15 @@ describe('the Worker bundle and its configuration', () => {
     const script = String(files.get(EDGE_WORKER_FILE));
     assert.doesNotMatch(script, /^\s*import\s/m, 'no import statement: everything is bundled');
     assert.match(script, /export \{\s*\w+ as default\s*\}/);
-    assert.ok(script.includes('"/api/markets/us-tx-austin"'));
+    assert.ok(script.includes('"/api/markets/us-tx-austin"'), 'script.includes(\'"/api/markets/us-tx-austin"\')');
     const config = JSON.parse(String(files.get(EDGE_CONFIG_FILE)).replace(/^\/\/.*\n/, '')) as { compatibility_date: string; assets: Record<string, unknown> };
     assert.equal(config.compatibility_date, EDGE_COMPATIBILITY_DATE);
     assert.deepEqual(config.assets, { directory: 'assets', binding: 'ASSETS', run_worker_first: true, html_handling: 'none', not_found_handling: 'none' });
     assert.ok(EDGE_COMPATIBILITY_DATE <= workerdDate(), `compatibility date ${EDGE_COMPATIBILITY_DATE} is after the installed workerd's ${workerdDate()}`);
     // Only route files and the 404 page are assets: not _headers or _redirects, which Wrangler would read as rules.
     const assets = [...files.keys()].filter((f) => f.startsWith(`${EDGE_ASSETS_DIR}/`));
-    assert.ok(assets.includes(`${EDGE_ASSETS_DIR}/404.html`));
-    assert.ok(!assets.some((f) => /_headers|_redirects|_problems/.test(f)));
+    assert.ok(assets.includes(`${EDGE_ASSETS_DIR}/404.html`), 'assets.includes(`${EDGE_ASSETS_DIR}/404.html`)');
+    assert.ok(!assets.some((f) => /_headers|_redirects|_problems/.test(f)), '!assets.some((f) => /_headers|_redirects|_problems/.test(f))');
     for (const file of assets)
       assert.equal(files.get(file), files.get(file.replace(EDGE_ASSETS_DIR, 'site')), `${file} is the site's own Buffer (written once, linked)`);
   });
@@ -232,7 +232,7 @@ describe('the Worker bundle and its configuration', () => {
     // The asset files deployed: each distinct body once (routes with the same bytes share one), and the 404 page.
     const assets = edgeAssetFiles(edgeData(manifest)).size + 1;
     assert.ok(compressed < 3 * 1024 * 1024, `${compressed} bytes gzipped, under the free plan's 3 MB`);
-    assert.ok(compressed < WORKER_SCRIPT_LIMIT);
+    assert.ok(compressed < WORKER_SCRIPT_LIMIT, 'compressed < WORKER_SCRIPT_LIMIT');
     assert.ok(assets < ASSET_FILE_LIMIT, `${assets} asset files, under ${ASSET_FILE_LIMIT}`);
     console.log(`# 1,000 markets: ${manifest.routes.length} routes, ${assets} asset files, Worker ${script.length} bytes (${compressed} gzipped)`);
   });

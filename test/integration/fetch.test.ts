@@ -88,7 +88,7 @@ describe('fetch', () => {
   it('the Census API key is sent to the ACS only, and never recorded', async () => {
     const acs = SOURCES.find((a) => a.sourceId === 'census-acs-5yr');
     const bps = SOURCES.find((a) => a.sourceId === 'census-bps');
-    assert.ok(acs?.remote[0] !== undefined && bps?.remote[0] !== undefined);
+    assert.ok(acs?.remote[0] !== undefined && bps?.remote[0] !== undefined, 'acs?.remote[0] !== undefined && bps?.remote[0] !== undefined');
     assert.equal(new URL(addressOf(acs.remote[0], acs, { credentials: { CENSUS_API_KEY: 's3cret' } })).searchParams.get('key'), 's3cret');
     assert.equal(new URL(addressOf(bps.remote[0], bps, { credentials: { CENSUS_API_KEY: 's3cret' } })).searchParams.get('key'), null);
     // The replay server keys on path and query, so the ACS addresses are served with the key as the agency would see them.
@@ -97,9 +97,12 @@ describe('fetch', () => {
       replay.replies.set(target(addressOf(remote, acs, { credentials: { CENSUS_API_KEY: 's3cret' } })), { kind: 'file', body });
     }
     await fetchSources(options({ credentials: { CENSUS_API_KEY: 's3cret' } }));
-    assert.ok(replay.seen.some((s) => s.includes('key=s3cret')));
+    assert.ok(
+      replay.seen.some((s) => s.includes('key=s3cret')),
+      "replay.seen.some((s) => s.includes('key=s3cret'))",
+    );
     for (const file of Object.keys(snapshot(dir))) assert.ok(!readFileSync(join(dir, file), 'utf8').includes('s3cret'), file);
-    assert.ok(!lines.some((l) => l.includes('s3cret')));
+    assert.ok(!lines.some((l) => l.includes('s3cret')), "!lines.some((l) => l.includes('s3cret'))");
   });
 
   it('success: writes each download and a retrieval.json with its address, time, size and SHA-256', async () => {
@@ -183,7 +186,10 @@ describe('fetch', () => {
     );
     // Without a redirect there is no such field.
     const acs = JSON.parse(readFileSync(join(dir, 'census-acs-5yr', 'retrieval.json'), 'utf8')) as { files: { servedFrom?: string }[] };
-    assert.ok(acs.files.every((f) => !('servedFrom' in f)));
+    assert.ok(
+      acs.files.every((f) => !('servedFrom' in f)),
+      "acs.files.every((f) => !('servedFrom' in f))",
+    );
   });
 
   it('a redirect from https down to http is refused, naming both', async () => {
@@ -211,7 +217,10 @@ describe('fetch', () => {
     assert.equal(report.ok, true);
     assert.equal(report.written, false);
     assert.deepEqual(snapshot(dir), before);
-    assert.ok(lines.some((l) => /dry run/.test(l)));
+    assert.ok(
+      lines.some((l) => /dry run/.test(l)),
+      'lines.some((l) => /dry run/.test(l))',
+    );
     assert.equal(replay.seen.length, REMOTES.length);
   });
 
@@ -227,7 +236,7 @@ describe('fetch', () => {
 
   it('a 503 is tried again, and the second answer is used', async () => {
     const first = REMOTES[0];
-    assert.ok(first !== undefined);
+    assert.ok(first !== undefined, 'first !== undefined');
     replay.replies.set(target(first.remote.url), { kind: 'flaky', failures: 1, body: readFileSync(join(FIXTURES_DIR, first.remote.file)) });
     const report = await fetchSources(options());
     assert.equal(report.written, true);

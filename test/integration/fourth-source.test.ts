@@ -124,7 +124,10 @@ describe('a fourth source with one metric, added by its module, its fixture and 
       ],
     );
     assert.equal(profile.profile.coverage.totalRequired, 11);
-    assert.ok(profile.geographyScope.boundaries.some((b) => b.level === 'cbsa' && b.metrics.includes('fairMarketRent')));
+    assert.ok(
+      profile.geographyScope.boundaries.some((b) => b.level === 'cbsa' && b.metrics.includes('fairMarketRent')),
+      "profile.geographyScope.boundaries.some((b) => b.level === 'cbsa' && b.metrics.includes('fairMarketRent'))",
+    );
   });
 
   test('the market CSV and the bulk CSV have its rows, and every row fits the CSV descriptor', () => {
@@ -151,8 +154,12 @@ describe('a fourth source with one metric, added by its module, its fixture and 
     const pkg = JSON.parse(body('/api/datapackage')) as { licenses: { name: string; path: string; title: string }[]; sources: { title: string }[] };
     assert.ok(
       pkg.licenses.some((l) => l.name === 'other-pd' && l.path === 'https://www.huduser.gov/portal/datasets/fmr.html' && /Fair Market Rents/.test(l.title)),
+      "pkg.licenses.some((l) => l.name === 'other-pd' && l.path === 'https://www.huduser.gov/portal/datasets/fmr.html' && /Fair Market Rents/.test(l.title))",
     );
-    assert.ok(pkg.sources.some((s) => s.title === 'U.S. Department of Housing and Urban Development, Fair Market Rents, metro areas, FY2026'));
+    assert.ok(
+      pkg.sources.some((s) => s.title === 'U.S. Department of Housing and Urban Development, Fair Market Rents, metro areas, FY2026'),
+      "pkg.sources.some((s) => s.title === 'U.S. Department of Housing and Urban Development, Fair Market Rents, metro areas, FY2026')",
+    );
     const openApi = body('/api/openapi');
     assert.match(openApi, /"fairMarketRent"/);
     assert.match(openApi, /"hud-fmr"/);

@@ -187,7 +187,7 @@ describe('nginx answers like the embedded server', () => {
   test('If-None-Match: generated lists revalidate the same way on both engines', async () => {
     const next = random(99);
     const route = table.routes.get(PROFILE);
-    assert.ok(route?.gzip !== undefined);
+    assert.ok(route?.gzip !== undefined, 'route?.gzip !== undefined');
     const tags = [route.identity.etag, route.gzip.etag, `W/${route.identity.etag}`, '"nope"', '*', 'garbage', route.identity.etag.slice(1, -1), ''];
     for (let i = 0; i < 150; i += 1) {
       const inm = Array.from({ length: 1 + Math.floor(next() * 3) }, () => pick(next, tags)).join(pick(next, [',', ', ']));

@@ -123,7 +123,7 @@ describe('the TCP reset problem (RFC 9112 9.6): the connection closes after pipe
   }
   const datapackage = (): Buffer => {
     const route = running.table.routes.get('/api/datapackage');
-    assert.ok(route);
+    assert.ok(route, 'route');
     return route.identity.body;
   };
 

@@ -72,7 +72,7 @@ function cuttingProxy(upstream: string, cuts: Map<string, number>): Promise<{ or
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      assert.ok(address !== null && typeof address === 'object');
+      assert.ok(address !== null && typeof address === 'object', "address !== null && typeof address === 'object'");
       resolve({
         origin: `http://127.0.0.1:${address.port}`,
         // The target of each request (plain GETs: no body) on each connection.

@@ -42,7 +42,7 @@ describe('limits and timeouts', () => {
     // A shutdown drains requests in flight for up to 10 s.
     assert.equal(LIMITS.drainTimeoutMs, 10_000);
     // node checks both timeouts on this interval, so it bounds how late a slow-loris socket is cut: at most half the header timeout.
-    assert.ok(LIMITS.timeoutCheckIntervalMs <= 5_000);
+    assert.ok(LIMITS.timeoutCheckIntervalMs <= 5_000, 'LIMITS.timeoutCheckIntervalMs <= 5_000');
   });
 
   test('headers larger than 16 KiB: 431, problem+json, connection closed', async () => {
@@ -53,7 +53,7 @@ describe('limits and timeouts', () => {
     assert.equal(header(res, 'content-type'), 'application/problem+json');
     assert.equal(problemOf(res).code, 'headers_too_large');
     assert.equal(header(res, 'access-control-allow-origin'), '*');
-    assert.ok(ex.closed);
+    assert.ok(ex.closed, 'ex.closed');
   });
 
   test('many small headers over the limit also get 431', async () => {
@@ -167,14 +167,14 @@ describe('answers specific to this server', () => {
     assert.equal(p.code, 'market_not_found');
     assert.equal(p.marketId, undefined);
     assert.equal(p.instance, undefined);
-    assert.ok(!res.body.includes('<script>'));
+    assert.ok(!res.body.includes('<script>'), "!res.body.includes('<script>')");
   });
 
   test('repeated misses answer the same bytes (the bounded cache changes nothing visible)', async () => {
     const first = await one(request(running.url, 'GET', '/api/markets/us-zz-cache'));
     for (let i = 0; i < 1100; i += 1) await one(request(running.url, 'GET', `/api/nope-${i}`));
     const again = await one(request(running.url, 'GET', '/api/markets/us-zz-cache'));
-    assert.ok(first.body.equals(again.body));
+    assert.ok(first.body.equals(again.body), 'first.body.equals(again.body)');
   });
 
   test('a repeated miss is not decoded again: the path rules decide a raw path once, until 1,024 others have come', () => {
@@ -221,21 +221,21 @@ describe('answers specific to this server', () => {
     assert.equal(header(kept, 'connection'), undefined);
     assert.equal(header(kept, 'keep-alive'), undefined);
     assert.equal(header(closing, 'connection'), 'close');
-    assert.ok(ex.closed);
+    assert.ok(ex.closed, 'ex.closed');
   });
 
   test('an HTTP/1.0 client asking for keep-alive is told so', async () => {
     const ex = await send(`GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\nGET /healthz HTTP/1.0\r\n\r\n`);
     assert.equal(ex.responses.length, 2);
     assert.equal(header(ex.responses[0] as RawResponse, 'connection'), 'keep-alive');
-    assert.ok(ex.closed);
+    assert.ok(ex.closed, 'ex.closed');
   });
 
   test('HTTP/1.1 without Host, or with two, is a 400 problem and the connection closes', async () => {
     for (const bytes of [`GET ${PROFILE} HTTP/1.1\r\n\r\n`, `GET ${PROFILE} HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n`]) {
       const ex = await send(bytes);
       assert.equal(ex.responses[0]?.status, 400);
-      assert.ok(ex.closed);
+      assert.ok(ex.closed, 'ex.closed');
     }
   });
 });

@@ -14,7 +14,7 @@ test('LOG on: one line per request, with time, method, path (no query), status, 
   const { running, table } = await startEmbedded({ log: true, logLine: (line) => lines.push(line) });
   const o = running.url;
   const profile = table.routes.get('/api/markets/us-tx-austin');
-  assert.ok(profile?.gzip);
+  assert.ok(profile?.gzip, 'profile?.gzip');
   const sent: [string, boolean][] = [
     [request(o, 'GET', '/api/markets/us-tx-austin?secret=1'), false],
     [request(o, 'GET', '/api/markets/us-tx-austin', { 'Accept-Encoding': 'gzip' }), false],
@@ -36,7 +36,7 @@ test('LOG on: one line per request, with time, method, path (no query), status, 
     for (const f of FIELDS) assert.ok(f in e, `field ${f} in ${JSON.stringify(e)}`);
     assert.ok(!Number.isNaN(Date.parse(e.time)) && e.time.endsWith('Z'), 'ISO time');
     assert.equal(typeof e.ms, 'number');
-    assert.ok(e.ms >= 0);
+    assert.ok(e.ms >= 0, 'e.ms >= 0');
   }
   const brief = entries.map((e) => [e.method, e.path, e.status, e.bytes, e.encoding]);
   // The error bodies' sizes, from the error catalogue the server answers with.

@@ -99,7 +99,10 @@ describe('verify against working deployments', () => {
       assert.equal(report.baseUrl, `http://localhost:${port}`);
       assert.equal(report.address, `http://127.0.0.1:${port}`);
       assert.ok(report.checks.length >= 16 * 3 + 10, `${report.checks.length} checks`);
-      assert.ok(formatReport(report).startsWith(`verify http://localhost:${port} at http://127.0.0.1:${port} (the same machine by another name)\n`));
+      assert.ok(
+        formatReport(report).startsWith(`verify http://localhost:${port} at http://127.0.0.1:${port} (the same machine by another name)\n`),
+        'formatReport(report).startsWith(`verify http://localhost:${port} at http://127.0.0.1:${port} (the same machine by another name)\\n`)',
+      );
     } finally {
       await running.close();
     }
@@ -331,7 +334,10 @@ describe('the verify command', () => {
     const report = JSON.parse(out) as VerifyReport;
     assert.equal(report.ok, false);
     assert.equal(report.failed, report.checks.filter((c) => !c.ok).length);
-    assert.ok(report.checks.some((c) => c.name === `market ${ID} JSON` && c.faults.some((f) => f.includes('text/json'))));
+    assert.ok(
+      report.checks.some((c) => c.name === `market ${ID} JSON` && c.faults.some((f) => f.includes('text/json'))),
+      "report.checks.some((c) => c.name === `market ${ID} JSON` && c.faults.some((f) => f.includes('text/json')))",
+    );
   });
 
   test('exit code 2 without a base URL, with two, or with one that is not http(s): one line each', async () => {

@@ -56,7 +56,10 @@ describe('vintages: snapshots archived for ever', () => {
     );
     assert.equal(record.documents.length, 34);
     const profile = readFileSync(join(archive, FIRST, `markets/${AUSTIN}.json`), 'utf8');
-    assert.ok(profile.includes('"html": "{base_url}/markets/us-tx-austin"') && !profile.includes('localhost'));
+    assert.ok(
+      profile.includes('"html": "{base_url}/markets/us-tx-austin"') && !profile.includes('localhost'),
+      'profile.includes(\'"html": "{base_url}/markets/us-tx-austin"\') && !profile.includes(\'localhost\')',
+    );
     assert.equal((await run(['build', ...opts, '--out', dist])).code, 0);
     firstProfile = site(`/api/markets/${AUSTIN}`);
     firstCsv = site(`/api/markets/${AUSTIN}/csv`);

@@ -632,7 +632,7 @@ export function defineHttpSuite(name: string, start: () => Promise<StartedEngine
         assert.notEqual(identity.etag, gzip.etag);
         const res = await expect304(PROFILE, { 'If-None-Match': gzip.etag, 'Accept-Encoding': 'gzip' });
         assert.equal(header(res, 'etag'), gzip.etag);
-        assert.ok(tokens(header(res, 'vary')).includes('accept-encoding'));
+        assert.ok(tokens(header(res, 'vary')).includes('accept-encoding'), "tokens(header(res, 'vary')).includes('accept-encoding')");
         await expect200(PROFILE, { 'If-None-Match': identity.etag, 'Accept-Encoding': 'gzip' });
         await expect200(PROFILE, { 'If-None-Match': gzip.etag });
       });

@@ -81,9 +81,12 @@ describe('architecture', () => {
 
   it('the graph is read: every module is found and the known edges are there', () => {
     assert.ok(graph.size > 40, `${graph.size} modules`);
-    assert.ok(graph.get('commands/cli.ts')?.includes('runtimes/server/listener.ts'));
-    assert.ok(graph.get('artifact/nginx.ts')?.includes('protocol/problems.ts'));
-    assert.ok(graph.get('render/pages/data-catalog-page.tsx')?.includes('protocol/problems.ts'));
+    assert.ok(graph.get('commands/cli.ts')?.includes('runtimes/server/listener.ts'), "graph.get('commands/cli.ts')?.includes('runtimes/server/listener.ts')");
+    assert.ok(graph.get('artifact/nginx.ts')?.includes('protocol/problems.ts'), "graph.get('artifact/nginx.ts')?.includes('protocol/problems.ts')");
+    assert.ok(
+      graph.get('render/pages/data-catalog-page.tsx')?.includes('protocol/problems.ts'),
+      "graph.get('render/pages/data-catalog-page.tsx')?.includes('protocol/problems.ts')",
+    );
   });
 
   it('every module of src/ belongs to a layer, and no import reaches a higher layer', () => {
@@ -112,7 +115,10 @@ describe('architecture', () => {
       ),
       ['a.ts', 'b.ts', 'c.ts', 'a.ts'],
     );
-    assert.ok(layerOf('routes/route-table.ts') > layerOf('render/csv-documents.ts') && layerOf('protocol/headers.ts') < layerOf('runtimes/server/handler.ts'));
+    assert.ok(
+      layerOf('routes/route-table.ts') > layerOf('render/csv-documents.ts') && layerOf('protocol/headers.ts') < layerOf('runtimes/server/handler.ts'),
+      "layerOf('routes/route-table.ts') > layerOf('render/csv-documents.ts') && layerOf('protocol/headers.ts') < layerOf('runtimes/server/handler.ts')",
+    );
     assert.deepEqual(
       importsOf(
         "import type { A } from './a.ts';\nexport { b } from '../b.ts';\nimport {\n  c,\n} from './c.tsx';\nconst d = await import('./d.ts');\nimport 'node:fs';",

@@ -165,7 +165,7 @@ test("the usage text keeps its columns: every option's environment name and help
   const lines = (['serve', 'build', 'verify', 'fetch'] as const).flatMap((command) => usageLines(command));
   const fetchTimeout = lines.find((line) => line.startsWith('  --fetch-timeout-ms VALUE '));
   const apiKey = lines.find((line) => line.includes('CENSUS_API_KEY'));
-  assert.ok(fetchTimeout !== undefined && apiKey !== undefined);
+  assert.ok(fetchTimeout !== undefined && apiKey !== undefined, 'fetchTimeout !== undefined && apiKey !== undefined');
   const helpAt = fetchTimeout.indexOf('Time allowed');
   assert.equal(apiKey.indexOf('Census Data API key'), helpAt);
   assert.equal(apiKey.indexOf('CENSUS_API_KEY') + 'CENSUS_API_KEY'.length < helpAt, true);

@@ -74,12 +74,12 @@ for (const p of profiles) {
 
     test('each metric has its key as id, a label, unit, numeric value, asOf and a sourceId listed in sources', () => {
       const sourceIds = new Set(p.sources.map((s) => s.sourceId));
-      assert.ok(Object.keys(p.profile.metrics).length > 0);
+      assert.ok(Object.keys(p.profile.metrics).length > 0, 'Object.keys(p.profile.metrics).length > 0');
       for (const [key, m] of Object.entries(p.profile.metrics)) {
         assert.equal(m.id, key);
-        assert.ok(m.label.length > 0 && m.unit.length > 0 && m.asOf.length > 0);
+        assert.ok(m.label.length > 0 && m.unit.length > 0 && m.asOf.length > 0, 'm.label.length > 0 && m.unit.length > 0 && m.asOf.length > 0');
         assert.equal(typeof m.value, 'number');
-        assert.ok(Number.isFinite(m.value));
+        assert.ok(Number.isFinite(m.value), 'Number.isFinite(m.value)');
         assert.ok(sourceIds.has(m.sourceId), `${key} cites ${m.sourceId}`);
       }
     });
@@ -132,14 +132,14 @@ for (const p of profiles) {
 
     test('no value anywhere is null: undefined fields are omitted', () => {
       assert.equal(findNull(p), undefined);
-      assert.ok(!body(table, PATHS.profile(p.market.id)).includes('null'));
+      assert.ok(!body(table, PATHS.profile(p.market.id)).includes('null'), "!body(table, PATHS.profile(p.market.id)).includes('null')");
     });
 
     test("the contract's named metrics and scores are present where the data allow", () => {
       for (const id of ['medianGrossRent', 'homePriceIndex']) assert.ok(p.profile.metrics[id], id);
       assert.equal(p.profile.metrics['medianGrossRent']?.unit, 'USD/mo');
       assert.equal(p.profile.metrics['homePriceIndex']?.unit, 'index');
-      assert.ok(p.profile.scores.affordability !== undefined);
+      assert.ok(p.profile.scores.affordability !== undefined, 'p.profile.scores.affordability !== undefined');
     });
   });
 }
@@ -167,12 +167,15 @@ describe('coverage and omitted scores are real', () => {
     test(`a market row with ${label}: the metric is missing, coverage drops, the scores that need it are omitted, the data-status page says why`, () => {
       const edited = buildTable(undefined, fixtureReader({ [ACS]: (t) => t.replace('"New York city, New York","1821"', `"New York city, New York",${cell}`) }));
       const ny = servedProfiles(edited).find((p) => p.market.id === 'us-ny-new-york');
-      assert.ok(ny);
+      assert.ok(ny, 'ny');
       assert.equal(ny.profile.metrics['medianGrossRent'], undefined);
       assert.deepEqual(ny.profile.coverage, { totalRequired: 11, totalProvided: 10, percent: 90.9, missing: ['medianGrossRent'] });
       // Renter affordability reads rent to income; affordability needs both parts, overall needs affordability. The owner part and supply read none of it and stay.
       assert.deepEqual(Object.keys(ny.profile.scores), ['ownerAffordability', 'supply']);
-      assert.ok(!body(edited, PATHS.marketCsv('us-ny-new-york')).includes(',medianGrossRent,'));
+      assert.ok(
+        !body(edited, PATHS.marketCsv('us-ny-new-york')).includes(',medianGrossRent,'),
+        "!body(edited, PATHS.marketCsv('us-ny-new-york')).includes(',medianGrossRent,')",
+      );
       const status = body(edited, PATHS.dataStatus).replace(/&#x27;|&#39;/g, "'");
       assert.ok(status.includes(`${reason} (<code>${ACS}:${line}</code>)`), 'the data-status page names the reason and the line');
       // Every other market keeps all of its values.
@@ -273,7 +276,10 @@ describe('index /api/markets', () => {
       );
     }
     // The fixtures give every market a metro name and illustrative scores, so both are compared above as values.
-    assert.ok(index.markets.every((m) => 'cbsaName' in m && 'illustrativeScores' in m));
+    assert.ok(
+      index.markets.every((m) => 'cbsaName' in m && 'illustrativeScores' in m),
+      "index.markets.every((m) => 'cbsaName' in m && 'illustrativeScores' in m)",
+    );
   });
   test('sorted by id whatever order the profiles come in', () => {
     const profiles = servedProfiles(table);

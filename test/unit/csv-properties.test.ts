@@ -131,9 +131,9 @@ describe('the CSV documents', () => {
   });
   test('any label, unit or market name is quoted so every row still has eleven fields and reads back as written', () => {
     const [first] = profiles;
-    assert.ok(first);
+    assert.ok(first, 'first');
     const metric = Object.values(first.profile.metrics)[0];
-    assert.ok(metric);
+    assert.ok(metric, 'metric');
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }), fc.string({ minLength: 1, maxLength: 10 }), (label, unit) => {
         const p: MarketProfile = { ...first, profile: { ...first.profile, metrics: { [metric.id]: { ...metric, label, unit } } } };

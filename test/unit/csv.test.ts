@@ -29,11 +29,11 @@ describe('per-market CSV', () => {
   for (const p of profiles) {
     test(`${p.market.id}: header, 11 columns, CRLF, UTF-8 without BOM, every value equal to the JSON's`, () => {
       const route = table.routes.get(PATHS.marketCsv(p.market.id));
-      assert.ok(route);
+      assert.ok(route, 'route');
       const bytes = route.identity.body;
       assert.notDeepEqual([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'no BOM');
       const text = bytes.toString('utf8');
-      assert.ok(text.endsWith('\r\n'));
+      assert.ok(text.endsWith('\r\n'), "text.endsWith('\\r\\n')");
       assert.equal(text.replaceAll('\r\n', '').includes('\n'), false, 'every line ends with CRLF');
       assert.equal(text.replaceAll('\r\n', '').includes('\r'), false);
       const [header, ...rows] = read(text);
@@ -72,15 +72,18 @@ describe('per-market CSV', () => {
 describe('quoting', () => {
   const text = body(table, PATHS.marketCsv('us-tx-austin'));
   test('market_name is quoted since it contains a comma', () => {
-    assert.ok(text.includes(',"Austin, TX",'));
+    assert.ok(text.includes(',"Austin, TX",'), 'text.includes(\',"Austin, TX",\')');
   });
   test('a label with a comma is quoted, and no label carries literal quotes (the v1 index label came out doubled)', () => {
-    assert.ok(text.includes(',"Housing units, total",'));
-    assert.ok(text.includes(',"House price index, all transactions, 1995 Q1 = 100",'));
-    assert.ok(!text.includes('""'));
+    assert.ok(text.includes(',"Housing units, total",'), 'text.includes(\',"Housing units, total",\')');
+    assert.ok(
+      text.includes(',"House price index, all transactions, 1995 Q1 = 100",'),
+      'text.includes(\',"House price index, all transactions, 1995 Q1 = 100",\')',
+    );
+    assert.ok(!text.includes('""'), '!text.includes(\'""\')');
   });
   test('a plain label is left unquoted', () => {
-    assert.ok(text.includes(',Median gross rent,'));
+    assert.ok(text.includes(',Median gross rent,'), "text.includes(',Median gross rent,')");
   });
   test('csvField quotes exactly when RFC 4180 requires it', () => {
     assert.equal(csvField('plain'), 'plain');

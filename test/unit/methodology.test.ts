@@ -174,7 +174,7 @@ describe('scores', () => {
     test(`${name}: the scores that need it are omitted, never 0, never NaN or null`, () => {
       const scores = computeScores(values);
       assert.deepEqual(scores, expected);
-      for (const v of Object.values(scores)) assert.ok(Number.isInteger(v) && v >= 0 && v <= 100);
+      for (const v of Object.values(scores)) assert.ok(Number.isInteger(v) && v >= 0 && v <= 100, 'Number.isInteger(v) && v >= 0 && v <= 100');
     });
   }
 });
@@ -374,6 +374,9 @@ test("the metric set covers the contract's metrics and units, the owners' and re
       METRICS.some((m) => m.unit === unit),
       unit,
     );
-  assert.ok(METRICS.some((m) => m.label.includes(',')));
+  assert.ok(
+    METRICS.some((m) => m.label.includes(',')),
+    "METRICS.some((m) => m.label.includes(','))",
+  );
   assert.ok(!METRICS.some((m) => m.label.includes('"')), 'no literal quotes in a label: the CSV would double them');
 });

@@ -95,7 +95,7 @@ describe('chooseEncoding', () => {
         const best = Math.max(...acceptable.map((e) => accept[e]));
         const expected = acceptable.filter((e) => accept[e] === best).sort((a, b) => RANK[a] - RANK[b])[0];
         assert.equal(chosen, expected, `${h} (gzip ${hasGzip}, br ${hasBr}) → ${JSON.stringify(accept)}`);
-        assert.ok(accept[chosen] > 0);
+        assert.ok(accept[chosen] > 0, 'accept[chosen] > 0');
       }),
       RUNS,
     );

@@ -236,7 +236,7 @@ describe('every page', () => {
   it('is deterministic: the same fixtures give the same bytes', () => {
     const again = buildRouteTable({ baseUrl: BASE_URL, read: (path) => readFileSync(join(FIXTURES, path), 'utf8') });
     for (const r of htmlRoutes) assert.ok(again.routes.get(r.path)?.identity.body.equals(r.identity.body), r.path);
-    assert.ok(again.notFoundPage.equals(table.notFoundPage));
+    assert.ok(again.notFoundPage.equals(table.notFoundPage), 'again.notFoundPage.equals(table.notFoundPage)');
   });
 });
 
@@ -256,7 +256,7 @@ describe('market pages', () => {
         const row = rows.find((r) => r.includes(`href="/methodology#metric-${metric.id}"`));
         assert.ok(row, `${id}: no row for ${metric.id}`);
         const source = p.sources.find((s) => s.sourceId === metric.sourceId);
-        assert.ok(source);
+        assert.ok(source, 'source');
         const rowText = visible(row);
         assert.ok(rowText.includes(formatMetric(metric)), `${id} ${metric.id}: "${formatMetric(metric)}" not in "${rowText}"`);
         assert.ok(rowText.includes(metric.asOf), `${id} ${metric.id}: period`);
@@ -357,8 +357,14 @@ describe('market pages', () => {
       );
     }
     // New York has the most permits and Miami the highest index, which said nothing of where they stand.
-    assert.ok(rankCell('us-ny-new-york', 'permits').includes('11th highest of 16, by new units authorized per 1,000 existing units (7.4)'));
-    assert.ok(rankCell('us-fl-miami', 'homePriceIndex').includes('tied 10th highest of 16, by the year-over-year house price change (1.5%)'));
+    assert.ok(
+      rankCell('us-ny-new-york', 'permits').includes('11th highest of 16, by new units authorized per 1,000 existing units (7.4)'),
+      "rankCell('us-ny-new-york', 'permits').includes('11th highest of 16, by new units authorized per 1,000 existing units (7.4)')",
+    );
+    assert.ok(
+      rankCell('us-fl-miami', 'homePriceIndex').includes('tied 10th highest of 16, by the year-over-year house price change (1.5%)'),
+      "rankCell('us-fl-miami', 'homePriceIndex').includes('tied 10th highest of 16, by the year-over-year house price change (1.5%)')",
+    );
     const note = visible(text(PATHS.marketPage('us-ny-new-york')).match(/<h3 id="standing">[\s\S]*?<\/p>/)?.[0] ?? '');
     assert.ok(note.includes('building permits, by new units authorized per 1,000 existing units'), note);
     assert.ok(note.includes('the house price index, by the year-over-year house price change'), note);
@@ -383,9 +389,12 @@ describe('market pages', () => {
     const words = visible(edited.routes.get(PATHS.marketPage('us-ny-new-york'))?.identity.body.toString('utf8') ?? '');
     assert.ok(words.includes('Missing: “Median gross rent”.'), words);
     for (const key of ['renterAffordability', 'affordability', 'overall']) assert.ok(words.includes(`${scoreLabel(key)} Not computed`), `${key} not computed`);
-    assert.ok(words.includes(`${scoreLabel('ownerAffordability')} `) && !words.includes(`${scoreLabel('ownerAffordability')} Not computed`));
-    assert.ok(words.includes('never shown as 0'));
-    assert.ok(words.includes('Coverage: 10 of the 11 metrics'));
+    assert.ok(
+      words.includes(`${scoreLabel('ownerAffordability')} `) && !words.includes(`${scoreLabel('ownerAffordability')} Not computed`),
+      "words.includes(`${scoreLabel('ownerAffordability')} `) && !words.includes(`${scoreLabel('ownerAffordability')} Not computed`)",
+    );
+    assert.ok(words.includes('never shown as 0'), "words.includes('never shown as 0')");
+    assert.ok(words.includes('Coverage: 10 of the 11 metrics'), "words.includes('Coverage: 10 of the 11 metrics')");
   });
 
   it('says what each number covers: the metropolitan division for New York and Washington, the whole metro for Austin', () => {
@@ -398,6 +407,7 @@ describe('market pages', () => {
       covers('us-dc-washington').includes(
         'the Washington, DC-MD metropolitan division (47764) of the Washington-Arlington-Alexandria, DC-VA-MD-WV metro area, which spans DC and MD',
       ),
+      "covers('us-dc-washington').includes( 'the Washington, DC-MD metropolitan division (47764) of the Washington-Arlington-Alexandria, DC-VA-MD-WV metro area, which spans DC and MD', )",
     );
     assert.equal(
       covers('us-tx-austin'),
@@ -414,12 +424,12 @@ describe('market pages', () => {
       ),
       visible(row),
     );
-    assert.ok(visible(row).includes('27,241 units'));
+    assert.ok(visible(row).includes('27,241 units'), "visible(row).includes('27,241 units')");
     for (const p of profiles.filter((x) => x.market.id !== 'us-ny-new-york')) {
       const other = rowsOf(text(PATHS.marketPage(p.market.id))).find((r) => r.includes('href="/methodology#metric-permits"')) ?? '';
       assert.ok(!other.includes('value-note'), `${p.market.id}: a permits note`);
     }
-    assert.ok(!visible(row).includes('Not available'));
+    assert.ok(!visible(row).includes('Not available'), "!visible(row).includes('Not available')");
     const lacking = /\b(no|lacks?|missing|without) (building )?permits\b/i;
     // The changelog alone may say it: under methodology v1.0 New York had no permits value, which is history.
     for (const [path, html] of pages.filter(([path]) => path !== PATHS.changelog)) assert.doesNotMatch(visible(html), lacking, path);
@@ -452,9 +462,9 @@ describe('market pages', () => {
     const units = ny?.profile.metrics['housingUnits']?.value;
     assert.equal(units, 3678486);
     const words = visible(text(PATHS.marketPage('us-ny-new-york')));
-    assert.ok(words.includes('3,678,486 units'));
-    assert.ok(!words.includes('3678486'));
-    assert.ok(words.includes('$1,821 per month'));
+    assert.ok(words.includes('3,678,486 units'), "words.includes('3,678,486 units')");
+    assert.ok(!words.includes('3678486'), "!words.includes('3678486')");
+    assert.ok(words.includes('$1,821 per month'), "words.includes('$1,821 per month')");
   });
 
   it("shows the agency's margin of error beside each published ACS value, and marks each illustrative value and score", () => {
@@ -514,7 +524,10 @@ describe('caveats', () => {
       for (const c of PROFILE_CAVEATS) assert.ok(words.includes(pageCaveat(c)), `${path}: "${pageCaveat(c)}"`);
     }
     assert.equal(shown, 1 + profiles.length, 'the home page and every market page');
-    assert.ok(visible(text(PATHS.home)).includes('This page shows no live data: values are not live, not real-time and not forecasts.'));
+    assert.ok(
+      visible(text(PATHS.home)).includes('This page shows no live data: values are not live, not real-time and not forecasts.'),
+      "visible(text(PATHS.home)).includes('This page shows no live data: values are not live, not real-time and not forecasts.')",
+    );
     for (const p of profiles) assert.deepEqual(p.caveats, PROFILE_CAVEATS, p.market.id);
     assert.deepEqual(index.caveats, PROFILE_CAVEATS);
   });
@@ -536,7 +549,7 @@ describe('site pages', () => {
   it('home: what the service is, a comparison table of all markets and a chart of scores', () => {
     const html = text(PATHS.home);
     const words = visible(html);
-    assert.ok(words.includes('static fixture') || words.includes('Static fixture'));
+    assert.ok(words.includes('static fixture') || words.includes('Static fixture'), "words.includes('static fixture') || words.includes('Static fixture')");
     assert.match(html, /<table class="compare">/);
     for (const m of index.markets) assert.ok(html.includes(`href="${PATHS.marketPage(m.id)}"`), m.id);
     assert.match(html, /<svg class="chart chart-compare"[^>]*aria-labelledby="comparison-chart-title comparison-chart-desc"/);
@@ -549,7 +562,7 @@ describe('site pages', () => {
     // The headline column says what it is: renters and owners both.
     const head = html.match(/<table class="compare">[\s\S]*?<\/thead>/)?.[0] ?? '';
     for (const key of SCORE_KEYS) assert.ok(visible(head).includes(scoreLabel(key)), key);
-    assert.ok(visible(head).includes('Affordability (renters and owners)'));
+    assert.ok(visible(head).includes('Affordability (renters and owners)'), "visible(head).includes('Affordability (renters and owners)')");
   });
 
   it('home: a map with one labelled dot per market, coloured by a score the legend names', () => {
@@ -566,7 +579,10 @@ describe('site pages', () => {
     }
     const legend = visible(html.match(/<ul class="legend map-legend">[\s\S]*?<\/ul>/)?.[0] ?? '');
     for (const range of ['0–19', '20–39', '40–59', '60–79', '80–100', 'not computed']) assert.ok(legend.includes(range), range);
-    assert.ok(visible(html).includes('coloured by its affordability (renters and owners) score'));
+    assert.ok(
+      visible(html).includes('coloured by its affordability (renters and owners) score'),
+      "visible(html).includes('coloured by its affordability (renters and owners) score')",
+    );
   });
 
   it('home: every metric compared across the markets, in a chart each and in one table', () => {
@@ -631,12 +647,15 @@ describe('site pages', () => {
       const html = r.identity.body.toString('utf8');
       assert.ok(!html.includes('illustrative-note') && !visible(html).includes('Illustrative fixture values'), r.path);
     }
-    assert.ok(visible(published.routes.get(PATHS.dataSources)?.identity.body.toString('utf8') ?? '').includes("Every value is the agency's published figure"));
+    assert.ok(
+      visible(published.routes.get(PATHS.dataSources)?.identity.body.toString('utf8') ?? '').includes("Every value is the agency's published figure"),
+      "visible(published.routes.get(PATHS.dataSources)?.identity.body.toString('utf8') ?? '').includes(\"Every value is the agency's published figure\")",
+    );
   });
 
   it('methodology: version, and each metric in its own section with its definition and a link to its source', () => {
     const html = text(PATHS.methodology);
-    assert.ok(visible(html).includes(`Methodology ${METHODOLOGY_VERSION}`));
+    assert.ok(visible(html).includes(`Methodology ${METHODOLOGY_VERSION}`), 'visible(html).includes(`Methodology ${METHODOLOGY_VERSION}`)');
     for (const m of METRICS) {
       // The metric's section: from its anchor to the next metric's.
       const start = html.indexOf(`id="metric-${m.id}"`);
@@ -647,7 +666,10 @@ describe('site pages', () => {
       assert.ok(section.includes(`href="/data-sources#${m.sourceId}"`), `${m.id}: source link to ${m.sourceId}`);
       assert.ok(visible(section).includes(m.label), `${m.id}: label`);
     }
-    assert.ok(html.includes('id="freshness"') && html.includes('id="worked-example"'));
+    assert.ok(
+      html.includes('id="freshness"') && html.includes('id="worked-example"'),
+      'html.includes(\'id="freshness"\') && html.includes(\'id="worked-example"\')',
+    );
   });
 
   it('methodology: each threshold on its own row, with its two numbers and what it rests on', () => {
@@ -744,7 +766,10 @@ describe('site pages', () => {
     ]) {
       assert.ok(idsOf(html).has(id), id);
     }
-    assert.ok(words.includes('431') && words.includes('headers_too_large') && words.includes('408') && words.includes('request_timeout'));
+    assert.ok(
+      words.includes('431') && words.includes('headers_too_large') && words.includes('408') && words.includes('request_timeout'),
+      "words.includes('431') && words.includes('headers_too_large') && words.includes('408') && words.includes('request_timeout')",
+    );
   });
 
   it('data sources: every source with agency, dataset, landing page, cadence, confidence and terms', () => {
@@ -755,7 +780,7 @@ describe('site pages', () => {
       for (const v of [s.agency, s.datasetName, s.updateFrequency, s.confidence]) assert.ok(words.includes(v), `${s.sourceId}: ${v}`);
       assert.ok(html.includes(`href="${s.sourceUrl}"`), s.sourceUrl);
     }
-    assert.ok(words.includes('License and terms'));
+    assert.ok(words.includes('License and terms'), "words.includes('License and terms')");
   });
 
   it('privacy: no cookies, no tracking, and exactly what the access log holds', () => {
@@ -767,21 +792,33 @@ describe('site pages', () => {
 
   it('changelog: schema, methodology and data versions with dates, and the versioning policy', () => {
     const words = visible(text(PATHS.changelog));
-    assert.ok(words.includes(`"${SCHEMA_VERSION}"`) && words.includes(METHODOLOGY_VERSION) && words.includes(index.generatedAt));
-    assert.ok(words.includes('Versioning policy') && words.includes('geographyScope') && words.includes('liveData: false'));
+    assert.ok(
+      words.includes(`"${SCHEMA_VERSION}"`) && words.includes(METHODOLOGY_VERSION) && words.includes(index.generatedAt),
+      'words.includes(`"${SCHEMA_VERSION}"`) && words.includes(METHODOLOGY_VERSION) && words.includes(index.generatedAt)',
+    );
+    assert.ok(
+      words.includes('Versioning policy') && words.includes('geographyScope') && words.includes('liveData: false'),
+      "words.includes('Versioning policy') && words.includes('geographyScope') && words.includes('liveData: false')",
+    );
   });
 
   it('data status: every market and every source with freshness, dates and coverage', () => {
     const html = text(PATHS.dataStatus);
     const words = visible(html);
     for (const p of profiles)
-      assert.ok(words.includes(`${p.profile.coverage.totalProvided} of ${p.profile.coverage.totalRequired}`) && html.includes(PATHS.marketPage(p.market.id)));
+      assert.ok(
+        words.includes(`${p.profile.coverage.totalProvided} of ${p.profile.coverage.totalRequired}`) && html.includes(PATHS.marketPage(p.market.id)),
+        'words.includes(`${p.profile.coverage.totalProvided} of ${p.profile.coverage.totalRequired}`) && html.includes(PATHS.marketPage(p.market.id))',
+      );
     for (const s of profiles.flatMap((p) => p.sources)) assert.ok(html.includes(`datetime="${s.latestReleaseDate ?? ''}"`), s.sourceId);
   });
 
   it('404 page: HTML that points back to the home page and the catalog', () => {
     const html = table.notFoundPage.toString('utf8');
-    assert.ok(visible(html).includes('Page not found'));
-    assert.ok(html.includes('href="/"') && html.includes(`href="${PATHS.dataCatalog}"`));
+    assert.ok(visible(html).includes('Page not found'), "visible(html).includes('Page not found')");
+    assert.ok(
+      html.includes('href="/"') && html.includes(`href="${PATHS.dataCatalog}"`),
+      'html.includes(\'href="/"\') && html.includes(`href="${PATHS.dataCatalog}"`)',
+    );
   });
 });

@@ -154,7 +154,7 @@ describe('refusals at assembly, each with its code and place', () => {
     refused(
       changed('census-bps', (l) => {
         const o = l.observations.find((x) => x.marketId === 'us-tx-austin');
-        assert.ok(o);
+        assert.ok(o, 'o');
         o.metricId = 'demolitions';
       }),
       'unknown_metric',
@@ -165,7 +165,7 @@ describe('refusals at assembly, each with its code and place', () => {
     refused(
       changed('census-bps', (l) => {
         const o = l.observations.find((x) => x.marketId === 'us-tx-austin');
-        assert.ok(o);
+        assert.ok(o, 'o');
         l.observations.push({ ...o, metricId: 'housingUnits' });
       }),
       'duplicate_metric',
@@ -176,7 +176,7 @@ describe('refusals at assembly, each with its code and place', () => {
     refused(
       changed('census-bps', (l) => {
         const o = l.observations.find((x) => x.marketId === 'us-tx-austin');
-        assert.ok(o);
+        assert.ok(o, 'o');
         o.value = Number.POSITIVE_INFINITY;
       }),
       'not_numeric',
@@ -188,7 +188,7 @@ describe('refusals at assembly, each with its code and place', () => {
       refused(
         changed('census-acs-5yr', (l) => {
           const o = l.observations.find((x) => x.marketId === 'us-tx-austin' && x.metricId === 'medianGrossRent');
-          assert.ok(o);
+          assert.ok(o, 'o');
           o.marginOfError = margin;
         }),
         'not_numeric',
@@ -201,7 +201,7 @@ describe('refusals at assembly, each with its code and place', () => {
       {},
       changed('census-acs-5yr', (l) => {
         const o = l.observations.find((x) => x.marketId === 'us-tx-austin' && x.metricId === 'medianGrossRent');
-        assert.ok(o);
+        assert.ok(o, 'o');
         o.marginOfError = 0;
       }),
     );
@@ -311,7 +311,7 @@ describe('optional fields are left out, not set to undefined', () => {
   ]);
   test('a source without release or retrieval dates has no such keys', () => {
     const [source] = profile.sources;
-    assert.ok(source !== undefined);
+    assert.ok(source !== undefined, 'source !== undefined');
     assert.equal(Object.hasOwn(source, 'latestReleaseDate'), false);
     assert.equal(Object.hasOwn(source, 'latestRetrievedAt'), false);
     assert.equal(profile.profile.freshness.retrievedAt, '2026-05-20');

@@ -133,7 +133,7 @@ describe('the series CSVs', () => {
         );
         assert.match(r['period_start'] ?? '', /^\d{4}-\d{2}-\d{2}$/);
         assert.match(r['period_end'] ?? '', /^\d{4}-\d{2}-\d{2}$/);
-        assert.ok(['true', 'false'].includes(r['illustrative'] ?? ''));
+        assert.ok(['true', 'false'].includes(r['illustrative'] ?? ''), "['true', 'false'].includes(r['illustrative'] ?? '')");
         assert.equal(r['live_data'], 'false');
       });
     }
@@ -153,7 +153,7 @@ describe('the series CSVs', () => {
     const austin = reversed.find((s) => s.market.id === 'us-tx-austin') ?? assert.fail();
     const ids = seriesRows(austin).map((r) => r.metric_id);
     assert.deepEqual(ids, [...ids].sort(), 'metric ids sorted');
-    assert.ok(new Set(ids).size > 1);
+    assert.ok(new Set(ids).size > 1, 'new Set(ids).size > 1');
   });
 });
 

@@ -109,7 +109,7 @@ describe('census-acs-5yr: the real fixture', () => {
   test("each observation names the line of its market's row", () => {
     const austin = load.observations.find((o) => o.marketId === 'us-tx-austin' && o.metricId === 'medianGrossRent');
     const line = (FIXTURE_FILES.get(DETAILED) ?? '').split('\n').findIndex((l) => l.startsWith('["Austin city, Texas"')) + 1;
-    assert.ok(line > 1);
+    assert.ok(line > 1, 'line > 1');
     assert.deepEqual(austin?.origin, { file: DETAILED, line });
   });
   test('asks the API for every place of every state, for the 2024 vintage, in both responses', () => {

@@ -135,7 +135,10 @@ describe('census-bps: the committed fixture (the four regional files of 2024, as
   });
   test('every value is the published one: no notice, and no value marked illustrative', () => {
     assert.equal('illustrative' in load, false);
-    assert.ok(load.observations.every((o) => o.illustrative === undefined));
+    assert.ok(
+      load.observations.every((o) => o.illustrative === undefined),
+      'load.observations.every((o) => o.illustrative === undefined)',
+    );
   });
   test('reads the four regional files and retrieval.json, and nothing else', () => {
     assert.equal(censusBps.sourceId, 'census-bps');

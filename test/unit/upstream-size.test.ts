@@ -44,16 +44,19 @@ describe('profiles are the same whatever surrounds the markets in the upstream f
       JSON.stringify(skipped),
     );
     const national = sizes['national size'];
-    assert.ok(lines(national.get('fhfa-hpi/hpi_at_metro.csv')) >= 80_000);
+    assert.ok(lines(national.get('fhfa-hpi/hpi_at_metro.csv')) >= 80_000, "lines(national.get('fhfa-hpi/hpi_at_metro.csv')) >= 80_000");
     for (const region of ['ne', 'mw', 'so', 'we']) assert.ok(lines(national.get(`census-bps/${region}2024a.txt`)) >= 20_000, region);
-    assert.ok((JSON.parse(national.get('census-acs-5yr/acs5-2024-detailed-place.json') ?? '[]') as unknown[]).length > 32_000);
+    assert.ok(
+      (JSON.parse(national.get('census-acs-5yr/acs5-2024-detailed-place.json') ?? '[]') as unknown[]).length > 32_000,
+      "(JSON.parse(national.get('census-acs-5yr/acs5-2024-detailed-place.json') ?? '[]') as unknown[]).length > 32_000",
+    );
   });
 
   const built = loaded.map(([name, data]) => [name, documents(data)] as const);
   const [reference, ...others] = built;
   for (const [name, served] of others) {
     test(`${name}: every profile, market CSV and the bulk CSV byte-identical to the build from only the markets' rows`, () => {
-      assert.ok(reference);
+      assert.ok(reference, 'reference');
       const paths = [...MARKET_IDS.flatMap((id) => [PATHS.profile(id), PATHS.marketCsv(id)]), PATHS.bulkCsv, PATHS.index];
       for (const path of paths) {
         const a = reference[1].get(path);

@@ -51,7 +51,7 @@ describe('variants', () => {
     await new Promise((resolve) => setImmediate(resolve));
     gc();
     assert.equal(source?.deref(), undefined, 'the data the body was made from is still reachable from the variants');
-    assert.ok(made.identity.body.toString().startsWith('row 0\nrow 1'));
+    assert.ok(made.identity.body.toString().startsWith('row 0\nrow 1'), "made.identity.body.toString().startsWith('row 0\\nrow 1')");
   });
 });
 
