@@ -75,20 +75,38 @@ class Table {
 }
 
 /** A server's connections on stand-ins, with the delivered check and the idle batch on the test's clock. */
-function setUp(t: TestContext): { connections: Connections; table: Table; tracked: () => StandIn; tick: (ms?: number) => void } {
+interface Server {
+  connections: Connections;
+  table: Table;
+  /** A new connection the server tracks. */
+  tracked: () => StandIn;
+  /** A new connection past its keep-alive timeout, its kernel queue `queue` (absent from the table if undefined), after the turn that reads it. */
+  idle: (queue?: number) => StandIn;
+  tick: (ms?: number) => void;
+}
+
+function setUp(t: TestContext): Server {
   t.mock.timers.enable({ apis: ['setInterval', 'setImmediate'] });
   const table = new Table();
   const connections = new Connections(CHECK_MS, table.read);
+  const tick = (ms = CHECK_MS): void => t.mock.timers.tick(ms);
   const tracked = (): StandIn => {
     const s = new StandIn();
     connections.track(asSocket(s));
     return s;
   };
-  return { connections, table, tracked, tick: (ms = CHECK_MS) => t.mock.timers.tick(ms) };
+  const idle = (queue?: number): StandIn => {
+    const s = tracked();
+    if (queue !== undefined) table.queues?.set(s, queue);
+    connections.closeIdle(asSocket(s));
+    tick(0);
+    return s;
+  };
+  return { connections, table, tracked, idle, tick };
 }
 
 /** A connection closed by the server after its last answer, written out, the client still open: it lingers. */
-function lingering(c: { connections: Connections; tracked: () => StandIn }): StandIn {
+function lingering(c: Server): StandIn {
   const s = c.tracked();
   c.connections.closeWhenWritten(asSocket(s));
   s.finish();
@@ -327,28 +345,20 @@ describe('idle connections past the keep-alive timeout', () => {
 
   test('a single idle connection is closed too', (t) => {
     const c = setUp(t);
-    const s = c.tracked();
-    c.table.queues?.set(s, 0);
-    c.connections.closeIdle(asSocket(s));
-    c.tick(0);
+    const s = c.idle(0);
     assert.ok(s.destroyed, 's.destroyed');
   });
 
   test('no table (not Linux): closed at once, as node would', (t) => {
     const c = setUp(t);
-    const s = c.tracked();
     c.table.queues = undefined;
-    c.connections.closeIdle(asSocket(s));
-    c.tick(0);
+    const s = c.idle();
     assert.ok(s.destroyed, 's.destroyed');
   });
 
   test('bytes not delivered: kept without a FIN until the client closes', (t) => {
     const c = setUp(t);
-    const s = c.tracked();
-    c.table.queues?.set(s, 4096);
-    c.connections.closeIdle(asSocket(s));
-    c.tick(0);
+    const s = c.idle(4096);
     assert.ok(!s.destroyed, '!s.destroyed');
     assert.deepEqual(s.ends, [], 'no FIN: it would wait behind the full send buffer');
     s.clientEnds();
@@ -357,10 +367,7 @@ describe('idle connections past the keep-alive timeout', () => {
 
   test('bytes not delivered, and none acknowledged by the next sweep: reset', (t) => {
     const c = setUp(t);
-    const s = c.tracked();
-    c.table.queues?.set(s, 4096);
-    c.connections.closeIdle(asSocket(s));
-    c.tick(0);
+    const s = c.idle(4096);
     assert.equal(c.connections.sweep(), 1);
     assert.equal(s.resets, 1);
   });
@@ -418,10 +425,7 @@ describe('the periodic sweep of lingering connections', () => {
   test('no queue size is taken for one of the states: queues of 1, 2 and 3 bytes', (t) => {
     const c = setUp(t);
     // 1 byte, then missing: missing once, so kept.
-    const one = c.tracked();
-    c.table.queues?.set(one, 1);
-    c.connections.closeIdle(asSocket(one));
-    c.tick(0);
+    const one = c.idle(1);
     c.table.queues?.delete(one);
     c.connections.sweep();
     assert.ok(!one.destroyed, 'a queue of 1 byte then missing once: kept');
@@ -432,10 +436,7 @@ describe('the periodic sweep of lingering connections', () => {
     c.connections.sweep();
     assert.equal(two.resets, 0, 'a queue of 2 bytes at its first sweep: the period starts');
     // 3 bytes at the idle read, delivered by the next check: let go then.
-    const three = c.tracked();
-    c.table.queues?.set(three, 3);
-    c.connections.closeIdle(asSocket(three));
-    c.tick(0);
+    const three = c.idle(3);
     c.table.queues?.set(three, 0);
     c.tick();
     assert.ok(three.destroyed, 'a queue of 3 bytes at the idle read, delivered by the next check: let go');
