@@ -8,6 +8,8 @@
 // Two stages, so a run stays short and its survivors are real: every mutant runs against the module's own test files
 // (a second or two each); the few that survive run again against the whole unit tier (test/unit/all.ts, about 10 s
 // each), since a page or a golden test may be what notices them. A mutant is a survivor only if it survives both.
+// A module whose own test list is the unit tier (the route table, which every unit file that builds a table reads) has
+// only the first stage, unless its report is reused.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,6 +18,9 @@ import { fileURLToPath } from 'node:url';
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = join(HERE, '..');
 const REPORTS = join(ROOT, 'artifacts', 'mutation');
+
+/** The whole unit tier, one process: what a module's survivors are run against in the second stage. */
+const UNIT_TIER = 'test/unit/all.ts';
 
 /** Each core module and the test files that exercise it: the fast per-module test command Stryker runs for every mutant. */
 export const MODULES: readonly { name: string; file: string; tests: readonly string[] }[] = [
@@ -50,6 +55,8 @@ export const MODULES: readonly { name: string; file: string; tests: readonly str
   { name: 'suggest', file: 'src/commands/suggest.ts', tests: ['test/unit/help.test.ts', 'test/unit/config.test.ts'] },
   { name: 'problems', file: 'src/protocol/problems.ts', tests: ['test/unit/problems.test.ts', 'test/integration/problems.test.ts'] },
   { name: 'variants', file: 'src/routes/variants.ts', tests: ['test/unit/variants.test.ts'] },
+  // Every unit file that builds a table reads its routes: the tier itself is this module's test list.
+  { name: 'route-table', file: 'src/routes/route-table.ts', tests: [UNIT_TIER] },
   {
     name: 'connections',
     file: 'src/runtimes/server/connections.ts',
@@ -72,9 +79,6 @@ interface MutantResult {
   replacement?: string;
   location: { start: { line: number; column: number }; end: { line: number; column: number } };
 }
-
-/** The whole unit tier, one process: what a module's survivors are run against in the second stage. */
-const UNIT_TIER = 'test/unit/all.ts';
 
 interface Report {
   files: Record<string, { source: string; mutants: MutantResult[] }>;
@@ -176,9 +180,12 @@ for (const m of selected) {
   // Each survivor's own range, so only survivors (and mutants nested inside one) run again. A range's columns count
   // from 0 where the report's count from 1; one more on each side keeps the mutant inside it.
   const escapedFirst = first.filter(escaped);
-  const ranges = [
-    ...new Set(escapedFirst.map(({ location: { start, end } }) => `${m.file}:${start.line}:${Math.max(0, start.column - 2)}-${end.line}:${end.column}`)),
-  ];
+  // A module whose own test list is the unit tier, run now, already has the second stage's verdict (a reused report's
+  // survivors still run again: tests were added since).
+  const tierFirst = kept === undefined && m.tests.length === 1 && m.tests[0] === UNIT_TIER;
+  const ranges = tierFirst
+    ? []
+    : [...new Set(escapedFirst.map(({ location: { start, end } }) => `${m.file}:${start.line}:${Math.max(0, start.column - 2)}-${end.line}:${end.column}`))];
   const second = new Map<string, string>();
   if (ranges.length > 0) {
     process.stdout.write(`\nmutation: ${m.file}, the ${escapedFirst.length} survivors against the whole unit tier (${UNIT_TIER})\n`);
@@ -193,7 +200,7 @@ for (const m of selected) {
   const left = s.survived + s.noCoverage;
   const caughtLater = escapedFirst.length - left;
   const mutants = s.killed + s.timeout + left;
-  const stage = ranges.length === 0 ? 'none needed' : 'run';
+  const stage = ranges.length > 0 ? 'run' : tierFirst ? 'the first was the tier' : 'none needed';
   rows.push(`| \`${m.file}\` | ${mutants} | ${mutants - escapedFirst.length} | ${caughtLater} | ${left} | ${s.score.toFixed(1)} % | ${stage} |`);
   if (s.errors > 0) notes.push(`${m.file}: ${s.errors} mutants that did not compile or run, not counted`);
   writeFileSync(join(REPORTS, `${m.name}.survivors.txt`), `${s.survivors.join('\n')}\n`);
