@@ -2,7 +2,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { RouteTable } from '../../src/routes/route-table.ts';
-import { Answers } from '../../src/runtimes/server/answers.ts';
 import { LIMITS, type RunningServer } from '../../src/runtimes/server/listener.ts';
 import { startEmbedded } from '../support/embedded.ts';
 import { checkProblem, exchange, header, request, type RawExchange, type RawResponse } from '../support/http-suite.ts';
@@ -175,17 +174,6 @@ describe('answers specific to this server', () => {
     for (let i = 0; i < 1100; i += 1) await one(request(running.url, 'GET', `/api/nope-${i}`));
     const again = await one(request(running.url, 'GET', '/api/markets/us-zz-cache'));
     assert.ok(first.body.equals(again.body), 'first.body.equals(again.body)');
-  });
-
-  test('a repeated miss is not decoded again: the path rules decide a raw path once, until 1,024 others have come', () => {
-    const answers = new Answers(table);
-    const first = answers.classify('/api/markets/us-zz-%6Eowhere');
-    assert.deepEqual(first, { kind: 'route', path: '/api/markets/us-zz-nowhere' });
-    assert.equal(answers.classify('/api/markets/us-zz-%6Eowhere'), first);
-    for (let i = 0; i < 1024; i += 1) answers.classify(`/api/nope-${i}`);
-    const later = answers.classify('/api/markets/us-zz-%6Eowhere');
-    assert.notEqual(later, first);
-    assert.deepEqual(later, first);
   });
 
   test('the highest q-value wins; on a tie, brotli before gzip before identity', async () => {
