@@ -58,6 +58,11 @@ export const MODULES: readonly { name: string; file: string; tests: readonly str
   // Every unit file that builds a table reads its routes: the tier itself is this module's test list.
   { name: 'route-table', file: 'src/routes/route-table.ts', tests: [UNIT_TIER] },
   {
+    name: 'answers',
+    file: 'src/runtimes/server/answers.ts',
+    tests: ['test/unit/answers.test.ts', 'test/integration/server-limits.test.ts', 'test/integration/problems.test.ts', 'test/integration/server-http.test.ts'],
+  },
+  {
     name: 'connections',
     file: 'src/runtimes/server/connections.ts',
     tests: ['test/unit/connections.test.ts', 'test/integration/server-connections.test.ts'],
