@@ -63,6 +63,17 @@ export const MODULES: readonly { name: string; file: string; tests: readonly str
     tests: ['test/unit/answers.test.ts', 'test/integration/server-limits.test.ts', 'test/integration/problems.test.ts', 'test/integration/server-http.test.ts'],
   },
   {
+    name: 'handler',
+    file: 'src/runtimes/server/handler.ts',
+    tests: [
+      'test/unit/handler.test.ts',
+      'test/integration/server-limits.test.ts',
+      'test/integration/server-http.test.ts',
+      'test/integration/server-log.test.ts',
+      'test/integration/server-connections.test.ts',
+    ],
+  },
+  {
     name: 'connections',
     file: 'src/runtimes/server/connections.ts',
     tests: ['test/unit/connections.test.ts', 'test/integration/server-connections.test.ts'],
