@@ -54,42 +54,47 @@ describe('the 404 answers', () => {
   });
 });
 
+/**
+ * A bounded cache, read through `read`: `key` is answered by the same object again, still beside `limit - 1` other keys,
+ * and anew (an equal value) once one more has filled the cache.
+ */
+function keptUntilFull<T>(read: (key: string) => T, key: string, other: (i: number) => string, limit: number): void {
+  const first = read(key);
+  assert.equal(read(key), first, 'the same answer again');
+  for (let i = 0; i < limit - 1; i += 1) read(other(i));
+  assert.equal(read(key), first, `kept beside ${limit - 1} others`);
+  read(other(limit - 1));
+  const later = read(key);
+  assert.notEqual(later, first, 'made again once the cache was full');
+  assert.deepEqual(later, first, 'an equal value');
+}
+
 describe('the bounded caches: a repeated miss is kept until the cache is full, then the cache starts again', () => {
   test('a repeated miss is not decoded again: the path rules decide a raw path once, until 1,024 others have come', () => {
     const answers = new Answers(table);
-    const first = answers.classify('/api/markets/us-zz-%6Eowhere');
-    assert.deepEqual(first, { kind: 'route', path: '/api/markets/us-zz-nowhere' });
-    assert.equal(answers.classify('/api/markets/us-zz-%6Eowhere'), first);
-    for (let i = 0; i < 1023; i += 1) answers.classify(`/api/nope-${i}`);
-    assert.equal(answers.classify('/api/markets/us-zz-%6Eowhere'), first, 'kept beside 1,023 others');
-    answers.classify('/api/nope-1023');
-    const later = answers.classify('/api/markets/us-zz-%6Eowhere');
-    assert.notEqual(later, first);
-    assert.deepEqual(later, first);
+    assert.deepEqual(answers.classify('/api/markets/us-zz-%6Eowhere'), { kind: 'route', path: '/api/markets/us-zz-nowhere' });
+    keptUntilFull(answers.classify, '/api/markets/us-zz-%6Eowhere', (i) => `/api/nope-${i}`, 1024);
   });
 
   test("a 404's answer is made once per decoded path, until 1,024 others have come", () => {
     const answers = new Answers(table);
-    const first = answers.notFound('/api/markets/us-zz-cache');
-    assert.equal(answers.notFound('/api/markets/us-zz-cache'), first, 'the same answer again');
-    for (let i = 0; i < 1023; i += 1) answers.notFound(`/api/nope-${i}`);
-    assert.equal(answers.notFound('/api/markets/us-zz-cache'), first, 'kept beside 1,023 others');
-    answers.notFound('/api/nope-1023');
-    const later = answers.notFound('/api/markets/us-zz-cache');
-    assert.notEqual(later, first, 'made again once the cache was full');
-    assert.deepEqual(later, first, 'the same bytes');
+    keptUntilFull(
+      (path) => answers.notFound(path),
+      '/api/markets/us-zz-cache',
+      (i) => `/api/nope-${i}`,
+      1024,
+    );
   });
 
   test('an Accept-Encoding value is parsed once, until 256 others have come; no header is the identity only', () => {
     const answers = new Answers(table);
     assert.deepEqual(answers.accept(undefined), { br: 0, gzip: 0, identity: 1 });
-    const first = answers.accept('gzip;q=0.5, br');
-    assert.deepEqual(first, { br: 1, gzip: 0.5, identity: 1 });
-    for (let i = 0; i < 255; i += 1) answers.accept(`x-${i}`);
-    assert.equal(answers.accept('gzip;q=0.5, br'), first, 'kept beside 255 others');
-    answers.accept('x-255');
-    const later = answers.accept('gzip;q=0.5, br');
-    assert.notEqual(later, first);
-    assert.deepEqual(later, first);
+    assert.deepEqual(answers.accept('gzip;q=0.5, br'), { br: 1, gzip: 0.5, identity: 1 });
+    keptUntilFull(
+      (value) => answers.accept(value),
+      'gzip;q=0.5, br',
+      (i) => `x-${i}`,
+      256,
+    );
   });
 });

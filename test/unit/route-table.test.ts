@@ -87,9 +87,12 @@ const serviceRoutes = (date: string): [string, Headers][] => [
   ['/api/download', expected('application/zip', OK, [attachment('housing-markets.zip')])],
 ];
 
+/** Every route of the table for a snapshot of `date` not yet archived, with its headers. */
+const allRoutes = (date: string): [string, Headers][] => [...serviceRoutes(date), ...MARKET_IDS.flatMap((id) => marketRoutes(id, date))];
+
 describe('the route table', () => {
   test('every path the sixteen markets make, and no other: 7 per market and 26 for the service', () => {
-    const paths = [...serviceRoutes(DATE), ...MARKET_IDS.flatMap((id) => marketRoutes(id, DATE))].map(([path]) => path);
+    const paths = allRoutes(DATE).map(([path]) => path);
     assert.equal(MARKET_IDS.length, 16, 'the fixtures hold sixteen markets');
     assert.equal(table.routes.size, 138, 'routes');
     assert.deepEqual([...table.routes.keys()].sort(), paths.sort());
@@ -97,7 +100,7 @@ describe('the route table', () => {
   });
 
   test('each route with its headers, in the order they are sent, its Content-Type also on the route', () => {
-    for (const [path, headers] of [...serviceRoutes(DATE), ...MARKET_IDS.flatMap((id) => marketRoutes(id, DATE))]) {
+    for (const [path, headers] of allRoutes(DATE)) {
       const route = routeAt(table, path);
       assert.deepEqual(route.headers, headers, path);
       assert.equal(route.contentType, headers[0]?.[1], `${path}: contentType`);
@@ -176,11 +179,15 @@ describe('the vintages in the table', () => {
       [DATE],
       'the committed archive',
     );
-    const t = buildRouteTable({ baseUrl: BASE_URL, read: fixtureReader(), archive: archived });
-    assert.equal(t.routes.size, 138, 'no route added or lost');
     const record = archived[0]?.documents.get(`markets/${ID}.json`) ?? assert.fail('the archive holds Austin');
     assert.ok(record.toString('utf8').includes('{base_url}/'), 'the record is written with the placeholder');
-    assert.equal(body(t, `/api/vintages/${DATE}/markets/${ID}`), record.toString('utf8').replaceAll('{base_url}', BASE_URL));
+    // The committed record holds today's bytes; one more line end tells the record from today's document.
+    const marked = Buffer.concat([record, Buffer.from('\n')]);
+    const archive = archived.map((p): PastSnapshot => ({ ...p, documents: new Map([...p.documents, [`markets/${ID}.json`, marked]]) }));
+    const t = buildRouteTable({ baseUrl: BASE_URL, read: fixtureReader(), archive });
+    assert.equal(t.routes.size, 138, 'no route added or lost');
+    assert.equal(body(t, `/api/vintages/${DATE}/markets/${ID}`), marked.toString('utf8').replaceAll('{base_url}', BASE_URL));
+    assert.notEqual(body(t, `/api/vintages/${DATE}/markets/${ID}`), body(t, `/api/markets/${ID}`), "the record's bytes, not today's");
     const openApi = JSON.parse(body(t, '/api/openapi')) as unknown;
     assert.deepEqual(dateEnums(openApi), [[DATE]], "the OpenAPI document's vintage dates: one, not twice");
   });
@@ -189,10 +196,7 @@ describe('the vintages in the table', () => {
     const earlier = archived.map((p): PastSnapshot => ({ ...p, snapshotDate: PAST }));
     const t = buildRouteTable({ baseUrl: BASE_URL, read: fixtureReader(), archive: earlier });
     assert.equal(t.routes.size, 138 + 34, 'an index, a bulk CSV and two documents per market');
-    for (const [path, headers] of [
-      ...serviceRoutes(PAST).filter(([path]) => path.startsWith(`/api/vintages/${PAST}/`)),
-      ...MARKET_IDS.flatMap((id) => marketRoutes(id, PAST)).filter(([path]) => path.startsWith(`/api/vintages/${PAST}/`)),
-    ])
+    for (const [path, headers] of [...allRoutes(PAST).filter(([path]) => path.startsWith(`/api/vintages/${PAST}/`))])
       assert.deepEqual(routeAt(t, path).headers, headers, path);
     const record = (name: string): string => (earlier[0]?.documents.get(name) ?? assert.fail(name)).toString('utf8').replaceAll('{base_url}', BASE_URL);
     assert.equal(body(t, `/api/vintages/${PAST}/markets`), record('markets.json'));
