@@ -1,6 +1,4 @@
-// The unit tier in one process (npm run test:unit, npm test): its files share no state, and a process of their own cost each one more CPU than its tests.
-import { readdirSync } from 'node:fs';
+// The unit tier in one process (npm test, npm run mutation's second stage): its files share no state, and a process of their own cost each one more CPU than its tests.
+import { importShare } from './tier.ts';
 
-const here = new URL('./', import.meta.url);
-const files = readdirSync(here).filter((name) => name.endsWith('.test.ts'));
-for (const file of files.sort()) await import(new URL(file, here).href);
+await importShare(0, 1);
