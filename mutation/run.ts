@@ -78,6 +78,7 @@ export const MODULES: readonly { name: string; file: string; tests: readonly str
     file: 'src/runtimes/server/connections.ts',
     tests: ['test/unit/connections.test.ts', 'test/integration/server-connections.test.ts'],
   },
+  { name: 'request-facts', file: 'src/runtimes/server/request-facts.ts', tests: ['test/unit/request-facts.test.ts', 'test/unit/handler.test.ts'] },
 ];
 
 function ensureStryker(): string {
