@@ -79,6 +79,7 @@ export const MODULES: readonly { name: string; file: string; tests: readonly str
     tests: ['test/unit/connections.test.ts', 'test/integration/server-connections.test.ts'],
   },
   { name: 'request-facts', file: 'src/runtimes/server/request-facts.ts', tests: ['test/unit/request-facts.test.ts', 'test/unit/handler.test.ts'] },
+  { name: 'access-log', file: 'src/runtimes/server/access-log.ts', tests: ['test/unit/access-log.test.ts', 'test/unit/handler.test.ts'] },
 ];
 
 function ensureStryker(): string {
