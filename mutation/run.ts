@@ -6,8 +6,9 @@
 // Stryker (mutation/package.json) is installed into mutation/node_modules on first use. Reports go to artifacts/mutation/.
 //
 // Two stages, so a run stays short and its survivors are real: every mutant runs against the module's own test files
-// (a second or two each); the few that survive run again against the whole unit tier (test/unit/all.ts, about 10 s
-// each), since a page or a golden test may be what notices them. A mutant is a survivor only if it survives both.
+// (a second or two each for unit files, 11 to 25 s where the list holds the server's integration files); the few that
+// survive run again against the whole unit tier (test/unit/all.ts, 10 to 20 s each), since a page or a golden test may
+// be what notices them. A mutant is a survivor only if it survives both.
 // A module whose own test list is the unit tier (the route table, which every unit file that builds a table reads) has
 // only the first stage, unless its report is reused.
 import { spawnSync } from 'node:child_process';
