@@ -1,4 +1,4 @@
-// The second half of the unit tier in one process (npm test, npm run test:unit): tier.ts says how the tier is split.
+// The second half of the unit tier in one process (npm run test:unit runs both halves at once): tier.ts says how it is split.
 import { importShare } from './tier.ts';
 
 await importShare(1, 2);

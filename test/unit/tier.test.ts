@@ -19,7 +19,7 @@ function entry(file: string): { file: string; part: number; parts: number } {
   return { file, part: Number(part), parts: Number(parts) };
 }
 
-test('npm run test:unit imports every unit test file once in its two halves; npm test and npm run mutation all of them in one process', () => {
+test('npm run test:unit imports every unit test file once in its two halves; npm test all of them in all.ts', () => {
   const files = tierFiles();
   assert.ok(files.includes('tier.test.ts'), 'the tier lists its own test');
   const halves = entriesOf('test:unit');
