@@ -2,8 +2,9 @@
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { describe, mock, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { createHandler, type Handler, type HandlerOptions } from '../../src/runtimes/server/handler.ts';
+import { captureOutput } from '../support/capture.ts';
 import { buildTable } from '../support/data.ts';
 
 const table = buildTable();
@@ -167,23 +168,11 @@ describe('the handler on stand-ins', () => {
 });
 
 describe('a bug in the handler', () => {
-  const quietly = <T>(run: () => T): { result: T; stderr: string } => {
-    let stderr = '';
-    const write = mock.method(process.stderr, 'write', (chunk: string | Uint8Array) => {
-      stderr += String(chunk);
-      return true;
-    });
-    try {
-      return { result: run(), stderr };
-    } finally {
-      write.mock.restore();
-    }
-  };
   const broken = (method: string): StandInRequest => Object.assign(requestOf(method, '/api/markets'), { rawHeaders: undefined as unknown as string[] });
 
-  test('is answered once with a 500 problem that no cache keeps, its stack written to stderr', () => {
+  test('is answered once with a 500 problem that no cache keeps, its stack written to stderr', async () => {
     const { handler, log } = handlerWithLog();
-    const { result: res, stderr } = quietly(() => answer(handler, broken('GET')));
+    const { value: res, err: stderr } = await captureOutput(async () => answer(handler, broken('GET')));
     assert.equal(res.statusCode, 500);
     assert.equal(res.heads, 1, 'one head');
     const body = res.body ?? assert.fail('a body');
@@ -209,9 +198,9 @@ describe('a bug in the handler', () => {
     );
   });
 
-  test('a HEAD gets the 500 head only, logged as 0 bytes', () => {
+  test('a HEAD gets the 500 head only, logged as 0 bytes', async () => {
     const { handler, log } = handlerWithLog();
-    const { result: res } = quietly(() => answer(handler, broken('HEAD')));
+    const { value: res } = await captureOutput(async () => answer(handler, broken('HEAD')));
     assert.equal(res.statusCode, 500);
     assert.equal(res.body, undefined);
     assert.equal(res.ends, 1);
@@ -221,9 +210,9 @@ describe('a bug in the handler', () => {
     );
   });
 
-  test('after the head was sent, the answer just ends: no second head', () => {
+  test('after the head was sent, the answer just ends: no second head', async () => {
     const { handler, log } = handlerWithLog();
-    const { result: res, stderr } = quietly(() => answer(handler, requestOf('GET', '/api/markets'), new StandInResponse(true)));
+    const { value: res, err: stderr } = await captureOutput(async () => answer(handler, requestOf('GET', '/api/markets'), new StandInResponse(true)));
     assert.equal(res.heads, 1, 'the 200 head only');
     assert.equal(res.statusCode, 200);
     assert.equal(res.ends, 1, 'ended once, without a body');
