@@ -1,4 +1,4 @@
-// The edge Worker in this process (no runtime): its answers equal the embedded server's, header for header, for every route and error; Cloudflare's compression model; the bundle and its limits, at 16 and 1,000 markets.
+// The edge Worker in this process (no runtime): its answers equal the embedded server's, header for header, for every route and error; the bundle and its limits, at 16 and 1,000 markets; the seeded fuzz on its code.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createHash } from 'node:crypto';
@@ -8,7 +8,7 @@ import { workerdDate } from '../../scripts/edge-run.ts';
 import { artifactFiles } from '../../src/artifact/write.ts';
 import { buildRouteTable } from '../../src/build/build.ts';
 import { edgeAssetFiles, edgeData } from '../../src/artifact/edge-data.ts';
-import { cloudflareCoding, createEdgeWorker, type EdgeEnv, type EdgeWorker } from '../../src/runtimes/edge-worker.ts';
+import { createEdgeWorker, type EdgeEnv, type EdgeWorker } from '../../src/runtimes/edge-worker.ts';
 import {
   ASSET_FILE_LIMIT,
   EDGE_ASSETS_DIR,
@@ -125,83 +125,6 @@ describe('the edge Worker answers like the embedded server', () => {
     }
     await compare('OPTIONS', '/api/markets/us-tx-austin', { Origin: 'https://example.org', 'Access-Control-Request-Method': 'GET' });
     await compare('OPTIONS', '/api/nope');
-  });
-
-  test('a missing asset is a 500 problem, never other bytes', async () => {
-    const empty: EdgeEnv = { ASSETS: { fetch: () => Promise.resolve(new Response(null, { status: 404 })) } };
-    const error = console.error;
-    console.error = () => undefined;
-    try {
-      const res = await worker.fetch({ method: 'GET', url: `${table.baseUrl}/api/markets`, headers: new Headers() }, empty);
-      assert.equal(res.status, 500);
-      assert.equal(res.headers.get('content-type'), 'application/problem+json');
-      assert.equal(res.headers.get('cache-control'), 'no-store');
-      assert.equal(((await res.json()) as { code: string }).code, 'internal_server_error');
-    } finally {
-      console.error = error;
-    }
-  });
-});
-
-describe("Cloudflare's compression, kept off the route bytes", () => {
-  test('how Cloudflare reads Accept-Encoding', () => {
-    const cases: [string | undefined, string | undefined][] = [
-      [undefined, undefined],
-      ['', undefined],
-      ['gzip', 'gzip'],
-      ['br', 'br'],
-      ['gzip, br', 'gzip'],
-      ['br;q=1.0, gzip;q=0.8, *;q=0.1', 'br'],
-      ['gzip;q=0.5, br', 'br'],
-      ['gzip;q=0, br;q=0', 'identity'],
-      ['identity', 'identity'],
-      ['identity;q=0, gzip', 'gzip'],
-      ['identity;q=0', 'refuse'],
-      ['*', 'identity'],
-      ['deflate', 'identity'],
-      ['x-gzip', undefined],
-      [';;;', undefined],
-      // The runtime reads coding names in lower case only: `GZIP` is no element it reads, so br is its pick here.
-      ['GZIP', undefined],
-      ['GZIP, br;q=0.5', 'br'],
-      ['gzip;q=0x5, br;q=0.1', 'br'],
-    ];
-    for (const [header, want] of cases) assert.equal(cloudflareCoding(header), want, JSON.stringify(header));
-  });
-
-  test('the coding Cloudflare would pick is sent when the route has it; identity answers of its types say so; 304s name their coding', async () => {
-    const { table, files } = localBuild();
-    const worker = createEdgeWorker(edgeData(buildManifest(table)));
-    const env = assetsOf(files);
-    const ask = (path: string, headers: Record<string, string>): Promise<Response> =>
-      worker.fetch(
-        { method: 'GET', url: `http://localhost:3000${path}`, headers: new Headers(headers), cf: { clientAcceptEncoding: headers['Accept-Encoding'] ?? '' } },
-        env,
-      );
-    // A tie between gzip and br: the embedded server sends br, Cloudflare would recode it to gzip, so gzip goes out.
-    assert.equal((await ask('/api/markets', { 'Accept-Encoding': 'gzip, br' })).headers.get('content-encoding'), 'gzip');
-    // `*`: Cloudflare strips a coding it did not pick, so identity goes out, without a header to say so.
-    assert.equal((await ask('/api/markets', { 'Accept-Encoding': '*' })).headers.get('content-encoding'), null);
-    // gzip is acceptable but less so than identity: identity, stated, so Cloudflare does not compress it itself.
-    assert.equal((await ask('/api/markets', { 'Accept-Encoding': 'gzip;q=0.001' })).headers.get('content-encoding'), 'identity');
-    // CSV is not a type Cloudflare compresses: nothing stated.
-    assert.equal((await ask('/api/markets/us-tx-austin/csv', { 'Accept-Encoding': 'gzip;q=0.001' })).headers.get('content-encoding'), null);
-    // The client's own Accept-Encoding is the one in cf.clientAcceptEncoding (the header is Cloudflare's rewrite).
-    const rewritten = await worker.fetch(
-      {
-        method: 'GET',
-        url: 'http://localhost:3000/api/markets',
-        headers: new Headers({ 'Accept-Encoding': 'br, gzip' }),
-        cf: { clientAcceptEncoding: 'identity' },
-      },
-      env,
-    );
-    assert.equal(rewritten.headers.get('content-encoding'), null);
-    const etag = table.routes.get('/api/markets')?.gzip?.etag ?? '';
-    const revalidated = await ask('/api/markets', { 'Accept-Encoding': 'gzip', 'If-None-Match': etag });
-    assert.equal(revalidated.status, 304);
-    assert.equal(revalidated.headers.get('content-encoding'), 'gzip');
-    assert.equal(revalidated.headers.get('etag'), etag);
   });
 });
 
