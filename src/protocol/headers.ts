@@ -101,8 +101,8 @@ export const notFoundPageHeaders = (bytes: number): Header[] => [
   ['Content-Length', String(bytes)],
 ];
 
-/** Every header of a problem answer; `extra` is Allow on a 405. */
-export const problemHeaders = (bytes: number, extra: readonly Header[] = []): Header[] => [
+/** Every header of a problem answer; `extra` is Allow on a 405, none otherwise. */
+export const problemHeaders = (bytes: number, extra: readonly Header[]): Header[] => [
   ['Content-Type', CONTENT_TYPES.problem],
   ...PROBLEM_HEADERS,
   ...extra,

@@ -1,7 +1,7 @@
-// The embedded server's ready answers: the 404s with every header written out, and the three bounded caches, which keep a repeated answer until they are full and then start again.
+// The embedded server's ready answers: the 404s and the preflight with every header written out, and the three bounded caches, which keep a repeated answer until they are full and then start again.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { Answers } from '../../src/runtimes/server/answers.ts';
+import { Answers, PREFLIGHT } from '../../src/runtimes/server/answers.ts';
 import { buildTable } from '../support/data.ts';
 
 const table = buildTable();
@@ -50,6 +50,25 @@ describe('the 404 answers', () => {
       'no-referrer',
       'Content-Length',
       String(table.notFoundPage.length),
+    ]);
+  });
+});
+
+describe('the preflight', () => {
+  test('Allow, the methods and the request headers a page may send, cached for a day, and the common headers', () => {
+    assert.deepEqual(PREFLIGHT, [
+      'Allow',
+      'GET, HEAD',
+      'Access-Control-Allow-Methods',
+      'GET, HEAD',
+      // The conditional headers are not CORS-safelisted: a page that revalidates needs them granted.
+      'Access-Control-Allow-Headers',
+      'Accept, Accept-Encoding, If-None-Match, If-Modified-Since',
+      'Access-Control-Max-Age',
+      '86400',
+      'Cache-Control',
+      'public, max-age=300',
+      ...COMMON,
     ]);
   });
 });
