@@ -84,6 +84,11 @@ export const MODULES: readonly { name: string; file: string; tests: readonly str
   // The Worker's code in memory; test/integration/edge-worker.test.ts (the same answers as the embedded server's) builds a
   // thousand markets, about 30 s a run.
   { name: 'edge-worker', file: 'src/runtimes/edge-worker.ts', tests: ['test/unit/edge-worker.test.ts'] },
+  {
+    name: 'headers',
+    file: 'src/protocol/headers.ts',
+    tests: ['test/unit/route-table.test.ts', 'test/unit/answers.test.ts', 'test/unit/handler.test.ts', 'test/unit/edge-worker.test.ts'],
+  },
 ];
 
 function ensureStryker(): string {
