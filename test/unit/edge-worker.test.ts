@@ -11,10 +11,16 @@ const table = buildTable();
 const manifest = buildManifest(table);
 const data = edgeData(manifest);
 
+const routeAt = (path: string): Route => {
+  const route = table.routes.get(path);
+  if (route === undefined) throw new Error(`no route ${path}`);
+  return route;
+};
+
 /** Every file the Worker may ask the assets binding for, with the table's bytes: each route's variants and the 404 page. */
 const files = new Map<string, Buffer>([[manifest.notFoundPage.file, table.notFoundPage]]);
 for (const entry of manifest.routes) {
-  const route = table.routes.get(entry.path) as Route;
+  const route = routeAt(entry.path);
   for (const v of entry.variants) files.set(v.file, (route[v.encoding] as { body: Buffer }).body);
 }
 
@@ -61,12 +67,6 @@ async function ask(
 
 const lines = (headers: Iterable<readonly [string, string]>): string[] => [...headers].map(([k, v]) => `${k.toLowerCase()}: ${v}`).sort();
 
-const routeAt = (path: string): Route => {
-  const route = table.routes.get(path);
-  if (route === undefined) throw new Error(`no route ${path}`);
-  return route;
-};
-
 /** The headers of a route's 200 in one coding, from the table: its own, the coding (not for identity), ETag and length. */
 function okLines(path: string, encoding: 'identity' | 'gzip' | 'br', extra: string[] = []): string[] {
   const route = routeAt(path);
@@ -82,6 +82,8 @@ const fileOf = (path: string, encoding: 'identity' | 'gzip' | 'br'): string =>
 
 /** The assets binding reads the path of an absolute URL. */
 const assetPaths = (answer: Answer): string[] => answer.assets.map((u) => new URL(u).pathname);
+
+const problemCode = (a: Answer): string => (JSON.parse(a.body.toString('utf8')) as { code: string }).code;
 
 describe("a route's 200", () => {
   test('each coding: the route headers, its ETag and length, and the bytes of the file the manifest names', async () => {
@@ -243,6 +245,7 @@ describe("Cloudflare's compression, kept off the route bytes", () => {
 
   test("Cloudflare's pick, when the route lacks it or the client refuses it in the server's reading: identity, stated", async () => {
     // /robots.txt has br only. Cloudflare takes the tie as gzip and would recode br, so identity goes out, stated.
+    assert.deepEqual([routeAt('/robots.txt').gzip === undefined, routeAt('/robots.txt').br === undefined], [true, false], '/robots.txt: br only');
     const robots = await ask('GET', '/robots.txt', { 'Accept-Encoding': 'gzip, br' }, 'gzip, br');
     assert.deepEqual(robots.headers, okLines('/robots.txt', 'identity', ['content-encoding: identity']));
     assert.deepEqual(assetPaths(robots), [`/${fileOf('/robots.txt', 'identity')}`]);
@@ -263,6 +266,7 @@ describe("Cloudflare's compression, kept off the route bytes", () => {
   });
 
   test('Cloudflare refusing every coding, or asking for identity: identity, stated for the types it compresses', async () => {
+    assert.ok(routeAt('/healthz').gzip === undefined && routeAt('/healthz').br === undefined, '/healthz: identity only');
     for (const [cf, stated] of [
       ['identity;q=0', ['content-encoding: identity']],
       ['gzip', ['content-encoding: identity']],
@@ -286,7 +290,7 @@ describe('answers that are not a route', () => {
     const page = await ask('GET', '/no-such-page');
     const pageLines = lines([
       ['Content-Type', 'text/html; charset=utf-8'],
-      ...manifestHeaders(manifest.notFoundPage.headers),
+      ...Object.entries(manifest.notFoundPage.headers),
       ['Content-Length', String(table.notFoundPage.length)],
     ]);
     assert.equal(page.status, 404);
@@ -404,6 +408,3 @@ describe('a bug', () => {
     }
   });
 });
-
-const manifestHeaders = (headers: Record<string, string>): [string, string][] => Object.entries(headers);
-const problemCode = (a: Answer): string => (JSON.parse(a.body.toString('utf8')) as { code: string }).code;
