@@ -22,21 +22,10 @@ import { buildManifest } from '../../src/artifact/manifest.ts';
 import type { RouteTable } from '../../src/routes/route-table.ts';
 import type { RunningServer } from '../../src/runtimes/server/listener.ts';
 import { fixtureReader } from '../support/data.ts';
+import { assetsOf } from '../support/edge-assets.ts';
 import { startEmbedded } from '../support/embedded.ts';
 import { checkResponse, exchange, request, type Expected, type RawResponse } from '../support/http-suite.ts';
 import { SEED, generator, summary } from '../support/fuzz.ts';
-
-/** The assets binding over the artifact's files, as the runtime serves them: the file at the URL's path, or 404. */
-function assetsOf(files: Map<string, Buffer>): EdgeEnv {
-  return {
-    ASSETS: {
-      fetch: (input: string) => {
-        const body = files.get(`${EDGE_ASSETS_DIR}${new URL(input).pathname}`);
-        return Promise.resolve(body === undefined ? new Response(null, { status: 404 }) : new Response(new Uint8Array(body)));
-      },
-    },
-  };
-}
 
 /** The route table for http://localhost:3000 and the artifact's files from it, built once for the tests that read them. */
 let local: { table: RouteTable; files: Map<string, Buffer> } | undefined;

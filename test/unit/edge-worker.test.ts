@@ -2,10 +2,13 @@
 import assert from 'node:assert/strict';
 import { describe, mock, test } from 'node:test';
 import { edgeData, type EdgeData } from '../../src/artifact/edge-data.ts';
+import { EDGE_ASSETS_DIR } from '../../src/artifact/edge.ts';
 import { buildManifest } from '../../src/artifact/manifest.ts';
+import { artifactFiles } from '../../src/artifact/write.ts';
 import { cloudflareCoding, createEdgeWorker, type EdgeEnv } from '../../src/runtimes/edge-worker.ts';
 import type { Route } from '../../src/routes/route-table.ts';
 import { buildTable } from '../support/data.ts';
+import { assetsOf } from '../support/edge-assets.ts';
 
 const table = buildTable();
 const manifest = buildManifest(table);
@@ -17,12 +20,8 @@ const routeAt = (path: string): Route => {
   return route;
 };
 
-/** Every file the Worker may ask the assets binding for, with the table's bytes: each route's variants and the 404 page. */
-const files = new Map<string, Buffer>([[manifest.notFoundPage.file, table.notFoundPage]]);
-for (const entry of manifest.routes) {
-  const route = routeAt(entry.path);
-  for (const v of entry.variants) files.set(v.file, (route[v.encoding] as { body: Buffer }).body);
-}
+/** The artifact's files, in memory: its assets folder is what the Worker's binding serves. */
+const files = artifactFiles(table);
 
 interface Answer {
   status: number;
@@ -31,19 +30,6 @@ interface Answer {
   body: Buffer;
   /** The URLs the Worker asked the assets binding for. */
   assets: string[];
-}
-
-/** The assets binding over `from`, as the runtime serves it: the file at the URL's path, or 404. */
-function assetsOf(asked: string[], from: ReadonlyMap<string, Buffer> = files): EdgeEnv {
-  return {
-    ASSETS: {
-      fetch: (input: string) => {
-        asked.push(input);
-        const body = from.get(new URL(input).pathname.slice(1));
-        return Promise.resolve(body === undefined ? new Response(null, { status: 404 }) : new Response(new Uint8Array(body)));
-      },
-    },
-  };
 }
 
 /**
@@ -60,7 +46,7 @@ async function ask(
   const assets: string[] = [];
   const res = await createEdgeWorker(over.data ?? data).fetch(
     { method, url: `${table.baseUrl}${target}`, headers: new Headers(headers), ...(cf === undefined ? {} : { cf: { clientAcceptEncoding: cf } }) },
-    assetsOf(assets, over.files),
+    assetsOf(over.files ?? files, assets),
   );
   return { status: res.status, headers: lines([...res.headers.entries()]), body: Buffer.from(await res.arrayBuffer()), assets };
 }
@@ -211,20 +197,20 @@ describe("Cloudflare's compression, kept off the route bytes", () => {
 
   test('the coding Cloudflare would pick is sent when the route has it; identity answers of its types say so; 304s name their coding', async () => {
     const worker = createEdgeWorker(data);
-    const env = assetsOf([]);
-    const ask = (path: string, headers: Record<string, string>): Promise<Response> =>
+    const env = assetsOf(files);
+    const get = (path: string, headers: Record<string, string>): Promise<Response> =>
       worker.fetch(
         { method: 'GET', url: `http://localhost:3000${path}`, headers: new Headers(headers), cf: { clientAcceptEncoding: headers['Accept-Encoding'] ?? '' } },
         env,
       );
     // A tie between gzip and br: the embedded server sends br, Cloudflare would recode it to gzip, so gzip goes out.
-    assert.equal((await ask('/api/markets', { 'Accept-Encoding': 'gzip, br' })).headers.get('content-encoding'), 'gzip');
+    assert.equal((await get('/api/markets', { 'Accept-Encoding': 'gzip, br' })).headers.get('content-encoding'), 'gzip');
     // `*`: Cloudflare strips a coding it did not pick, so identity goes out, without a header to say so.
-    assert.equal((await ask('/api/markets', { 'Accept-Encoding': '*' })).headers.get('content-encoding'), null);
+    assert.equal((await get('/api/markets', { 'Accept-Encoding': '*' })).headers.get('content-encoding'), null);
     // gzip is acceptable but less so than identity: identity, stated, so Cloudflare does not compress it itself.
-    assert.equal((await ask('/api/markets', { 'Accept-Encoding': 'gzip;q=0.001' })).headers.get('content-encoding'), 'identity');
+    assert.equal((await get('/api/markets', { 'Accept-Encoding': 'gzip;q=0.001' })).headers.get('content-encoding'), 'identity');
     // CSV is not a type Cloudflare compresses: nothing stated.
-    assert.equal((await ask('/api/markets/us-tx-austin/csv', { 'Accept-Encoding': 'gzip;q=0.001' })).headers.get('content-encoding'), null);
+    assert.equal((await get('/api/markets/us-tx-austin/csv', { 'Accept-Encoding': 'gzip;q=0.001' })).headers.get('content-encoding'), null);
     // The client's own Accept-Encoding is the one in cf.clientAcceptEncoding (the header is Cloudflare's rewrite).
     const rewritten = await worker.fetch(
       {
@@ -237,7 +223,7 @@ describe("Cloudflare's compression, kept off the route bytes", () => {
     );
     assert.equal(rewritten.headers.get('content-encoding'), null);
     const etag = table.routes.get('/api/markets')?.gzip?.etag ?? '';
-    const revalidated = await ask('/api/markets', { 'Accept-Encoding': 'gzip', 'If-None-Match': etag });
+    const revalidated = await get('/api/markets', { 'Accept-Encoding': 'gzip', 'If-None-Match': etag });
     assert.equal(revalidated.status, 304);
     assert.equal(revalidated.headers.get('content-encoding'), 'gzip');
     assert.equal(revalidated.headers.get('etag'), etag);
@@ -397,7 +383,7 @@ describe('a bug', () => {
       assert.equal((await ask('GET', '/api/markets/us-tx-austin', {}, undefined, { data: missing })).status, 200);
       // A file the assets binding does not have: the log says which, and what the binding answered.
       const file = fileOf('/api/markets/us-tx-austin', 'identity');
-      const lacking = new Map([...files].filter(([name]) => name !== file));
+      const lacking = new Map([...files].filter(([name]) => name !== `${EDGE_ASSETS_DIR}/${file}`));
       const gone = await ask('GET', '/api/markets/us-tx-austin', {}, undefined, { files: lacking });
       assert.equal(gone.status, 500);
       assert.deepEqual(gone.headers, get.headers);
