@@ -247,6 +247,18 @@ describe('verify against broken deployments names the fault', () => {
       fault: /\/api\/markets gzip: the decompressed bytes differ from the identity bytes/,
     },
     {
+      name: 'a download whose first entry has the wrong CRC-32',
+      alter: (t) => {
+        const route = routeOf(t, '/api/download');
+        const zip = Buffer.from(route.identity.body);
+        const directory = zip.readUInt32LE(zip.length - 22 + 16);
+        zip.writeUInt32LE((zip.readUInt32LE(directory + 16) ^ 1) >>> 0, directory + 16);
+        t.routes.set(route.path, withBody(route, zip));
+      },
+      check: 'download /api/download',
+      fault: /\/api\/download is not a readable zip: [^:]+: CRC-32 [0-9a-f]{8}, the directory says [0-9a-f]{8}/,
+    },
+    {
       name: 'a Data Package whose byte count is not what is served',
       alter: (t) => {
         const route = routeOf(t, '/api/datapackage');
