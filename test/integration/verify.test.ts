@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { buildRouteTable } from '../../src/build/build.ts';
 import { main } from '../../src/commands/cli.ts';
 import { fixturesOnDisk } from '../../src/sources/load.ts';
@@ -245,6 +245,16 @@ describe('verify against broken deployments names the fault', () => {
       },
       check: 'compression and Vary',
       fault: /\/api\/markets gzip: the decompressed bytes differ from the identity bytes/,
+    },
+    {
+      name: 'a br variant that decompresses to far more than the identity bytes (a bomb): cut at their length',
+      alter: (t) => {
+        const route = routeOf(t, '/api/markets');
+        const br = brotliCompressSync(Buffer.alloc(8 * 1024 * 1024), { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } });
+        t.routes.set(route.path, { ...route, br: { encoding: 'br', body: br, etag: etagOf(br) } });
+      },
+      check: 'compression and Vary',
+      fault: /\/api\/markets br: decompresses to more than the identity body's \d+ bytes/,
     },
     {
       name: 'a download whose first entry has the wrong CRC-32',

@@ -1,6 +1,9 @@
-// What `verify` reads out of the download's zip: the files when the archive is sound, a clear fault when it is not, and never more than an entry claims.
+// What `verify` reads out of compressed bytes, the download's zip and the gzip and br answers: the bytes when they are sound, a clear fault when they are not, and never more than they claim.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { brotliCompressSync, constants, deflateRawSync, gzipSync } from 'node:zlib';
+import { decoded } from '../../src/commands/verify/expect.ts';
+import type { Fetched } from '../../src/commands/verify/http.ts';
 import { ZipReadError, unzip } from '../../src/commands/verify/unzip.ts';
 import { zipArchive } from '../../src/render/zip.ts';
 
@@ -148,5 +151,45 @@ describe("verify's zip reader", () => {
     assert.ok(bomb.length < 100_000, `premise: ${bomb.length} bytes make 8 MiB`);
     const entry = bomb.readUInt32LE(bomb.length - 22 + 16);
     assert.equal(refusal(altered((z) => z.writeUInt32LE(10, entry + 24), bomb)), 'a.json: inflates to more than the 10 bytes the directory says');
+  });
+});
+
+/** A response to `decoded` with this body and Content-Encoding. */
+const answer = (body: Buffer, coding?: string): Fetched => ({
+  url: 'http://127.0.0.1:3000/api/markets',
+  method: 'GET',
+  status: 200,
+  headers: coding === undefined ? {} : { 'content-encoding': coding },
+  body,
+});
+
+describe("verify's decoding of a compressed answer", () => {
+  test('gzip, x-gzip, br and identity give the identity bytes; another coding is named', () => {
+    const n = JSON_BODY.length;
+    assert.deepEqual(decoded(answer(gzipSync(JSON_BODY), 'gzip'), n), JSON_BODY);
+    assert.deepEqual(decoded(answer(gzipSync(JSON_BODY), 'X-Gzip'), n), JSON_BODY);
+    assert.deepEqual(decoded(answer(brotliCompressSync(JSON_BODY), 'br'), n), JSON_BODY);
+    assert.deepEqual(decoded(answer(JSON_BODY, 'identity'), n), JSON_BODY);
+    assert.deepEqual(decoded(answer(JSON_BODY), n), JSON_BODY);
+    assert.throws(() => decoded(answer(deflateRawSync(JSON_BODY), 'deflate'), n), { message: 'unknown Content-Encoding deflate' });
+  });
+
+  test('a body that cannot be decompressed says why; one that makes more than the identity body stops there', () => {
+    assert.throws(() => decoded(answer(JSON_BODY, 'gzip'), JSON_BODY.length), { message: /^cannot decompress: .+/ });
+    assert.throws(() => decoded(answer(JSON_BODY, 'br'), JSON_BODY.length), { message: /^cannot decompress: .+/ });
+    const huge = Buffer.alloc(8 * 1024 * 1024);
+    for (const [coding, body] of [
+      ['gzip', gzipSync(huge)],
+      ['br', brotliCompressSync(huge, { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } })],
+    ] as const) {
+      assert.ok(body.length < 100_000, `premise: ${body.length} bytes of ${coding} make 8 MiB`);
+      assert.throws(() => decoded(answer(body, coding), 100), { message: "decompresses to more than the identity body's 100 bytes" }, coding);
+    }
+    assert.throws(() => decoded(answer(gzipSync(JSON_BODY), 'gzip'), JSON_BODY.length - 1), {
+      message: `decompresses to more than the identity body's ${JSON_BODY.length - 1} bytes`,
+    });
+    assert.deepEqual(decoded(answer(gzipSync(JSON_BODY), 'gzip'), JSON_BODY.length + 1), JSON_BODY, 'a shorter body is returned, to be compared');
+    assert.deepEqual(decoded(answer(gzipSync(Buffer.alloc(0)), 'gzip'), 0), Buffer.alloc(0), 'an empty body');
+    assert.deepEqual(decoded(answer(brotliCompressSync(Buffer.from('x')), 'br'), 0), Buffer.from('x'), 'one byte, to be compared, for an empty one');
   });
 });

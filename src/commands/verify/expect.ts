@@ -113,11 +113,22 @@ export function readJsonBody(f: Faults, res: Fetched): unknown {
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The identity bytes of a possibly compressed body, or an error saying why they cannot be had. */
-export function decoded(res: Fetched): Buffer {
+/**
+ * The identity bytes of a possibly compressed body, or an error saying why they cannot be had. Decompression stops at
+ * the identity body's length, so a body that would decompress to gigabytes costs no more than that.
+ */
+export function decoded(res: Fetched, identityLength: number): Buffer {
   const coding = (headerOf(res, 'content-encoding') ?? 'identity').toLowerCase();
-  if (coding === 'gzip' || coding === 'x-gzip') return gunzipSync(res.body);
-  if (coding === 'br') return brotliDecompressSync(res.body);
+  // zlib takes no limit under 1: an empty identity body allows one byte, which the comparison then finds different.
+  const limit = { maxOutputLength: Math.max(1, identityLength) };
+  try {
+    if (coding === 'gzip' || coding === 'x-gzip') return gunzipSync(res.body, limit);
+    if (coding === 'br') return brotliDecompressSync(res.body, limit);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
+      throw new Error(`decompresses to more than the identity body's ${identityLength} bytes`);
+    throw new Error(`cannot decompress: ${(error as Error).message}`);
+  }
   if (coding === 'identity') return res.body;
   throw new Error(`unknown Content-Encoding ${coding}`);
 }
