@@ -23,6 +23,7 @@ export interface Probe {
 
 export interface ProbeOptions {
   concurrency?: number;
+  /** The time each request may take from being sent to the end of its answer's body (default 10 s). */
   timeoutMs?: number;
   /** Send the requests here instead of to the base URL (same paths); the base URL stays what links are checked against. */
   address?: string;
@@ -56,15 +57,23 @@ export function createProbe(baseUrl: string, options: ProbeOptions = {}): Probe 
 
   const once = (url: URL, method: string, headers: Record<string, string>): Promise<Fetched> =>
     new Promise((resolve, reject) => {
+      // A deadline for the whole exchange, not an idle timer: a server that sends a byte now and then is cut at it too.
+      const deadline = setTimeout(() => req.destroy(new Error(`no complete answer within ${timeoutMs} ms`)), timeoutMs);
+      const fail = (error: Error): void => {
+        clearTimeout(deadline);
+        reject(error);
+      };
       const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
       const req = send(url, { method, headers, agent: url.protocol === 'https:' ? agents.https : agents.http }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ url: url.href, method, status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-        res.on('error', reject);
+        res.on('end', () => {
+          clearTimeout(deadline);
+          resolve({ url: url.href, method, status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
+        });
+        res.on('error', fail);
       });
-      req.setTimeout(timeoutMs, () => req.destroy(new Error(`no complete answer within ${timeoutMs} ms`)));
-      req.on('error', reject);
+      req.on('error', fail);
       req.end();
     });
 
