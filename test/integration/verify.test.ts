@@ -402,6 +402,51 @@ describe('the verify command', () => {
     }
   });
 
+  test('an answer larger than the probe reads fails, whether it says so or streams on', { timeout: 120_000 }, async () => {
+    // The limit is 1 MiB here. Neither answer ends: code without the limit would wait for the 20 s deadline (and fail on
+    // its message), holding at most the 64 MiB the second listener sends.
+    const block = Buffer.alloc(64 * 1024, 0x20);
+    const servers = [
+      // Declares 10 MiB: refused at the head, before a byte of the body is read.
+      createNetServer((socket) => {
+        socket.on('error', () => undefined);
+        socket.once('data', () => socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 10485760\r\n\r\n'));
+      }),
+      // No length: 64 KiB blocks as fast as the socket takes them, up to 64 MiB.
+      createNetServer((socket) => {
+        socket.on('error', () => undefined);
+        socket.once('data', () => {
+          socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n');
+          let left = 1024;
+          const pour = (): void => {
+            while (left > 0 && !socket.destroyed) {
+              left -= 1;
+              if (!socket.write(block)) return;
+            }
+          };
+          socket.on('drain', pour);
+          pour();
+        });
+      }),
+    ];
+    try {
+      const details: string[] = [];
+      for (const server of servers) {
+        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+        const { port } = server.address() as AddressInfo;
+        const report = await verifyDeployment(`http://127.0.0.1:${port}`, { maxBytes: 1024 * 1024, timeoutMs: 20_000 });
+        assert.equal(report.ok, false);
+        details.push((report.checks[0]?.detail ?? '').replace(/:\d+\//, ':<port>/'));
+      }
+      assert.deepEqual(details, [
+        'GET http://127.0.0.1:<port>/api/markets: the answer declares 10485760 bytes, more than the limit of 1048576',
+        'GET http://127.0.0.1:<port>/api/markets: the answer is larger than the limit of 1048576 bytes',
+      ]);
+    } finally {
+      await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+    }
+  });
+
   test('a deployment that does not answer fails, it does not crash', async () => {
     // A listener that closes every connection unanswered, held for the whole test: no port freed and reused by a test
     // running beside this one, and a failure that comes from the closing, never from a timeout on a busy machine.

@@ -1,4 +1,4 @@
-// The probe `verify` sends its requests through (not the typed client the package exports): raw bytes (no automatic decompression), bounded concurrency, a timeout on every request.
+// The probe `verify` sends its requests through (not the typed client the package exports): raw bytes (no automatic decompression), bounded concurrency, a deadline and a size limit on every request.
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
@@ -25,6 +25,8 @@ export interface ProbeOptions {
   concurrency?: number;
   /** The time each request may take from being sent to the end of its answer's body (default 10 s). */
   timeoutMs?: number;
+  /** The most of one answer's body the probe reads (default 256 MiB): past it, or declared past it, the request fails. */
+  maxBytes?: number;
   /** Send the requests here instead of to the base URL (same paths); the base URL stays what links are checked against. */
   address?: string;
 }
@@ -35,10 +37,17 @@ export const headerOf = (res: Fetched, name: string): string | undefined => {
   return Array.isArray(value) ? value.join(', ') : value;
 };
 
+/**
+ * The most of one answer's body verify reads. The contract's largest documents are a few MB (a thousand markets' Data
+ * Package is 4.1 MB); the bound keeps a deployment that streams without end from filling memory before the deadline.
+ */
+export const MAX_ANSWER_BYTES = 256 * 1024 * 1024;
+
 export function createProbe(baseUrl: string, options: ProbeOptions = {}): Probe {
   const address = options.address ?? baseUrl;
   const concurrency = options.concurrency ?? 8;
   const timeoutMs = options.timeoutMs ?? 10_000;
+  const maxBytes = options.maxBytes ?? MAX_ANSWER_BYTES;
   const agents = { http: new HttpAgent({ keepAlive: true, maxSockets: concurrency }), https: new HttpsAgent({ keepAlive: true, maxSockets: concurrency }) };
   let active = 0;
   const waiting: (() => void)[] = [];
@@ -65,8 +74,15 @@ export function createProbe(baseUrl: string, options: ProbeOptions = {}): Probe 
       };
       const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
       const req = send(url, { method, headers, agent: url.protocol === 'https:' ? agents.https : agents.http }, (res) => {
+        const declared = method === 'HEAD' ? 0 : Number(res.headers['content-length'] ?? 0);
+        if (declared > maxBytes) req.destroy(new Error(`the answer declares ${declared} bytes, more than the limit of ${maxBytes}`));
         const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        let received = 0;
+        res.on('data', (chunk: Buffer) => {
+          received += chunk.length;
+          if (received > maxBytes) req.destroy(new Error(`the answer is larger than the limit of ${maxBytes} bytes`));
+          else chunks.push(chunk);
+        });
         res.on('end', () => {
           clearTimeout(deadline);
           resolve({ url: url.href, method, status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });

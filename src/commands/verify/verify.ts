@@ -20,6 +20,8 @@ export interface VerifyReport {
 export interface VerifyOptions {
   concurrency?: number;
   timeoutMs?: number;
+  /** The most of one answer's body read (default `MAX_ANSWER_BYTES`, 256 MiB). */
+  maxBytes?: number;
 }
 
 /** Names of this machine (loopback and the unspecified address serve prints with HOST=0.0.0.0): one deployment answers at all of them. */
