@@ -133,6 +133,11 @@ export interface ClientOptions {
   baseUrl: string;
   /** The fetch to use; the global one by default. */
   fetch?: typeof fetch;
+  /**
+   * Time allowed for each call, in milliseconds, from sending the request to the last byte of the answer; past it the
+   * call rejects with a MarketProfilesError. None by default (only fetch's own).
+   */
+  timeoutMs?: number;
 }
 
 export interface MarketProfilesClient {
@@ -271,16 +276,27 @@ export function createClient(options: ClientOptions): MarketProfilesClient {
   ): Promise<{ value: T; etag: string | undefined; revalidated: boolean }> {
     const url = baseUrl + path;
     const cached = cache.get(url);
+    // One deadline for the request and the body: a service that sends a byte now and then is cut at it too.
+    const signal = options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs);
+    const failed = (error: unknown): MarketProfilesError => {
+      const cause = (error as { cause?: { code?: unknown } }).cause?.code;
+      const reason = signal?.aborted === true ? `no complete answer within ${options.timeoutMs} ms` : (error as Error).message;
+      return new MarketProfilesError(`GET ${url} failed: ${reason}${typeof cause === 'string' ? ` (${cause})` : ''}`, url, { cause: error });
+    };
     let res: Response;
     try {
-      res = await fetcher(url, { headers: cached === undefined ? {} : { 'If-None-Match': cached.etag } });
+      res = await fetcher(url, { headers: cached === undefined ? {} : { 'If-None-Match': cached.etag }, ...(signal === undefined ? {} : { signal }) });
     } catch (error) {
-      const cause = (error as { cause?: { code?: unknown } }).cause?.code;
-      throw new MarketProfilesError(`GET ${url} failed: ${(error as Error).message}${typeof cause === 'string' ? ` (${cause})` : ''}`, url, { cause: error });
+      throw failed(error);
     }
     const contentType = res.headers.get('content-type') ?? '';
     if (res.status === 304 && cached !== undefined) return { value: cached.value as T, etag: cached.etag, revalidated: true };
-    const text = await res.text();
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (error) {
+      throw failed(error);
+    }
     if (contentType.startsWith('application/problem+json')) {
       let problem: unknown;
       try {
