@@ -89,7 +89,7 @@ export const OPTIONS = {
   'timeout-ms': option({
     kind: integerKind(1, 600_000),
     default: 10_000,
-    help: 'Time allowed for each request, in milliseconds.',
+    help: 'Time allowed for each request, in milliseconds, from sending it to the last byte of the answer.',
   }),
   csv: option({
     kind: onOffKind,
@@ -233,7 +233,7 @@ export const COMMANDS = {
       "links, and the caveats. For example: market-profiles list | jq -r '.markets[].id'",
     ],
     exitCodes: READ_EXIT_CODES,
-    options: ['port', 'base-url'],
+    options: ['port', 'base-url', 'timeout-ms'],
     optionHelp: READ_OPTIONS,
   },
   get: {
@@ -246,7 +246,7 @@ export const COMMANDS = {
       'For example: market-profiles get us-tx-austin --csv > austin.csv',
     ],
     exitCodes: READ_EXIT_CODES,
-    options: ['port', 'base-url', 'csv', 'series'],
+    options: ['port', 'base-url', 'csv', 'series', 'timeout-ms'],
     optionHelp: READ_OPTIONS,
   },
 } as const satisfies Record<string, CommandSpec>;
@@ -401,13 +401,15 @@ export interface ReadConfig {
   csv: boolean;
   /** The series instead of the profile (get only). */
   series: boolean;
+  /** Time allowed for each request, from sending it to the last byte of the answer. */
+  timeoutMs: number;
 }
 
-/** The options of `list` and `get`: the service's address as `serve` would name it, and --csv. */
+/** The options of `list` and `get`: the service's address as `serve` would name it, --csv, --series and the deadline. */
 export function loadReadConfig(env: Env, argv: readonly string[]): ReadConfig {
-  const { baseUrl, csv, series } = readOptions(['base-url', 'csv', 'series'], env, argv);
+  const { baseUrl, csv, series, timeoutMs } = readOptions(['base-url', 'csv', 'series', 'timeout-ms'], env, argv);
   // The port names the service only when no base URL does, so only then is it read (and a bad one refused).
-  return { baseUrl: baseUrl ?? localService(readOptions(['port'], env, argv).port), csv, series };
+  return { baseUrl: baseUrl ?? localService(readOptions(['port'], env, argv).port), csv, series, timeoutMs };
 }
 
 export interface FetchConfig extends CommandOptions<'fetch'> {

@@ -34,7 +34,7 @@ export async function listCommand(args: readonly string[], config: ReadConfig, i
     io.err(`market-profiles: list: takes no argument, got "${args[0] ?? ''}" (market-profiles list --help says more)\n`);
     return 2;
   }
-  const reader = client ?? createClient({ baseUrl: config.baseUrl });
+  const reader = client ?? createClient({ baseUrl: config.baseUrl, timeoutMs: config.timeoutMs });
   return reading('list', io, async () => {
     const { data } = await reader.listMarkets();
     io.out(renderJson(data));
@@ -48,7 +48,7 @@ export async function getCommand(args: readonly string[], config: ReadConfig, io
     io.err(`market-profiles: get: needs exactly one market id${got}, e.g. market-profiles get us-tx-austin (market-profiles get --help says more)\n`);
     return 2;
   }
-  const reader = client ?? createClient({ baseUrl: config.baseUrl });
+  const reader = client ?? createClient({ baseUrl: config.baseUrl, timeoutMs: config.timeoutMs });
   // A CSV goes out exactly as served, its caveats on stderr; JSON goes out as the one serialiser writes it.
   const csv = ({ text, caveats }: { text: string; caveats: readonly string[] }): void => {
     io.out(text);

@@ -1,6 +1,7 @@
 // `market-profiles list` and `market-profiles get` as an operator runs them (the installed command, a child process) against the running server: data on stdout, messages on stderr, documented exit codes.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { CSV_CAVEATS } from '../../src/contract/schemas.ts';
 import { MARKET_IDS } from '../../src/contract/markets.ts';
@@ -68,6 +69,33 @@ describe('list and get against the running server', () => {
     assert.equal(code, 1);
     assert.equal(out, '');
     assert.match(err, /^market-profiles: list: GET http:\/\/127\.0\.0\.1:9\/api\/markets failed/);
+  });
+
+  test('a service that sends a byte now and then: cut at --timeout-ms, exit code 1 and the deadline on stderr', { timeout: 120_000 }, async () => {
+    // Declares 100,000 bytes and sends one every 20 ms, never idle for long; the test's own timeout fails a regression.
+    const stalling = createNetServer((socket) => {
+      socket.on('error', () => undefined);
+      socket.once('data', () => {
+        socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{');
+        const drip = setInterval(() => socket.write(' '), 20);
+        socket.on('close', () => clearInterval(drip));
+      });
+    });
+    await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(stalling.address() as AddressInfo).port}`;
+      const { code, out, err } = await run(['get', 'us-tx-austin', '--base-url', url, '--timeout-ms', '1000']);
+      assert.deepEqual(
+        { code, out, err },
+        {
+          code: 1,
+          out: '',
+          err: `market-profiles: get: GET ${url}/api/markets/us-tx-austin failed: no complete answer within 1000 ms\n`,
+        },
+      );
+    } finally {
+      await new Promise((resolve) => stalling.close(resolve));
+    }
   });
 });
 
