@@ -101,6 +101,25 @@ describe("verify's zip reader", () => {
     commented.writeUInt16LE(4, END + 20);
     commented.writeUInt32LE(ZIP.length, B_ENTRY + 42);
     assert.equal(refusal(commented), `b.csv: no local header at ${ZIP.length}`);
+    // A local header's signature in the last bytes of the entries' data: one that starts fewer than 30 bytes before the
+    // directory has no room for its fields; one exactly 30 bytes before it has (its name is then the directory's bytes).
+    const sign = [0x50, 0x4b, 0x03, 0x04];
+    const distinct = Array.from({ length: 22 }, (_, i) => 200 + i);
+    for (const [tail, back, fault] of [
+      [[...distinct, 6, 0, 0, 0, ...sign], 4, /^a\.json: no local header at \d+$/],
+      [[...sign, ...distinct, 6, 0, 0, 0], 30, /^a\.json: its local header names "PK/],
+    ] as const) {
+      const zip = zipArchive(
+        [
+          { name: 'a.json', body: JSON_BODY },
+          { name: 'b.bin', body: Buffer.from(tail) },
+        ],
+        '2026-11-24',
+      );
+      const directory = zip.readUInt32LE(zip.length - 22 + 16);
+      assert.deepEqual([...zip.subarray(directory - 30, directory)], tail, 'premise: b.bin is stored, last before the directory');
+      assert.match(refusal(altered((z) => z.writeUInt32LE(directory - back, directory + 42), zip)), fault);
+    }
     const start = B_LOCAL + 30 + 'b.csv'.length;
     assert.equal(
       refusal(altered((z) => z.writeUInt32LE(DIRECTORY - start + 1, B_ENTRY + 20))),

@@ -1,6 +1,7 @@
 // The one-file download: a deterministic zip of every JSON and CSV document, byte for byte, that other tools unpack.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { deflateRawSync, gzipSync } from 'node:zlib';
 import { PATHS } from '../../src/contract/paths.ts';
 import { unzip } from '../../src/commands/verify/unzip.ts';
 import { zipName } from '../../src/render/site-files.ts';
@@ -55,5 +56,67 @@ describe('the download', () => {
       '2026-11-24',
     );
     assert.deepEqual(a, b);
+  });
+
+  test('entries are in order of name, compared by UTF-16 code unit, whatever order they come in', () => {
+    const names = ['c.csv', 'a.json', 'B.json', 'a/b.json', 'b.csv'];
+    const archive = (order: readonly string[]): Buffer =>
+      zipArchive(
+        order.map((name) => ({ name, body: Buffer.from(name) })),
+        '2026-11-24',
+      );
+    const sorted = archive(names);
+    assert.deepEqual([...unzip(sorted).keys()], ['B.json', 'a.json', 'a/b.json', 'b.csv', 'c.csv']);
+    for (let shift = 1; shift < names.length; shift += 1) {
+      const rotated = [...names.slice(shift), ...names.slice(0, shift)];
+      assert.deepEqual(archive(rotated), sorted, rotated.join(' '));
+      assert.deepEqual(archive([...rotated].reverse()), sorted, [...rotated].reverse().join(' '));
+    }
+  });
+
+  test('more than 65,535 entries (zip64 territory) are refused', () => {
+    const empty = Buffer.alloc(0);
+    assert.throws(
+      () =>
+        zipArchive(
+          Array.from({ length: 65_536 }, (_, i) => ({ name: `f${i}`, body: empty })),
+          '2026-11-24',
+        ),
+      {
+        name: 'RangeError',
+        message: 'a zip without zip64 holds at most 65,535 entries, not 65536',
+      },
+    );
+  });
+
+  test('a gzip file made already is reused: its deflate stream and CRC-32 go in as they are, when node:zlib wrote it for this body', () => {
+    const body = table.routes.get(PATHS.index)?.identity.body ?? assert.fail('no /api/markets');
+    const gzip = gzipSync(body, { level: 1 });
+    const level9 = deflateRawSync(body, { level: 9 });
+    assert.notDeepEqual(gzip.subarray(10, gzip.length - 8), level9, 'premise: level 1 and level 9 streams differ');
+    assert.notDeepEqual(deflateRawSync(body), level9, "premise: zlib's default level and level 9 differ");
+    /** The one entry's method, CRC-32 and data, read by hand from its local header (APPNOTE 4.3.7). */
+    const entry = (gz?: Buffer): { method: number; crc: number; data: Buffer } => {
+      const zip = zipArchive([{ name: 'a.json', body, ...(gz === undefined ? {} : { gzip: gz }) }], '2026-11-24');
+      const start = 30 + zip.readUInt16LE(26) + zip.readUInt16LE(28);
+      return { method: zip.readUInt16LE(8), crc: zip.readUInt32LE(14), data: zip.subarray(start, start + zip.readUInt32LE(18)) };
+    };
+    const crc = crc32(body);
+    assert.deepEqual(entry(gzip), { method: 8, crc: gzip.readUInt32LE(gzip.length - 8), data: gzip.subarray(10, gzip.length - 8) }, 'the gzip stream');
+    assert.equal(gzip.readUInt32LE(gzip.length - 8), crc, "premise: the gzip's CRC-32 is the body's");
+    assert.deepEqual(entry(), { method: 8, crc, data: level9 }, 'without one: deflated at level 9');
+    const sizeOnly = Buffer.alloc(8);
+    gzip.copy(sizeOnly, 0, 0, 4);
+    sizeOnly.writeUInt32LE(body.length, 4);
+    for (const [why, gz] of [
+      ['not gzip (ID1)', Buffer.from(gzip).fill(0, 0, 1)],
+      ['not gzip (ID2)', Buffer.from(gzip).fill(0, 1, 2)],
+      ['not deflate (CM)', Buffer.from(gzip).fill(7, 2, 3)],
+      ['optional header fields (FLG)', Buffer.from(gzip).fill(8, 3, 4)],
+      ['the gzip of another body', gzipSync(Buffer.concat([body, Buffer.from(' ')]), { level: 1 })],
+      ['too short for a header and a trailer', sizeOnly],
+    ] as const) {
+      assert.deepEqual(entry(gz), { method: 8, crc, data: level9 }, why);
+    }
   });
 });
