@@ -84,6 +84,13 @@ export const MODULES: readonly { name: string; file: string; tests: readonly str
   // The Worker's code in memory; test/integration/edge-worker.test.ts (the same answers as the embedded server's) builds a
   // thousand markets, about 30 s a run.
   { name: 'edge-worker', file: 'src/runtimes/edge-worker.ts', tests: ['test/unit/edge-worker.test.ts'] },
+  // The download's writer, read back by Python's zipfile and Info-ZIP's unzip (download.test.ts, 2 s a run) and by verify's reader.
+  {
+    name: 'zip',
+    file: 'src/render/zip.ts',
+    tests: ['test/unit/zip.test.ts', 'test/unit/verify-decoding.test.ts', 'test/integration/download.test.ts'],
+  },
+  { name: 'unzip', file: 'src/commands/verify/unzip.ts', tests: ['test/unit/verify-decoding.test.ts', 'test/unit/zip.test.ts'] },
   {
     name: 'headers',
     file: 'src/protocol/headers.ts',
