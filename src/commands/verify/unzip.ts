@@ -7,6 +7,7 @@ const END_OF_DIRECTORY = Buffer.from([0x50, 0x4b, 0x05, 0x06]);
 const DIRECTORY_ENTRY = 0x02014b50;
 const LOCAL_HEADER = 0x04034b50;
 
+const hex = (n: number): string => n.toString(16).padStart(8, '0');
 const longer = (name: string, size: number): ZipReadError => new ZipReadError(`${name}: inflates to more than the ${size} bytes the directory says`);
 
 /** The entry's bytes from its data as stored (method 0) or deflated (8), exactly the `size` its directory entry says. */
@@ -68,5 +69,3 @@ export function unzip(zip: Buffer): Map<string, Buffer> {
   }
   return out;
 }
-
-const hex = (n: number): string => n.toString(16).padStart(8, '0');
