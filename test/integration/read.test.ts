@@ -1,12 +1,12 @@
 // `market-profiles list` and `market-profiles get` as an operator runs them (the installed command, a child process) against the running server: data on stdout, messages on stderr, documented exit codes.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { CSV_CAVEATS } from '../../src/contract/schemas.ts';
 import { MARKET_IDS } from '../../src/contract/markets.ts';
 import { PATHS } from '../../src/contract/paths.ts';
 import type { RouteTable } from '../../src/routes/route-table.ts';
+import { dripping } from '../support/dripping.ts';
 import { startEmbedded } from '../support/embedded.ts';
 
 const BIN = new URL('../../bin/market-profiles.js', import.meta.url).pathname;
@@ -72,29 +72,16 @@ describe('list and get against the running server', () => {
   });
 
   test('a service that sends a byte now and then: cut at --timeout-ms, exit code 1 and the deadline on stderr', { timeout: 120_000 }, async () => {
-    // Declares 100,000 bytes and sends one every 20 ms, never idle for long; the test's own timeout fails a regression.
-    const stalling = createNetServer((socket) => {
-      socket.on('error', () => undefined);
-      socket.once('data', () => {
-        socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{');
-        const drip = setInterval(() => socket.write(' '), 20);
-        socket.on('close', () => clearInterval(drip));
-      });
-    });
-    await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', resolve));
+    // Never idle for long, so only a deadline on the whole exchange ends it; the test's own timeout fails a regression.
+    const slow = await dripping();
     try {
-      const url = `http://127.0.0.1:${(stalling.address() as AddressInfo).port}`;
-      const { code, out, err } = await run(['get', 'us-tx-austin', '--base-url', url, '--timeout-ms', '1000']);
+      const { code, out, err } = await run(['get', 'us-tx-austin', '--base-url', slow.url, '--timeout-ms', '1000']);
       assert.deepEqual(
         { code, out, err },
-        {
-          code: 1,
-          out: '',
-          err: `market-profiles: get: GET ${url}/api/markets/us-tx-austin failed: no complete answer within 1000 ms\n`,
-        },
+        { code: 1, out: '', err: `market-profiles: get: GET ${slow.url}/api/markets/us-tx-austin failed: no complete answer within 1000 ms\n` },
       );
     } finally {
-      await new Promise((resolve) => stalling.close(resolve));
+      await slow.close();
     }
   });
 });

@@ -13,6 +13,7 @@ import { startServer } from '../../src/runtimes/server/listener.ts';
 import { formatReport, sameMachine, verifyDeployment, type VerifyReport } from '../../src/commands/verify/verify.ts';
 import { edgeOverFreshBuild } from '../../scripts/edge-run.ts';
 import { freePort, nginxOverFreshBuild } from '../../scripts/nginx-run.ts';
+import { dripping } from '../support/dripping.ts';
 
 const FIXTURES = new URL('../../fixtures/', import.meta.url).pathname;
 const ID = 'us-tx-austin';
@@ -381,24 +382,15 @@ describe('the verify command', () => {
   });
 
   test('a deployment that sends its answers a byte at a time fails at --timeout-ms, it does not hang', { timeout: 120_000 }, async () => {
-    // Every answer declares 100,000 bytes and sends one every 20 ms, never idle for long: only a deadline on the whole
-    // exchange ends it. The test's own timeout is there to fail a regression, which would wait about 2,000 s a request.
-    const trickling = createNetServer((socket) => {
-      socket.on('error', () => undefined);
-      socket.once('data', () => {
-        socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n');
-        const drip = setInterval(() => socket.write(' '), 20);
-        socket.on('close', () => clearInterval(drip));
-      });
-    });
-    await new Promise<void>((resolve) => trickling.listen(0, '127.0.0.1', resolve));
+    // Never idle for long, so only a deadline on the whole exchange ends a request. The test's own timeout is there to
+    // fail a regression, which would wait about 2,000 s a request.
+    const slow = await dripping();
     try {
-      const { port } = trickling.address() as AddressInfo;
-      const report = await verifyDeployment(`http://127.0.0.1:${port}`, { timeoutMs: 1_000 });
+      const report = await verifyDeployment(slow.url, { timeoutMs: 1_000 });
       assert.equal(report.ok, false);
-      assert.match(report.checks[0]?.detail ?? '', /^GET http:\/\/127\.0\.0\.1:\d+\/api\/markets: no complete answer within 1000 ms$/);
+      assert.equal(report.checks[0]?.detail, `GET ${slow.url}/api/markets: no complete answer within 1000 ms`);
     } finally {
-      await new Promise((resolve) => trickling.close(resolve));
+      await slow.close();
     }
   });
 
