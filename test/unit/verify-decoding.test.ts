@@ -85,7 +85,7 @@ describe("verify's zip reader", () => {
       refusal(altered((z) => z.writeUInt32LE(END - DIRECTORY + 1, END + 12))),
       `the central directory at ${DIRECTORY} runs past its end record at ${END}`,
     );
-    // A fourth byte of a directory entry's signature just before the end record: its fields would run past the archive.
+    // A directory entry's signature as the four bytes before the end record: its fields would run past the archive.
     const cut = Buffer.concat([ZIP.subarray(0, END), Buffer.from([0x50, 0x4b, 0x01, 0x02]), ZIP.subarray(END)]);
     cut.writeUInt16LE(3, END + 4 + 8);
     cut.writeUInt16LE(3, END + 4 + 10);
@@ -164,7 +164,7 @@ describe("verify's zip reader", () => {
     assert.equal(refusal(twice), 'a.json is in the archive twice');
   });
 
-  test('a deflate stream that makes more than its entry says (a zip bomb) is cut one byte past it', () => {
+  test('a deflate stream that makes more than its entry says (a zip bomb) is refused by name', () => {
     const huge = Buffer.alloc(8 * 1024 * 1024);
     const bomb = zipArchive([{ name: 'a.json', body: huge }], '2026-11-24');
     assert.ok(bomb.length < 100_000, `premise: ${bomb.length} bytes make 8 MiB`);
