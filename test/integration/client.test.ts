@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,7 @@ import { CSV_CAVEATS, CSV_COLUMNS, PROFILE_CAVEATS, SCHEMA_VERSION, type MarketP
 import { MARKET_IDS } from '../../src/contract/markets.ts';
 import { PATHS } from '../../src/contract/paths.ts';
 import type { RouteTable } from '../../src/routes/route-table.ts';
+import { dripping } from '../support/dripping.ts';
 import { startEmbedded } from '../support/embedded.ts';
 
 const ID = 'us-tx-austin';
@@ -148,42 +149,38 @@ describe('the client against the running server', () => {
 });
 
 describe('the client against a service that stalls or breaks off', () => {
-  let server: NetServer;
-  let baseUrl: string;
-  before(async () => {
-    // /api/markets declares 100,000 bytes and sends one every 20 ms; anything else sends half its body and hangs up.
-    server = createNetServer((socket) => {
-      socket.on('error', () => undefined);
-      socket.once('data', (request: Buffer) => {
-        socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{');
-        if (!request.toString('latin1').startsWith(`GET ${PATHS.index} `)) {
-          socket.end(' '.repeat(49_999), () => socket.destroy());
-          return;
-        }
-        const drip = setInterval(() => socket.write(' '), 20);
-        socket.on('close', () => clearInterval(drip));
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  after(async () => {
-    await new Promise((resolve) => server.close(resolve));
-  });
-
   test('timeoutMs is a deadline on the whole call: a body sent a byte at a time is cut at it', { timeout: 120_000 }, async () => {
     // Never idle for long, so only a deadline on the whole exchange ends it; the test's own timeout fails a regression.
-    await assert.rejects(
-      () => createClient({ baseUrl, timeoutMs: 1_000 }).listMarkets(),
-      (e: unknown) => e instanceof MarketProfilesError && e.message === `GET ${baseUrl}${PATHS.index} failed: no complete answer within 1000 ms`,
-    );
+    const slow = await dripping();
+    try {
+      await assert.rejects(
+        () => createClient({ baseUrl: slow.url, timeoutMs: 1_000 }).listMarkets(),
+        (e: unknown) => e instanceof MarketProfilesError && e.message === `GET ${slow.url}${PATHS.index} failed: no complete answer within 1000 ms`,
+      );
+    } finally {
+      await slow.close();
+    }
   });
 
   test('a body that breaks off is a MarketProfilesError naming the URL, like any other failure', async () => {
-    await assert.rejects(
-      () => createClient({ baseUrl }).getProfile(ID),
-      (e: unknown) => e instanceof MarketProfilesError && e.message.startsWith(`GET ${baseUrl}${PATHS.profile(ID)} failed: `),
-    );
+    // Declares 100,000 bytes, sends half of them and hangs up.
+    const server = createNetServer((socket) => {
+      socket.on('error', () => undefined);
+      socket.once('data', () => {
+        socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{');
+        socket.end(' '.repeat(49_999), () => socket.destroy());
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      await assert.rejects(
+        () => createClient({ baseUrl }).getProfile(ID),
+        (e: unknown) => e instanceof MarketProfilesError && e.message.startsWith(`GET ${baseUrl}${PATHS.profile(ID)} failed: `),
+      );
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 

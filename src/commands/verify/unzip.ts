@@ -62,7 +62,8 @@ export function unzip(zip: Buffer): Map<string, Buffer> {
     const start = local + 30 + localName.length + zip.readUInt16LE(local + 28);
     if (start + compressed > directory) throw new ZipReadError(`${name}: its ${compressed} bytes at ${start} run past the entries' data`);
     const body = entryBody(name, method, zip.subarray(start, start + compressed), size);
-    if (crc32(body) !== crc) throw new ZipReadError(`${name}: CRC-32 ${hex(crc32(body))}, the directory says ${hex(crc)}`);
+    const actual = crc32(body);
+    if (actual !== crc) throw new ZipReadError(`${name}: CRC-32 ${hex(actual)}, the directory says ${hex(crc)}`);
     if (out.has(name)) throw new ZipReadError(`${name} is in the archive twice`);
     out.set(name, body);
     at = next;
