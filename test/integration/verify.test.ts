@@ -14,6 +14,8 @@ import { formatReport, sameMachine, verifyDeployment, type VerifyReport } from '
 import { edgeOverFreshBuild } from '../../scripts/edge-run.ts';
 import { freePort, nginxOverFreshBuild } from '../../scripts/nginx-run.ts';
 import { dripping } from '../support/dripping.ts';
+import { unzip } from '../../src/commands/verify/unzip.ts';
+import { zipArchive } from '../../src/render/zip.ts';
 
 const FIXTURES = new URL('../../fixtures/', import.meta.url).pathname;
 const ID = 'us-tx-austin';
@@ -309,6 +311,61 @@ describe('verify against broken deployments names the fault', () => {
       }
     });
   }
+
+  test("the download's files are held to the bytes served one by one, and none larger than an answer may be is inflated", async () => {
+    const csv = 'markets/us-tx-austin.csv';
+    const json = 'markets/us-tx-austin.json';
+    const faultsOf = async (alter: (files: Map<string, Buffer>) => void): Promise<string[] | undefined> => {
+      const deployment = await embeddedDeployment((t) => {
+        const route = routeOf(t, '/api/download');
+        const files = unzip(route.identity.body);
+        alter(files);
+        t.routes.set(
+          route.path,
+          withBody(
+            route,
+            zipArchive(
+              [...files].map(([name, body]) => ({ name, body })),
+              '2026-11-24',
+            ),
+          ),
+        );
+      });
+      try {
+        return (await verifyDeployment(deployment.url)).checks.find((c) => c.name === 'download /api/download')?.faults;
+      } finally {
+        await deployment.stop();
+      }
+    };
+    let sizes: number[] = [];
+    const faults = await faultsOf((files) => {
+      const [a, b] = [files.get(csv), files.get(json)];
+      assert.ok(a && b, `premise: the download holds ${csv} and ${json}`);
+      sizes = [a.length, b.length];
+      files.set(csv, Buffer.concat([a, Buffer.from('x')]));
+      // One byte changed, the length kept: compared byte for byte once inflated.
+      files.set(json, Buffer.concat([b.subarray(0, -1), Buffer.from(' ')]));
+    });
+    assert.deepEqual(faults, [
+      `${csv} is not the bytes of GET /api/markets/us-tx-austin/csv (200, ${sizes[0]} vs ${(sizes[0] ?? 0) + 1} bytes)`,
+      `${json} is not the bytes of GET /api/markets/us-tx-austin (200, ${sizes[1]} vs ${sizes[1]} bytes)`,
+    ]);
+    const huge = await embeddedDeployment((t) => {
+      const route = routeOf(t, '/api/download');
+      const zip = Buffer.from(route.identity.body);
+      // The first entry's size, as its directory entry says it: 4 GiB less a byte.
+      zip.writeUInt32LE(0xffffffff, zip.readUInt32LE(zip.length - 22 + 16) + 24);
+      t.routes.set(route.path, withBody(route, zip));
+    });
+    try {
+      const report = await verifyDeployment(huge.url);
+      assert.deepEqual(report.checks.find((c) => c.name === 'download /api/download')?.faults, [
+        '/api/download is not a readable zip: README.txt: the directory says 4294967295 bytes, more than the limit of 268435456',
+      ]);
+    } finally {
+      await huge.stop();
+    }
+  });
 });
 
 describe('the verify command', () => {

@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import { brotliCompressSync, constants, deflateRawSync, gzipSync } from 'node:zlib';
 import { decoded } from '../../src/commands/verify/expect.ts';
 import type { Fetched } from '../../src/commands/verify/http.ts';
-import { ZipReadError, unzip } from '../../src/commands/verify/unzip.ts';
+import { ZipReadError, unzip, zipEntries } from '../../src/commands/verify/unzip.ts';
 import { zipArchive } from '../../src/render/zip.ts';
 
 const JSON_BODY = Buffer.from(`${JSON.stringify({ markets: Array.from({ length: 40 }, (_, i) => ({ id: `m-${i}` })) })}\n`);
@@ -34,16 +34,19 @@ function altered(change: (zip: Buffer) => void, from: Buffer = ZIP): Buffer {
   return copy;
 }
 
-/** The ZipReadError's message for this archive, failing if it reads or throws anything else. */
-function refusal(zip: Buffer): string {
+/** The ZipReadError's message from `read`, failing if it reads or throws anything else. */
+function refused(read: () => unknown): string {
   try {
-    unzip(zip);
+    read();
   } catch (error) {
     assert.ok(error instanceof ZipReadError, `a ZipReadError, not ${String(error)}`);
     return error.message;
   }
   return assert.fail('the archive was read');
 }
+
+/** The ZipReadError's message for this archive, read whole. */
+const refusal = (zip: Buffer): string => refused(() => unzip(zip));
 
 describe("verify's zip reader", () => {
   test("reads the writer's archive: each entry, stored or deflated, to its bytes", () => {
@@ -170,6 +173,52 @@ describe("verify's zip reader", () => {
     assert.ok(bomb.length < 100_000, `premise: ${bomb.length} bytes make 8 MiB`);
     const entry = bomb.readUInt32LE(bomb.length - 22 + 16);
     assert.equal(refusal(altered((z) => z.writeUInt32LE(10, entry + 24), bomb)), 'a.json: inflates to more than the 10 bytes the directory says');
+  });
+
+  test('the entries are listed with nothing inflated: a body is read when asked, so a broken one does not hide the others', () => {
+    const listed = zipEntries(altered((z) => z.fill(0xff, A_DATA, A_DATA + 4)));
+    assert.deepEqual(
+      listed.map((entry) => [entry.name, entry.size]),
+      [
+        ['a.json', JSON_BODY.length],
+        ['b.csv', CSV_BODY.length],
+      ],
+    );
+    assert.match(
+      refused(() => listed[0]?.read()),
+      /^a\.json: its deflate data cannot be read \(.+\)$/,
+    );
+    assert.deepEqual(listed[1]?.read(), CSV_BODY);
+    const crc = ZIP.readUInt32LE(B_ENTRY + 16);
+    const wrong = zipEntries(altered((z) => z.writeUInt32LE((crc ^ 1) >>> 0, B_ENTRY + 16)));
+    assert.deepEqual(wrong[0]?.read(), JSON_BODY);
+    assert.match(
+      refused(() => wrong[1]?.read()),
+      /^b\.csv: CRC-32 /,
+    );
+  });
+
+  test('an entry whose directory says more than the limit is refused before anything is inflated; one at the limit is listed', () => {
+    const n = JSON_BODY.length;
+    assert.deepEqual(
+      zipEntries(ZIP, n).map((entry) => entry.name),
+      ['a.json', 'b.csv'],
+    );
+    assert.equal(
+      refused(() => zipEntries(ZIP, n - 1)),
+      `a.json: the directory says ${n} bytes, more than the limit of ${n - 1}`,
+    );
+    // The size field alone, 4 GiB less a byte: the reader before this limit let zlib inflate up to it.
+    const limit = 256 * 1024 * 1024;
+    assert.equal(
+      refused(() =>
+        zipEntries(
+          altered((z) => z.writeUInt32LE(0xffffffff, A_ENTRY + 24)),
+          limit,
+        ),
+      ),
+      `a.json: the directory says 4294967295 bytes, more than the limit of ${limit}`,
+    );
   });
 });
 

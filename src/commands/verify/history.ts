@@ -16,7 +16,7 @@ import {
 } from './expect.ts';
 import { headerOf, type Probe } from './http.ts';
 import { expectAttachment, readCsv, schemaFaults, type Profile } from './resources.ts';
-import { ZipReadError, unzip } from './unzip.ts';
+import { ZipReadError, zipEntries, type ArchiveEntry } from './unzip.ts';
 
 const column = (name: (typeof SERIES_CSV_COLUMNS)[number]): number => SERIES_CSV_COLUMNS.indexOf(name);
 
@@ -138,34 +138,57 @@ export async function checkVintages(
 const pathOfEntry = (name: string): string | undefined =>
   name.endsWith('.json') ? `/api/${name.slice(0, -5)}` : name.endsWith('.csv') ? `/api/${name.slice(0, -4)}/csv` : undefined;
 
-/** /api/download: a zip whose every file is the bytes served at the path its name mirrors, with a README. */
+/** An entry's bytes, or the ZipReadError that says why the archive cannot give them. */
+function readEntry(entry: ArchiveEntry): Buffer | ZipReadError {
+  try {
+    return entry.read();
+  } catch (error) {
+    if (error instanceof ZipReadError) return error;
+    throw error;
+  }
+}
+
+const unreadable = (error: ZipReadError): string => `/api/download is not a readable zip: ${error.message}`;
+
+/**
+ * /api/download: a zip whose every file is the bytes served at the path its name mirrors, with a README. An entry is
+ * inflated only once its answer has arrived and is the size the directory says, and let go once compared, so what the
+ * archive holds is never all in memory, and no entry is larger than an answer may be.
+ */
 export async function checkDownload(probe: Probe, f: Faults, mustHold: readonly string[]): Promise<number> {
   const res = await probe.fetch('/api/download');
   if (!expectResponse(f, res, 200, TYPES.zip)) return 0;
   expectRepresentation(f, res);
   expectAttachment(f, res, DOWNLOAD_FILENAME);
-  let entries: Map<string, Buffer>;
+  let entries: ArchiveEntry[];
   try {
-    entries = unzip(res.body);
+    entries = zipEntries(res.body, probe.maxBytes);
   } catch (error) {
     if (!(error instanceof ZipReadError)) throw error;
-    f.add(`/api/download is not a readable zip: ${error.message}`);
+    f.add(unreadable(error));
     return 0;
   }
-  f.expect(entries.has('README.txt'), '/api/download has no README.txt');
-  const files = [...entries].filter(([name]) => name !== 'README.txt');
+  const readme = entries.find((entry) => entry.name === 'README.txt');
+  if (readme === undefined) f.add('/api/download has no README.txt');
+  else {
+    const read = readEntry(readme);
+    if (read instanceof ZipReadError) f.add(unreadable(read));
+  }
+  const files = entries.filter((entry) => entry !== readme);
   const answers = await Promise.all(
-    files.map(async ([name, body]) => {
-      const path = pathOfEntry(name);
-      if (path === undefined) return `${name} names no JSON or CSV document`;
+    files.map(async (entry) => {
+      const path = pathOfEntry(entry.name);
+      if (path === undefined) return `${entry.name} names no JSON or CSV document`;
       const served = await probe.fetch(path);
-      return served.status === 200 && served.body.equals(body)
-        ? undefined
-        : `${name} is not the bytes of GET ${path} (${served.status}, ${served.body.length} vs ${body.length} bytes)`;
+      const fault = `${entry.name} is not the bytes of GET ${path} (${served.status}, ${served.body.length} vs ${entry.size} bytes)`;
+      if (served.status !== 200 || served.body.length !== entry.size) return fault;
+      const body = readEntry(entry);
+      if (body instanceof ZipReadError) return unreadable(body);
+      return body.equals(served.body) ? undefined : fault;
     }),
   );
   for (const fault of answers) if (fault !== undefined) f.add(fault);
-  const held = new Set(files.map(([name]) => pathOfEntry(name)));
+  const held = new Set(files.map((entry) => pathOfEntry(entry.name)));
   for (const path of mustHold) f.expect(held.has(path), `/api/download does not hold ${path}`);
   return files.length;
 }

@@ -16,6 +16,8 @@ export interface Probe {
   readonly baseUrl: string;
   /** Where the requests go: the BASE_URL, or the same machine by another name (http://127.0.0.1:3000 for http://localhost:3000). */
   readonly address: string;
+  /** The most of one answer's body it reads, in bytes. */
+  readonly maxBytes: number;
   /** `target` is a path below the base URL ("/api/markets") or an absolute URL. */
   fetch(target: string, options?: { method?: string; headers?: Record<string, string> }): Promise<Fetched>;
   close(): void;
@@ -103,6 +105,7 @@ export function createProbe(baseUrl: string, options: ProbeOptions = {}): Probe 
   return {
     baseUrl,
     address,
+    maxBytes,
     async fetch(target, { method = 'GET', headers = {} } = {}) {
       const url = routed(target);
       await acquire();

@@ -31,19 +31,28 @@ function entryBody(name: string, method: number, data: Buffer, size: number): Bu
   return body;
 }
 
+/** One file of the archive as its central directory lists it; `read()` inflates it and holds it to the directory's size and CRC-32. */
+export interface ArchiveEntry {
+  readonly name: string;
+  /** The size the directory says, before anything is inflated. */
+  readonly size: number;
+  read(): Buffer;
+}
+
 /**
- * Every entry of the archive by name. Throws ZipReadError, naming the entry and the fault, on anything it cannot read
- * or that other tools would refuse: a record that runs past the data, a local header that does not match its directory
- * entry, a body of another size or CRC-32 than the directory says, a name given twice.
+ * The archive's entries, in directory order, with nothing inflated yet. Throws ZipReadError, naming the entry and the
+ * fault, on a record that runs past the data, a local header that does not match its directory entry, a name given
+ * twice, or an entry whose directory says more than `maxEntryBytes`; `read()` throws it on a body of another size or
+ * CRC-32 than the directory says. So a caller holds one entry at a time, and none larger than it chose.
  */
-export function unzip(zip: Buffer): Map<string, Buffer> {
+export function zipEntries(zip: Buffer, maxEntryBytes = Number.POSITIVE_INFINITY): ArchiveEntry[] {
   const end = zip.lastIndexOf(END_OF_DIRECTORY);
   if (end < 0 || end + 22 > zip.length) throw new ZipReadError('no end of central directory record');
   const count = zip.readUInt16LE(end + 10);
   const directory = zip.readUInt32LE(end + 16);
   if (directory + zip.readUInt32LE(end + 12) > end) throw new ZipReadError(`the central directory at ${directory} runs past its end record at ${end}`);
   let at = directory;
-  const out = new Map<string, Buffer>();
+  const entries = new Map<string, ArchiveEntry>();
   for (let i = 0; i < count; i += 1) {
     if (at + 46 > end || zip.readUInt32LE(at) !== DIRECTORY_ENTRY) throw new ZipReadError(`central directory entry ${i + 1} is malformed`);
     const method = zip.readUInt16LE(at + 10);
@@ -61,12 +70,25 @@ export function unzip(zip: Buffer): Map<string, Buffer> {
     if (!localName.equals(rawName)) throw new ZipReadError(`${name}: its local header names "${localName.toString('utf8')}"`);
     const start = local + 30 + localName.length + zip.readUInt16LE(local + 28);
     if (start + compressed > directory) throw new ZipReadError(`${name}: its ${compressed} bytes at ${start} run past the entries' data`);
-    const body = entryBody(name, method, zip.subarray(start, start + compressed), size);
-    const actual = crc32(body);
-    if (actual !== crc) throw new ZipReadError(`${name}: CRC-32 ${hex(actual)}, the directory says ${hex(crc)}`);
-    if (out.has(name)) throw new ZipReadError(`${name} is in the archive twice`);
-    out.set(name, body);
+    if (entries.has(name)) throw new ZipReadError(`${name} is in the archive twice`);
+    if (size > maxEntryBytes) throw new ZipReadError(`${name}: the directory says ${size} bytes, more than the limit of ${maxEntryBytes}`);
+    const data = zip.subarray(start, start + compressed);
+    entries.set(name, {
+      name,
+      size,
+      read() {
+        const body = entryBody(name, method, data, size);
+        const actual = crc32(body);
+        if (actual !== crc) throw new ZipReadError(`${name}: CRC-32 ${hex(actual)}, the directory says ${hex(crc)}`);
+        return body;
+      },
+    });
     at = next;
   }
-  return out;
+  return [...entries.values()];
+}
+
+/** Every entry of the archive by name, each read (all of it in memory: for archives known to be small). */
+export function unzip(zip: Buffer): Map<string, Buffer> {
+  return new Map(zipEntries(zip).map((entry) => [entry.name, entry.read()]));
 }
