@@ -1,29 +1,23 @@
 // Published snapshots kept for ever (archive/<date>/): read back with every byte checked against its recorded hash, and added to without ever rewriting one.
+import type { ValidateFunction } from 'ajv';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ArchiveError } from '../contract/errors.ts';
 import { renderJson } from '../contract/json.ts';
-import { ARCHIVE_BASE_URL, PATHS, VINTAGE_DOCUMENTS } from '../contract/paths.ts';
-import type { MarketProfile } from '../contract/schemas.ts';
-import type { ArchivedSource } from '../contract/vintages.ts';
+import { ARCHIVE_BASE_URL, PATHS, VINTAGE_DOCUMENTS, vintagePathOf } from '../contract/paths.ts';
+import { ArchivedProfile, plainSchema, type MarketProfile } from '../contract/schemas.ts';
+import { ArchiveRecord } from '../contract/vintages.ts';
 import type { PastSnapshot } from '../methodology/series.ts';
 import type { Snapshot } from '../methodology/snapshot.ts';
 import { currentSources } from '../methodology/vintages.ts';
 import { METHODOLOGY_VERSION } from '../methodology/version.ts';
 import type { RouteTable } from '../routes/route-table.ts';
+import { compilePublished, firstViolation } from '../validate/contract-checks.ts';
 
 /** The record of one archived snapshot, beside its documents. */
 export const RECORD_FILE = 'snapshot.json';
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-export interface ArchiveRecord {
-  snapshotDate: string;
-  methodologyVersion: string;
-  sources: ArchivedSource[];
-  /** Every document of the snapshot, by archive name, with its size and SHA-256. */
-  documents: { file: string; bytes: number; sha256: string }[];
-}
 
 const sha256 = (body: Buffer): string => createHash('sha256').update(body).digest('hex');
 
@@ -57,25 +51,75 @@ export function archiveRecord(snapshot: Snapshot, documents: ReadonlyMap<string,
   };
 }
 
+/**
+ * The shapes `archive` writes, checked as a snapshot is read back: compiled when an archive is first read (about 70 ms),
+ * not by every command that imports this module.
+ */
+let validators: { record: ValidateFunction; profile: ValidateFunction } | undefined;
+const validatorsOf = (): { record: ValidateFunction; profile: ValidateFunction } =>
+  (validators ??= {
+    record: compilePublished(JSON.stringify(plainSchema(ArchiveRecord))),
+    profile: compilePublished(JSON.stringify(plainSchema(ArchivedProfile))),
+  });
+
+/** JSON from an archived file, or an ArchiveError naming it. */
+function parsed(text: string, file: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ArchiveError('archive_shape', { file }, `${what} is not JSON: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Why a record's list of documents is not a snapshot's, or undefined: a snapshot holds its index and its bulk CSV, and
+ * a JSON and a CSV for each of its markets, each once; nothing else (so nothing outside its folder is ever read).
+ */
+function documentsFault(date: string, names: readonly string[]): string | undefined {
+  const listed = new Set<string>();
+  for (const name of names) {
+    if (vintagePathOf(date, name) === undefined) {
+      return `it lists ${JSON.stringify(name)}, which is no document of a snapshot (markets.json, markets.csv, markets/<market-id>.json or .csv)`;
+    }
+    if (listed.has(name)) return `it lists ${name} twice`;
+    listed.add(name);
+  }
+  for (const name of [VINTAGE_DOCUMENTS.index, VINTAGE_DOCUMENTS.bulkCsv]) if (!listed.has(name)) return `it lists no ${name}`;
+  for (const name of listed) {
+    const id = /^markets\/(.+)\.(?:json|csv)$/.exec(name)?.[1];
+    if (id === undefined) continue;
+    const pair = name.endsWith('.json') ? VINTAGE_DOCUMENTS.csv(id) : VINTAGE_DOCUMENTS.profile(id);
+    if (!listed.has(pair)) return `it lists ${name} but not ${pair}`;
+  }
+  return undefined;
+}
+
 function readRecord(dir: string, date: string): ArchiveRecord {
   const file = `${date}/${RECORD_FILE}`;
-  let parsed: unknown;
+  let text: string;
   try {
-    parsed = JSON.parse(readFileSync(join(dir, date, RECORD_FILE), 'utf8'));
+    text = readFileSync(join(dir, date, RECORD_FILE), 'utf8');
   } catch (error) {
     throw new ArchiveError('archive_shape', { file }, `cannot read the snapshot's record: ${(error as Error).message}`);
   }
-  const r = parsed as Partial<ArchiveRecord>;
-  if (
-    r.snapshotDate !== date ||
-    typeof r.methodologyVersion !== 'string' ||
-    !Array.isArray(r.sources) ||
-    !Array.isArray(r.documents) ||
-    !r.documents.every((d) => typeof d?.file === 'string' && typeof d.sha256 === 'string' && typeof d.bytes === 'number')
-  ) {
-    throw new ArchiveError('archive_shape', { file }, `not a snapshot record of ${date} (snapshotDate, methodologyVersion, sources, documents)`);
-  }
-  return r as ArchiveRecord;
+  const record = parsed(text, file, "the snapshot's record");
+  const violation = firstViolation(validatorsOf().record, record);
+  if (violation !== undefined) throw new ArchiveError('archive_shape', { file, pointer: violation.pointer }, `not a snapshot record: ${violation.reason}`);
+  const r = record as ArchiveRecord;
+  if (r.snapshotDate !== date) throw new ArchiveError('archive_shape', { file, pointer: '/snapshotDate' }, `the record is of ${r.snapshotDate}, its folder of ${date}`);
+  const fault = documentsFault(date, r.documents.map((d) => d.file));
+  if (fault !== undefined) throw new ArchiveError('archive_shape', { file, pointer: '/documents' }, `not the documents of a snapshot: ${fault}`);
+  return r;
+}
+
+/** An archived profile as the build reads it again, or an ArchiveError naming its file and what it lacks. */
+function readProfile(body: Buffer, id: string, file: string): MarketProfile {
+  const doc = parsed(body.toString('utf8'), file, 'the profile');
+  const violation = firstViolation(validatorsOf().profile, doc);
+  if (violation !== undefined) throw new ArchiveError('archive_shape', { file, pointer: violation.pointer }, `not a market profile: ${violation.reason}`);
+  const profile = doc as MarketProfile;
+  if (profile.market.id !== id) throw new ArchiveError('archive_shape', { file, pointer: '/market/id' }, `the profile is of ${profile.market.id}, its file of ${id}`);
+  return profile;
 }
 
 /**
@@ -119,8 +163,8 @@ export function readArchive(dir: string): PastSnapshot[] {
     if (extra !== undefined) throw new ArchiveError('archive_tampered', { file: `${date}/${extra}` }, `${RECORD_FILE} does not list it`);
     const profiles = new Map<string, MarketProfile>();
     for (const [name, body] of documents) {
-      const m = /^markets\/([a-z0-9-]+)\.json$/.exec(name);
-      if (m !== null) profiles.set(m[1] ?? '', JSON.parse(body.toString('utf8')) as MarketProfile);
+      const id = /^markets\/([a-z0-9-]+)\.json$/.exec(name)?.[1];
+      if (id !== undefined) profiles.set(id, readProfile(body, id, `${date}/${name}`));
     }
     return { snapshotDate: date, methodologyVersion: record.methodologyVersion, sources: record.sources, profiles, documents };
   });

@@ -152,6 +152,17 @@ export const constants = {
   liveData: Type.Literal(false),
 };
 
+/**
+ * The parts of a profile the build reads again from an archived snapshot (its series, the check that a snapshot keeps
+ * its values), in this contract's shape: checked as the archive is read, so a snapshot that lacks one stops the build
+ * at its file.
+ */
+export const ArchivedProfile = Type.Object({
+  market: Type.Object({ id: Type.String({ pattern: MARKET_ID_PATTERN }) }),
+  profile: Type.Object({ metrics: Type.Record(Type.String({ pattern: '^[a-z][A-Za-z0-9]*$' }), Metric) }),
+  geographyScope: Type.Optional(GeographyScope),
+});
+
 export const MarketProfile = Type.Object({
   ...constants,
   market: Market,

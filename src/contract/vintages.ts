@@ -2,6 +2,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IsoDate, NonEmpty, PRODUCTION_MODE, SCHEMA_VERSION, Url } from './schemas.ts';
 
+/** A file by name, with its size and SHA-256. */
+const FileHash = Type.Object({ file: NonEmpty, bytes: Type.Integer({ minimum: 0 }), sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }) });
+
 const VintageSource = Type.Object({
   sourceId: Type.String({ pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' }),
   vintage: NonEmpty,
@@ -17,9 +20,21 @@ const VintageSource = Type.Object({
     }),
   ),
   overdue: Type.Optional(Type.Boolean({ description: 'Whether the next release was due before the snapshot date: judged as of that date, not today.' })),
-  files: Type.Array(Type.Object({ file: NonEmpty, bytes: Type.Integer({ minimum: 0 }), sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }) }), {
+  files: Type.Array(FileHash, {
     description: 'The source files the snapshot was built from, with their sizes and SHA-256.',
   }),
+});
+
+/** A source as an archived snapshot records it: what the vintage index says less what it computes. */
+const ArchivedSource = Type.Omit(VintageSource, ['nextExpectedRelease', 'overdue']);
+
+/** The record of one archived snapshot (archive/<date>/snapshot.json), beside its documents: checked as the archive is read. */
+export const ArchiveRecord = Type.Object({
+  snapshotDate: IsoDate,
+  methodologyVersion: Type.String({ pattern: '^v[0-9]+\\.[0-9]+$' }),
+  sources: Type.Array(ArchivedSource, { minItems: 1 }),
+  /** Every document of the snapshot, by archive name, with its size and SHA-256. */
+  documents: Type.Array(FileHash),
 });
 
 const Vintage = Type.Object({
@@ -47,8 +62,8 @@ export const VintageIndex = Type.Object({
   links: Type.Object({ self: Url, schema: Url }),
 });
 
-/** A source as an archived snapshot records it (archive/<date>/snapshot.json): what the vintage index says less what it computes. */
-export type ArchivedSource = Omit<Static<typeof VintageSource>, 'nextExpectedRelease' | 'overdue'>;
+export type ArchivedSource = Static<typeof ArchivedSource>;
+export type ArchiveRecord = Static<typeof ArchiveRecord>;
 
 export type VintageIndex = Static<typeof VintageIndex>;
 export type Vintage = Static<typeof Vintage>;

@@ -54,12 +54,19 @@ const violationText = (e: ErrorObject): string => {
   return `${e.message ?? e.keyword}${e.keyword === 'const' ? ` (${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)})` : ''}`;
 };
 
-/** Throws on the first violation, naming the market and the JSON pointer. */
-export function assertValid(validate: ValidateFunction, document: unknown, marketId: string | undefined, route: string): void {
-  if (validate(document)) return;
+/** The first violation of the schema, as a JSON pointer and a sentence; undefined when the document is valid. */
+export function firstViolation(validate: ValidateFunction, document: unknown): { pointer: string; reason: string } | undefined {
+  if (validate(document)) return undefined;
   // Ajv sets errors, at least one, whenever validation fails.
   const first = (validate.errors as ErrorObject[])[0] as ErrorObject;
-  throw new ContractError('schema', { ...(marketId === undefined ? {} : { marketId }), route, pointer: first.instancePath }, violationText(first));
+  return { pointer: first.instancePath, reason: violationText(first) };
+}
+
+/** Throws on the first violation, naming the market and the JSON pointer. */
+export function assertValid(validate: ValidateFunction, document: unknown, marketId: string | undefined, route: string): void {
+  const violation = firstViolation(validate, document);
+  if (violation === undefined) return;
+  throw new ContractError('schema', { ...(marketId === undefined ? {} : { marketId }), route, pointer: violation.pointer }, violation.reason);
 }
 
 /** Rules of docs/contract.md sections 2-4 that JSON Schema draft-07 cannot say: keys equal ids, references resolve, dates agree. */

@@ -1,10 +1,13 @@
 // Vintages: each published snapshot archived whole and never rewritten; a second snapshot leaves the first addressable byte for byte, and a changed archived byte stops the build.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { readArchive } from '../../src/archive/archive.ts';
 import { main } from '../../src/commands/cli.ts';
+import { ArchiveError } from '../../src/contract/errors.ts';
 import type { VintageIndex } from '../../src/contract/vintages.ts';
 import { captureOutput } from '../support/capture.ts';
 import { FIXTURES_DIR, fhfaNextQuarter } from '../support/data.ts';
@@ -135,5 +138,157 @@ describe('vintages: snapshots archived for ever', () => {
     } finally {
       writeFileSync(file, original);
     }
+  });
+});
+
+describe('an archived snapshot unlike what `archive` writes stops the build at its file, and nothing outside the archive is read', () => {
+  const ARCHIVE = new URL('../../archive/', import.meta.url).pathname;
+  const work = mkdtempSync(join(tmpdir(), 'mp-archive-shape-'));
+  after(() => rmSync(work, { recursive: true, force: true }));
+  const hash = (body: Buffer): string => createHash('sha256').update(body).digest('hex');
+  interface Written {
+    file: string;
+    bytes: number;
+    sha256: string;
+  }
+
+  /**
+   * The message readArchive throws for a copy of the committed archive in which `change` rewrote the first snapshot's
+   * record or files (`write` keeps the record's size and hash of a file true to its new bytes, so only the shape is wrong).
+   */
+  function refusal(change: (record: Record<string, unknown> & { documents: Written[] }, write: (file: string, body: string) => void) => unknown): string {
+    const dir = mkdtempSync(join(work, 'case-'));
+    cpSync(ARCHIVE, dir, { recursive: true });
+    const recordFile = join(dir, FIRST, 'snapshot.json');
+    const record = JSON.parse(readFileSync(recordFile, 'utf8')) as Record<string, unknown> & { documents: Written[] };
+    const write = (file: string, body: string): void => {
+      writeFileSync(join(dir, FIRST, file), body);
+      const entry = record.documents.find((d) => d.file === file);
+      if (entry !== undefined) Object.assign(entry, { bytes: Buffer.byteLength(body), sha256: hash(Buffer.from(body)) });
+    };
+    const replaced = change(record, write);
+    writeFileSync(recordFile, typeof replaced === 'string' ? replaced : JSON.stringify(record));
+    try {
+      readArchive(dir);
+    } catch (error) {
+      assert.ok(error instanceof ArchiveError, `an ArchiveError, not ${String(error)}`);
+      assert.equal(error.code, 'archive_shape');
+      return error.message;
+    }
+    return assert.fail('the archive was read');
+  }
+  const record = `${FIRST}/snapshot.json`;
+  const profile = `${FIRST}/markets/${AUSTIN}.json`;
+
+  test('a record that is not a snapshot record: not an object, a field missing or of another type, another date', () => {
+    assert.equal(
+      refusal(() => 'null'),
+      `${record}, at /: not a snapshot record: must be object`,
+    );
+    assert.equal(
+      refusal(() => '{"snapshotDate": '),
+      `${record}: the snapshot's record is not JSON: Unexpected end of JSON input`,
+    );
+    assert.equal(
+      refusal((r) => {
+        r.sources = [5];
+      }),
+      `${record}, at /sources/0: not a snapshot record: must be object`,
+    );
+    assert.equal(
+      refusal((r) => {
+        r.sources = [];
+      }),
+      `${record}, at /sources: not a snapshot record: must NOT have fewer than 1 items`,
+    );
+    assert.equal(
+      refusal((r) => {
+        r.methodologyVersion = 2;
+      }),
+      `${record}, at /methodologyVersion: not a snapshot record: must be string`,
+    );
+    assert.equal(
+      refusal((r) => {
+        (r.documents[0] as unknown as Record<string, unknown>).bytes = '5';
+      }),
+      `${record}, at /documents/0/bytes: not a snapshot record: must be integer`,
+    );
+    assert.equal(
+      refusal((r) => {
+        r.snapshotDate = '2026-10-01';
+      }),
+      `${record}, at /snapshotDate: the record is of 2026-10-01, its folder of ${FIRST}`,
+    );
+  });
+
+  test("a record whose documents are not a snapshot's: a name outside the folder is refused before any file is read", () => {
+    // With a size and hash that would pass if the file were read, /etc/hostname would then be served as a vintage.
+    const outside = '../../../../../../../../etc/hostname';
+    assert.equal(
+      refusal((r) => {
+        r.documents.push({ file: outside, bytes: 0, sha256: '0'.repeat(64) });
+      }),
+      `${record}, at /documents: not the documents of a snapshot: it lists "${outside}", which is no document of a snapshot (markets.json, markets.csv, markets/<market-id>.json or .csv)`,
+    );
+    assert.equal(
+      refusal((r) => {
+        r.documents.push({ ...(r.documents[0] as Written) });
+      }),
+      `${record}, at /documents: not the documents of a snapshot: it lists markets.csv twice`,
+    );
+    assert.equal(
+      refusal((r) => {
+        r.documents = r.documents.filter((d) => d.file !== 'markets.json');
+      }),
+      `${record}, at /documents: not the documents of a snapshot: it lists no markets.json`,
+    );
+    assert.equal(
+      refusal((r) => {
+        r.documents = r.documents.filter((d) => d.file !== `markets/${AUSTIN}.csv`);
+      }),
+      `${record}, at /documents: not the documents of a snapshot: it lists markets/${AUSTIN}.json but not markets/${AUSTIN}.csv`,
+    );
+  });
+
+  test('a profile the build cannot read again: not JSON, a metric of another shape, another market', () => {
+    const austin = JSON.parse(readFileSync(join(ARCHIVE, FIRST, `markets/${AUSTIN}.json`), 'utf8')) as {
+      market: { id: string };
+      profile: { metrics: Record<string, Record<string, unknown>> };
+    };
+    assert.match(
+      refusal((_, write) => write(`markets/${AUSTIN}.json`, '{not json')),
+      new RegExp(`^${profile}: the profile is not JSON: .+`),
+    );
+    assert.equal(
+      refusal((_, write) => write(`markets/${AUSTIN}.json`, '{}')),
+      `${profile}, at /: not a market profile: missing required property "market"`,
+    );
+    const edited = (edit: (copy: typeof austin) => void): string => {
+      const copy = structuredClone(austin);
+      edit(copy);
+      return JSON.stringify(copy);
+    };
+    assert.equal(
+      refusal((_, write) =>
+        write(
+          `markets/${AUSTIN}.json`,
+          edited((p) => {
+            (p.profile.metrics['permits'] ?? assert.fail('no permits metric')).value = '9444';
+          }),
+        ),
+      ),
+      `${profile}, at /profile/metrics/permits/value: not a market profile: must be number`,
+    );
+    assert.equal(
+      refusal((_, write) =>
+        write(
+          `markets/${AUSTIN}.json`,
+          edited((p) => {
+            p.market.id = 'us-ny-new-york';
+          }),
+        ),
+      ),
+      `${profile}, at /market/id: the profile is of us-ny-new-york, its file of ${AUSTIN}`,
+    );
   });
 });
