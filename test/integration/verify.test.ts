@@ -312,6 +312,32 @@ describe('verify against broken deployments names the fault', () => {
     });
   }
 
+  test('a vintage link off the deployment is named and not followed; a vintage CSV is held to its dated attachment name', async () => {
+    let date = '';
+    const deployment = await embeddedDeployment((t) => {
+      const route = routeOf(t, '/api/vintages');
+      const doc = JSON.parse(route.identity.body.toString('utf8')) as { vintages: { snapshotDate: string; links: { index: string } }[] };
+      const first = doc.vintages[0] ?? assert.fail('premise: a vintage');
+      date = first.snapshotDate;
+      first.links.index = 'http://example.invalid/markets';
+      t.routes.set(route.path, withBody(route, Buffer.from(`${JSON.stringify(doc, null, 2)}\n`)));
+      const csv = routeOf(t, `/api/vintages/${date}/markets/${ID}/csv`);
+      t.routes.set(csv.path, {
+        ...csv,
+        headers: csv.headers.map(([k, v]) => [k, k === 'Content-Disposition' ? `attachment; filename="${ID}-housing.csv"` : v] as const),
+      });
+    });
+    try {
+      const report = await verifyDeployment(deployment.url);
+      assert.deepEqual(report.checks.find((c) => c.name === 'vintages /api/vintages')?.faults, [
+        `/api/vintages: the snapshot of ${date} links index to http://example.invalid/markets, not ${deployment.url}/api/vintages/${date}/markets`,
+        `GET /api/vintages/${date}/markets/${ID}/csv has Content-Disposition "attachment; filename=\\"${ID}-housing.csv\\"", expected attachment; filename="${ID}-housing-${date}.csv"`,
+      ]);
+    } finally {
+      await deployment.stop();
+    }
+  });
+
   test("the download's files are held to the bytes served one by one, and none larger than an answer may be is inflated", async () => {
     const csv = 'markets/us-tx-austin.csv';
     const json = 'markets/us-tx-austin.json';

@@ -49,6 +49,15 @@ export const BULK_SERIES_CSV_FILENAME = 'housing-markets-series.csv';
 export const DOWNLOAD_FILENAME = 'housing-markets.zip';
 /** docs/contract.md 2.11: what a vintage is served with. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** docs/contract.md 2.11: where the documents of the snapshot of `date` are served, and the names its CSVs are saved under. */
+export const VINTAGE = {
+  index: (date: string): string => `/api/vintages/${date}/markets`,
+  bulkCsv: (date: string): string => `/api/vintages/${date}/markets/csv`,
+  profile: (date: string, id: string): string => `/api/vintages/${date}/markets/${id}`,
+  csv: (date: string, id: string): string => `/api/vintages/${date}/markets/${id}/csv`,
+  bulkCsvFilename: (date: string): string => `housing-markets-${date}.csv`,
+  csvFilename: (date: string, id: string): string => `${id}-housing-${date}.csv`,
+} as const;
 /** docs/contract.md 2.1: the keys of a profile's `links`. */
 export const LINK_KEYS = ['html', 'dataStatus', 'methodology', 'dataSources', 'dataCatalog', 'privacy', 'changelog'] as const;
 export const marketCsvFilename = (id: string): string => `${id}-housing.csv`;

@@ -7,6 +7,7 @@ import {
   IMMUTABLE,
   SERIES_CSV_COLUMNS,
   TYPES,
+  VINTAGE,
   expectRepresentation,
   expectResponse,
   isObject,
@@ -96,9 +97,37 @@ export async function checkBulkSeries(probe: Probe, f: Faults, marketRows: reado
   return rows.length;
 }
 
+/** A document a vintage links: where the link should lead, its content type, and the name a CSV is saved under. */
+interface VintageDocument {
+  /** How the fault names the link: `index`, `markets.us-tx-austin.csv`. */
+  name: string;
+  link: unknown;
+  path: string;
+  type: string;
+  attachment?: string;
+}
+
+/** The documents one vintage of the index links, each with what the contract says of it. */
+function documentsOf(v: Record<string, unknown>, date: string): VintageDocument[] {
+  const links = isObject(v.links) ? v.links : {};
+  const markets = isObject(links.markets) ? Object.entries(links.markets) : [];
+  return [
+    { name: 'index', link: links.index, path: VINTAGE.index(date), type: TYPES.json },
+    { name: 'bulkCsv', link: links.bulkCsv, path: VINTAGE.bulkCsv(date), type: TYPES.csv, attachment: VINTAGE.bulkCsvFilename(date) },
+    ...markets.flatMap(([id, m]): VintageDocument[] => {
+      const market = isObject(m) ? m : {};
+      return [
+        { name: `markets.${id}.json`, link: market.json, path: VINTAGE.profile(date, id), type: TYPES.json },
+        { name: `markets.${id}.csv`, link: market.csv, path: VINTAGE.csv(date, id), type: TYPES.csv, attachment: VINTAGE.csvFilename(date, id) },
+      ];
+    }),
+  ];
+}
+
 /**
  * /api/vintages: valid against its served schema, the current snapshot first (the index's date), and every document it
- * links answering 200 with Cache-Control immutable.
+ * links at the deployment's own address for it (a link elsewhere is a fault, and is not followed), answering 200 with
+ * its content type, Cache-Control immutable and, for a CSV, the attachment name with the snapshot's date.
  */
 export async function checkVintages(
   probe: Probe,
@@ -118,20 +147,28 @@ export async function checkVintages(
     first?.current === true && isObject(indexDoc) && first.snapshotDate === indexDoc.generatedAt,
     `/api/vintages does not list the current snapshot (${isObject(indexDoc) ? String(indexDoc.generatedAt) : '?'}) first`,
   );
-  const urls = vintages.flatMap((v) => {
-    const links = isObject(v.links) ? v.links : {};
-    const markets = isObject(links.markets) ? Object.values(links.markets).filter(isObject) : [];
-    return [links.index, links.bulkCsv, ...markets.flatMap((m) => [m.json, m.csv])].filter((u): u is string => typeof u === 'string');
+  const documents = vintages.flatMap((v) => {
+    // A vintage without a date string is the schema's fault, named above.
+    if (typeof v.snapshotDate !== 'string') return [];
+    const date = v.snapshotDate;
+    return documentsOf(v, date).filter((d) => {
+      const expected = probe.baseUrl + d.path;
+      // A link that is missing or not a string is the schema's fault too.
+      if (typeof d.link !== 'string' || d.link === expected) return typeof d.link === 'string';
+      f.add(`/api/vintages: the snapshot of ${date} links ${d.name} to ${d.link}, not ${expected}`);
+      return false;
+    });
   });
-  const answers = await Promise.all(urls.map((url) => probe.fetch(url)));
-  for (const answer of answers) {
-    f.expect(answer.status === 200, `${requestText(answer)} answered ${answer.status}, expected 200`);
+  const answers = await Promise.all(documents.map(async (d) => ({ d, answer: await probe.fetch(d.path) })));
+  for (const { d, answer } of answers) {
+    expectResponse(f, answer, 200, d.type);
     f.expect(
       headerOf(answer, 'cache-control') === IMMUTABLE,
       `${requestText(answer)} has Cache-Control ${JSON.stringify(headerOf(answer, 'cache-control') ?? null)}, expected ${IMMUTABLE}`,
     );
+    if (d.attachment !== undefined) expectAttachment(f, answer, d.attachment);
   }
-  return { vintages: vintages.length, documents: urls.length };
+  return { vintages: vintages.length, documents: documents.length };
 }
 
 /** The path a zip entry's name mirrors: markets/x.json → /api/markets/x, markets/x.csv → /api/markets/x/csv. */
