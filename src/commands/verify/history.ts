@@ -152,9 +152,10 @@ export async function checkVintages(
     if (typeof v.snapshotDate !== 'string') return [];
     const date = v.snapshotDate;
     return documentsOf(v, date).filter((d) => {
-      const expected = probe.baseUrl + d.path;
       // A link that is missing or not a string is the schema's fault too.
-      if (typeof d.link !== 'string' || d.link === expected) return typeof d.link === 'string';
+      if (typeof d.link !== 'string') return false;
+      const expected = probe.baseUrl + d.path;
+      if (d.link === expected) return true;
       f.add(`/api/vintages: the snapshot of ${date} links ${d.name} to ${d.link}, not ${expected}`);
       return false;
     });
