@@ -1,14 +1,16 @@
 // Vintages: each published snapshot archived whole and never rewritten; a second snapshot leaves the first addressable byte for byte, and a changed archived byte stops the build.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { readArchive } from '../../src/archive/archive.ts';
+import { readArchive, snapshotDocuments, writeSnapshot } from '../../src/archive/archive.ts';
+import { buildRouteTable, buildSnapshot } from '../../src/build/build.ts';
 import { main } from '../../src/commands/cli.ts';
-import { ArchiveError } from '../../src/contract/errors.ts';
+import { ArchiveError, type ArchiveErrorCode } from '../../src/contract/errors.ts';
 import type { VintageIndex } from '../../src/contract/vintages.ts';
+import { fixturesOnDisk } from '../../src/sources/load.ts';
 import { captureOutput } from '../support/capture.ts';
 import { FIXTURES_DIR, fhfaNextQuarter } from '../support/data.ts';
 
@@ -152,31 +154,46 @@ describe('an archived snapshot unlike what `archive` writes stops the build at i
     sha256: string;
   }
 
+  type SnapshotRecord = Record<string, unknown> & { documents: Written[] };
+  /** Changes the first snapshot's record (returning its new text, or nothing to keep the object) or its files, in `folder`. */
+  type Change = (record: SnapshotRecord, write: (file: string, body: string) => void, folder: string) => unknown;
+
   /**
-   * The message readArchive throws for a copy of the committed archive in which `change` rewrote the first snapshot's
-   * record or files (`write` keeps the record's size and hash of a file true to its new bytes, so only the shape is wrong).
+   * A copy of the committed archive in which `change` rewrote the first snapshot's record or files (`write` keeps the
+   * record's size and hash of a file true to its new bytes, so only what the change is about is wrong); its folder.
    */
-  function refusal(change: (record: Record<string, unknown> & { documents: Written[] }, write: (file: string, body: string) => void) => unknown): string {
+  function alteredArchive(change: Change): string {
     const dir = mkdtempSync(join(work, 'case-'));
     cpSync(ARCHIVE, dir, { recursive: true });
     const recordFile = join(dir, FIRST, 'snapshot.json');
-    const record = JSON.parse(readFileSync(recordFile, 'utf8')) as Record<string, unknown> & { documents: Written[] };
+    const record = JSON.parse(readFileSync(recordFile, 'utf8')) as SnapshotRecord;
     const write = (file: string, body: string): void => {
       writeFileSync(join(dir, FIRST, file), body);
       const entry = record.documents.find((d) => d.file === file);
       if (entry !== undefined) Object.assign(entry, { bytes: Buffer.byteLength(body), sha256: hash(Buffer.from(body)) });
     };
-    const replaced = change(record, write);
-    writeFileSync(recordFile, typeof replaced === 'string' ? replaced : JSON.stringify(record));
+    const before = JSON.stringify(record);
+    const replaced = change(record, write, join(dir, FIRST));
+    // The record is rewritten only when the change touched it, so an archive left as it was keeps its bytes.
+    if (typeof replaced === 'string') writeFileSync(recordFile, replaced);
+    else if (JSON.stringify(record) !== before) writeFileSync(recordFile, JSON.stringify(record));
+    return dir;
+  }
+
+  /** The message of the ArchiveError `read` throws, failing if it throws anything else or another code. */
+  function thrown(read: () => unknown, code: ArchiveErrorCode): string {
     try {
-      readArchive(dir);
+      read();
     } catch (error) {
       assert.ok(error instanceof ArchiveError, `an ArchiveError, not ${String(error)}`);
-      assert.equal(error.code, 'archive_shape');
+      assert.equal(error.code, code, error.message);
       return error.message;
     }
-    return assert.fail('the archive was read');
+    return assert.fail('nothing was refused');
   }
+
+  /** The message readArchive throws for an archive so changed. */
+  const refusal = (change: Change, code: ArchiveErrorCode = 'archive_shape'): string => thrown(() => readArchive(alteredArchive(change)), code);
   const record = `${FIRST}/snapshot.json`;
   const profile = `${FIRST}/markets/${AUSTIN}.json`;
 
@@ -248,6 +265,12 @@ describe('an archived snapshot unlike what `archive` writes stops the build at i
       }),
       `${record}, at /documents: not the documents of a snapshot: it lists markets/${AUSTIN}.json but not markets/${AUSTIN}.csv`,
     );
+    assert.equal(
+      refusal((r) => {
+        r.documents = r.documents.filter((d) => d.file !== `markets/${AUSTIN}.json`);
+      }),
+      `${record}, at /documents: not the documents of a snapshot: it lists markets/${AUSTIN}.csv but not markets/${AUSTIN}.json`,
+    );
   });
 
   test('a profile the build cannot read again: not JSON, a metric of another shape, another market', () => {
@@ -289,6 +312,152 @@ describe('an archived snapshot unlike what `archive` writes stops the build at i
         ),
       ),
       `${profile}, at /market/id: the profile is of us-ny-new-york, its file of ${AUSTIN}`,
+    );
+  });
+
+  test("an archive's folders: one not named by its date is refused; one being written and a plain file are passed over", () => {
+    const dir = alteredArchive(() => undefined);
+    writeFileSync(join(dir, 'README.md'), 'notes\n');
+    mkdirSync(join(dir, '.2026-12-01.tmp-77'));
+    writeFileSync(join(dir, '.2026-12-01.tmp-77', 'snapshot.json'), '{');
+    // A second snapshot, its folder made after the first's but of an earlier date: read in order of date.
+    const earlier = '2026-10-01';
+    cpSync(join(dir, FIRST), join(dir, earlier), { recursive: true });
+    const recordFile = join(dir, earlier, 'snapshot.json');
+    writeFileSync(recordFile, readFileSync(recordFile, 'utf8').replace(`"snapshotDate": "${FIRST}"`, `"snapshotDate": "${earlier}"`));
+    assert.deepEqual(
+      readArchive(dir).map((p) => p.snapshotDate),
+      [earlier, FIRST],
+    );
+    for (const name of [`${FIRST}-old`, `x${FIRST}`]) {
+      const bad = alteredArchive(() => undefined);
+      cpSync(join(bad, FIRST), join(bad, name), { recursive: true });
+      assert.equal(
+        thrown(() => readArchive(bad), 'archive_shape'),
+        `${name}: an archived snapshot is a folder named by its date, YYYY-MM-DD`,
+      );
+    }
+  });
+
+  test('files and record out of step: a listed file missing, a file not listed, a size not its bytes, no record at all', () => {
+    const csv = `markets/${AUSTIN}.csv`;
+    assert.equal(
+      refusal((_, __, folder) => rmSync(join(folder, csv)), 'archive_tampered'),
+      `${FIRST}/${csv}: the record lists it, but it is missing`,
+    );
+    assert.equal(
+      refusal((_, __, folder) => writeFileSync(join(folder, 'markets', 'notes.txt'), 'x'), 'archive_tampered'),
+      `${FIRST}/markets/notes.txt: snapshot.json does not list it`,
+    );
+    // The size alone is wrong: the hash is still the bytes'.
+    const entry = (JSON.parse(readFileSync(join(ARCHIVE, FIRST, 'snapshot.json'), 'utf8')) as SnapshotRecord).documents.find((d) => d.file === csv);
+    assert.ok(entry, `premise: the record lists ${csv}`);
+    assert.equal(
+      refusal((r) => {
+        const d = r.documents.find((x) => x.file === csv);
+        if (d !== undefined) d.bytes += 1;
+      }, 'archive_tampered'),
+      `${FIRST}/${csv}: its bytes (${entry.bytes}, SHA-256 ${entry.sha256}) are not the ones archived (${entry.bytes + 1}, ${entry.sha256}); an archived snapshot is never changed`,
+    );
+    const unrecorded = alteredArchive(() => undefined);
+    rmSync(join(unrecorded, FIRST, 'snapshot.json'));
+    assert.match(
+      thrown(() => readArchive(unrecorded), 'archive_shape'),
+      new RegExp(`^${FIRST}/snapshot\\.json: cannot read the snapshot's record: ENOENT`),
+    );
+  });
+
+  test('the snapshot of the current date keeps its markets and values: a market more or fewer, a margin of error, a metric gone', () => {
+    const json = `markets/${AUSTIN}.json`;
+    const austin = readFileSync(join(ARCHIVE, FIRST, json), 'utf8');
+    const built = (change: Change): string =>
+      thrown(
+        () => buildRouteTable({ baseUrl: 'http://localhost:3000', read: fixturesOnDisk(FIXTURES_DIR), archive: readArchive(alteredArchive(change)) }),
+        'archive_changed',
+      );
+    const renew = `a changed snapshot needs a new retrieval date`;
+    assert.equal(
+      built((r, _, folder) => {
+        for (const file of [json, `markets/${AUSTIN}.csv`]) rmSync(join(folder, file));
+        r.documents = r.documents.filter((d) => !d.file.startsWith(`markets/${AUSTIN}.`));
+      }),
+      `${FIRST}/${json}: the snapshot of ${FIRST} did not have market ${AUSTIN}; ${renew}`,
+    );
+    assert.equal(
+      built((r, write, folder) => {
+        for (const [file, body] of [
+          ['markets/us-zz-extra.json', austin.replace(`"id": "${AUSTIN}"`, '"id": "us-zz-extra"')],
+          ['markets/us-zz-extra.csv', readFileSync(join(folder, `markets/${AUSTIN}.csv`), 'utf8')],
+        ] as const) {
+          r.documents.push({ file, bytes: 0, sha256: '' });
+          write(file, body);
+        }
+      }),
+      `${FIRST}/markets/us-zz-extra.json: the snapshot of ${FIRST} had market us-zz-extra; ${renew}`,
+    );
+    /** Austin's archived profile with its metrics edited, its hash kept true. */
+    const editMetrics =
+      (edit: (metrics: Record<string, Record<string, unknown>>) => void): Change =>
+      (_, write) => {
+        const doc = JSON.parse(austin) as { profile: { metrics: Record<string, Record<string, unknown>> } };
+        edit(doc.profile.metrics);
+        write(json, JSON.stringify(doc));
+      };
+    // Austin's median gross rent: 1,729 ± 14 (ACS 2020-2024), archived as ± 15.
+    assert.equal(
+      built(
+        editMetrics((metrics) => {
+          assert.equal(metrics['medianGrossRent']?.marginOfError, 14, 'premise: archived as ± 14');
+          Object.assign(metrics['medianGrossRent'] ?? {}, { marginOfError: 15 });
+        }),
+      ),
+      `${FIRST}/${json}, at /profile/metrics/medianGrossRent: the fixtures give [1729,"2020-2024","census-acs-5yr",14,false] where the archived snapshot of ${FIRST} has [1729,"2020-2024","census-acs-5yr",15,false]; ${renew} (fetch records one)`,
+    );
+    assert.equal(
+      built(
+        editMetrics((metrics) => {
+          delete metrics['permits'];
+        }),
+      ),
+      `${FIRST}/${json}, at /profile/metrics/permits: the fixtures give [9444,"2024","census-bps",null,false] where the archived snapshot of ${FIRST} has absent; ${renew} (fetch records one)`,
+    );
+  });
+
+  test('`archive` never rewrites a byte, writes the record in order of name, and replaces a staging folder left behind', async () => {
+    const same = alteredArchive(() => undefined);
+    const again = await run(['archive', '--fixtures', FIXTURES_DIR, '--archive', same]);
+    assert.deepEqual(again, { code: 0, out: `market-profiles: the snapshot of ${FIRST} is archived already, byte for byte (${same}/${FIRST}/)\n`, err: '' });
+    // A caveat more in Austin's archived profile (its hash kept true): the same values, other bytes.
+    const json = `markets/${AUSTIN}.json`;
+    const changed = alteredArchive((_, write) =>
+      write(json, readFileSync(join(ARCHIVE, FIRST, json), 'utf8').replace('"caveats": [', '"caveats": [\n    "One caveat more.",')),
+    );
+    const { snapshot, table } = buildSnapshot({ baseUrl: 'http://localhost:3000', read: fixturesOnDisk(FIXTURES_DIR), archive: readArchive(changed) });
+    assert.equal(
+      thrown(() => writeSnapshot(changed, snapshot, table), 'archive_changed'),
+      `${FIRST}/${json}: this build's bytes differ from those archived for ${FIRST}; an archived snapshot is never rewritten (a changed snapshot needs a new retrieval date)`,
+    );
+    // A new snapshot, with the staging folder of a run of this process that stopped half-way.
+    const fixtures = join(work, 'fixtures-next');
+    cpSync(FIXTURES_DIR, fixtures, { recursive: true });
+    nextQuarter(fixtures);
+    const dir = alteredArchive(() => undefined);
+    const staging = join(dir, `.${SECOND}.tmp-${process.pid}`);
+    mkdirSync(join(staging, 'markets'), { recursive: true });
+    writeFileSync(join(staging, 'markets', 'half.json'), '{');
+    const written = await run(['archive', '--fixtures', fixtures, '--archive', dir]);
+    assert.equal(written.code, 0, written.err);
+    assert.deepEqual(readdirSync(dir).sort(), [FIRST, SECOND]);
+    const names = (JSON.parse(readFileSync(join(dir, SECOND, 'snapshot.json'), 'utf8')) as SnapshotRecord).documents.map((d) => d.file);
+    assert.deepEqual(names.slice(0, 4), ['markets.csv', 'markets.json', 'markets/us-az-phoenix.csv', 'markets/us-az-phoenix.json']);
+    assert.deepEqual(names, [...names].sort());
+  });
+
+  test('a build without a route the archive keeps is refused, naming the route', () => {
+    const table = buildRouteTable({ baseUrl: 'http://localhost:3000', read: fixturesOnDisk(FIXTURES_DIR) });
+    assert.equal(
+      thrown(() => snapshotDocuments({ ...table, routes: new Map() }), 'archive_shape'),
+      'route /api/markets: the build has no such route to archive',
     );
   });
 });
