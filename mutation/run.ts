@@ -2,7 +2,8 @@
 //
 // usage: npm run mutation [-- [--reuse] <module name> ...]   e.g. npm run mutation -- methodology request-target
 //   --reuse: take a module's first stage from its last report when the module's source is unchanged since (after
-//   adding tests, say), so only its survivors run again.
+//   adding unit tests, say), so only its survivors run again, against the unit tier: a test added to one of the
+//   module's integration files is seen only by a run without it.
 // Stryker (mutation/package.json) is installed into mutation/node_modules on first use. Reports go to artifacts/mutation/.
 //
 // Two stages, so a run stays short and its survivors are real: every mutant runs against the module's own test files
@@ -91,6 +92,9 @@ export const MODULES: readonly { name: string; file: string; tests: readonly str
     tests: ['test/unit/zip.test.ts', 'test/unit/verify-decoding.test.ts', 'test/integration/download.test.ts'],
   },
   { name: 'unzip', file: 'src/commands/verify/unzip.ts', tests: ['test/unit/verify-decoding.test.ts', 'test/unit/zip.test.ts'] },
+  // Reading the archive back: the record, the documents it lists and the profiles, each fault named; the integration file
+  // writes archives and builds from them (about 5 s of CPU a run).
+  { name: 'archive', file: 'src/archive/archive.ts', tests: ['test/integration/vintages.test.ts', 'test/unit/route-table.test.ts'] },
   {
     name: 'headers',
     file: 'src/protocol/headers.ts',
