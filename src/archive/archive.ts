@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { dirname, join } from 'node:path';
 import { ArchiveError } from '../contract/errors.ts';
 import { renderJson } from '../contract/json.ts';
-import { ARCHIVE_BASE_URL, PATHS, VINTAGE_DOCUMENTS, vintagePathOf } from '../contract/paths.ts';
+import { ARCHIVE_BASE_URL, PATHS, VINTAGE_DOCUMENTS, vintageFileOf, type VintageFile } from '../contract/paths.ts';
 import { ArchivedProfile, plainSchema, type MarketProfile } from '../contract/schemas.ts';
 import { ArchiveRecord } from '../contract/vintages.ts';
 import type { PastSnapshot } from '../methodology/series.ts';
@@ -75,20 +75,20 @@ function parsed(text: string, file: string, what: string): unknown {
  * Why a record's list of documents is not a snapshot's, or undefined: a snapshot holds its index and its bulk CSV, and
  * a JSON and a CSV for each of its markets, each once; nothing else (so nothing outside its folder is ever read).
  */
-function documentsFault(date: string, names: readonly string[]): string | undefined {
-  const listed = new Set<string>();
+function documentsFault(names: readonly string[]): string | undefined {
+  const listed = new Map<string, VintageFile>();
   for (const name of names) {
-    if (vintagePathOf(date, name) === undefined) {
+    const file = vintageFileOf(name);
+    if (file === undefined) {
       return `it lists ${JSON.stringify(name)}, which is no document of a snapshot (markets.json, markets.csv, markets/<market-id>.json or .csv)`;
     }
     if (listed.has(name)) return `it lists ${name} twice`;
-    listed.add(name);
+    listed.set(name, file);
   }
   for (const name of [VINTAGE_DOCUMENTS.index, VINTAGE_DOCUMENTS.bulkCsv]) if (!listed.has(name)) return `it lists no ${name}`;
-  for (const name of listed) {
-    const id = /^markets\/(.+)\.(?:json|csv)$/.exec(name)?.[1];
-    if (id === undefined) continue;
-    const pair = name.endsWith('.json') ? VINTAGE_DOCUMENTS.csv(id) : VINTAGE_DOCUMENTS.profile(id);
+  for (const [name, file] of listed) {
+    if (file.kind === 'index' || file.kind === 'bulkCsv') continue;
+    const pair = file.kind === 'profile' ? VINTAGE_DOCUMENTS.csv(file.id) : VINTAGE_DOCUMENTS.profile(file.id);
     if (!listed.has(pair)) return `it lists ${name} but not ${pair}`;
   }
   return undefined;
@@ -107,7 +107,7 @@ function readRecord(dir: string, date: string): ArchiveRecord {
   if (violation !== undefined) throw new ArchiveError('archive_shape', { file, pointer: violation.pointer }, `not a snapshot record: ${violation.reason}`);
   const r = record as ArchiveRecord;
   if (r.snapshotDate !== date) throw new ArchiveError('archive_shape', { file, pointer: '/snapshotDate' }, `the record is of ${r.snapshotDate}, its folder of ${date}`);
-  const fault = documentsFault(date, r.documents.map((d) => d.file));
+  const fault = documentsFault(r.documents.map((d) => d.file));
   if (fault !== undefined) throw new ArchiveError('archive_shape', { file, pointer: '/documents' }, `not the documents of a snapshot: ${fault}`);
   return r;
 }
@@ -163,8 +163,8 @@ export function readArchive(dir: string): PastSnapshot[] {
     if (extra !== undefined) throw new ArchiveError('archive_tampered', { file: `${date}/${extra}` }, `${RECORD_FILE} does not list it`);
     const profiles = new Map<string, MarketProfile>();
     for (const [name, body] of documents) {
-      const id = /^markets\/([a-z0-9-]+)\.json$/.exec(name)?.[1];
-      if (id !== undefined) profiles.set(id, readProfile(body, id, `${date}/${name}`));
+      const file = vintageFileOf(name);
+      if (file?.kind === 'profile') profiles.set(file.id, readProfile(body, file.id, `${date}/${name}`));
     }
     return { snapshotDate: date, methodologyVersion: record.methodologyVersion, sources: record.sources, profiles, documents };
   });

@@ -78,12 +78,24 @@ export const VINTAGE_DOCUMENTS = {
 } as const;
 export const ARCHIVE_BASE_URL = '{base_url}';
 
-/** The path a vintage's archived document is served at; undefined for a name that is not one of VINTAGE_DOCUMENTS. */
-export function vintagePathOf(date: string, name: string): string | undefined {
-  if (name === VINTAGE_DOCUMENTS.index) return PATHS.vintageIndex(date);
-  if (name === VINTAGE_DOCUMENTS.bulkCsv) return PATHS.vintageBulkCsv(date);
+/** Which of VINTAGE_DOCUMENTS an archive name is: the index, the bulk CSV, or one market's profile or CSV. */
+export type VintageFile = { kind: 'index' } | { kind: 'bulkCsv' } | { kind: 'profile' | 'csv'; id: string };
+
+/** What an archive name names; undefined for a name that is not one of VINTAGE_DOCUMENTS. */
+export function vintageFileOf(name: string): VintageFile | undefined {
+  if (name === VINTAGE_DOCUMENTS.index) return { kind: 'index' };
+  if (name === VINTAGE_DOCUMENTS.bulkCsv) return { kind: 'bulkCsv' };
   const m = /^markets\/([a-z0-9-]+)\.(json|csv)$/.exec(name);
   if (m === null) return undefined;
   const [, id = '', ext] = m;
-  return ext === 'json' ? PATHS.vintageProfile(date, id) : PATHS.vintageCsv(date, id);
+  return { kind: ext === 'json' ? 'profile' : 'csv', id };
+}
+
+/** The path a vintage's archived document is served at; undefined for a name that is not one of VINTAGE_DOCUMENTS. */
+export function vintagePathOf(date: string, name: string): string | undefined {
+  const file = vintageFileOf(name);
+  if (file === undefined) return undefined;
+  if (file.kind === 'index') return PATHS.vintageIndex(date);
+  if (file.kind === 'bulkCsv') return PATHS.vintageBulkCsv(date);
+  return file.kind === 'profile' ? PATHS.vintageProfile(date, file.id) : PATHS.vintageCsv(date, file.id);
 }
