@@ -233,5 +233,9 @@ export async function startMiniflare(options: Pick<EdgeRunOptions, 'distDir' | '
   return { url, stop: () => mf.dispose() };
 }
 
-/** Builds dist/ into a temporary folder for a free loopback port and runs its Worker on Miniflare (tests). */
-export const edgeOverFreshBuild = (fixturesDir: string): Promise<FreshBuildRun<MiniflareRun>> => overFreshBuild(fixturesDir, 'mp-edge-', startMiniflare);
+/**
+ * Builds dist/ into a temporary folder for a free loopback port and runs its Worker on Miniflare (tests); with
+ * `edgePartBytes`, bodies longer than that are stored in parts, as those over Cloudflare's asset size limit are.
+ */
+export const edgeOverFreshBuild = (fixturesDir: string, edgePartBytes?: number): Promise<FreshBuildRun<MiniflareRun>> =>
+  overFreshBuild(fixturesDir, 'mp-edge-', startMiniflare, edgePartBytes);

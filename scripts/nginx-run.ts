@@ -178,12 +178,13 @@ export async function overFreshBuild<R extends { stop: () => Promise<void> }>(
   fixturesDir: string,
   prefix: string,
   start: (options: { distDir: string; runDir: string; host: string; port: number }) => Promise<R>,
+  edgePartBytes?: number,
 ): Promise<FreshBuildRun<R>> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   try {
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
-    await writeBuild(buildRouteTable({ baseUrl, read: fixturesOnDisk(fixturesDir) }), join(dir, 'dist'));
+    await writeBuild(buildRouteTable({ baseUrl, read: fixturesOnDisk(fixturesDir) }), join(dir, 'dist'), undefined, edgePartBytes);
     const run = await start({ distDir: join(dir, 'dist'), runDir: join(dir, 'run'), host: '127.0.0.1', port });
     return {
       baseUrl,

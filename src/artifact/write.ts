@@ -6,7 +6,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { CONTENT_TYPES, type Kind } from '../protocol/headers.ts';
 import { cdnFiles } from './cdn.ts';
 import { EDGE_ASSETS_DIR, edgeFiles } from './edge.ts';
-import { edgeAssetFiles, edgeData } from './edge-data.ts';
+import { ASSET_SIZE_LIMIT, edgeAssetFiles, edgeData } from './edge-data.ts';
 import { nginxFiles } from './nginx.ts';
 import { renderJson } from '../contract/json.ts';
 import { SITE_DIR, VARIANT_SUFFIX, buildManifest, errorFiles, fileFor, type Manifest } from './manifest.ts';
@@ -16,25 +16,28 @@ import type { Route, RouteTable, Variant } from '../routes/route-table.ts';
  * Every file of the artifact, relative to the output folder, with its bytes: site files, manifest, engine configs. The
  * edge Worker's assets folder holds the very same Buffers as site/ (route files and the 404 page, not the files only
  * Netlify and Cloudflare Pages read, which Wrangler would take as its own rules); writeArtifact writes them once and
- * links them.
+ * links them. A body longer than `edgePartBytes` (Cloudflare's asset size limit; tests ask for less) is there in parts.
  */
-export function artifactFiles(table: RouteTable, builtFrom?: string): Map<string, Buffer> {
+export function artifactFiles(table: RouteTable, builtFrom?: string, edgePartBytes = ASSET_SIZE_LIMIT): Map<string, Buffer> {
   const files = new Map<string, Buffer>();
   const edgeAssets: [string, Buffer][] = [];
   const manifest = buildManifest(table, builtFrom);
-  // The Worker reads each distinct body once (edgeData points routes with the same bytes at one file).
-  const edgeReads = edgeAssetFiles(edgeData(manifest));
+  const edge = edgeData(manifest, edgePartBytes);
+  // The Worker reads each distinct body once (edgeData points routes with the same bytes at one file), a long one in parts.
+  const edgeReads = edgeAssetFiles(edge);
   for (const route of table.routes.values()) {
     const file = fileFor(route);
     for (const v of [route.identity, route.gzip, route.br]) {
       if (v === undefined) continue;
       files.set(join(SITE_DIR, file + VARIANT_SUFFIX[v.encoding]), v.body);
-      if (edgeReads.has(file + VARIANT_SUFFIX[v.encoding])) edgeAssets.push([join(EDGE_ASSETS_DIR, file + VARIANT_SUFFIX[v.encoding]), v.body]);
+      // A body in one part is the site's own Buffer (linked when written); a part of a longer one is a view of it.
+      for (const part of edgeReads.get(file + VARIANT_SUFFIX[v.encoding]) ?? [])
+        edgeAssets.push([join(EDGE_ASSETS_DIR, part.file), part.end - part.start === v.body.length ? v.body : v.body.subarray(part.start, part.end)]);
     }
   }
   for (const { entry, body } of errorFiles(table)) files.set(join(SITE_DIR, entry.file), body);
   edgeAssets.push([join(EDGE_ASSETS_DIR, manifest.notFoundPage.file), table.notFoundPage]);
-  for (const [file, text] of [...nginxFiles(manifest), ...cdnFiles(manifest), ...edgeFiles(manifest)]) files.set(file, Buffer.from(text));
+  for (const [file, text] of [...nginxFiles(manifest), ...cdnFiles(manifest), ...edgeFiles(edge)]) files.set(file, Buffer.from(text));
   for (const [file, body] of edgeAssets) files.set(file, body);
   files.set('manifest.json', Buffer.from(renderJson(manifest)));
   return files;
@@ -88,8 +91,8 @@ export async function writeArtifact(files: Map<string, Buffer>, outDir: string, 
 }
 
 /** The build's last step: every file, with file times set to the snapshot date; `builtFrom` is its inputs' fingerprint. */
-export async function writeBuild(table: RouteTable, outDir: string, builtFrom?: string): Promise<Map<string, Buffer>> {
-  const files = artifactFiles(table, builtFrom);
+export async function writeBuild(table: RouteTable, outDir: string, builtFrom?: string, edgePartBytes?: number): Promise<Map<string, Buffer>> {
+  const files = artifactFiles(table, builtFrom, edgePartBytes);
   await writeArtifact(files, outDir, { mtime: new Date(table.lastModified) });
   return files;
 }

@@ -14,7 +14,7 @@ import {
 import { chooseEncoding, parseAcceptEncoding, type Acceptable, type Encoding } from '../protocol/negotiation.ts';
 import { badRequestProblem, methodProblem, problem, problemText, unknownPathProblem, type ProblemDetails } from '../protocol/problems.ts';
 import { judgeRequest } from '../protocol/verdict.ts';
-import type { EdgeData, EdgeRoute } from '../artifact/edge-data.ts';
+import { assetParts, type EdgeData, type EdgeRoute } from '../artifact/edge-data.ts';
 
 /** The assets binding (`env.ASSETS`): a fetch that answers the file at a URL's path, nothing else. */
 export interface AssetsBinding {
@@ -31,6 +31,12 @@ export type EdgeRequest = Pick<Request, 'method' | 'url' | 'headers'> & { cf?: {
 export interface EdgeWorker {
   fetch(request: EdgeRequest, env: EdgeEnv): Promise<Response>;
 }
+
+/**
+ * The Workers runtime's identity stream of a stated length (not in Node): an answer read from its readable side keeps
+ * that Content-Length, where a TransformStream's is sent chunked; fewer or more bytes error it.
+ */
+declare const FixedLengthStream: (new (length: number) => TransformStream<Uint8Array, Uint8Array>) | undefined;
 
 /** The host part of asset URLs: the binding reads only the path. */
 const ASSET_ORIGIN = 'https://assets.invalid/';
@@ -71,7 +77,8 @@ export function cloudflareCoding(header: string | undefined): Encoding | 'refuse
 
 interface Prepared {
   variant: Encoding;
-  file: string;
+  /** The asset files that hold the body, in order: one, or the parts of a body over Cloudflare's asset size limit. */
+  files: string[];
   bytes: number;
   etag: string;
   ok: Header[];
@@ -101,9 +108,9 @@ export function createEdgeWorker(data: EdgeData): EdgeWorker {
   const prepare = (path: string, route: EdgeRoute): PreparedRoute => {
     const headers = data.headerSets[route.h] ?? [];
     const contentType = headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
-    const one = ([encoding, file, etag, bytes]: EdgeRoute['v'][number]): Prepared => ({
+    const one = ([encoding, file, etag, bytes, partBytes]: EdgeRoute['v'][number]): Prepared => ({
       variant: encoding,
-      file,
+      files: assetParts(file, bytes, partBytes).map((part) => part.file),
       bytes,
       etag,
       ok: okHeaders(headers, { encoding, etag, bytes }),
@@ -160,10 +167,33 @@ export function createEdgeWorker(data: EdgeData): EdgeWorker {
     return answer(p.status, problemHeaders(bytes.length, extra), bytes, head);
   };
 
-  const asset = async (env: EdgeEnv, file: string): Promise<ReadableStream | null> => {
+  const asset = async (env: EdgeEnv, file: string): Promise<ReadableStream> => {
     const res = await env.ASSETS.fetch(ASSET_ORIGIN + file);
-    if (res.status !== 200) throw new Error(`the assets binding answered ${res.status} for ${file}`);
+    if (res.status !== 200 || res.body === null) throw new Error(`the assets binding answered ${res.status} for ${file}`);
     return res.body;
+  };
+
+  /**
+   * A body from its asset files: one file as the binding streams it; parts one after another into one stream. The first
+   * file is opened before the answer starts (a missing one is a 500); a later part that fails cuts the body short, so
+   * the client sees fewer bytes than Content-Length says, never other bytes.
+   */
+  const stored = async (env: EdgeEnv, files: readonly string[], bytes: number): Promise<ReadableStream> => {
+    const [file, ...rest] = files;
+    if (file === undefined) throw new Error('a body with no asset file');
+    const first = await asset(env, file);
+    if (rest.length === 0) return first;
+    const { readable, writable } = typeof FixedLengthStream === 'function' ? new FixedLengthStream(bytes) : new TransformStream<Uint8Array, Uint8Array>();
+    const send = async (): Promise<void> => {
+      await first.pipeTo(writable, { preventClose: true });
+      for (const part of rest) await (await asset(env, part)).pipeTo(writable, { preventClose: true });
+      await writable.close();
+    };
+    send().catch((error: unknown) => {
+      console.error(`answer cut short: ${(error as Error).message}`);
+      writable.abort(error).catch(() => undefined);
+    });
+    return readable;
   };
 
   const handle = async (request: EdgeRequest, env: EdgeEnv): Promise<Response> => {
@@ -190,13 +220,13 @@ export function createEdgeWorker(data: EdgeData): EdgeWorker {
           return answer(304, explicit ? [...chosen.notModified, ['Content-Encoding', chosen.variant]] : chosen.notModified, null, true);
         }
         const headers = explicit && chosen.variant === 'identity' && route.compressible ? [...chosen.ok, EXPLICIT_IDENTITY] : chosen.ok;
-        return answer(200, headers, head ? null : await asset(env, chosen.file), head);
+        return answer(200, headers, head ? null : await stored(env, chosen.files, chosen.bytes), head);
       }
       case 'not_found': {
         const p = unknownPathProblem(data.baseUrl, verdict.path, known, data.marketIds);
         if (p !== undefined) return problemResponse(p, head);
         const headers = notFoundPageHeaders(notFoundBytes);
-        return answer(404, explicit ? [...headers, EXPLICIT_IDENTITY] : headers, head ? null : await asset(env, notFoundFile), head);
+        return answer(404, explicit ? [...headers, EXPLICIT_IDENTITY] : headers, head ? null : await stored(env, [notFoundFile], notFoundBytes), head);
       }
       case 'preflight':
         return answer(204, explicit ? [...PREFLIGHT_HEADERS, EXPLICIT_IDENTITY] : PREFLIGHT_HEADERS, null, true);

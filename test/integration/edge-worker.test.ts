@@ -7,7 +7,7 @@ import { synthetic } from '../../src/sources/synthetic.ts';
 import { workerdDate } from '../../scripts/edge-run.ts';
 import { artifactFiles } from '../../src/artifact/write.ts';
 import { buildRouteTable } from '../../src/build/build.ts';
-import { edgeAssetFiles, edgeData } from '../../src/artifact/edge-data.ts';
+import { ASSET_SIZE_LIMIT, edgeAssetFiles, edgeData } from '../../src/artifact/edge-data.ts';
 import { createEdgeWorker, type EdgeEnv, type EdgeWorker } from '../../src/runtimes/edge-worker.ts';
 import {
   ASSET_FILE_LIMIT,
@@ -19,6 +19,7 @@ import {
   edgeWorkerScript,
 } from '../../src/artifact/edge.ts';
 import { buildManifest } from '../../src/artifact/manifest.ts';
+import { PATHS } from '../../src/contract/paths.ts';
 import type { RouteTable } from '../../src/routes/route-table.ts';
 import type { RunningServer } from '../../src/runtimes/server/listener.ts';
 import { fixtureReader } from '../support/data.ts';
@@ -136,17 +137,27 @@ describe('the Worker bundle and its configuration', () => {
       assert.equal(files.get(file), files.get(file.replace(EDGE_ASSETS_DIR, 'site')), `${file} is the site's own Buffer (written once, linked)`);
   });
 
-  test('a thousand synthetic markets stay within the Workers limits: script size and asset count', () => {
+  test('a thousand synthetic markets stay within the Workers limits: script size, asset count and asset size', () => {
     const table = buildRouteTable({ baseUrl: 'https://data.example.org', ...synthetic(1000) });
     const manifest = buildManifest(table);
-    const script = edgeWorkerScript(manifest);
+    const data = edgeData(manifest);
+    const script = edgeWorkerScript(data);
     const compressed = gzipSync(script).length;
-    // The asset files deployed: each distinct body once (routes with the same bytes share one), and the 404 page.
-    const assets = edgeAssetFiles(edgeData(manifest)).size + 1;
+    // The asset files deployed: each distinct body once (routes with the same bytes share one) as its parts, and the 404 page.
+    const parts = [...edgeAssetFiles(data).values()].flat();
+    const assets = parts.length + 1;
     assert.ok(compressed < 3 * 1024 * 1024, `${compressed} bytes gzipped, under the free plan's 3 MB`);
     assert.ok(compressed < WORKER_SCRIPT_LIMIT, 'compressed < WORKER_SCRIPT_LIMIT');
     assert.ok(assets < ASSET_FILE_LIMIT, `${assets} asset files, under ${ASSET_FILE_LIMIT}`);
-    console.log(`# 1,000 markets: ${manifest.routes.length} routes, ${assets} asset files, Worker ${script.length} bytes (${compressed} gzipped)`);
+    const largest = Math.max(table.notFoundPage.length, ...parts.map((p) => p.end - p.start));
+    assert.ok(largest <= ASSET_SIZE_LIMIT, `the largest asset file is ${largest} bytes, over ${ASSET_SIZE_LIMIT}`);
+    // The bulk series CSV is over the limit at this size: it is the body stored in parts.
+    const series = manifest.routes.find((r) => r.path === PATHS.bulkSeriesCsv)?.variants.find((v) => v.encoding === 'identity');
+    assert.ok(series !== undefined && series.bytes > ASSET_SIZE_LIMIT, `the bulk series CSV is ${series?.bytes} bytes`);
+    assert.equal(edgeAssetFiles(data).get(series.file)?.length, Math.ceil(series.bytes / ASSET_SIZE_LIMIT));
+    console.log(
+      `# 1,000 markets: ${manifest.routes.length} routes, ${assets} asset files (the largest ${largest} bytes), Worker ${script.length} bytes (${compressed} gzipped)`,
+    );
   });
 });
 

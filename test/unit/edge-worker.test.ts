@@ -1,10 +1,11 @@
 // The edge Worker's own decisions, in memory over the manifest and the table's bytes: which representation and file each answer takes, what it adds for Cloudflare, what a HEAD, a 304 and a bug send.
 import assert from 'node:assert/strict';
 import { describe, mock, test } from 'node:test';
-import { edgeData, type EdgeData } from '../../src/artifact/edge-data.ts';
-import { EDGE_ASSETS_DIR } from '../../src/artifact/edge.ts';
+import { assetParts, edgeAssetFiles, edgeData, type EdgeData } from '../../src/artifact/edge-data.ts';
+import { EDGE_ASSETS_DIR, EDGE_WORKER_FILE } from '../../src/artifact/edge.ts';
 import { buildManifest } from '../../src/artifact/manifest.ts';
 import { artifactFiles } from '../../src/artifact/write.ts';
+import { PATHS } from '../../src/contract/paths.ts';
 import { cloudflareCoding, createEdgeWorker, type EdgeEnv } from '../../src/runtimes/edge-worker.ts';
 import type { Route } from '../../src/routes/route-table.ts';
 import { buildTable } from '../support/data.ts';
@@ -389,6 +390,105 @@ describe('a bug', () => {
       assert.deepEqual(gone.headers, get.headers);
       assert.equal(errors.mock.callCount(), 3);
       assert.equal(String(errors.mock.calls[2]?.arguments[0]).split('\n')[0], `internal error: Error: the assets binding answered 404 for ${file}`);
+    } finally {
+      errors.mock.restore();
+    }
+  });
+});
+
+describe('a body over the asset size limit', () => {
+  // Cloudflare's limit is 25 MiB a file (ASSET_SIZE_LIMIT); 4 KiB parts split every long body of the 16 markets.
+  const PART = 4096;
+  const split = edgeData(manifest, PART);
+  const splitFiles = artifactFiles(table, undefined, PART);
+
+  test('is stored in parts no longer than the limit, which hold its bytes in order, and nothing else changes', () => {
+    let stored = 0;
+    for (const [file, parts] of edgeAssetFiles(split)) {
+      const body = files.get(`${EDGE_ASSETS_DIR}/${file}`);
+      assert.ok(body !== undefined, `${file} is an asset of the unsplit build`);
+      assert.equal(parts.length, Math.max(1, Math.ceil(body.length / PART)), `${file}: ${body.length} bytes`);
+      const read = parts.map((p) => splitFiles.get(`${EDGE_ASSETS_DIR}/${p.file}`));
+      assert.ok(
+        read.every((b) => b !== undefined && b.length <= PART),
+        `${file}: every part is there, at most ${PART} bytes`,
+      );
+      assert.ok(Buffer.concat(read as Buffer[]).equals(body), `${file}: its parts, in order, are its bytes`);
+      if (parts.length > 1) {
+        stored += 1;
+        assert.ok(!splitFiles.has(`${EDGE_ASSETS_DIR}/${file}`), `${file}: not also stored whole`);
+      }
+    }
+    assert.ok(stored > 10, `${stored} bodies stored in parts`);
+    // Only the assets change: every other file of the artifact but the Worker (which carries the part length) is the same.
+    const others = (m: ReadonlyMap<string, Buffer>): string[] => [...m.keys()].filter((f) => !f.startsWith(`${EDGE_ASSETS_DIR}/`) && f !== EDGE_WORKER_FILE);
+    assert.deepEqual(others(splitFiles), others(files));
+    for (const f of others(files)) assert.ok(splitFiles.get(f)?.equals(files.get(f) as Buffer), f);
+    // A body within the limit keeps its file and is not split.
+    assert.deepEqual(assetParts('a.json', PART, PART), [{ file: 'a.json', start: 0, end: PART }]);
+    assert.deepEqual(assetParts('a.json', PART + 1), [{ file: 'a.json', start: 0, end: PART + 1 }]);
+    assert.deepEqual(
+      assetParts('a.json', 2 * PART + 1, PART).map((p) => [p.file, p.start, p.end]),
+      [
+        ['a.json.part1', 0, PART],
+        ['a.json.part2', PART, 2 * PART],
+        ['a.json.part3', 2 * PART, 2 * PART + 1],
+      ],
+    );
+  });
+
+  test('is sent as one answer: the same head and bytes as the whole file, its parts read in order', async () => {
+    for (const route of table.routes.values()) {
+      for (const v of [route.identity, route.gzip, route.br]) {
+        if (v === undefined) continue;
+        const headers: Record<string, string> = v.encoding === 'identity' ? {} : { 'Accept-Encoding': v.encoding };
+        const whole = await ask('GET', route.path, headers);
+        const parted = await ask('GET', route.path, headers, undefined, { data: split, files: splitFiles });
+        const label = `${route.path} ${v.encoding}`;
+        assert.equal(parted.status, 200, label);
+        assert.deepEqual(parted.headers, whole.headers, label);
+        assert.ok(parted.body.equals(v.body), `${label}: the bytes`);
+        const [file] = whole.assets;
+        assert.ok(file !== undefined, label);
+        assert.deepEqual(parted.assets, v.body.length > PART ? assetParts(file, v.body.length, PART).map((p) => p.file) : [file], `${label}: the files read`);
+        const head = await ask('HEAD', route.path, headers, undefined, { data: split, files: splitFiles });
+        assert.deepEqual([head.status, head.headers, head.body.length, head.assets], [200, whole.headers, 0, []], `HEAD ${label}`);
+      }
+    }
+  });
+
+  test('a missing first part is a 500; a missing later part cuts the answer short, logged, never other bytes', async () => {
+    const errors = mock.method(console, 'error', () => undefined);
+    try {
+      const body = routeAt(PATHS.bulkSeriesCsv).identity.body;
+      const parts = assetParts(`${EDGE_ASSETS_DIR}/${fileOf(PATHS.bulkSeriesCsv, 'identity')}`, body.length, PART);
+      assert.ok(parts.length >= 3, `${parts.length} parts`);
+      const without = (file: string): Map<string, Buffer> => new Map([...splitFiles].filter(([name]) => name !== file));
+      const first = await ask('GET', PATHS.bulkSeriesCsv, {}, undefined, { data: split, files: without(parts[0]?.file ?? '') });
+      assert.equal(first.status, 500);
+      assert.equal(errors.mock.callCount(), 1);
+      const res = await createEdgeWorker(split).fetch(
+        { method: 'GET', url: `${table.baseUrl}${PATHS.bulkSeriesCsv}`, headers: new Headers() },
+        assetsOf(without(parts[1]?.file ?? '')),
+      );
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('content-length'), String(body.length));
+      // What arrives is the first part, then the body errors: a client sees a short answer, not a wrong one.
+      const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+      const got: Uint8Array[] = [];
+      await assert.rejects(async () => {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          got.push(value);
+        }
+      });
+      assert.ok(Buffer.concat(got).equals(body.subarray(0, PART)), `${Buffer.concat(got).length} bytes before the cut`);
+      assert.equal(errors.mock.callCount(), 2);
+      assert.equal(
+        String(errors.mock.calls[1]?.arguments[0]),
+        `answer cut short: the assets binding answered 404 for ${parts[1]?.file.slice(EDGE_ASSETS_DIR.length + 1)}`,
+      );
     } finally {
       errors.mock.restore();
     }
