@@ -138,7 +138,16 @@ export interface ClientOptions {
    * call rejects with a MarketProfilesError. None by default (only fetch's own).
    */
   timeoutMs?: number;
+  /**
+   * The longest answer read, in bytes as fetch hands them over (after any Content-Encoding is undone); past it the call
+   * rejects with a MarketProfilesError and the rest is not read. 256 MiB by default: about eight times the bulk series
+   * CSV of a thousand markets.
+   */
+  maxBytes?: number;
 }
+
+/** The default of `maxBytes`. */
+export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 
 export interface MarketProfilesClient {
   readonly baseUrl: string;
@@ -263,8 +272,36 @@ const caveatsOf = (doc: Record<string, unknown>, url: string): string[] => {
   return doc.caveats;
 };
 
+/** A body's text, read to at most `maxBytes`: past it the rest is cancelled, unread, and the read rejects. */
+async function textWithin(res: Response, maxBytes: number): Promise<string> {
+  if (res.body === null) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    length += value.length;
+    if (length > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw new Error(`the answer is longer than maxBytes (${maxBytes} bytes)`);
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, at);
+    at += chunk.length;
+  }
+  // As Response.text() decodes: UTF-8, a byte-order mark dropped, a malformed sequence replaced.
+  return new TextDecoder().decode(body);
+}
+
 export function createClient(options: ClientOptions): MarketProfilesClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw new RangeError(`maxBytes must be a whole number of bytes, not ${String(options.maxBytes)}`);
   const fetcher = options.fetch ?? globalThis.fetch.bind(globalThis);
   const cache = new Map<string, Cached>();
 
@@ -293,7 +330,7 @@ export function createClient(options: ClientOptions): MarketProfilesClient {
     if (res.status === 304 && cached !== undefined) return { value: cached.value as T, etag: cached.etag, revalidated: true };
     let text: string;
     try {
-      text = await res.text();
+      text = await textWithin(res, maxBytes);
     } catch (error) {
       throw failed(error);
     }

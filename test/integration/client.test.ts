@@ -11,6 +11,7 @@ import { chromium } from 'playwright-core';
 import ts from 'typescript';
 import {
   CLIENT_SCHEMA_VERSION,
+  DEFAULT_MAX_BYTES,
   MarketProfilesError,
   ProblemError,
   ResponseError,
@@ -181,6 +182,75 @@ describe('the client against a service that stalls or breaks off', () => {
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+});
+
+describe('the client against a service that sends more than maxBytes', () => {
+  /** A server whose every answer is a JSON object of exactly `bytes` bytes (Content-Length), or, with `endless`, a chunked body that never ends; `closed` settles when a connection closes. */
+  async function sending(bytes: number | 'endless'): Promise<{ url: string; closed: Promise<void>; close: () => Promise<void> }> {
+    let closedNow: () => void = () => undefined;
+    const closed = new Promise<void>((resolve) => (closedNow = resolve));
+    const server = createServer((_req, res) => {
+      res.on('close', closedNow);
+      if (bytes !== 'endless') {
+        const body = `{"pad":"${'x'.repeat(bytes - 10)}"}`;
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) }).end(body);
+        return;
+      }
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write('{"pad":"');
+      const chunk = 'x'.repeat(64 * 1024);
+      // As fast as the client reads, until it hangs up.
+      const more = (): void => {
+        while (!res.destroyed && res.write(chunk));
+      };
+      res.on('drain', more);
+      more();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      closed,
+      close: () => {
+        server.closeAllConnections();
+        return new Promise((resolve) => server.close(() => resolve()));
+      },
+    };
+  }
+
+  test('an answer of maxBytes is read; one byte more is a MarketProfilesError naming the URL and the limit', async () => {
+    const exact = await sending(1000);
+    try {
+      const read = await createClient({ baseUrl: exact.url, maxBytes: 1000 }).getOpenApi();
+      assert.equal(JSON.stringify(read.data).length, 1000);
+      await assert.rejects(
+        () => createClient({ baseUrl: exact.url, maxBytes: 999 }).getOpenApi(),
+        (e: unknown) =>
+          e instanceof MarketProfilesError && e.message === `GET ${exact.url}${PATHS.openApi} failed: the answer is longer than maxBytes (999 bytes)`,
+      );
+    } finally {
+      await exact.close();
+    }
+  });
+
+  test('a body that never ends is cut at maxBytes: the call rejects and the connection is closed, the rest unread', async () => {
+    const endless = await sending('endless');
+    try {
+      await assert.rejects(
+        () => createClient({ baseUrl: endless.url, maxBytes: 1024 * 1024 }).getProfile(ID),
+        (e: unknown) => e instanceof MarketProfilesError && /failed: the answer is longer than maxBytes \(1048576 bytes\)$/.test(e.message),
+      );
+      // The server sees its answer closed: the client hung up instead of reading on (were it still reading, this would never settle).
+      await endless.closed;
+    } finally {
+      await endless.close();
+    }
+  });
+
+  test('maxBytes is a whole number of bytes, 256 MiB by default', () => {
+    for (const maxBytes of [-1, 1.5, Number.NaN, Infinity])
+      assert.throws(() => createClient({ baseUrl: 'http://127.0.0.1:9', maxBytes }), RangeError, String(maxBytes));
+    assert.equal(DEFAULT_MAX_BYTES, 256 * 1024 * 1024);
   });
 });
 
