@@ -44,10 +44,10 @@ export interface AssetPart {
 }
 
 /** Where a body is stored: in its own file, or, when it is longer than `partBytes`, in parts of that length (the last one shorter). */
-export function assetParts(file: string, bytes: number, partBytes?: number): AssetPart[] {
+export function assetParts(file: string, bytes: number, partBytes?: number): [AssetPart, ...AssetPart[]] {
   if (partBytes === undefined || bytes <= partBytes) return [{ file, start: 0, end: bytes }];
-  const parts: AssetPart[] = [];
-  for (let start = 0, n = 1; start < bytes; start += partBytes, n += 1)
+  const parts: [AssetPart, ...AssetPart[]] = [{ file: `${file}.part1`, start: 0, end: partBytes }];
+  for (let start = partBytes, n = 2; start < bytes; start += partBytes, n += 1)
     parts.push({ file: `${file}.part${n}`, start, end: Math.min(bytes, start + partBytes) });
   return parts;
 }
@@ -77,9 +77,8 @@ export function edgeData(m: Manifest, partBytes = ASSET_SIZE_LIMIT): EdgeData {
   // Routes that serve the very same bytes (a vintage not yet archived and the current documents) share one asset file.
   const fileOfBytes = new Map<string, string>();
   for (const r of m.routes) {
-    const order = ['identity', 'gzip', 'br'];
-    const variants = [...r.variants].sort((a, b) => order.indexOf(a.encoding) - order.indexOf(b.encoding));
-    const fileOf = (v: (typeof variants)[number]): string => {
+    // The manifest lists a route's variants identity first, then gzip and br where they exist.
+    const fileOf = (v: (typeof r.variants)[number]): string => {
       const first = fileOfBytes.get(v.sha256);
       if (first !== undefined) return first;
       fileOfBytes.set(v.sha256, v.file);
@@ -87,7 +86,7 @@ export function edgeData(m: Manifest, partBytes = ASSET_SIZE_LIMIT): EdgeData {
     };
     routes[r.path] = {
       h: setOf(r.headers),
-      v: variants.map((v): EdgeVariant =>
+      v: r.variants.map((v): EdgeVariant =>
         v.bytes > partBytes ? [v.encoding, fileOf(v), v.etag, v.bytes, partBytes] : [v.encoding, fileOf(v), v.etag, v.bytes],
       ),
     };

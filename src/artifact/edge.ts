@@ -33,9 +33,7 @@ const ROOT = resolve(HERE, '..', '..');
 
 /** The Worker script: the runtime module and everything it imports from src/protocol, bundled into one ES module with the build's data. */
 export function edgeWorkerScript(data: EdgeData): string {
-  const entry = [`import { createEdgeWorker } from '../runtimes/edge-worker${EXT}';`, `export default createEdgeWorker(${JSON.stringify(data)});`, ''].join(
-    '\n',
-  );
+  const entry = `import { createEdgeWorker } from '../runtimes/edge-worker${EXT}';\nexport default createEdgeWorker(${JSON.stringify(data)});\n`;
   // esbuild is loaded when a Worker is bundled, not by every command that imports the artifact writer (`serve`).
   const { buildSync } = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
   const result = buildSync({

@@ -14,7 +14,7 @@ import {
 import { chooseEncoding, parseAcceptEncoding, type Acceptable, type Encoding } from '../protocol/negotiation.ts';
 import { badRequestProblem, methodProblem, problem, problemText, unknownPathProblem, type ProblemDetails } from '../protocol/problems.ts';
 import { judgeRequest } from '../protocol/verdict.ts';
-import { assetParts, type EdgeData, type EdgeRoute } from '../artifact/edge-data.ts';
+import { assetParts, type AssetPart, type EdgeData, type EdgeRoute } from '../artifact/edge-data.ts';
 
 /** The assets binding (`env.ASSETS`): a fetch that answers the file at a URL's path, nothing else. */
 export interface AssetsBinding {
@@ -78,7 +78,7 @@ export function cloudflareCoding(header: string | undefined): Encoding | 'refuse
 interface Prepared {
   variant: Encoding;
   /** The asset files that hold the body, in order: one, or the parts of a body over Cloudflare's asset size limit. */
-  files: string[];
+  files: readonly [AssetPart, ...AssetPart[]];
   bytes: number;
   etag: string;
   ok: Header[];
@@ -102,6 +102,7 @@ export function createEdgeWorker(data: EdgeData): EdgeWorker {
   const known = new Set(data.marketIds);
   const lastModifiedMs = Date.parse(data.lastModified);
   const [notFoundFile, notFoundBytes] = data.notFoundPage;
+  const notFoundParts = assetParts(notFoundFile, notFoundBytes);
   const accepts = new Map<string, Acceptable>();
 
   /** A route's answers, made once per route the first time it is asked for. */
@@ -110,7 +111,7 @@ export function createEdgeWorker(data: EdgeData): EdgeWorker {
     const contentType = headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
     const one = ([encoding, file, etag, bytes, partBytes]: EdgeRoute['v'][number]): Prepared => ({
       variant: encoding,
-      files: assetParts(file, bytes, partBytes).map((part) => part.file),
+      files: assetParts(file, bytes, partBytes),
       bytes,
       etag,
       ok: okHeaders(headers, { encoding, etag, bytes }),
@@ -178,15 +179,13 @@ export function createEdgeWorker(data: EdgeData): EdgeWorker {
    * file is opened before the answer starts (a missing one is a 500); a later part that fails cuts the body short, so
    * the client sees fewer bytes than Content-Length says, never other bytes.
    */
-  const stored = async (env: EdgeEnv, files: readonly string[], bytes: number): Promise<ReadableStream> => {
-    const [file, ...rest] = files;
-    if (file === undefined) throw new Error('a body with no asset file');
+  const stored = async (env: EdgeEnv, [{ file }, ...rest]: readonly [AssetPart, ...AssetPart[]], bytes: number): Promise<ReadableStream> => {
     const first = await asset(env, file);
     if (rest.length === 0) return first;
     const { readable, writable } = typeof FixedLengthStream === 'function' ? new FixedLengthStream(bytes) : new TransformStream<Uint8Array, Uint8Array>();
     const send = async (): Promise<void> => {
       await first.pipeTo(writable, { preventClose: true });
-      for (const part of rest) await (await asset(env, part)).pipeTo(writable, { preventClose: true });
+      for (const part of rest) await (await asset(env, part.file)).pipeTo(writable, { preventClose: true });
       await writable.close();
     };
     send().catch((error: unknown) => {
@@ -226,7 +225,7 @@ export function createEdgeWorker(data: EdgeData): EdgeWorker {
         const p = unknownPathProblem(data.baseUrl, verdict.path, known, data.marketIds);
         if (p !== undefined) return problemResponse(p, head);
         const headers = notFoundPageHeaders(notFoundBytes);
-        return answer(404, explicit ? [...headers, EXPLICIT_IDENTITY] : headers, head ? null : await stored(env, [notFoundFile], notFoundBytes), head);
+        return answer(404, explicit ? [...headers, EXPLICIT_IDENTITY] : headers, head ? null : await stored(env, notFoundParts, notFoundBytes), head);
       }
       case 'preflight':
         return answer(204, explicit ? [...PREFLIGHT_HEADERS, EXPLICIT_IDENTITY] : PREFLIGHT_HEADERS, null, true);

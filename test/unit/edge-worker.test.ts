@@ -5,6 +5,7 @@ import { assetParts, edgeAssetFiles, edgeData, type EdgeData } from '../../src/a
 import { EDGE_ASSETS_DIR, EDGE_WORKER_FILE } from '../../src/artifact/edge.ts';
 import { buildManifest } from '../../src/artifact/manifest.ts';
 import { artifactFiles } from '../../src/artifact/write.ts';
+import { InvariantError } from '../../src/contract/errors.ts';
 import { PATHS } from '../../src/contract/paths.ts';
 import { cloudflareCoding, createEdgeWorker, type EdgeEnv } from '../../src/runtimes/edge-worker.ts';
 import type { Route } from '../../src/routes/route-table.ts';
@@ -347,6 +348,24 @@ describe('a bug', () => {
     }
   });
 
+  test('an assets binding that answers 404 with a body, or 200 with none, is a 500, never its bytes', async () => {
+    const errors = mock.method(console, 'error', () => undefined);
+    try {
+      for (const [status, body] of [
+        [404, 'Not Found'],
+        [200, null],
+      ] as const) {
+        const env: EdgeEnv = { ASSETS: { fetch: () => Promise.resolve(new Response(body, { status })) } };
+        const res = await createEdgeWorker(data).fetch({ method: 'GET', url: `${table.baseUrl}/api/markets`, headers: new Headers() }, env);
+        assert.equal(res.status, 500, `${status} ${body}`);
+        assert.equal(((await res.json()) as { code: string }).code, 'internal_server_error');
+      }
+      assert.equal(errors.mock.callCount(), 2);
+    } finally {
+      errors.mock.restore();
+    }
+  });
+
   test('the 500: its whole head and body, one log line naming the fault, no body for a HEAD, no other route touched', async () => {
     const errors = mock.method(console, 'error', () => undefined);
     try {
@@ -393,6 +412,65 @@ describe('a bug', () => {
     } finally {
       errors.mock.restore();
     }
+  });
+});
+
+describe('what the Worker is told of the build (edgeData)', () => {
+  test('each distinct body is one asset file, shared by the routes that serve it; variants identity first; header sets once', () => {
+    const variants = Object.values(data.routes).flatMap((r) => r.v);
+    const files = edgeAssetFiles(data);
+    assert.ok(files.size < variants.length, `${files.size} files for ${variants.length} variants`);
+    // The current snapshot's documents, archived under its date with the very same bytes, are read from one file.
+    const vintage = data.routes[PATHS.vintageIndex(table.snapshotDate)];
+    assert.ok(vintage !== undefined, 'the vintage index of the current snapshot');
+    assert.deepEqual(vintage.v, data.routes[PATHS.index]?.v);
+    for (const [path, route] of Object.entries(data.routes)) {
+      const encodings = route.v.map(([encoding]) => encoding);
+      assert.deepEqual(
+        encodings,
+        ['identity', 'gzip', 'br'].filter((e) => encodings.includes(e as never)),
+        `${path}: ${encodings.join()}`,
+      );
+      assert.equal(encodings[0], 'identity', path);
+      // Within the asset size limit, a variant says nothing of parts.
+      assert.ok(
+        route.v.every((v) => v.length === 4),
+        `${path}: no part length`,
+      );
+    }
+    const sets = data.headerSets.map((set) => JSON.stringify(set));
+    assert.equal(new Set(sets).size, sets.length, 'no header set twice');
+    const used = new Set(Object.values(data.routes).map((r) => r.h));
+    assert.deepEqual(
+      [...used].sort((a, b) => a - b),
+      [...sets.keys()],
+      "every header set is some route's",
+    );
+    assert.ok(sets.length < Object.keys(data.routes).length / 2, `${sets.length} header sets for ${Object.keys(data.routes).length} routes`);
+  });
+
+  test('a part length is a whole number of bytes; a body of exactly that length is one file', () => {
+    for (const partBytes of [0, -1, 1.5, Number.NaN, Infinity])
+      assert.throws(
+        () => edgeData(manifest, partBytes),
+        (e: unknown) => e instanceof InvariantError && e.message === `partBytes ${partBytes} is not a positive whole number`,
+        String(partBytes),
+      );
+    assert.ok(
+      Object.values(edgeData(manifest, 1).routes).every((r) => r.v.every((v) => v[4] === 1)),
+      'one byte: every body in parts',
+    );
+    const robots = routeAt('/robots.txt').identity.body.length;
+    const [identity] = edgeData(manifest, robots).routes['/robots.txt']?.v ?? [];
+    assert.deepEqual(identity?.slice(3), [robots], 'a body of exactly the part length keeps its one file');
+    assert.deepEqual(
+      assetParts('a.csv', 2 * 4096, 4096).map((p) => [p.file, p.start, p.end]),
+      [
+        ['a.csv.part1', 0, 4096],
+        ['a.csv.part2', 4096, 8192],
+      ],
+      'an exact multiple: no empty last part',
+    );
   });
 });
 
@@ -455,6 +533,26 @@ describe('a body over the asset size limit', () => {
         assert.deepEqual([head.status, head.headers, head.body.length, head.assets], [200, whole.headers, 0, []], `HEAD ${label}`);
       }
     }
+  });
+
+  test("a body in one file is the binding's own stream, passed on as it is (the runtime keeps its length)", async () => {
+    const streams: (ReadableStream | null)[] = [];
+    const env: EdgeEnv = {
+      ASSETS: {
+        fetch: async (input: string) => {
+          const res = await assetsOf(splitFiles).ASSETS.fetch(input);
+          streams.push(res.body);
+          return res;
+        },
+      },
+    };
+    const worker = createEdgeWorker(split);
+    const whole = await worker.fetch({ method: 'GET', url: `${table.baseUrl}/robots.txt`, headers: new Headers() }, env);
+    assert.equal(streams.length, 1);
+    assert.equal(whole.body, streams[0], 'the same stream');
+    const parted = await worker.fetch({ method: 'GET', url: `${table.baseUrl}${PATHS.bulkSeriesCsv}`, headers: new Headers() }, env);
+    assert.ok(Buffer.from(await parted.arrayBuffer()).equals(routeAt(PATHS.bulkSeriesCsv).identity.body), 'the parts, whole');
+    assert.ok(streams.length > 2 && !streams.includes(parted.body), 'parts go through a stream of their own');
   });
 
   test('a missing first part is a 500; a missing later part cuts the answer short, logged, never other bytes', async () => {
