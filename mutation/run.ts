@@ -85,6 +85,8 @@ export const MODULES: readonly { name: string; file: string; tests: readonly str
   // The Worker's code in memory; test/integration/edge-worker.test.ts (the same answers as the embedded server's) builds a
   // thousand markets, about 30 s a run.
   { name: 'edge-worker', file: 'src/runtimes/edge-worker.ts', tests: ['test/unit/edge-worker.test.ts'] },
+  // What the Worker is told of the build, and which bodies are stored in parts.
+  { name: 'edge-data', file: 'src/artifact/edge-data.ts', tests: ['test/unit/edge-worker.test.ts'] },
   // The download's writer, read back by Python's zipfile and Info-ZIP's unzip (download.test.ts, 2 s a run) and by verify's reader.
   {
     name: 'zip',
