@@ -276,26 +276,20 @@ const caveatsOf = (doc: Record<string, unknown>, url: string): string[] => {
 async function textWithin(res: Response, maxBytes: number): Promise<string> {
   if (res.body === null) return '';
   const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
+  // As Response.text() decodes: UTF-8, a byte-order mark dropped, a malformed sequence replaced (across chunks too).
+  const decoder = new TextDecoder();
+  let text = '';
   let length = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) break;
+    if (done) return text + decoder.decode();
     length += value.length;
     if (length > maxBytes) {
       await reader.cancel().catch(() => undefined);
       throw new Error(`the answer is longer than maxBytes (${maxBytes} bytes)`);
     }
-    chunks.push(value);
+    text += decoder.decode(value, { stream: true });
   }
-  const body = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, at);
-    at += chunk.length;
-  }
-  // As Response.text() decodes: UTF-8, a byte-order mark dropped, a malformed sequence replaced.
-  return new TextDecoder().decode(body);
 }
 
 export function createClient(options: ClientOptions): MarketProfilesClient {

@@ -403,7 +403,7 @@ describe('an archived snapshot unlike what `archive` writes stops the build at i
         edit(doc.profile.metrics);
         write(json, JSON.stringify(doc));
       };
-    // Austin's median gross rent: 1,729 ± 14 (ACS 2020-2024), archived as ± 15.
+    // Austin's median gross rent: 1,729 ± 14 (ACS 2020-2024), its archived margin edited to ± 15.
     assert.equal(
       built(
         editMetrics((metrics) => {
