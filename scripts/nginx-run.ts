@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { writeBuild } from '../src/artifact/write.ts';
+import { writeBuild, type ArtifactOptions } from '../src/artifact/write.ts';
 import { buildRouteTable } from '../src/build/build.ts';
 import { nginxMainConf, type MainConfOptions } from '../src/artifact/nginx.ts';
 import { fixturesOnDisk } from '../src/sources/load.ts';
@@ -178,13 +178,13 @@ export async function overFreshBuild<R extends { stop: () => Promise<void> }>(
   fixturesDir: string,
   prefix: string,
   start: (options: { distDir: string; runDir: string; host: string; port: number }) => Promise<R>,
-  edgePartBytes?: number,
+  artifact: Pick<ArtifactOptions, 'edgePartBytes'> = {},
 ): Promise<FreshBuildRun<R>> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   try {
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
-    await writeBuild(buildRouteTable({ baseUrl, read: fixturesOnDisk(fixturesDir) }), join(dir, 'dist'), undefined, edgePartBytes);
+    await writeBuild(buildRouteTable({ baseUrl, read: fixturesOnDisk(fixturesDir) }), join(dir, 'dist'), artifact);
     const run = await start({ distDir: join(dir, 'dist'), runDir: join(dir, 'run'), host: '127.0.0.1', port });
     return {
       baseUrl,

@@ -12,17 +12,25 @@ import { renderJson } from '../contract/json.ts';
 import { SITE_DIR, VARIANT_SUFFIX, buildManifest, errorFiles, fileFor, type Manifest } from './manifest.ts';
 import type { Route, RouteTable, Variant } from '../routes/route-table.ts';
 
+/** What an artifact records beside the table, and how its edge assets are cut. */
+export interface ArtifactOptions {
+  /** The fingerprint of the build's inputs, recorded in the manifest (`serve` reads the build back only when it matches). */
+  builtFrom?: string;
+  /** The longest edge asset file: Cloudflare's asset size limit by default; tests ask for less to see bodies in parts. */
+  edgePartBytes?: number;
+}
+
 /**
  * Every file of the artifact, relative to the output folder, with its bytes: site files, manifest, engine configs. The
  * edge Worker's assets folder holds the very same Buffers as site/ (route files and the 404 page, not the files only
  * Netlify and Cloudflare Pages read, which Wrangler would take as its own rules); writeArtifact writes them once and
- * links them. A body longer than `edgePartBytes` (Cloudflare's asset size limit; tests ask for less) is there in parts.
+ * links them. A body longer than `edgePartBytes` is there in parts.
  */
-export function artifactFiles(table: RouteTable, builtFrom?: string, edgePartBytes = ASSET_SIZE_LIMIT): Map<string, Buffer> {
+export function artifactFiles(table: RouteTable, options: ArtifactOptions = {}): Map<string, Buffer> {
   const files = new Map<string, Buffer>();
   const edgeAssets: [string, Buffer][] = [];
-  const manifest = buildManifest(table, builtFrom);
-  const edge = edgeData(manifest, edgePartBytes);
+  const manifest = buildManifest(table, options.builtFrom);
+  const edge = edgeData(manifest, options.edgePartBytes ?? ASSET_SIZE_LIMIT);
   // The Worker reads each distinct body once (edgeData points routes with the same bytes at one file), a long one in parts.
   const edgeReads = edgeAssetFiles(edge);
   for (const route of table.routes.values()) {
@@ -90,9 +98,9 @@ export async function writeArtifact(files: Map<string, Buffer>, outDir: string, 
   if (hadPrevious) await rm(retired, { recursive: true, force: true });
 }
 
-/** The build's last step: every file, with file times set to the snapshot date; `builtFrom` is its inputs' fingerprint. */
-export async function writeBuild(table: RouteTable, outDir: string, builtFrom?: string, edgePartBytes?: number): Promise<Map<string, Buffer>> {
-  const files = artifactFiles(table, builtFrom, edgePartBytes);
+/** The build's last step: every file, with file times set to the snapshot date. */
+export async function writeBuild(table: RouteTable, outDir: string, options: ArtifactOptions = {}): Promise<Map<string, Buffer>> {
+  const files = artifactFiles(table, options);
   await writeArtifact(files, outDir, { mtime: new Date(table.lastModified) });
   return files;
 }

@@ -80,7 +80,7 @@ async function serve(config: Config): Promise<void> {
 async function build(config: Config): Promise<void> {
   const started = process.hrtime.bigint();
   const table = await buildFromConfig(config);
-  const files = await writeBuild(table, config.outDir, buildFingerprint(config));
+  const files = await writeBuild(table, config.outDir, { builtFrom: buildFingerprint(config) });
   const ms = Number((process.hrtime.bigint() - started) / 1_000_000n);
   process.stdout.write(`market-profiles: wrote ${files.size} files for ${table.routes.size} routes to ${config.outDir}/ in ${ms} ms\n`);
 }

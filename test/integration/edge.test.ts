@@ -44,7 +44,7 @@ describe('a body stored in parts, on workerd', () => {
   const PART = 4096;
   let edge: FreshBuildRun<MiniflareRun>;
   before(async () => {
-    edge = await edgeOverFreshBuild(FIXTURES, PART);
+    edge = await edgeOverFreshBuild(FIXTURES, { edgePartBytes: PART });
   });
   after(() => edge.stop());
 

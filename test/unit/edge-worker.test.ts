@@ -478,7 +478,7 @@ describe('a body over the asset size limit', () => {
   // Cloudflare's limit is 25 MiB a file (ASSET_SIZE_LIMIT); 16 KiB parts split the 69 longest representations of the 16 markets.
   const PART = 16 * 1024;
   const split = edgeData(manifest, PART);
-  const splitFiles = artifactFiles(table, undefined, PART);
+  const splitFiles = artifactFiles(table, { edgePartBytes: PART });
 
   test('is stored in parts no longer than the limit, which hold its bytes in order, and nothing else changes', () => {
     let stored = 0;
