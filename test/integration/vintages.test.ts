@@ -1,7 +1,7 @@
 // Vintages: each published snapshot archived whole and never rewritten; a second snapshot leaves the first addressable byte for byte, and a changed archived byte stops the build.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -451,6 +451,24 @@ describe('an archived snapshot unlike what `archive` writes stops the build at i
     const names = (JSON.parse(readFileSync(join(dir, SECOND, 'snapshot.json'), 'utf8')) as SnapshotRecord).documents.map((d) => d.file);
     assert.deepEqual(names.slice(0, 4), ['markets.csv', 'markets.json', 'markets/us-az-phoenix.csv', 'markets/us-az-phoenix.json']);
     assert.deepEqual(names, [...names].sort());
+  });
+
+  test('a snapshot that cannot be put in place leaves no staging folder and nothing else changed', () => {
+    const fixtures = join(work, 'fixtures-blocked');
+    cpSync(FIXTURES_DIR, fixtures, { recursive: true });
+    nextQuarter(fixtures);
+    const dir = alteredArchive(() => undefined);
+    const { snapshot, table } = buildSnapshot({ baseUrl: 'http://localhost:3000', read: fixturesOnDisk(fixtures), archive: readArchive(dir) });
+    // A link to nothing where the new folder goes: it does not exist, so the snapshot is written, and the rename onto it fails.
+    symlinkSync(join(work, 'nowhere'), join(dir, SECOND));
+    const first = readdirSync(join(dir, FIRST), { recursive: true }).sort();
+    assert.throws(
+      () => writeSnapshot(dir, snapshot, table),
+      (error: NodeJS.ErrnoException) => error.code === 'ENOTDIR',
+    );
+    assert.deepEqual(readdirSync(dir).sort(), [FIRST, SECOND], 'no staging folder left behind');
+    assert.ok(lstatSync(join(dir, SECOND)).isSymbolicLink(), 'what stood in the way is as it was');
+    assert.deepEqual(readdirSync(join(dir, FIRST), { recursive: true }).sort(), first);
   });
 
   test('a build without a route the archive keeps is refused, naming the route', () => {
