@@ -1,4 +1,4 @@
-// How the embedded server ends connections under attack: descriptors after a 408 or 400, no answer lost to a reset at the close, one answer per request, pipelining behind an Upgrade, clients that stop reading.
+// How the embedded server ends connections under attack: descriptors after a 408 or 400, no answer lost to a reset at the close, one answer per request, pipelining behind an Upgrade, the listener's start and close, clients that stop reading.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
@@ -57,6 +57,9 @@ async function until(what: string, ready: () => boolean): Promise<void> {
 }
 
 const descriptors = (): number => readdirSync('/proc/self/fd').length;
+
+/** Whether this machine has an IPv6 loopback (the tests on `::1` are skipped, saying why, where it has not). */
+const ipv6 = Object.values(networkInterfaces()).some((addresses) => addresses?.some((a) => a.address === '::1') === true);
 
 /** A client that keeps its side open after the server's FIN (allowHalfOpen), as an attacker would; `text` is what it has read. */
 function client(first?: string, to = port): { socket: Socket; text: () => string; ended: () => boolean } {
@@ -258,6 +261,103 @@ describe('one answer per request', () => {
     assert.match(responses[0]?.body.toString() ?? '', /"us-tx-austin"/);
     assert.match(responses[2]?.body.toString() ?? '', /"status": "ok"/);
   });
+
+  // The server without timeouts: the connection ends only because the answer to the Upgrade request ends it.
+  for (const [name, line, connection] of [
+    ['asks to close (Connection: Upgrade, close)', 'HTTP/1.1', 'Upgrade, close'],
+    ['comes as HTTP/1.0, without keep-alive', 'HTTP/1.0', 'Upgrade'],
+  ] as const) {
+    test(`an Upgrade request that ${name}: its answer, then the close; nothing behind it is answered`, async () => {
+      const c = client(
+        `GET /healthz ${line}\r\nHost: ${patientHost}\r\nConnection: ${connection}\r\nUpgrade: websocket\r\n\r\n` +
+          `GET /api/nope HTTP/1.1\r\nHost: ${patientHost}\r\n\r\n`,
+        patientPort,
+      );
+      await until('the server closes after the first answer', () => c.ended());
+      assert.deepEqual(
+        [...c.text().matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => m[1]),
+        ['200'],
+      );
+    });
+  }
+});
+
+describe('the listener itself', () => {
+  test('a table that cannot be built for the bound port: the promise rejects with its error, and the port is let go', async () => {
+    let bound = 0;
+    const failure = new Error('no table for this port');
+    await assert.rejects(
+      startServer(
+        (boundPort) => {
+          bound = boundPort;
+          throw failure;
+        },
+        { host: '127.0.0.1', port: 0 },
+      ),
+      (error) => error === failure,
+    );
+    assert.ok(bound > 0, 'the table was asked for the port bound');
+    // A listener left open would accept this (and keep `serve` from exiting); a closed one refuses it.
+    const outcome = await new Promise<string>((settle) => {
+      const socket = connect({ host: '127.0.0.1', port: bound });
+      socket.on('connect', () => {
+        socket.destroy();
+        settle('accepted');
+      });
+      socket.on('error', (error: NodeJS.ErrnoException) => settle(error.code ?? error.message));
+    });
+    assert.equal(outcome, 'ECONNREFUSED');
+  });
+
+  test('close() while a request is still arriving: the connection is cut once the drain timeout has passed, and close() resolves', async () => {
+    // No other timeout could end the connection (PATIENT), and it is not idle (a request has begun): only the drain
+    // timeout (200 ms here, 10 s in service) ends it.
+    const own = await startServer(running.table, { host: '127.0.0.1', port: 0 }, { limits: { ...PATIENT, drainTimeoutMs: 200 } });
+    const c = client(`GET / HTTP/1.1\r\nHost: ${new URL(own.url).host}\r\n`, Number(new URL(own.url).port));
+    try {
+      await until('the server has read the start of the request', () => [...own.connections.open].some((s) => s.bytesRead > 0));
+      let closed = false;
+      void own.close().then(() => (closed = true));
+      await until('close() resolves', () => closed);
+      await until('the client sees the close', () => c.ended());
+      assert.equal(c.text(), '', 'no answer to a request that never came whole');
+    } finally {
+      c.socket.destroy();
+      await own.close();
+    }
+  });
+
+  test('a request that comes whole after close() was called: its answer says Connection: close, then the connection ends', async () => {
+    const own = await startServer(running.table, { host: '127.0.0.1', port: 0 }, { limits: PATIENT });
+    const c = client(`GET /healthz HTTP/1.1\r\nHost: ${new URL(own.url).host}\r\n`, Number(new URL(own.url).port));
+    try {
+      await until('the server has read the start of the request', () => [...own.connections.open].some((s) => s.bytesRead > 0));
+      const closing = own.close();
+      c.socket.write('\r\n');
+      await until('the server closes after the answer', () => c.ended());
+      const { responses } = parseResponses(Buffer.from(c.text(), 'latin1'), [false], true);
+      assert.deepEqual(
+        responses.map((r) => [r.status, r.headers.filter(([name]) => name.toLowerCase() === 'connection').map(([, value]) => value)]),
+        [[200, ['close']]],
+      );
+      await closing;
+    } finally {
+      c.socket.destroy();
+      await own.close();
+    }
+  });
+
+  test('on an IPv6 address the URL has the address in brackets, and answers', { skip: ipv6 ? false : 'no IPv6 loopback on this machine' }, async () => {
+    const own = await startServer(running.table, { host: '::1', port: 0 }, { limits: PATIENT });
+    try {
+      assert.match(own.url, /^http:\/\/\[::1\]:\d+$/);
+      const res = await fetch(`${own.url}/healthz`);
+      assert.equal(res.status, 200);
+      await res.arrayBuffer();
+    } finally {
+      await own.close();
+    }
+  });
 });
 
 describe('clients that stop reading', () => {
@@ -305,7 +405,6 @@ describe('clients that stop reading', () => {
   }
 
   // IPv6 sockets are in a table of their own (/proc/self/net/tcp6), as are IPv4 clients of a server listening on `::`.
-  const ipv6 = Object.values(networkInterfaces()).some((addresses) => addresses?.some((a) => a.address === '::1') === true);
   for (const address of ['127.0.0.1', '::1']) {
     const skip = address === '::1' && !ipv6 ? 'no IPv6 loopback on this machine' : false;
     test(`kernelQueues reads the bytes a socket has not had acknowledged (${address})`, { skip }, async () => {
