@@ -1,6 +1,7 @@
 // `verify` passes against the embedded server, nginx and the edge Worker, and fails, naming the fault, against deliberately broken deployments.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -14,6 +15,7 @@ import { formatReport, sameMachine, verifyDeployment, type VerifyReport } from '
 import { edgeOverFreshBuild } from '../../scripts/edge-run.ts';
 import { freePort, nginxOverFreshBuild } from '../../scripts/nginx-run.ts';
 import { dripping } from '../support/dripping.ts';
+import { createProbe } from '../../src/commands/verify/http.ts';
 import { unzip } from '../../src/commands/verify/unzip.ts';
 import { zipArchive } from '../../src/render/zip.ts';
 
@@ -534,6 +536,54 @@ describe('the verify command', () => {
       assert.match(report.checks[0]?.detail ?? '', /socket hang up|ECONNRESET|closed/i);
     } finally {
       await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+});
+
+describe('the probe verify sends its requests through', () => {
+  /** A server that answers every request 200 with a declared length of 1,000 bytes, recording the paths asked for. */
+  const asked: string[] = [];
+  const real = createHttpServer((req, res) => {
+    asked.push(`${req.method} ${req.url}`);
+    res.writeHead(200, { 'content-type': 'text/plain', 'content-length': 1000 });
+    res.end(req.method === 'HEAD' ? undefined : Buffer.alloc(1000, 'x'));
+  });
+  // "Nothing there" is a listener that closes every connection, held for the test (never a freed port).
+  const silent = createNetServer((socket) => socket.destroy());
+  let realBase = '';
+  let silentBase = '';
+  before(async () => {
+    for (const server of [real, silent]) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    realBase = `http://127.0.0.1:${(real.address() as AddressInfo).port}`;
+    silentBase = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    for (const server of [real, silent]) await new Promise((resolve) => server.close(resolve));
+  });
+
+  test('with an address, paths and URLs under the base URL go there, and a URL that only starts like it does not', async () => {
+    const probe = createProbe(`${silentBase}/v1`, { address: `${realBase}/v1` });
+    try {
+      asked.length = 0;
+      assert.equal((await probe.fetch('/markets')).status, 200);
+      assert.equal((await probe.fetch(`${silentBase}/v1/markets.csv`)).status, 200);
+      assert.equal((await probe.fetch(`${silentBase}/v1`)).status, 200);
+      // Another path that begins with the base URL's text is not under it: it goes where it says, which closes.
+      await assert.rejects(probe.fetch(`${silentBase}/v1beta/markets`), /^Error: GET http:\/\/127\.0\.0\.1:\d+\/v1beta\/markets: /);
+      assert.deepEqual(asked, ['GET /v1/markets', 'GET /v1/markets.csv', 'GET /v1']);
+    } finally {
+      probe.close();
+    }
+  });
+
+  test("a HEAD answer's Content-Length is the GET's: the size limit holds for a body, not for a HEAD", async () => {
+    const probe = createProbe(realBase, { maxBytes: 100 });
+    try {
+      const head = await probe.fetch('/big', { method: 'HEAD' });
+      assert.deepEqual([head.status, head.headers['content-length'], head.body.length], [200, '1000', 0]);
+      await assert.rejects(probe.fetch('/big'), { message: `GET ${realBase}/big: the answer declares 1000 bytes, more than the limit of 100` });
+    } finally {
+      probe.close();
     }
   });
 });
