@@ -576,6 +576,27 @@ describe('the probe verify sends its requests through', () => {
     }
   });
 
+  test('an answer cut off in its body fails at once, not at the deadline', async () => {
+    // 10 of the 1,000 bytes it declares, then the connection reset: the request fails on the cut, with the deadline ten minutes off.
+    const cut = createNetServer((socket) => {
+      socket.once('data', () => {
+        socket.write(`HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 1000\r\n\r\n${'x'.repeat(10)}`, () => socket.resetAndDestroy());
+      });
+    });
+    await new Promise<void>((resolve) => cut.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(cut.address() as AddressInfo).port}`;
+    const probe = createProbe(base, { timeoutMs: 600_000 });
+    try {
+      await assert.rejects(probe.fetch('/cut'), (error: Error) => {
+        assert.match(error.message, new RegExp(`^GET ${base}/cut: (?:aborted|read ECONNRESET)$`));
+        return true;
+      });
+    } finally {
+      probe.close();
+      await new Promise((resolve) => cut.close(resolve));
+    }
+  });
+
   test("a HEAD answer's Content-Length is the GET's: the size limit holds for a body, not for a HEAD", async () => {
     const probe = createProbe(realBase, { maxBytes: 100 });
     try {
