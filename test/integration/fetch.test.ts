@@ -259,6 +259,59 @@ describe('fetch', () => {
     }
   });
 
+  it('a 429, a 408 or any 5xx is asked for again, as a reset is; another status is not, and only a 200 is data', async () => {
+    const { remote } = REMOTES[0] ?? assert.fail('no remote file');
+    for (const status of [429, 408, 503, 599]) {
+      replay.seen.length = 0;
+      replay.replies.set(target(remote.url), { kind: 'status', status });
+      await assert.rejects(fetchSources(options()), new RegExp(`answered ${status} \\(after 2 attempts\\)$`));
+      assert.equal(replay.seen.filter((s) => s === target(remote.url)).length, 2, String(status));
+    }
+    // Any other status is final, a 2xx other than 200 among them (a part of the file is not the file).
+    for (const status of [203, 206, 499]) {
+      replay.seen.length = 0;
+      replay.replies.set(target(remote.url), { kind: 'status', status });
+      await assert.rejects(fetchSources(options()), new RegExp(`answered ${status}, not 200$`));
+      assert.equal(replay.seen.filter((s) => s === target(remote.url)).length, 1, String(status));
+    }
+  });
+
+  it('the size limit: a body of exactly the limit is read, one byte more is refused, its length declared or not', async () => {
+    const fhfa = REMOTES.find((r) => r.adapter.sourceId === 'fhfa-hpi') ?? assert.fail('no FHFA remote');
+    assert.equal(REMOTES.filter((r) => r.adapter.sourceId === 'fhfa-hpi').length, 1, "FHFA's one file");
+    const body = readFileSync(join(FIXTURES_DIR, fhfa.remote.file));
+    const only = { only: ['fhfa-hpi'], dryRun: true };
+    for (const declared of [true, false]) {
+      replay.replies.set(target(fhfa.remote.url), { kind: 'file', body, declared });
+      const report = await fetchSources(options({ ...only, maxBytes: body.length }));
+      assert.equal(report.ok, true, `declared: ${declared}`);
+      await assert.rejects(
+        fetchSources(options({ ...only, maxBytes: body.length - 1 })),
+        new RegExp(
+          declared
+            ? `the answer declares ${body.length} bytes, more than the limit of ${body.length - 1}$`
+            : `the answer is larger than the limit of ${body.length - 1} bytes$`,
+        ),
+      );
+    }
+  });
+
+  it('an HTML page is refused by its type or by its first bytes', async () => {
+    // FHFA's file: a source without a credential, so the message ends with the reason (the ACS adds where to get a key).
+    const { remote } = REMOTES.find((r) => r.adapter.sourceId === 'fhfa-hpi') ?? assert.fail('no FHFA remote');
+    const replies: [Reply, string][] = [
+      [{ kind: 'file', body: 'not markup at all\n', type: 'text/html' }, 'text/html'],
+      [{ kind: 'file', body: '\n  <!doctype html><title>Moved</title>', type: 'text/csv' }, 'text/csv'],
+      [{ kind: 'file', body: '<HTML><body>Down</body></HTML>', type: 'application/octet-stream' }, 'application/octet-stream'],
+    ];
+    for (const [reply, type] of replies) {
+      replay.replies.set(target(remote.url), reply);
+      await assert.rejects(fetchSources(options()), {
+        message: new RegExp(`: the answer is an HTML page \\(${type.replace('/', '\\/')}\\), not the data file$`),
+      });
+    }
+  });
+
   const failures: [string, (body: Buffer) => Reply, RegExp][] = [
     ['a 500 on every attempt', () => ({ kind: 'status', status: 500 }), /answered 500 \(after 2 attempts\)/],
     ['a 404', () => ({ kind: 'status', status: 404 }), /answered 404, not 200/],

@@ -5,7 +5,8 @@ import { gzipSync } from 'node:zlib';
 
 /** How the server answers one path (path and query, as the agency's address has them). */
 export type Reply =
-  | { kind: 'file'; body: Buffer | string; type?: string; lastModified?: string }
+  /** The file, chunked; with `declared`, a Content-Length of its bytes instead, as most agency servers send it. */
+  | { kind: 'file'; body: Buffer | string; type?: string; lastModified?: string; declared?: boolean }
   | { kind: 'status'; status: number }
   | { kind: 'html'; body?: string }
   /** The file gzip-compressed, with Content-Encoding: gzip and the Content-Length of the compressed bytes, as a CDN sends it. */
@@ -46,7 +47,11 @@ export async function startReplay(): Promise<Replay> {
     switch (reply.kind) {
       case 'file':
         res
-          .writeHead(200, { 'Content-Type': reply.type ?? 'text/plain', ...(reply.lastModified === undefined ? {} : { 'Last-Modified': reply.lastModified }) })
+          .writeHead(200, {
+            'Content-Type': reply.type ?? 'text/plain',
+            ...(reply.lastModified === undefined ? {} : { 'Last-Modified': reply.lastModified }),
+            ...(reply.declared === true ? { 'Content-Length': String(Buffer.byteLength(reply.body)) } : {}),
+          })
           .end(reply.body);
         return;
       case 'status':
