@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import { BROKEN_UTF8, RULE_PATTERNS } from '../../src/artifact/nginx-maps.ts';
 import { quote } from '../../src/artifact/nginx-syntax.ts';
 import { classifyPath } from '../../src/protocol/request-target.ts';
+import { LIMITS } from '../../src/runtimes/server/listener.ts';
 import { buildTable } from '../support/data.ts';
 
 const table = buildTable();
@@ -100,6 +101,28 @@ describe('engine configuration is generated from the manifest', () => {
     }
     assert.match(conf, /location = \/__mp\/gzip \{\n {4}internal;[\s\S]*?gzip_static always;[\s\S]*?rewrite \^ \$mp_file break;\n\}/);
     assert.match(conf, /location = \/__mp\/br \{\n {4}internal;[\s\S]*?brotli_static always;[\s\S]*?rewrite \^ \$mp_file break;\n\}/);
+  });
+
+  test("nginx's timeouts and header limit are the embedded server's LIMITS, so neither engine drifts from the other", () => {
+    const conf = [...nginxFiles(manifest)].map(([, text]) => text).join('\n');
+    const directive = (name: string): string[] => [...conf.matchAll(new RegExp(`^${name} ([^;]*);$`, 'gm'))].map((m) => m[1] ?? '');
+    const seconds = (ms: number): string => `${ms / 1000}s`;
+    assert.deepEqual(
+      Object.fromEntries(
+        ['keepalive_timeout', 'client_header_timeout', 'client_body_timeout', 'send_timeout', 'reset_timedout_connection', 'large_client_header_buffers'].map(
+          (name) => [name, directive(name)],
+        ),
+      ),
+      {
+        keepalive_timeout: [seconds(LIMITS.keepAliveTimeoutMs)],
+        client_header_timeout: [seconds(LIMITS.headersTimeoutMs)],
+        client_body_timeout: [seconds(LIMITS.requestTimeoutMs)],
+        // nginx resets a client that has not read for send_timeout; the embedded server checks every stalledWriteCheckMs.
+        send_timeout: [seconds(LIMITS.stalledWriteCheckMs)],
+        reset_timedout_connection: ['on'],
+        large_client_header_buffers: [`1 ${LIMITS.maxHeaderSize / 1024}k`],
+      },
+    );
   });
 
   test('a value nginx would read as a variable stops the build instead of being written', () => {
