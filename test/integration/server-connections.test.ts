@@ -58,6 +58,17 @@ async function until(what: string, ready: () => boolean): Promise<void> {
 
 const descriptors = (): number => readdirSync('/proc/self/fd').length;
 
+/** The kernel's rows for TCP sockets whose local port is `port` (fields: sl local remote st tx_queue:rx_queue … inode). */
+function tcpRowsOn(port: number, tables: readonly string[] = ['/proc/self/net/tcp']): string[][] {
+  const hex = `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  return tables.flatMap((table) =>
+    readFileSync(table, 'latin1')
+      .split('\n')
+      .map((line) => line.trim().split(/\s+/))
+      .filter((f) => f[1]?.endsWith(hex) === true),
+  );
+}
+
 /** Whether this process holds a listening TCP socket on `port`: its descriptors' socket inodes looked up in the kernel's tables. */
 function listeningHere(port: number): boolean {
   const inodes = new Set<string>();
@@ -69,13 +80,7 @@ function listeningHere(port: number): boolean {
       // closed since the folder was read
     }
   }
-  const hex = `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
-  return ['/proc/self/net/tcp', '/proc/self/net/tcp6'].some((table) =>
-    readFileSync(table, 'latin1')
-      .split('\n')
-      .map((line) => line.trim().split(/\s+/))
-      .some((f) => f[1]?.endsWith(hex) === true && f[3] === '0A' && inodes.has(f[9] ?? '')),
-  );
+  return tcpRowsOn(port, ['/proc/self/net/tcp', '/proc/self/net/tcp6']).some((f) => f[3] === '0A' && inodes.has(f[9] ?? ''));
 }
 
 /** Whether this machine has an IPv6 loopback (the tests on `::1` are skipped, saying why, where it has not). */
@@ -378,11 +383,8 @@ describe('the listener itself', () => {
 describe('clients that stop reading', () => {
   /** The server's side of its connections, from /proc/net/tcp: state and bytes not yet acknowledged, by remote port. */
   function serverSide(): { state: string; unacked: number }[] {
-    const hex = port.toString(16).toUpperCase().padStart(4, '0');
-    return readFileSync('/proc/self/net/tcp', 'latin1')
-      .split('\n')
-      .map((l) => l.trim().split(/\s+/))
-      .filter((f) => f[1]?.endsWith(`:${hex}`) === true && f[3] !== '0A')
+    return tcpRowsOn(port)
+      .filter((f) => f[3] !== '0A')
       .map((f) => ({ state: f[3] ?? '', unacked: Number.parseInt((f[4] ?? '').split(':')[0] ?? '', 16) }));
   }
 

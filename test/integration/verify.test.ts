@@ -588,7 +588,7 @@ describe('the probe verify sends its requests through', () => {
     const probe = createProbe(base, { timeoutMs: 600_000 });
     try {
       await assert.rejects(probe.fetch('/cut'), (error: Error) => {
-        assert.match(error.message, new RegExp(`^GET ${base}/cut: (?:aborted|read ECONNRESET)$`));
+        assert.match(error.message, new RegExp(`^GET ${base.replaceAll('.', '\\.')}/cut: (?:aborted|read ECONNRESET)$`));
         return true;
       });
     } finally {
