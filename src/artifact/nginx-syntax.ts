@@ -29,3 +29,15 @@ export function mapBlock(source: string, variable: string, entries: readonly (re
 
 /** A variable-name-safe slug of a header name: Content-Disposition → content_disposition. */
 export const slug = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]+/g, '_');
+
+/** A duration in nginx's time syntax: whole seconds as `10s`, anything else in milliseconds (`1500ms`). */
+export const nginxTime = (ms: number): string => {
+  if (!Number.isInteger(ms) || ms < 0) throw new InvariantError(`nginx has no time of ${ms} ms`);
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+};
+
+/** A size in nginx's size syntax: whole KiB as `16k`, anything else in bytes. */
+export const nginxSize = (bytes: number): string => {
+  if (!Number.isInteger(bytes) || bytes <= 0) throw new InvariantError(`nginx has no size of ${bytes} bytes`);
+  return bytes % 1024 === 0 ? `${bytes / 1024}k` : `${bytes}`;
+};

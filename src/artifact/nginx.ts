@@ -1,6 +1,7 @@
 // Generates the nginx configuration that serves dist/site with the embedded server's bytes, headers and answers, from the manifest.
 import { InvariantError } from '../contract/errors.ts';
 import { ALLOW, CONTENT_TYPES, NOT_FOUND_PAGE_HEADERS, NOT_MODIFIED_KEEP, PREFLIGHT_HEADERS, PROBLEM_HEADERS, type Header } from '../protocol/headers.ts';
+import { LIMITS } from '../protocol/limits.ts';
 import {
   ENGINE_STATUSES,
   UNPARSABLE_REASON,
@@ -23,7 +24,7 @@ import {
 } from '../protocol/request-target.ts';
 import type { Manifest, ManifestEntry } from './manifest.ts';
 import { conditionalMaps, negotiationMaps, targetMaps } from './nginx-maps.ts';
-import { mapBlock, quote, regexKey, slug } from './nginx-syntax.ts';
+import { mapBlock, nginxSize, nginxTime, quote, regexKey, slug } from './nginx-syntax.ts';
 
 export const NGINX_DIR = 'nginx';
 /** http-context include: the maps. */
@@ -232,15 +233,15 @@ export function nginxServerConf(m: Manifest): string {
     'msie_refresh off;',
     'absolute_redirect off;',
     'log_not_found off;',
-    '# The limits of the embedded server (docs/serving.md): headers within 10 s, the body without a 15 s pause, a client',
-    '# that stops reading cut after 15 s; a timed-out connection is reset, so the kernel drops what it could not deliver.',
-    'keepalive_timeout 5s;',
-    'client_header_timeout 10s;',
-    'client_body_timeout 15s;',
-    'send_timeout 15s;',
+    `# The limits of the embedded server (docs/serving.md): headers within ${LIMITS.headersTimeoutMs / 1000} s, the body without a ${LIMITS.requestTimeoutMs / 1000} s pause, a client`,
+    `# that stops reading cut after ${LIMITS.stalledWriteCheckMs / 1000} s; a timed-out connection is reset, so the kernel drops what it could not deliver.`,
+    `keepalive_timeout ${nginxTime(LIMITS.keepAliveTimeoutMs)};`,
+    `client_header_timeout ${nginxTime(LIMITS.headersTimeoutMs)};`,
+    `client_body_timeout ${nginxTime(LIMITS.requestTimeoutMs)};`,
+    `send_timeout ${nginxTime(LIMITS.stalledWriteCheckMs)};`,
     'reset_timedout_connection on;',
-    '# The request line and each header up to 16 KiB, and about 17 KiB in all (the embedded server: 16 KiB in all).',
-    'large_client_header_buffers 1 16k;',
+    `# The request line and each header up to ${LIMITS.maxHeaderSize / 1024} KiB, and about ${LIMITS.maxHeaderSize / 1024 + 1} KiB in all (the embedded server: ${LIMITS.maxHeaderSize / 1024} KiB in all).`,
+    `large_client_header_buffers 1 ${nginxSize(LIMITS.maxHeaderSize)};`,
     '',
     ...engineErrors.map((s) => `error_page ${s} /__mp/e/${s};`),
     '# Over-long request lines and headers answer 431, an unknown Transfer-Encoding and an HTTP version nginx does not',

@@ -11,9 +11,9 @@ import { cdnFiles } from '../../src/artifact/cdn.ts';
 import { nginxFiles, NGINX_SERVER_CONF } from '../../src/artifact/nginx.ts';
 import fc from 'fast-check';
 import { BROKEN_UTF8, RULE_PATTERNS } from '../../src/artifact/nginx-maps.ts';
-import { quote } from '../../src/artifact/nginx-syntax.ts';
+import { nginxSize, nginxTime, quote } from '../../src/artifact/nginx-syntax.ts';
 import { classifyPath } from '../../src/protocol/request-target.ts';
-import { LIMITS } from '../../src/runtimes/server/listener.ts';
+import { LIMITS } from '../../src/protocol/limits.ts';
 import { buildTable } from '../support/data.ts';
 
 const table = buildTable();
@@ -127,6 +127,15 @@ describe('engine configuration is generated from the manifest', () => {
 
   test('a value nginx would read as a variable stops the build instead of being written', () => {
     assert.throws(() => quote('<http://example.org/$x>'), /no escape for "\$"/);
+  });
+
+  test('a limit is written in units nginx reads: whole seconds or milliseconds, whole KiB or bytes; a value nginx cannot take stops the build', () => {
+    assert.deepEqual([10_000, 1_500, 0].map(nginxTime), ['10s', '1500ms', '0s']);
+    assert.deepEqual([16 * 1024, 1_000].map(nginxSize), ['16k', '1000']);
+    assert.throws(() => nginxTime(2.5), /no time of 2\.5 ms/);
+    assert.throws(() => nginxTime(-1), /no time of -1 ms/);
+    assert.throws(() => nginxSize(0), /no size of 0 bytes/);
+    assert.throws(() => nginxSize(1024.5), /no size of 1024\.5 bytes/);
   });
 });
 

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { RouteTable } from '../../src/routes/route-table.ts';
-import { LIMITS, type RunningServer } from '../../src/runtimes/server/listener.ts';
+import { LIMITS } from '../../src/protocol/limits.ts';
+import type { RunningServer } from '../../src/runtimes/server/listener.ts';
 import { startEmbedded } from '../support/embedded.ts';
 import { checkProblem, exchange, header, request, type RawExchange, type RawResponse } from '../support/http-suite.ts';
 
