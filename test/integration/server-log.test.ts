@@ -64,3 +64,32 @@ test('LOG off (the default): no line at all', async () => {
   await running.close();
   assert.deepEqual(lines, []);
 });
+
+test("a request the parser refuses is logged under its first word when that is a method token of at most 32 characters, else under '-'", async () => {
+  const lines: string[] = [];
+  const { running } = await startEmbedded({ log: true, logLine: (line) => lines.push(line) });
+  const o = running.url;
+  const sent: [string, string][] = [
+    // A lower-case token is still a token: node's parser refuses it as a method, the log names it.
+    ['get /healthz HTTP/1.1\r\nHost: x\r\n\r\n', 'get'],
+    ['HEAD /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n', 'HEAD'],
+    [`${'A'.repeat(32)} /healthz HTTP/1.1\r\nHost: x\r\n\r\n`, 'A'.repeat(32)],
+    // Longer than any method a client sends: not echoed into the log, nor a prefix of it.
+    [`${'A'.repeat(33)} /healthz HTTP/1.1\r\nHost: x\r\n\r\n`, '-'],
+    // Not a token at the start of the line: a token further on is not the method.
+    [' GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n', '-'],
+    ['G\u0001T /healthz HTTP/1.1\r\nHost: x\r\n\r\n', '-'],
+  ];
+  for (const [bytes, method] of sent) await exchange(o, bytes, [method === 'HEAD']);
+  await running.close();
+  const entries = lines.map((line) => JSON.parse(line) as AccessLogEntry & { error?: string });
+  assert.deepEqual(
+    entries.map((e) => e.method),
+    sent.map(([, method]) => method),
+  );
+  for (const e of entries) {
+    assert.equal(e.path, '-', JSON.stringify(e));
+    assert.equal(typeof e.error, 'string', JSON.stringify(e));
+  }
+  assert.equal(entries[1]?.bytes, 0, 'a refused HEAD is logged with the body it did not get');
+});
