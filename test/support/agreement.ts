@@ -175,6 +175,13 @@ export const ROWS: readonly Row[] = [
   { name: 'unknown method with "_" and "-"', send: req('FOO_BAR-BAZ', '/healthz'), expect: CLOSED_405, platform: edgeFront },
   { name: 'unknown method on a bad target', send: req('FROB', '/api/markets/%zz'), expect: BAD, platform: edgeFront },
   { name: 'unknown method with a digit', send: req('F0O', '/healthz'), expect: BAD, platform: edgeFront },
+  // How the line around an unknown method is read: as nginx reads it, spaces between the words however many, an
+  // HTTP/1.0 or a bare LF as well, and nothing after the version.
+  { name: 'unknown method, two spaces before the target', send: raw('FROB  /healthz HTTP/1.1\r\nHost: {H}\r\n\r\n'), expect: CLOSED_405, platform: edgeFront },
+  { name: 'unknown method, two spaces before the version', send: raw('FROB /healthz  HTTP/1.1\r\nHost: {H}\r\n\r\n'), expect: CLOSED_405, platform: edgeFront },
+  { name: 'unknown method in HTTP/1.0', send: req('FROB', '/healthz', '', 'HTTP/1.0'), expect: CLOSED_405, platform: edgeFront },
+  { name: 'unknown method, the line ended by a bare LF', send: raw('FROB /healthz HTTP/1.1\nHost: {H}\r\n\r\n'), expect: CLOSED_405, platform: edgeFront },
+  { name: 'unknown method, a word after the version', send: raw('FROB /healthz HTTP/1.1 x\r\nHost: {H}\r\n\r\n'), expect: BAD, platform: edgeFront },
   { name: 'lower-case method (methods are case-sensitive)', send: req('get', PROFILE), expect: BAD, platform: edgeFront },
   { name: 'CONNECT to an authority', send: (h) => `CONNECT ${h} HTTP/1.1\r\nHost: ${h}\r\n\r\n`, expect: BAD, platform: edgeFront },
   { name: 'CONNECT to a path', send: req('CONNECT', '/healthz'), expect: CLOSED_405, platform: edgeFront },
@@ -196,6 +203,11 @@ export const ROWS: readonly Row[] = [
   { name: 'HTTP/9.9', send: req('GET', '/healthz', '', 'HTTP/9.9'), expect: BAD, platform: edgeFront },
   { name: 'the HTTP/2 connection preface', send: raw('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'), expect: BAD, platform: edgeFront },
   { name: 'a request line without a version (HTTP/0.9)', send: raw('GET /healthz\r\n\r\n'), expect: NONE, platform: edgeFront },
+  { name: 'HTTP/0.9, two spaces before the target', send: raw('GET  /healthz\r\n\r\n'), expect: NONE, platform: edgeFront },
+  // node's parser takes the line above, and the one with two spaces, as a request; with a space after the target it
+  // refuses the line, and the listener has to see that it is HTTP/0.9 all the same.
+  { name: 'HTTP/0.9, a space after the target', send: raw('GET /healthz \r\n\r\n'), expect: NONE, platform: edgeFront },
+  { name: 'HTTP/0.9, two spaces before the target and one after', send: raw('GET  /healthz \r\n\r\n'), expect: NONE, platform: edgeFront },
   { name: 'a line feed inside the target', send: raw('GET /heal\nthz HTTP/1.1\r\nHost: {H}\r\n\r\n'), expect: NONE, platform: edgeFront },
   { name: 'lower-case protocol name', send: req('GET', '/healthz', '', 'http/1.1'), expect: BAD, platform: edgeFront },
 
