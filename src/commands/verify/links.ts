@@ -7,8 +7,9 @@ import type { Profile } from './resources.ts';
 export function jsonLinks(doc: unknown, where: string): [string, string][] {
   const out: [string, string][] = [];
   const walk = (value: unknown, pointer: string, inLinks: boolean): void => {
-    if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${pointer}/${i}`, false));
-    else if (isObject(value)) for (const [k, v] of Object.entries(value)) walk(v, `${pointer}/${k}`, k === 'links');
+    // Inside a `links` object every string is a link, however deep (a vintage's links.markets.<id>.csv).
+    if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${pointer}/${i}`, inLinks));
+    else if (isObject(value)) for (const [k, v] of Object.entries(value)) walk(v, `${pointer}/${k}`, inLinks || k === 'links');
     else if (inLinks && typeof value === 'string') out.push([value, `${where} ${pointer}`]);
   };
   walk(doc, '', false);
