@@ -18,6 +18,7 @@ import { dripping } from '../support/dripping.ts';
 import { createProbe } from '../../src/commands/verify/http.ts';
 import { unzip } from '../../src/commands/verify/unzip.ts';
 import { zipArchive } from '../../src/render/zip.ts';
+import { csvField, parseCsv } from '../../src/contract/csv-format.ts';
 
 const FIXTURES = new URL('../../fixtures/', import.meta.url).pathname;
 const ID = 'us-tx-austin';
@@ -392,6 +393,530 @@ describe('verify against broken deployments names the fault', () => {
       ]);
     } finally {
       await huge.stop();
+    }
+  });
+});
+
+/** A JSON document as the tests below edit it. */
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+/** The value at a path of keys and indexes, which must be an object (or, with `array`, an array): a premise of the test. */
+function at(doc: Json, path: readonly (string | number)[]): Json | undefined {
+  let value: Json | undefined = doc;
+  for (const key of path) value = Array.isArray(value) ? value[Number(key)] : value !== null && typeof value === 'object' ? value[String(key)] : undefined;
+  return value;
+}
+const objectAt = (doc: Json, ...path: (string | number)[]): JsonObject => {
+  const value = at(doc, path);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return assert.fail(`premise: an object at ${path.join('.')}`);
+  return value;
+};
+const arrayAt = (doc: Json, ...path: (string | number)[]): Json[] => {
+  const value = at(doc, path);
+  if (!Array.isArray(value)) return assert.fail(`premise: an array at ${path.join('.')}`);
+  return value;
+};
+
+/** Serves `path` with what `edit` makes of its text (every variant and ETag recomputed). */
+function editText(t: RouteTable, path: string, edit: (text: string) => string): void {
+  const route = routeOf(t, path);
+  t.routes.set(path, withBody(route, Buffer.from(edit(route.identity.body.toString('utf8')))));
+}
+const editJson = (t: RouteTable, path: string, edit: (doc: JsonObject) => void): void =>
+  editText(t, path, (text) => {
+    const doc = JSON.parse(text) as JsonObject;
+    edit(doc);
+    return `${JSON.stringify(doc, null, 2)}\n`;
+  });
+/** Serves `path` with its CSV records (header first) as `edit` leaves them. */
+const editCsv = (t: RouteTable, path: string, edit: (records: string[][]) => void): void =>
+  editText(t, path, (text) => {
+    const records = parseCsv(text);
+    edit(records);
+    return records.map((r) => `${r.map(csvField).join(',')}\r\n`).join('');
+  });
+/** Serves `path` without the header `name`, or with its value replaced. */
+function editHeader(t: RouteTable, path: string, name: string, value?: string): void {
+  const route = routeOf(t, path);
+  const kept = route.headers.filter(([k]) => k.toLowerCase() !== name.toLowerCase());
+  t.routes.set(path, { ...route, headers: value === undefined ? kept : [...kept, [name, value] as const] });
+}
+/** Serves the download with its files as `edit` leaves them. */
+function editDownload(t: RouteTable, edit: (files: Map<string, Buffer>) => void): void {
+  const route = routeOf(t, '/api/download');
+  const files = unzip(route.identity.body);
+  edit(files);
+  t.routes.set(
+    route.path,
+    withBody(
+      route,
+      zipArchive(
+        [...files].map(([name, body]) => ({ name, body })),
+        '2026-11-24',
+      ),
+    ),
+  );
+}
+
+/** One fault planted in a deployment, where no other row of its list plants one, and what verify must say of it. */
+interface Planted {
+  /** The check that must name it. */
+  check: string;
+  /** One of that check's faults matches this. */
+  says: RegExp;
+  plant: (t: RouteTable) => void;
+}
+
+/** The market ids of the fixtures, in index order: each row below that edits a market's documents takes its own. */
+const M = [
+  'us-az-phoenix',
+  'us-ca-los-angeles',
+  'us-ca-san-diego',
+  'us-ca-san-francisco',
+  'us-co-denver',
+  'us-dc-washington',
+  'us-fl-miami',
+  'us-fl-tampa',
+  'us-ga-atlanta',
+  'us-il-chicago',
+  'us-ma-boston',
+  'us-ny-new-york',
+  'us-tn-nashville',
+  'us-tx-austin',
+  'us-tx-dallas',
+  'us-wa-seattle',
+] as const;
+const [PHX, LAX, SAN, SFO, DEN, WAS, MIA, TPA, ATL, CHI, BOS, NYC, NAS, AUS, DAL, SEA] = M;
+
+const index = (t: RouteTable, edit: (doc: JsonObject) => void): void => editJson(t, '/api/markets', edit);
+const entry = (doc: JsonObject, id: string): JsonObject => {
+  const found = arrayAt(doc, 'markets').find((m) => m !== null && typeof m === 'object' && !Array.isArray(m) && m.id === id);
+  return found === undefined ? assert.fail(`premise: ${id} in the index`) : objectAt(found);
+};
+const profile = (t: RouteTable, id: string, edit: (doc: JsonObject) => void): void => editJson(t, `/api/markets/${id}`, edit);
+const marketCsv = (t: RouteTable, id: string, edit: (records: string[][]) => void): void => editCsv(t, `/api/markets/${id}/csv`, edit);
+const column = (name: string): number => ['market_id', 'market_name', 'metric_id', 'metric_label', 'value', 'unit', 'source_id'].indexOf(name);
+
+/**
+ * Each fault verify looks for, planted once in a deployment that has all of them, each in a place of its own (a market,
+ * a document, a field) so that one run finds every one: a check that stopped looking for its fault fails its row. A
+ * row that plants nothing names a further effect of a fault a row above it planted.
+ */
+const PLANTED: readonly Planted[] = [
+  // The index, read against each market's own documents.
+  {
+    check: `market ${PHX} JSON`,
+    says: new RegExp(`^index links\\.json of ${PHX} is `),
+    plant: (t) => index(t, (d) => void (entry(d, PHX).links = { ...objectAt(entry(d, PHX), 'links'), json: `${t.baseUrl}/api/markets/${PHX}/x` })),
+  },
+  {
+    check: `market ${LAX} JSON`,
+    says: new RegExp(`^the index says ${LAX} was updated 2001-01-01, the profile `),
+    plant: (t) => index(t, (d) => void (entry(d, LAX).updatedDate = '2001-01-01')),
+  },
+  {
+    check: `market ${SAN} JSON`,
+    says: new RegExp(`^the index scores of ${SAN} differ from the profile's`),
+    plant: (t) => index(t, (d) => void (objectAt(entry(d, SAN), 'scores').overall = -1)),
+  },
+  {
+    check: `market ${SFO} CSV`,
+    says: new RegExp(`^index links\\.csv of ${SFO} is `),
+    plant: (t) => index(t, (d) => void (objectAt(entry(d, SFO), 'links').csv = `${t.baseUrl}/x.csv`)),
+  },
+  {
+    check: `market ${DEN} series`,
+    says: new RegExp(`^index links\\.series of ${DEN} is `),
+    plant: (t) => index(t, (d) => void (objectAt(entry(d, DEN), 'links').series = `${t.baseUrl}/x`)),
+  },
+  {
+    check: 'index /api/markets',
+    says: new RegExp(`^/api/markets: market ${WAS} has no links\\.html$`),
+    plant: (t) => index(t, (d) => void delete objectAt(entry(d, WAS), 'links').html),
+  },
+  { check: 'index /api/markets', says: /^\/api\/markets: schemaVersion is "2", expected "1"$/, plant: (t) => index(t, (d) => void (d.schemaVersion = '2')) },
+  {
+    check: 'index /api/markets',
+    says: /^\/api\/markets: productionMode is "live", expected "static-fixture"$/,
+    plant: (t) => index(t, (d) => void (d.productionMode = 'live')),
+  },
+  { check: 'index /api/markets', says: /^\/api\/markets: liveData is true, expected false$/, plant: (t) => index(t, (d) => void (d.liveData = true)) },
+  {
+    check: 'index /api/markets',
+    says: /^\/api\/markets: methodologyVersion "2\.0" is not v<major>\.<minor>$/,
+    plant: (t) => index(t, (d) => void (d.methodologyVersion = '2.0')),
+  },
+  {
+    check: 'index /api/markets',
+    says: /^\/api\/markets has no "markets" array of objects$/,
+    plant: (t) => index(t, (d) => void arrayAt(d, 'markets').push(1)),
+  },
+  { check: 'index /api/markets', says: /^\/api\/markets count is 99 but lists \d+ markets$/, plant: (t) => index(t, (d) => void (d.count = 99)) },
+  {
+    check: 'index /api/markets',
+    says: /^\/api\/markets lists ids not of the form us-<state>-<slug>: zz-not-an-id$/,
+    plant: (t) => index(t, (d) => void arrayAt(d, 'markets').push({ id: 'zz-not-an-id', links: { json: '', csv: '', html: '' } })),
+  },
+  { check: 'index /api/markets', says: /^\/api\/markets lists a market twice$/, plant: (t) => index(t, (d) => void arrayAt(d, 'markets').push(entry(d, SEA))) },
+  { check: 'index /api/markets', says: /^\/api\/markets is not sorted by id$/, plant: (t) => index(t, (d) => void arrayAt(d, 'markets').reverse()) },
+  // The schemaVersion "2" planted above: Ajv names the first error only.
+  { check: 'schema /api/schema/market-index', says: /^\/api\/markets fails the served schema at \/schemaVersion: /, plant: () => undefined },
+
+  // Each market's JSON.
+  {
+    check: `market ${TPA} JSON`,
+    says: new RegExp(`^GET /api/markets/${TPA} is not JSON: `),
+    plant: (t) => editText(t, `/api/markets/${TPA}`, () => 'not json'),
+  },
+  { check: `market ${TPA} CSV`, says: new RegExp(`^cannot tie the CSV of ${TPA} to its JSON, which could not be read$`), plant: () => undefined },
+  {
+    check: `market ${ATL} JSON`,
+    says: new RegExp(`^${ATL}: market\\.id is "us-ga-elsewhere"$`),
+    plant: (t) => profile(t, ATL, (d) => void (objectAt(d, 'market').id = 'us-ga-elsewhere')),
+  },
+  {
+    check: `market ${CHI} JSON`,
+    says: new RegExp(`^${CHI}: generatedAt 2001-01-01 differs from profile\\.updatedDate `),
+    plant: (t) => profile(t, CHI, (d) => void (d.generatedAt = '2001-01-01')),
+  },
+  {
+    check: `market ${BOS} JSON`,
+    says: new RegExp(`^${BOS}: sources are not sorted by sourceId$`),
+    plant: (t) => profile(t, BOS, (d) => void arrayAt(d, 'sources').reverse()),
+  },
+  {
+    check: `market ${NYC} JSON`,
+    says: new RegExp(`^${NYC}: metric "permits" has id "other"$`),
+    plant: (t) => profile(t, NYC, (d) => void (objectAt(d, 'profile', 'metrics', 'permits').id = 'other')),
+  },
+  {
+    check: `market ${NAS} JSON`,
+    says: new RegExp(`^${NAS}: metric "permits" names source "census-nope", which is not in sources$`),
+    plant: (t) => profile(t, NAS, (d) => void (objectAt(d, 'profile', 'metrics', 'permits').sourceId = 'census-nope')),
+  },
+  {
+    check: `market ${AUS} JSON`,
+    says: new RegExp(`^${AUS}: metric "medianRenterIncome" is illustrative but carries a margin of error$`),
+    plant: (t) => profile(t, AUS, (d) => void (objectAt(d, 'profile', 'metrics', 'medianRenterIncome').marginOfError = 5)),
+  },
+  {
+    check: `market ${PHX} JSON`,
+    says: new RegExp(`^${PHX}: illustrativeScores lists "verifyNoSuchScore", which is not one of its scores$`),
+    plant: (t) => profile(t, PHX, (d) => void arrayAt(d, 'profile', 'illustrativeScores').push('verifyNoSuchScore')),
+  },
+  {
+    check: `market ${LAX} JSON`,
+    says: new RegExp(`^${LAX}: illustrativeScores lists .* though no metric is illustrative$`),
+    plant: (t) => profile(t, LAX, (d) => Object.values(objectAt(d, 'profile', 'metrics')).forEach((m) => void (objectAt(m).illustrative = false))),
+  },
+  {
+    check: `market ${SFO} JSON`,
+    says: new RegExp(`^${SFO}: links\\.dataCatalog is "https://elsewhere\\.example/catalog", not a URL of this deployment `),
+    plant: (t) => profile(t, SFO, (d) => void (objectAt(d, 'links').dataCatalog = 'https://elsewhere.example/catalog')),
+  },
+
+  // Each market's CSV, read and tied to its JSON.
+  {
+    check: `market ${PHX} CSV`,
+    says: new RegExp(`^/api/markets/${PHX}/csv starts with a byte-order mark$`),
+    plant: (t) => editText(t, `/api/markets/${PHX}/csv`, (text) => `\ufeff${text}`),
+  },
+  {
+    check: `market ${LAX} CSV`,
+    says: new RegExp(`^/api/markets/${LAX}/csv is not RFC 4180 CSV: `),
+    plant: (t) => editText(t, `/api/markets/${LAX}/csv`, (text) => `${text}a,"b\r\n`),
+  },
+  {
+    check: `market ${SAN} CSV`,
+    says: new RegExp(`^/api/markets/${SAN}/csv header is "marketid,`),
+    plant: (t) => marketCsv(t, SAN, (r) => void ((r[0] ?? [])[0] = 'marketid')),
+  },
+  {
+    check: `market ${DEN} CSV`,
+    says: new RegExp(`^/api/markets/${DEN}/csv line \\d+ has 3 fields, expected 11$`),
+    plant: (t) => marketCsv(t, DEN, (r) => void r.push(['a', 'b', 'c'])),
+  },
+  {
+    check: `market ${WAS} CSV`,
+    says: new RegExp(`^/api/markets/${WAS}/csv line 2: unit is "furlongs", the JSON says `),
+    plant: (t) => marketCsv(t, WAS, (r) => void ((r[1] ?? [])[column('unit')] = 'furlongs')),
+  },
+  {
+    check: `market ${MIA} CSV`,
+    says: new RegExp(`^/api/markets/${MIA}/csv line 2: metric_id "verifyNoSuchMetric" is not in the JSON's profile\\.metrics$`),
+    plant: (t) => marketCsv(t, MIA, (r) => void ((r[1] ?? [])[column('metric_id')] = 'verifyNoSuchMetric')),
+  },
+  {
+    check: `market ${ATL} CSV`,
+    says: new RegExp(`^/api/markets/${ATL}/csv line 2: value "1e3" is not a plain decimal$`),
+    plant: (t) => marketCsv(t, ATL, (r) => void ((r[1] ?? [])[column('value')] = '1e3')),
+  },
+  {
+    check: `market ${CHI} CSV`,
+    says: new RegExp(`^/api/markets/${CHI}/csv has metric rows .*, the JSON has `),
+    plant: (t) => marketCsv(t, CHI, (r) => void r.pop()),
+  },
+  { check: `market ${AUS} page`, says: new RegExp(`^GET /markets/${AUS} answered 404, expected 200$`), plant: (t) => void t.routes.delete(`/markets/${AUS}`) },
+
+  // Each market's series, and the bulk series.
+  {
+    check: `market ${ATL} series`,
+    says: new RegExp(`^/api/markets/${ATL}/series fails the served schema at /schemaVersion: `),
+    plant: (t) => editJson(t, `/api/markets/${ATL}/series`, (d) => void (d.schemaVersion = '2')),
+  },
+  {
+    check: `market ${CHI} series`,
+    says: new RegExp(`^/api/markets/${CHI}/series: permits at \\S+ is .*, the profile has `),
+    plant: (t) =>
+      editJson(t, `/api/markets/${CHI}/series`, (d) => arrayAt(d, 'metrics', 'permits', 'observations').forEach((o) => void (objectAt(o).value = -1))),
+  },
+  {
+    check: `market ${BOS} series`,
+    says: new RegExp(`^/api/markets/${BOS}/series/csv has \\d+ rows, the JSON \\d+ observations$`),
+    plant: (t) => editCsv(t, `/api/markets/${BOS}/series/csv`, (r) => void r.pop()),
+  },
+  {
+    check: `market ${NYC} series`,
+    says: new RegExp(`^/api/markets/${NYC}/series/csv line 2 does not tie to the JSON: `),
+    plant: (t) => editCsv(t, `/api/markets/${NYC}/series/csv`, (r) => void ((r[1] ?? [])[0] = 'us-zz-other')),
+  },
+  {
+    check: 'bulk series CSV /api/markets/series/csv',
+    says: /^\/api\/markets\/series\/csv differs from the market series CSVs in market order /,
+    plant: (t) => editCsv(t, '/api/markets/series/csv', (r) => void r.splice(2, 1)),
+  },
+
+  // The headers every answer carries, each taken from one document.
+  {
+    check: `market ${SEA} series`,
+    says: new RegExp(`^GET /api/markets/${SEA}/series is gzip-encoded though the request accepted no encoding$`),
+    plant: (t) => editHeader(t, `/api/markets/${SEA}/series`, 'Content-Encoding', 'gzip'),
+  },
+  {
+    check: `market ${DAL} series`,
+    says: new RegExp(`^GET /api/markets/${DAL}/series lacks Access-Control-Allow-Origin: \\*$`),
+    plant: (t) => editHeader(t, `/api/markets/${DAL}/series`, 'Access-Control-Allow-Origin'),
+  },
+  {
+    check: `market ${NAS} series`,
+    says: new RegExp(`^GET /api/markets/${NAS}/series lacks X-Content-Type-Options: nosniff$`),
+    plant: (t) => editHeader(t, `/api/markets/${NAS}/series`, 'X-Content-Type-Options'),
+  },
+  {
+    check: `market ${SAN} series`,
+    says: new RegExp(`^GET /api/markets/${SAN}/series has no Cache-Control$`),
+    plant: (t) => editHeader(t, `/api/markets/${SAN}/series`, 'Cache-Control'),
+  },
+  {
+    check: `market ${MIA} series`,
+    says: new RegExp(`^GET /api/markets/${MIA}/series lacks Vary: Accept-Encoding$`),
+    plant: (t) => editHeader(t, `/api/markets/${MIA}/series`, 'Vary'),
+  },
+  {
+    check: `market ${WAS} series`,
+    says: new RegExp(`^GET /api/markets/${WAS}/series has a weak or malformed ETag W/"weak", expected a strong one$`),
+    plant: (t) => {
+      const route = routeOf(t, `/api/markets/${WAS}/series`);
+      t.routes.set(route.path, { ...route, identity: { ...route.identity, etag: 'W/"weak"' } });
+    },
+  },
+
+  // The schemas and the CSV descriptor.
+  {
+    check: 'schema /api/schema/market-profile',
+    says: /^\/api\/schema\/market-profile does not declare JSON Schema draft-07 \(\$schema is "https:\/\/json-schema\.org\/draft\/2020-12\/schema"\)$/,
+    plant: (t) => editJson(t, '/api/schema/market-profile', (d) => void (d.$schema = 'https://json-schema.org/draft/2020-12/schema')),
+  },
+  { check: 'schema /api/schema/market-profile', says: /^\/api\/schema\/market-profile does not compile as a JSON Schema: /, plant: () => undefined },
+  { check: `market ${DAL} JSON`, says: new RegExp(`^${DAL}: cannot be validated, the profile schema could not be read$`), plant: () => undefined },
+  {
+    check: 'descriptor /api/schema/market-csv',
+    says: /^\/api\/schema\/market-csv: schemaVersion, format, encoding, lineTerminator or quoting differs from docs\/contract\.md 2\.7$/,
+    plant: (t) => editJson(t, '/api/schema/market-csv', (d) => void (d.lineTerminator = 'LF')),
+  },
+  {
+    check: 'descriptor /api/schema/market-csv',
+    says: /^\/api\/schema\/market-csv columns are market_name,market_id,/,
+    plant: (t) => editJson(t, '/api/schema/market-csv', (d) => void arrayAt(d, 'columns').splice(0, 2, ...arrayAt(d, 'columns').slice(0, 2).reverse())),
+  },
+  {
+    check: 'descriptor /api/schema/market-csv',
+    says: /^\/api\/schema\/market-csv column unit: type string, required false$/,
+    plant: (t) =>
+      editJson(t, '/api/schema/market-csv', (d) => arrayAt(d, 'columns').forEach((c) => void (objectAt(c).name === 'unit' && (objectAt(c).required = false)))),
+  },
+  {
+    check: 'descriptor /api/schema/market-csv',
+    says: /^\/api\/schema\/market-csv: production_mode \/ live_data constants are not "static-fixture" \/ "false"$/,
+    plant: (t) =>
+      editJson(t, '/api/schema/market-csv', (d) =>
+        arrayAt(d, 'columns').forEach((c) => void (objectAt(c).name === 'production_mode' && (objectAt(c).const = 'live'))),
+      ),
+  },
+
+  // The OpenAPI document and the Data Package, held to what is served.
+  {
+    check: 'OpenAPI /api/openapi',
+    says: /^\/api\/openapi: openapi is "3\.0\.3", expected 3\.1\.x$/,
+    plant: (t) => editJson(t, '/api/openapi', (d) => void (d.openapi = '3.0.3')),
+  },
+  {
+    check: 'OpenAPI /api/openapi',
+    says: /^\/api\/openapi: the marketId parameter lists \[.*\], the index /,
+    plant: (t) => editJson(t, '/api/openapi', (d) => void arrayAt(d, 'components', 'parameters', 'marketId', 'schema', 'enum').pop()),
+  },
+  {
+    check: 'OpenAPI /api/openapi',
+    says: /^\/api\/openapi: \/api\/verify-extra has no GET 200 response$/,
+    plant: (t) => editJson(t, '/api/openapi', (d) => void (objectAt(d, 'paths')['/api/verify-extra'] = {})),
+  },
+  {
+    check: 'OpenAPI /api/openapi',
+    says: /^\/api\/openapi lists \/api\/verify-missing, but GET \/api\/verify-missing answered 404$/,
+    plant: (t) =>
+      editJson(
+        t,
+        '/api/openapi',
+        (d) => void (objectAt(d, 'paths')['/api/verify-missing'] = { get: { responses: { '200': { content: { 'application/json': {} } } } } }),
+      ),
+  },
+  {
+    check: 'OpenAPI /api/openapi',
+    says: /^\/api\/openapi does not describe \/api\/vintages$/,
+    plant: (t) => editJson(t, '/api/openapi', (d) => void delete objectAt(d, 'paths')['/api/vintages']),
+  },
+  {
+    check: 'OpenAPI /api/openapi',
+    says: /^\/api\/openapi: components\.schemas\.MarketSeries is not the schema served at \/api\/schema\/market-series$/,
+    plant: (t) => editJson(t, '/api/openapi', (d) => void (objectAt(d, 'components', 'schemas', 'MarketSeries').title = 'edited')),
+  },
+  {
+    check: 'Data Package /api/datapackage',
+    says: /^\/api\/datapackage: profile is "data-package", expected "tabular-data-package"$/,
+    plant: (t) => editJson(t, '/api/datapackage', (d) => void (d.profile = 'data-package')),
+  },
+  {
+    check: 'Data Package /api/datapackage',
+    says: /^\/api\/datapackage: the resources are \[.*\], expected the bulk CSV and each market's CSV of the index, then the same of the series$/,
+    plant: (t) => editJson(t, '/api/datapackage', (d) => void arrayAt(d, 'resources').splice(1, 2, ...arrayAt(d, 'resources').slice(1, 3).reverse())),
+  },
+  {
+    check: 'Data Package /api/datapackage',
+    says: /^\/api\/datapackage: http:\/\/[^ ]+\/api\/markets\/us-zz-gone\/csv answered 404$/,
+    plant: (t) => editJson(t, '/api/datapackage', (d) => void (objectAt(d, 'resources', 3).path = `${t.baseUrl}/api/markets/us-zz-gone/csv`)),
+  },
+  {
+    check: 'Data Package /api/datapackage',
+    says: /^\/api\/datapackage: \S+ hashes to sha256:[0-9a-f]{64}, the package says "sha256:0{64}"$/,
+    plant: (t) => editJson(t, '/api/datapackage', (d) => void (objectAt(d, 'resources', 4).hash = `sha256:${'0'.repeat(64)}`)),
+  },
+  {
+    check: 'Data Package /api/datapackage',
+    says: /^\/api\/datapackage: \S+ has fields verify_renamed,/,
+    plant: (t) => editJson(t, '/api/datapackage', (d) => void (objectAt(d, 'resources', 5, 'schema', 'fields', 0).name = 'verify_renamed')),
+  },
+  {
+    check: 'Data Package /api/datapackage',
+    says: /^\/api\/datapackage: \S+ has primary key \["market_id"\], expected market_id, metric_id$/,
+    plant: (t) => editJson(t, '/api/datapackage', (d) => void (objectAt(d, 'resources', 6, 'schema').primaryKey = ['market_id'])),
+  },
+
+  // The vintages and the download.
+  {
+    check: 'vintages /api/vintages',
+    says: /^\/api\/vintages fails the served schema at \/count: /,
+    plant: (t) => editJson(t, '/api/vintages', (d) => void (d.count = 'one')),
+  },
+  {
+    check: 'vintages /api/vintages',
+    says: /^\/api\/vintages does not list the current snapshot \(2026-11-24\) first$/,
+    plant: (t) => editJson(t, '/api/vintages', (d) => void (objectAt(d, 'vintages', 0).current = false)),
+  },
+  {
+    check: 'vintages /api/vintages',
+    says: /^GET \/api\/vintages\/2026-11-24\/markets has Cache-Control "public, max-age=300", expected public, max-age=31536000, immutable$/,
+    plant: (t) => editHeader(t, '/api/vintages/2026-11-24/markets', 'Cache-Control', 'public, max-age=300'),
+  },
+  { check: 'download /api/download', says: /^\/api\/download has no README\.txt$/, plant: (t) => editDownload(t, (files) => void files.delete('README.txt')) },
+  {
+    check: 'download /api/download',
+    says: new RegExp(`^/api/download does not hold /api/markets/${NAS}/csv$`),
+    plant: (t) => editDownload(t, (files) => void files.delete(`markets/${NAS}.csv`)),
+  },
+
+  // Links: of the JSON documents and the pages they name.
+  {
+    check: 'links',
+    says: /^\/api\/markets\/us-tn-nashville \/links\/changelog: "not a url" is not a URL$/,
+    plant: (t) => profile(t, NAS, (d) => void (objectAt(d, 'links').changelog = 'not a url')),
+  },
+  {
+    check: 'links',
+    says: new RegExp(
+      `^/api/markets/${DAL} /links/privacy: https://elsewhere\\.example/privacy is not under http://[^;]+; was the deployment built with another BASE_URL\\?$`,
+    ),
+    plant: (t) => profile(t, DAL, (d) => void (objectAt(d, 'links').privacy = 'https://elsewhere.example/privacy')),
+  },
+  {
+    check: 'links',
+    says: new RegExp(`^/api/markets/${SEA} /links/methodology: http://[^ ]+/methodology has no element with id "verify-no-such-anchor"$`),
+    plant: (t) => profile(t, SEA, (d) => void (objectAt(d, 'links').methodology = `${t.baseUrl}/methodology#verify-no-such-anchor`)),
+  },
+];
+
+/** What a deployment without a schema the later checks need must say. */
+const WITHOUT_SCHEMAS: readonly Planted[] = [
+  {
+    check: 'schema /api/schema/market-series',
+    says: /^GET \/api\/schema\/market-series answered 404, expected 200$/,
+    plant: (t) => void t.routes.delete('/api/schema/market-series'),
+  },
+  {
+    check: `market ${AUS} series`,
+    says: new RegExp(`^/api/markets/${AUS}/series: cannot be validated, the series schema could not be read$`),
+    plant: () => undefined,
+  },
+];
+
+describe('verify names every fault planted in one deployment', () => {
+  /** Serves the table with every row's fault planted, runs verify once, and lists the rows whose check did not say it. */
+  async function missed(rows: readonly Planted[]): Promise<string[]> {
+    const deployment = await embeddedDeployment((t) => {
+      for (const row of rows) row.plant(t);
+    });
+    try {
+      const report = await verifyDeployment(deployment.url);
+      return rows.flatMap((row) => {
+        const check = report.checks.find((c) => c.name === row.check);
+        if (check === undefined) return [`no check named ${row.check}`];
+        return check.faults.some((fault) => row.says.test(fault))
+          ? []
+          : [`${row.check} does not say ${String(row.says)}; it says ${JSON.stringify(check.faults.slice(0, 8))}`];
+      });
+    } finally {
+      await deployment.stop();
+    }
+  }
+
+  test(`${PLANTED.length} faults, each in a place of its own: every one named by its check`, async () => {
+    assert.deepEqual(await missed(PLANTED), []);
+  });
+
+  test('a schema the later checks validate against is missing: its check says so, and so does each check that needed it', async () => {
+    assert.deepEqual(await missed(WITHOUT_SCHEMAS), []);
+  });
+
+  test('an index that is not a JSON object: the one check there is names it', async () => {
+    const deployment = await embeddedDeployment((t) => editText(t, '/api/markets', () => '[]\n'));
+    try {
+      const report = await verifyDeployment(deployment.url);
+      assert.deepEqual(
+        report.checks.map((c) => [c.name, c.faults]),
+        [['index /api/markets', ['/api/markets is not a JSON object']]],
+      );
+    } finally {
+      await deployment.stop();
     }
   });
 });
