@@ -1,10 +1,10 @@
 // `verify` passes against the embedded server, nginx and the edge Worker, and fails, naming the fault, against deliberately broken deployments.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import { buildRouteTable } from '../../src/build/build.ts';
 import { main } from '../../src/commands/cli.ts';
 import { fixturesOnDisk } from '../../src/sources/load.ts';
@@ -17,6 +17,7 @@ import { freePort, nginxOverFreshBuild } from '../../scripts/nginx-run.ts';
 import { dripping } from '../support/dripping.ts';
 import { createProbe } from '../../src/commands/verify/http.ts';
 import { unzip } from '../../src/commands/verify/unzip.ts';
+import { PROBE_UNKNOWN_MARKET } from '../../src/commands/verify/expect.ts';
 import { zipArchive } from '../../src/render/zip.ts';
 import { csvField, parseCsv } from '../../src/contract/csv-format.ts';
 
@@ -879,6 +880,16 @@ const WITHOUT_SCHEMAS: readonly Planted[] = [
   },
 ];
 
+/** The rows whose check does not name their fault among its faults, each with what the check says instead. */
+const unsaid = (report: VerifyReport, rows: readonly { check: string; says: RegExp }[]): string[] =>
+  rows.flatMap((row) => {
+    const check = report.checks.find((c) => c.name === row.check);
+    if (check === undefined) return [`no check named ${row.check}`];
+    return check.faults.some((fault) => row.says.test(fault))
+      ? []
+      : [`${row.check} does not say ${String(row.says)}; it says ${JSON.stringify(check.faults.slice(0, 8))}`];
+  });
+
 describe('verify names every fault planted in one deployment', () => {
   /** Serves the table with every row's fault planted, runs verify once, and lists the rows whose check did not say it. */
   async function missed(rows: readonly Planted[]): Promise<string[]> {
@@ -886,14 +897,7 @@ describe('verify names every fault planted in one deployment', () => {
       for (const row of rows) row.plant(t);
     });
     try {
-      const report = await verifyDeployment(deployment.url);
-      return rows.flatMap((row) => {
-        const check = report.checks.find((c) => c.name === row.check);
-        if (check === undefined) return [`no check named ${row.check}`];
-        return check.faults.some((fault) => row.says.test(fault))
-          ? []
-          : [`${row.check} does not say ${String(row.says)}; it says ${JSON.stringify(check.faults.slice(0, 8))}`];
-      });
+      return unsaid(await verifyDeployment(deployment.url), rows);
     } finally {
       await deployment.stop();
     }
@@ -915,6 +919,208 @@ describe('verify names every fault planted in one deployment', () => {
         report.checks.map((c) => [c.name, c.faults]),
         [['index /api/markets', ['/api/markets is not a JSON object']]],
       );
+    } finally {
+      await deployment.stop();
+    }
+  });
+});
+
+/** A request as the rewriting proxy below sees it (header names in lower case). */
+interface Asked {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+}
+/** An answer as the proxy passes it on. */
+interface Given {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+/** A way the proxy makes the deployment misbehave: for the requests `when` picks, a changed request or a changed answer. */
+interface Misbehaviour {
+  when: (r: Asked) => boolean;
+  ask?: (r: Asked) => void;
+  give?: (a: Given, r: Asked) => void;
+}
+/** A fault of the HTTP layer, made by a proxy in front of the embedded server, and what verify must say of it. */
+interface Made {
+  check: string;
+  says: RegExp;
+  /** Undefined for a further effect of the misbehaviour of a row above. */
+  by?: Misbehaviour;
+}
+
+/** One exchange with the embedded server behind the proxy, the answer's body read whole. */
+function forward(origin: string, r: Asked): Promise<Given> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(`${origin}${r.path}`, { method: r.method, headers: r.headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(res.headers))
+          if (v !== undefined && !['connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(k)) headers[k] = String(v);
+        resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks) });
+      });
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+/**
+ * The embedded server with a proxy in front, at the address the table was built for, that misbehaves as `ways` say:
+ * the HTTP faults no route table can hold (a problem body, a status, a header of one exchange).
+ */
+async function proxiedDeployment(ways: readonly Misbehaviour[]): Promise<Deployment> {
+  try {
+    return await proxyOn(await (shared ??= tableForFreePort()), ways);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    return proxyOn(await tableForFreePort(), ways);
+  }
+}
+
+/** The proxy on the port `built` was made for, the server behind it on a port of its own. */
+async function proxyOn(built: { port: number; table: RouteTable }, ways: readonly Misbehaviour[]): Promise<Deployment> {
+  const running = await startServer({ ...built.table, routes: new Map(built.table.routes) }, { host: '127.0.0.1', port: 0 });
+  const proxy = createHttpServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const asked: Asked = { method: req.method ?? 'GET', path: req.url ?? '/', headers: {} };
+      for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && k !== 'connection') asked.headers[k] = String(v);
+      const mine = ways.filter((w) => w.when(asked));
+      for (const w of mine) w.ask?.(asked);
+      forward(running.url, asked).then(
+        (given) => {
+          for (const w of mine) w.give?.(given, asked);
+          res.writeHead(given.status, { ...given.headers, 'content-length': String(given.status === 304 ? 0 : given.body.length) });
+          res.end(given.status === 304 || asked.method === 'HEAD' ? undefined : given.body);
+        },
+        () => res.destroy(),
+      );
+    });
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      proxy.once('error', reject);
+      proxy.listen(built.port, '127.0.0.1', resolve);
+    });
+  } catch (error) {
+    await running.close();
+    throw error;
+  }
+  return {
+    url: built.table.baseUrl,
+    stop: async () => {
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+      await running.close();
+    },
+  };
+}
+
+const UNKNOWN = `/api/markets/${PROBE_UNKNOWN_MARKET}`;
+const on =
+  (method: string, path: string, header?: [string, string | RegExp]) =>
+  (r: Asked): boolean =>
+    r.method === method &&
+    r.path === path &&
+    (header === undefined || (typeof header[1] === 'string' ? r.headers[header[0]] === header[1] : header[1].test(r.headers[header[0]] ?? '')));
+const problemEdit = (edit: (doc: Record<string, unknown>) => void) => (a: Given) => {
+  const doc = JSON.parse(a.body.toString('utf8')) as Record<string, unknown>;
+  edit(doc);
+  a.body = Buffer.from(JSON.stringify(doc));
+};
+
+const MADE: readonly Made[] = [
+  // The problem bodies: each field verify reads, wrong in one answer.
+  {
+    check: 'errors: unknown market',
+    says: new RegExp(`^GET ${UNKNOWN}/csv: the problem body is not a JSON object$`),
+    by: { when: on('GET', `${UNKNOWN}/csv`), give: (a) => void (a.body = Buffer.from('[]')) },
+  },
+  {
+    check: 'errors: unknown market',
+    says: new RegExp(`^GET ${UNKNOWN}: problem has no string "title"$`),
+    by: {
+      when: on('GET', UNKNOWN),
+      give: problemEdit((d) => {
+        delete d.title;
+        d.status = 400;
+        d.code = 'not_found';
+        d.marketId = 'us-zz-other';
+        (d.knownMarketIds as unknown[]).pop();
+      }),
+    },
+  },
+  { check: 'errors: unknown market', says: new RegExp(`^GET ${UNKNOWN}: problem status is 400, expected 404$`) },
+  { check: 'errors: unknown market', says: new RegExp(`^GET ${UNKNOWN}: problem code is "not_found", expected "market_not_found"$`) },
+  { check: 'errors: unknown market', says: new RegExp(`^GET ${UNKNOWN}: knownMarketIds \\[.*\\] differ from the index's ids$`) },
+  { check: 'errors: unknown market', says: new RegExp(`^GET ${UNKNOWN}: marketId is "us-zz-other", expected the requested id echoed$`) },
+  {
+    check: 'errors: unknown path',
+    says: /^GET \/verify-no-such-page answered 200, expected 404$/,
+    by: { when: on('GET', '/verify-no-such-page'), give: (a) => void (a.status = 200) },
+  },
+  {
+    check: 'errors: method not allowed',
+    says: /^POST \/api\/markets: Allow is null, expected GET, HEAD$/,
+    by: { when: on('POST', '/api/markets'), give: (a) => void delete a.headers.allow },
+  },
+
+  // Revalidation: each ETag and 304 rule, broken for one resource.
+  {
+    check: 'ETag and If-None-Match',
+    says: /^GET \/api\/markets\/us-tx-dallas\/csv \(identity\): 200 without an ETag to revalidate$/,
+    by: { when: on('GET', '/api/markets/us-tx-dallas/csv', ['accept-encoding', 'identity']), give: (a) => void delete a.headers.etag },
+  },
+  {
+    check: 'ETag and If-None-Match',
+    says: /^GET \/api\/markets\/us-tx-austin\/csv with If-None-Match "[^"]+" answered 200, expected 304$/,
+    by: { when: on('GET', '/api/markets/us-tx-austin/csv', ['if-none-match', /./]), ask: (r) => void delete r.headers['if-none-match'] },
+  },
+  { check: 'ETag and If-None-Match', says: /^GET \/api\/markets\/us-tx-austin\/csv 304 carries a body$/ },
+  {
+    check: 'ETag and If-None-Match',
+    says: /^GET \/api\/markets\/us-tx-austin 304 has ETag "other", expected "[^"]+"$/,
+    by: { when: on('GET', '/api/markets/us-tx-austin', ['if-none-match', /./]), give: (a) => void (a.headers.etag = '"other"') },
+  },
+  {
+    check: 'ETag and If-None-Match',
+    says: /^GET \/api\/markets\/us-ga-atlanta: the gzip and identity representations share the ETag "[^"]+"$/,
+    by: {
+      when: on('GET', '/api/markets/us-ga-atlanta', ['accept-encoding', 'gzip']),
+      // The identity ETag: the hash of the bytes the gzip body holds.
+      give: (a) => void (a.headers.etag = etagOf(gunzipSync(a.body))),
+    },
+  },
+
+  // Negotiation: the identity answer, the coding chosen, Vary.
+  {
+    check: 'compression and Vary',
+    says: /^GET \/api\/markets\/us-fl-miami\/csv answered 503$/,
+    by: { when: (r) => on('GET', '/api/markets/us-fl-miami/csv')(r) && r.headers['accept-encoding'] === undefined, give: (a) => void (a.status = 503) },
+  },
+  {
+    check: 'compression and Vary',
+    says: /^GET \/api\/markets\/us-il-chicago\/csv with Accept-Encoding: br answered gzip, expected br$/,
+    by: { when: on('GET', '/api/markets/us-il-chicago/csv', ['accept-encoding', 'br']), ask: (r) => void (r.headers['accept-encoding'] = 'gzip') },
+  },
+  {
+    check: 'compression and Vary',
+    says: /^GET \/api\/markets\/us-ma-boston\/csv with Accept-Encoding: gzip;q=0, br;q=0 lacks Vary: Accept-Encoding$/,
+    by: { when: on('GET', '/api/markets/us-ma-boston/csv', ['accept-encoding', 'gzip;q=0, br;q=0']), give: (a) => void delete a.headers.vary },
+  },
+];
+
+describe('verify names the HTTP faults a proxy in front of the server makes', () => {
+  test(`${MADE.length} faults of problem bodies, statuses, ETags and negotiation, each in one exchange: every one named by its check`, async () => {
+    const deployment = await proxiedDeployment(MADE.flatMap((m) => (m.by === undefined ? [] : [m.by])));
+    try {
+      assert.deepEqual(unsaid(await verifyDeployment(deployment.url), MADE), []);
     } finally {
       await deployment.stop();
     }
