@@ -17,7 +17,7 @@ import { freePort, nginxOverFreshBuild } from '../../scripts/nginx-run.ts';
 import { dripping } from '../support/dripping.ts';
 import { createProbe } from '../../src/commands/verify/http.ts';
 import { unzip } from '../../src/commands/verify/unzip.ts';
-import { PROBE_UNKNOWN_MARKET } from '../../src/commands/verify/expect.ts';
+import { CSV_COLUMNS, PROBE_UNKNOWN_MARKET } from '../../src/commands/verify/expect.ts';
 import { zipArchive } from '../../src/render/zip.ts';
 import { csvField, parseCsv } from '../../src/contract/csv-format.ts';
 
@@ -346,21 +346,7 @@ describe('verify against broken deployments names the fault', () => {
     const csv = 'markets/us-tx-austin.csv';
     const json = 'markets/us-tx-austin.json';
     const faultsOf = async (alter: (files: Map<string, Buffer>) => void): Promise<string[] | undefined> => {
-      const deployment = await embeddedDeployment((t) => {
-        const route = routeOf(t, '/api/download');
-        const files = unzip(route.identity.body);
-        alter(files);
-        t.routes.set(
-          route.path,
-          withBody(
-            route,
-            zipArchive(
-              [...files].map(([name, body]) => ({ name, body })),
-              '2026-11-24',
-            ),
-          ),
-        );
-      });
+      const deployment = await embeddedDeployment((t) => editDownload(t, alter));
       try {
         return (await verifyDeployment(deployment.url)).checks.find((c) => c.name === 'download /api/download')?.faults;
       } finally {
@@ -402,7 +388,7 @@ describe('verify against broken deployments names the fault', () => {
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
-/** The value at a path of keys and indexes, which must be an object (or, with `array`, an array): a premise of the test. */
+/** The value at a path of keys and indexes of a JSON document, or undefined; objectAt and arrayAt make its kind a premise. */
 function at(doc: Json, path: readonly (string | number)[]): Json | undefined {
   let value: Json | undefined = doc;
   for (const key of path) value = Array.isArray(value) ? value[Number(key)] : value !== null && typeof value === 'object' ? value[String(key)] : undefined;
@@ -497,7 +483,7 @@ const entry = (doc: JsonObject, id: string): JsonObject => {
 };
 const profile = (t: RouteTable, id: string, edit: (doc: JsonObject) => void): void => editJson(t, `/api/markets/${id}`, edit);
 const marketCsv = (t: RouteTable, id: string, edit: (records: string[][]) => void): void => editCsv(t, `/api/markets/${id}/csv`, edit);
-const column = (name: string): number => ['market_id', 'market_name', 'metric_id', 'metric_label', 'value', 'unit', 'source_id'].indexOf(name);
+const column = (name: (typeof CSV_COLUMNS)[number]): number => CSV_COLUMNS.indexOf(name);
 
 /**
  * Each fault verify looks for, planted once in a deployment that has all of them, each in a place of its own (a market,

@@ -204,8 +204,8 @@ export const ROWS: readonly Row[] = [
   { name: 'the HTTP/2 connection preface', send: raw('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'), expect: BAD, platform: edgeFront },
   { name: 'a request line without a version (HTTP/0.9)', send: raw('GET /healthz\r\n\r\n'), expect: NONE, platform: edgeFront },
   { name: 'HTTP/0.9, two spaces before the target', send: raw('GET  /healthz\r\n\r\n'), expect: NONE, platform: edgeFront },
-  // node's parser takes the line above, and the one with two spaces, as a request; with a space after the target it
-  // refuses the line, and the listener has to see that it is HTTP/0.9 all the same.
+  // node's parser takes the two lines above as requests, which the handler leaves unanswered; it refuses a line with a
+  // space after the target, and there the listener's HTTP/0.9 pattern decides.
   { name: 'HTTP/0.9, a space after the target', send: raw('GET /healthz \r\n\r\n'), expect: NONE, platform: edgeFront },
   { name: 'HTTP/0.9, two spaces before the target and one after', send: raw('GET  /healthz \r\n\r\n'), expect: NONE, platform: edgeFront },
   { name: 'a line feed inside the target', send: raw('GET /heal\nthz HTTP/1.1\r\nHost: {H}\r\n\r\n'), expect: NONE, platform: edgeFront },
