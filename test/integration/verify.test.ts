@@ -28,7 +28,8 @@ const BIN = new URL('../../bin/market-profiles.js', import.meta.url).pathname;
 /** A route with new identity bytes and every variant and ETag recomputed, as a real (wrong) build would have it. */
 function withBody(route: Route, body: Buffer): Route {
   const gz = gzipSync(body);
-  const br = brotliCompressSync(body);
+  // Any quality decodes to the same bytes; the build's 11 would cost seconds for the documents the tests below edit.
+  const br = brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } });
   return {
     ...route,
     identity: { encoding: 'identity', body, etag: etagOf(body) },
@@ -58,6 +59,12 @@ let shared: Promise<{ port: number; table: RouteTable }> | undefined;
 async function serveAltered(built: { port: number; table: RouteTable }, alter: (table: RouteTable) => void): Promise<Deployment> {
   const table: RouteTable = { ...built.table, routes: new Map(built.table.routes) };
   alter(table);
+  // A route whose bytes the alteration replaced, its variants left as they were, gets them made from the new bytes, once.
+  for (const [path, route] of table.routes) {
+    const before = built.table.routes.get(path);
+    if (before !== undefined && route.identity.body !== before.identity.body && route.gzip === before.gzip && route.br === before.br)
+      table.routes.set(path, withBody(route, route.identity.body));
+  }
   const running = await startServer(table, { host: '127.0.0.1', port: built.port });
   return { url: table.baseUrl, stop: () => running.close() };
 }
@@ -405,11 +412,14 @@ const arrayAt = (doc: Json, ...path: (string | number)[]): Json[] => {
   return value;
 };
 
-/** Serves `path` with what `edit` makes of its text (every variant and ETag recomputed). */
-function editText(t: RouteTable, path: string, edit: (text: string) => string): void {
+/** Serves `path` with these bytes; serveAltered makes its variants once every edit is done (an edit may come back to a route). */
+function setBody(t: RouteTable, path: string, body: Buffer): void {
   const route = routeOf(t, path);
-  t.routes.set(path, withBody(route, Buffer.from(edit(route.identity.body.toString('utf8')))));
+  t.routes.set(path, { ...route, identity: { encoding: 'identity', body, etag: etagOf(body) } });
 }
+/** Serves `path` with what `edit` makes of its text. */
+const editText = (t: RouteTable, path: string, edit: (text: string) => string): void =>
+  setBody(t, path, Buffer.from(edit(routeOf(t, path).identity.body.toString('utf8'))));
 const editJson = (t: RouteTable, path: string, edit: (doc: JsonObject) => void): void =>
   editText(t, path, (text) => {
     const doc = JSON.parse(text) as JsonObject;
@@ -431,17 +441,14 @@ function editHeader(t: RouteTable, path: string, name: string, value?: string): 
 }
 /** Serves the download with its files as `edit` leaves them. */
 function editDownload(t: RouteTable, edit: (files: Map<string, Buffer>) => void): void {
-  const route = routeOf(t, '/api/download');
-  const files = unzip(route.identity.body);
+  const files = unzip(routeOf(t, '/api/download').identity.body);
   edit(files);
-  t.routes.set(
-    route.path,
-    withBody(
-      route,
-      zipArchive(
-        [...files].map(([name, body]) => ({ name, body })),
-        '2026-11-24',
-      ),
+  setBody(
+    t,
+    '/api/download',
+    zipArchive(
+      [...files].map(([name, body]) => ({ name, body })),
+      '2026-11-24',
     ),
   );
 }
