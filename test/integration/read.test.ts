@@ -56,6 +56,19 @@ describe('list and get against the running server', () => {
     assert.equal(err, CSV_CAVEATS.map((c) => `market-profiles: caveat: ${c}\n`).join(''));
   });
 
+  test('get --series prints the series as JSON; with --csv, the series CSV exactly as served and its caveats on stderr', async () => {
+    const json = await run(['get', 'us-tx-austin', '--series', '--base-url', baseUrl]);
+    assert.equal(json.code, 0, json.err);
+    assert.equal(json.err, '');
+    assert.equal(json.out, served(PATHS.series('us-tx-austin')));
+    const csv = await run(['get', 'us-tx-austin', '--series', '--csv', '--base-url', baseUrl]);
+    assert.equal(csv.code, 0, csv.err);
+    assert.equal(csv.out, served(PATHS.seriesCsv('us-tx-austin')));
+    const { caveats } = JSON.parse(served(PATHS.seriesCsvDescriptor)) as { caveats: string[] };
+    assert.ok(caveats.length > 0, 'premise: the series CSV descriptor has caveats');
+    assert.equal(csv.err, caveats.map((c) => `market-profiles: caveat: ${c}\n`).join(''));
+  });
+
   test('a bad id: exit code 1, the problem code and the known ids on stderr, nothing on stdout', async () => {
     const { code, out, err } = await run(['get', 'us-zz-nowhere', '--base-url', baseUrl]);
     assert.equal(code, 1);
@@ -104,6 +117,7 @@ describe('list and get: help and usage errors', () => {
   test('a missing id, an extra argument or an unknown option: exit code 2 and one line on stderr saying what to do', async () => {
     const cases: [string[], string][] = [
       [['get'], 'market-profiles: get: needs exactly one market id, e.g. market-profiles get us-tx-austin (market-profiles get --help says more)\n'],
+      [['get', ''], 'market-profiles: get: needs exactly one market id, e.g. market-profiles get us-tx-austin (market-profiles get --help says more)\n'],
       [
         ['get', 'us-tx-austin', 'us-fl-miami'],
         'market-profiles: get: needs exactly one market id, got also "us-fl-miami", e.g. market-profiles get us-tx-austin (market-profiles get --help says more)\n',
