@@ -162,7 +162,13 @@ describe('S3 behind CloudFront', () => {
   test('the upload script puts every object with its metadata and is valid sh', () => {
     const script = text(S3_UPLOAD_FILE);
     for (const o of list.objects) {
-      assert.ok(script.includes(`--key '${o.key}' --body '${o.file}' --content-type '${o.metadata.ContentType}'`), o.key);
+      const disposition = o.metadata.ContentDisposition === undefined ? '' : ` --content-disposition '${o.metadata.ContentDisposition}'`;
+      assert.ok(
+        script.includes(
+          `--key '${o.key}' --body '${o.file}' --content-type '${o.metadata.ContentType}' --cache-control '${o.metadata.CacheControl}'${disposition} >/dev/null\n`,
+        ),
+        `${o.key}: its line puts the object with its type, cache rule and (when it has one) attachment name, and nothing else`,
+      );
     }
     const dir = mkdtempSync(join(tmpdir(), 'mp-s3-'));
     try {
@@ -216,13 +222,18 @@ describe('S3 behind CloudFront', () => {
   test('the CloudFront functions, run on recorded viewer events for every route, error and method, answer what the manifest says', () => {
     const request = load(CLOUDFRONT_REQUEST_FILE);
     const response = load(CLOUDFRONT_RESPONSE_FILE);
-    const answer = (method: string, path: string): { statusCode: number; headers: Record<string, { value: string }> } => {
+    const answer = (
+      method: string,
+      path: string,
+    ): { uri: string; statusCode: number; statusDescription: string; headers: Record<string, { value: string }> } => {
       const forwarded = request(viewerEvent('viewer-request', method, path)) as { uri: string; method: string };
       assert.equal(forwarded.method, method, `${method} ${path}: the method is passed on`);
-      return response(viewerEvent('viewer-response', method, forwarded.uri, s3Answer(forwarded.uri))) as {
+      const res = response(viewerEvent('viewer-response', method, forwarded.uri, s3Answer(forwarded.uri))) as {
         statusCode: number;
+        statusDescription: string;
         headers: Record<string, { value: string }>;
       };
+      return { uri: forwarded.uri, ...res };
     };
     // GET and HEAD, and OPTIONS (a preflight CloudFront passes to the origin when the behaviour allows it): the same object.
     for (const method of ['GET', 'HEAD', 'OPTIONS']) {
@@ -239,17 +250,24 @@ describe('S3 behind CloudFront', () => {
         ['/api/markets/us-xx-nowhere/csv', 'market-not-found.json'],
         ['/api/nope', 'not-found.json'],
         ['/api', 'not-found.json'],
-        ['/healthz/x', 'not-found.json'],
+        // As the embedded server: only /healthz itself is an API path, its neighbours are pages.
+        ['/healthz/x', '404.html'],
         ['/no-such-page', '404.html'],
         ['/api/markets/us-tx-austin/', 'not-found.json'],
         ['/_problems/not-found.json', '404.html'],
         ['/404.html', '404.html'],
+        // The page of `/` is stored as index.html; asked for by that name it is no route, as on the embedded server.
+        ['/index.html', '404.html'],
+        // A bulk document's segment is no market id: an unknown path under it is not_found, not market_not_found.
+        ['/api/markets/series', 'not-found.json'],
       ];
       for (const [path, file] of errors) {
-        const entry = [manifest.notFoundPage, ...manifest.problems].find((e) => e.file.endsWith(file));
+        const entry = [manifest.notFoundPage, ...manifest.problems].find((e) => e.file.split('/').pop() === file);
         assert.ok(entry, file);
         const res = answer(method, path);
         assert.equal(res.statusCode, 404, `${method} ${path}`);
+        assert.equal(res.uri, `/${entry.file}`, `${method} ${path}: the error body it answers`);
+        assert.equal(res.statusDescription, 'Not Found', `${method} ${path}: the status line's reason`);
         for (const [k, v] of Object.entries(entry.headers)) assert.equal(res.headers[k.toLowerCase()]?.value, v, `${method} ${path}: ${k}`);
         assert.equal(res.headers.etag, undefined, `${method} ${path}: no ETag on an error`);
         assert.equal(res.headers['last-modified'], undefined, `${method} ${path}: no Last-Modified on an error`);
