@@ -20,6 +20,7 @@ import { unzip } from '../../src/commands/verify/unzip.ts';
 import { CSV_COLUMNS, PROBE_UNKNOWN_MARKET } from '../../src/commands/verify/expect.ts';
 import { zipArchive } from '../../src/render/zip.ts';
 import { csvField, parseCsv } from '../../src/contract/csv-format.ts';
+import { MARKET_IDS } from '../../src/contract/markets.ts';
 
 const FIXTURES = new URL('../../fixtures/', import.meta.url).pathname;
 const ID = 'us-tx-austin';
@@ -502,7 +503,7 @@ const PLANTED: readonly Planted[] = [
   {
     check: `market ${PHX} JSON`,
     says: new RegExp(`^index links\\.json of ${PHX} is `),
-    plant: (t) => index(t, (d) => void (entry(d, PHX).links = { ...objectAt(entry(d, PHX), 'links'), json: `${t.baseUrl}/api/markets/${PHX}/x` })),
+    plant: (t) => index(t, (d) => void (objectAt(entry(d, PHX), 'links').json = `${t.baseUrl}/api/markets/${PHX}/x`)),
   },
   {
     check: `market ${LAX} JSON`,
@@ -897,6 +898,7 @@ describe('verify names every fault planted in one deployment', () => {
   }
 
   test(`${PLANTED.length} faults, each in a place of its own: every one named by its check`, async () => {
+    assert.deepEqual([...M], [...MARKET_IDS].sort(), "premise: the rows' markets are the fixtures' markets");
     assert.deepEqual(await missed(PLANTED), []);
   });
 
@@ -978,7 +980,7 @@ async function proxiedDeployment(ways: readonly Misbehaviour[]): Promise<Deploym
 
 /** The proxy on the port `built` was made for, the server behind it on a port of its own. */
 async function proxyOn(built: { port: number; table: RouteTable }, ways: readonly Misbehaviour[]): Promise<Deployment> {
-  const running = await startServer({ ...built.table, routes: new Map(built.table.routes) }, { host: '127.0.0.1', port: 0 });
+  const running = await startServer(built.table, { host: '127.0.0.1', port: 0 });
   const proxy = createHttpServer((req, res) => {
     req.resume();
     req.on('end', () => {
