@@ -1,4 +1,4 @@
-// The first half of the unit tier in one process (npm run test:unit runs both halves at once): tier.ts says how it is split.
-import { importShare } from './tier.ts';
+// The first half of the unit tier in one process (npm run test:unit runs both halves at once): test/support/tier.ts says how it is split.
+import { importShare } from '../support/tier.ts';
 
-await importShare(0, 2);
+await importShare('unit', 0, 2);
