@@ -22,7 +22,17 @@ function describePlace(place: Place): string {
 }
 
 /** Why a fixture file cannot be read as its upstream's shape. */
-export type FixtureErrorCode = 'missing_field' | 'not_numeric' | 'duplicate_row' | 'formula_text' | 'bad_shape' | 'unreadable' | 'bad_encoding' | 'too_large';
+export type FixtureErrorCode =
+  | 'missing_field'
+  | 'not_numeric'
+  | 'out_of_range'
+  | 'duplicate_row'
+  | 'missing_row'
+  | 'formula_text'
+  | 'bad_shape'
+  | 'unreadable'
+  | 'bad_encoding'
+  | 'too_large';
 /** Why the observations of the sources cannot make a profile. */
 export type AssemblyErrorCode = 'unknown_metric' | 'not_numeric' | 'duplicate_metric';
 /** Why a built document breaks the published contract. */

@@ -51,6 +51,23 @@ export const Market = Type.Object({
   cbsaName: Type.Optional(NonEmpty),
 });
 
+/**
+ * The same figure for a geography that holds the market's (its state), published with the market's: a reader sees the
+ * market beside it, and the market page says whether the two differ at the 90 % level.
+ */
+const Comparison = Type.Object({
+  level: Type.Literal('state', {
+    description: 'The kind of geography: today always a state (the District of Columbia counts as one, as the Census Bureau counts it).',
+  }),
+  code: Type.String({ pattern: '^[0-9]+$', description: "The geography's FIPS code as the agency writes it: the two-digit state code, zero-padded." }),
+  name: NonEmpty,
+  value: Type.Number(),
+  marginOfError: Type.Optional(
+    Type.Number({ minimum: 0, description: "The agency's 90 % margin of error of the comparison's value, derived as the market value's is." }),
+  ),
+  asOf: NonEmpty,
+});
+
 const Metric = Type.Object({
   id: Id,
   label: NonEmpty,
@@ -69,6 +86,13 @@ const Metric = Type.Object({
     Type.Literal(true, {
       description:
         "Present, and true, when the value is not the agency's published figure (a fixture's stand-in of the right magnitude); absent on published values.",
+    }),
+  ),
+  comparisons: Type.Optional(
+    Type.Array(Comparison, {
+      minItems: 1,
+      description:
+        "The same metric for each geography that holds the market's, where the agency publishes it (the state's ACS estimate), in the same period and unit; absent where none is served.",
     }),
   ),
 });
@@ -208,6 +232,7 @@ export const MarketIndex = Type.Object({
 export type MarketProfile = Static<typeof MarketProfile>;
 export type MarketIndex = Static<typeof MarketIndex>;
 export type Metric = Static<typeof Metric>;
+export type Comparison = Static<typeof Comparison>;
 export type Source = Static<typeof Source>;
 export type GeographyScope = Static<typeof GeographyScope>;
 export type Boundary = Static<typeof Boundary>;

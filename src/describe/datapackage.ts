@@ -135,7 +135,7 @@ export function dataPackage(input: DataPackageInput): Json {
     id: baseUrl + PATHS.dataPackage,
     title: 'Housing market profiles',
     description: [
-      'Source-attributed housing-market metrics of US markets, one row per metric, as served by the market profiles service. The JSON profiles carry the same values with their scores, freshness and coverage.',
+      "Source-attributed housing-market metrics of US markets, one row per metric, as served by the market profiles service. The JSON profiles carry the same values with their scores, freshness and coverage, each Census figure's 90 % margin of error, and its state's figure beside it (comparisons), which the CSV columns cannot hold.",
       ...PROFILE_CAVEATS,
     ].join(' '),
     homepage: baseUrl + PATHS.dataCatalog,

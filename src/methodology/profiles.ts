@@ -144,6 +144,7 @@ export function assembleProfile(market: MarketDefinition, data: LoadedSources, b
       sourceId: o.sourceId,
       ...(o.marginOfError === undefined ? {} : { marginOfError: o.marginOfError }),
       ...(o.illustrative === true ? { illustrative: true as const } : {}),
+      ...(o.comparisons === undefined || o.comparisons.length === 0 ? {} : { comparisons: o.comparisons }),
     };
     values[o.metricId] = o.value;
   }

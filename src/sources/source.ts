@@ -1,5 +1,5 @@
 // What a source module is (everything about one upstream dataset, in one folder) and what its adapter produces.
-import type { Boundary as ScopeBoundary, Source } from '../contract/schemas.ts';
+import type { Comparison, Boundary as ScopeBoundary, Source } from '../contract/schemas.ts';
 import type { MarketDefinition } from '../contract/markets.ts';
 
 /** Which boundary a value describes (the contract's geographyScope boundary, before the metrics are known). */
@@ -17,6 +17,8 @@ export interface Observation<M extends string = string> {
   asOf: string;
   sourceId: string;
   boundary: Boundary;
+  /** The same metric for the geographies that hold the market's (its state), where the source publishes them. */
+  comparisons?: Comparison[];
   origin: { file: string; line: number };
 }
 

@@ -91,6 +91,14 @@ export function assertProfileRules(p: MarketProfile, route: string): void {
       if (p.sources[i]?.confidence === 'high')
         fail(`/sources/${i}/confidence`, `${metric.sourceId} claims "high" confidence but serves the illustrative value of ${key}`);
     }
+    // A comparison is the same figure for the geography that holds the market's: the same period, and the state of the place the value describes.
+    const place = p.geographyScope?.boundaries.find((b) => b.metrics.includes(key));
+    (metric.comparisons ?? []).forEach((c, i) => {
+      if (c.asOf !== metric.asOf) fail(`/profile/metrics/${key}/comparisons/${i}/asOf`, `the comparison is as of ${c.asOf}, the value as of ${metric.asOf}`);
+      const state = place?.codes['stateFips'];
+      if (c.level === 'state' && state !== undefined && c.code !== state)
+        fail(`/profile/metrics/${key}/comparisons/${i}/code`, `state ${c.code} is not the state of ${place?.name ?? 'the place'} (${state})`);
+    });
   }
   // A score is illustrative exactly when it reads an illustrative metric; the list is absent when none is.
   const expected = illustrativeScoresOf(p.profile.scores as Scores, p.profile.metrics);

@@ -153,6 +153,9 @@ export function checkProfile(f: Faults, res: Fetched, id: string, validate: Vali
   for (const [key, metric] of Object.entries(metrics)) {
     f.expect(metric.id === key, `${id}: metric "${key}" has id ${JSON.stringify(metric.id)}`);
     f.expect(sources.includes(String(metric.sourceId)), `${id}: metric "${key}" names source ${JSON.stringify(metric.sourceId)}, which is not in sources`);
+    // A comparison is the same figure for a geography that holds the market's, for the same period.
+    for (const c of Array.isArray(metric.comparisons) ? metric.comparisons.filter(isObject) : [])
+      f.expect(c.asOf === metric.asOf, `${id}: metric "${key}" is as of ${String(metric.asOf)} but its ${String(c.name)} comparison as of ${String(c.asOf)}`);
     if (metric.illustrative !== true) continue;
     f.expect(metric.marginOfError === undefined, `${id}: metric "${key}" is illustrative but carries a margin of error`);
     f.expect(
