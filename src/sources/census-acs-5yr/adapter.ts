@@ -1,36 +1,19 @@
-// Reads the Census API's answers: each market's row found by state and place code, cells by column name, annotation values as missing with the reason, and the two cost-burden shares computed from their rows.
+// Reads the Census API's answers: each market's row found by state and place code, its state's row by state code, cells by column name, annotation values as missing with the reason, and the two shares computed from their counts.
 import { FixtureError, type Place } from '../../contract/errors.ts';
 import type { MarketDefinition } from '../../contract/markets.ts';
+import type { Comparison } from '../../contract/schemas.ts';
 import { arrayElementLines, numeric, parseJson, roundTo, text } from '../parse.ts';
-import type { MissingValue, Observation, ReadFixture } from '../source.ts';
-import {
-  ANNOTATIONS,
-  DETAILED,
-  DETAILED_FIELDS,
-  OWNER_BURDEN_FIELDS,
-  PROFILE,
-  PROFILE_FIELDS,
-  RENT_BURDEN_FIELDS,
-  SOURCE_ID,
-  marginOf,
-  type MarginOf,
-} from './format.ts';
+import type { MissingValue, Observation, ReadFixture, ValueNote } from '../source.ts';
+import { ANNOTATIONS, FIELDS, PLACE_GEOGRAPHY, PLACES, SOURCE_ID, STATE_GEOGRAPHY, STATES, marginOf, type Estimate } from './format.ts';
 
 export type AcsMetric =
-  | 'medianGrossRent'
-  | 'medianHouseholdIncome'
-  | 'medianRenterIncome'
-  | 'rentBurden'
-  | 'medianHomeValue'
-  | 'ownerCostBurden'
-  | 'rentalVacancyRate'
-  | 'housingUnits';
+  'medianGrossRent' | 'medianHouseholdIncome' | 'medianHomeValue' | 'medianOwnerCostsWithMortgage' | 'homeownershipRate' | 'vacancyRate' | 'housingUnits';
 
-/** One cell of a market's row: a number, or why the file gives none. */
+/** One cell of a row: a number, or why the file gives none. */
 type Cell = { value: number } | { absent: string };
 
 function cellOf(raw: unknown, field: string, place: Place): Cell {
-  if (raw === null) return { absent: `${field} is null: the Census API has no data for this place` };
+  if (raw === null) return { absent: `${field} is null: the Census API has no data for this geography` };
   if (typeof raw !== 'string') {
     throw new FixtureError('bad_shape', { ...place, column: field }, `cell "${field}" must be a string or null, got ${JSON.stringify(raw)}`);
   }
@@ -41,28 +24,27 @@ function cellOf(raw: unknown, field: string, place: Place): Cell {
   return { value };
 }
 
-/** A market's row: its cells by field, every field of the query present. */
-interface ApiRow<F extends string> {
-  market: MarketDefinition;
+/** A row of an answer that belongs to a market (or a market's state): its name, its cells by field, where it was read. */
+interface ApiRow {
+  key: string;
   name: string;
-  cells: Readonly<Record<F, Cell>>;
+  cells: Readonly<Record<string, Cell>>;
   origin: { file: string; line: number };
+  pointer: string;
 }
-
-interface ApiResponse<F extends string> {
-  rows: ApiRow<F>[];
-  /** Rows of places that are not markets. */
-  skipped: number;
-}
-
-const placeKey = (state: string, place: string): string => `${state}:${place}`;
 
 /**
- * Reads one Census API response: a JSON array whose first row names the columns (the requested variables, then the
- * geography columns `state` and `place`) and whose other rows are places, every cell a string or null. Columns are
- * found by name. A row of a place that is not a market is counted and left unread past its `state` and `place`.
+ * Reads one Census API response: a JSON array whose first row names the columns (NAME, the requested variables, then
+ * the geography columns) and whose other rows are geographies, every cell a string or null. Columns are found by name.
+ * A row whose geography key is not wanted is counted and left unread past its geography columns; a wanted key seen
+ * twice is refused with both lines.
  */
-function readResponse<F extends string>(read: ReadFixture, file: string, fields: readonly F[], byPlace: ReadonlyMap<string, MarketDefinition>): ApiResponse<F> {
+function readResponse(
+  read: ReadFixture,
+  file: string,
+  geography: readonly string[],
+  wanted: (key: string) => string | undefined,
+): { rows: Map<string, ApiRow>; skipped: number } {
   const source = read(file);
   const parsed = parseJson(source, file);
   let lines: number[] | undefined;
@@ -74,9 +56,8 @@ function readResponse<F extends string>(read: ReadFixture, file: string, fields:
   if (!Array.isArray(header) || !header.every((cell) => typeof cell === 'string')) {
     throw new FixtureError('bad_shape', { file, line: lineOf(0), pointer: '/0' }, 'the first row must be the header: an array of variable names');
   }
-  const columns = header as string[];
   const index = new Map<string, number>();
-  columns.forEach((name, i) => {
+  header.forEach((name: string, i) => {
     if (index.has(name)) throw new FixtureError('bad_shape', { file, line: lineOf(0), pointer: `/0/${i}`, column: name }, `header names "${name}" twice`);
     index.set(name, i);
   });
@@ -86,13 +67,11 @@ function readResponse<F extends string>(read: ReadFixture, file: string, fields:
     return i;
   };
   const iName = at('NAME');
-  const iState = at('state');
-  const iPlace = at('place');
-  const iFields = fields.map((field) => [field, at(field)] as const);
-  const width = columns.length;
+  const iGeography = geography.map(at);
+  const iFields = FIELDS.map((field) => [field, at(field)] as const);
+  const width = header.length;
 
-  const seen = new Map<string, number>();
-  const rows: ApiRow<F>[] = [];
+  const rows = new Map<string, ApiRow>();
   let skipped = 0;
   for (let r = 1; r < parsed.length; r += 1) {
     const row = parsed[r] as unknown;
@@ -100,31 +79,24 @@ function readResponse<F extends string>(read: ReadFixture, file: string, fields:
       const got = Array.isArray(row) ? `${row.length} cells` : `a ${row === null ? 'null' : typeof row}`;
       throw new FixtureError('bad_shape', { file, line: lineOf(r), pointer: `/${r}` }, `row ${r} has ${got}; the header names ${width} columns`);
     }
-    const state = row[iState] as unknown;
-    const placeCode = row[iPlace] as unknown;
-    const market = typeof state === 'string' && typeof placeCode === 'string' ? byPlace.get(placeKey(state, placeCode)) : undefined;
-    if (market === undefined) {
+    const codes = iGeography.map((i) => row[i] as unknown);
+    const key = codes.every((c) => typeof c === 'string') ? codes.join(':') : undefined;
+    const what = key === undefined ? undefined : wanted(key);
+    if (key === undefined || what === undefined) {
       skipped += 1;
       continue;
     }
     const line = lineOf(r);
     const place = { file, line, pointer: `/${r}` };
-    const key = placeKey(market.placeGeoid.state, market.placeGeoid.place);
-    const previous = seen.get(key);
+    const previous = rows.get(key);
     if (previous !== undefined) {
-      throw new FixtureError(
-        'duplicate_row',
-        place,
-        `second row for state ${market.placeGeoid.state} place ${market.placeGeoid.place} (${market.placeName}); the first is on line ${previous}`,
-      );
+      throw new FixtureError('duplicate_row', place, `second row for ${what}; the first is on line ${previous.origin.line}`);
     }
-    seen.set(key, line);
     const nameCell = row[iName] as unknown;
     const name = text(typeof nameCell === 'string' ? nameCell : undefined, place, 'NAME');
-    // Filled for every field of the query just below.
-    const cells = {} as Record<F, Cell>;
+    const cells: Record<string, Cell> = {};
     for (const [field, i] of iFields) cells[field] = cellOf(row[i] as unknown, field, place);
-    rows.push({ market, name, cells, origin: { file, line } });
+    rows.set(key, { key, name, cells, origin: { file, line }, pointer: `/${r}` });
   }
   return { rows, skipped };
 }
@@ -140,102 +112,151 @@ export function proportionMargin(x: number, mx: number, y: number, my: number): 
   return Math.sqrt(under >= 0 ? under : mx * mx + p * p * my * my) / y;
 }
 
-/** Every market's values from the two answers; a market without a value is missing with what the file said. */
+/** A metric's figure for one row: the value with its margin where the row gives one (and what the margin cell said where it is a code), or why there is none. */
+type Figure = { value: number; marginOfError?: number; openEnded?: true } | { absent: string };
+
+/** The margin code that says a median lies in an open-ended interval ("4,000+"): the estimate is the interval's edge, written one beyond it. */
+const OPEN_ENDED = '-333333333';
+
+/**
+ * What a reader needs to know of a median the API writes one beyond an open-ended interval's edge: 4001 is the Census
+ * Bureau's "4,000+", 99 its "100-". The value is served as the API writes it, with this sentence beside it.
+ */
+export function openEndedNote(field: string, value: number): string {
+  const edge = value % 10 === 1 ? value - 1 : value % 10 === 9 ? value + 1 : undefined;
+  const words = (n: number): string => n.toLocaleString('en-US');
+  if (edge === undefined) return `${field} lies in an open-ended interval (margin code ${OPEN_ENDED}): the Census Bureau publishes no margin of error for it.`;
+  const more = edge < value;
+  return `Published as "${words(edge)}${more ? '+' : '-'}": the median lies in the open-ended ${more ? 'top' : 'bottom'} interval, so the Census API writes ${value} and gives no margin of error; the true median is ${words(edge)} or ${more ? 'more' : 'less'}.`;
+}
+
+/** How each metric is read from a row: one estimate as published, or a share of two published counts. */
+type Reading = { estimate: Estimate } | { share: readonly [part: Estimate, whole: Estimate]; of: string };
+
+export const READINGS: Readonly<Record<AcsMetric, Reading>> = {
+  medianGrossRent: { estimate: 'B25064_001E' },
+  medianHouseholdIncome: { estimate: 'B19013_001E' },
+  medianHomeValue: { estimate: 'B25077_001E' },
+  medianOwnerCostsWithMortgage: { estimate: 'B25088_002E' },
+  homeownershipRate: { share: ['B25003_002E', 'B25002_002E'], of: 'occupied housing units' },
+  vacancyRate: { share: ['B25002_003E', 'B25001_001E'], of: 'housing units' },
+  housingUnits: { estimate: 'B25001_001E' },
+};
+
+const ACS_METRICS = Object.keys(READINGS) as AcsMetric[];
+
+function figureOf(row: ApiRow, reading: Reading): Figure {
+  const cell = (field: Estimate): Cell => row.cells[field] ?? { absent: `${field} is not in the answer` };
+  /** The margin of an estimate, where the answer gives it (an annotation or a null there leaves the estimate without one). */
+  const margin = (field: Estimate): number | undefined => {
+    const m = row.cells[marginOf(field)];
+    return m !== undefined && 'value' in m ? m.value : undefined;
+  };
+  if ('estimate' in reading) {
+    const c = cell(reading.estimate);
+    if ('absent' in c) return c;
+    const moe = margin(reading.estimate);
+    const code = row.cells[marginOf(reading.estimate)];
+    const openEnded = code !== undefined && 'absent' in code && code.absent.includes(OPEN_ENDED);
+    return { value: c.value, ...(moe === undefined ? {} : { marginOfError: moe }), ...(openEnded ? { openEnded: true as const } : {}) };
+  }
+  const [partField, wholeField] = reading.share;
+  const part = cell(partField);
+  const whole = cell(wholeField);
+  if ('absent' in part || 'absent' in whole) {
+    const reasons = [part, whole].flatMap((c) => ('absent' in c ? [c.absent] : []));
+    return { absent: `the share needs ${partField} and ${wholeField}; ${reasons.join('; ')}` };
+  }
+  if (whole.value <= 0) return { absent: `${wholeField} is ${whole.value}: no ${reading.of} to take a share of` };
+  if (part.value > whole.value) {
+    throw new FixtureError(
+      'out_of_range',
+      { ...row.origin, pointer: row.pointer, column: partField },
+      `${partField} (${part.value}) is more than ${wholeField} (${whole.value}), which holds it`,
+    );
+  }
+  const mPart = margin(partField);
+  const mWhole = margin(wholeField);
+  const moe = mPart === undefined || mWhole === undefined ? undefined : roundTo(proportionMargin(part.value, mPart, whole.value, mWhole) * 100, 1);
+  return { value: roundTo((part.value / whole.value) * 100, 1), ...(moe === undefined ? {} : { marginOfError: moe }) };
+}
+
+const placeKey = (m: MarketDefinition): string => `${m.placeGeoid.state}:${m.placeGeoid.place}`;
+
+/** Every market's values from the places answer, each beside its state's from the states answer; a market without a value is missing with what the file said. */
 export function readMarkets(
   read: ReadFixture,
   markets: readonly MarketDefinition[],
   vintage: string,
-): { observations: Observation<AcsMetric>[]; missing: MissingValue<AcsMetric>[]; skipped: number } {
-  const byPlace = new Map(markets.map((m) => [placeKey(m.placeGeoid.state, m.placeGeoid.place), m]));
+): { observations: Observation<AcsMetric>[]; missing: MissingValue<AcsMetric>[]; notes: ValueNote<AcsMetric>[]; skipped: number } {
+  const byPlace = new Map(markets.map((m) => [placeKey(m), m]));
+  const byState = new Map<string, MarketDefinition[]>();
+  for (const m of markets) byState.set(m.placeGeoid.state, [...(byState.get(m.placeGeoid.state) ?? []), m]);
+
+  const places = readResponse(read, PLACES, PLACE_GEOGRAPHY, (key) => {
+    const m = byPlace.get(key);
+    return m === undefined ? undefined : `state ${m.placeGeoid.state} place ${m.placeGeoid.place} (${m.placeName})`;
+  });
+  const states = readResponse(read, STATES, STATE_GEOGRAPHY, (key) => {
+    const ms = byState.get(key);
+    return ms === undefined ? undefined : `state ${key} (${ms[0]?.state ?? key})`;
+  });
+
   const observations: Observation<AcsMetric>[] = [];
   const missing: MissingValue<AcsMetric>[] = [];
-  const emit = (row: ApiRow<string>, metricId: AcsMetric, value: number, marginOfError: number | undefined): void => {
-    observations.push({
-      marketId: row.market.id,
-      metricId,
-      value,
-      ...(marginOfError === undefined ? {} : { marginOfError }),
-      asOf: vintage,
-      sourceId: SOURCE_ID,
-      boundary: {
-        level: 'place',
-        name: row.name,
-        codes: { stateFips: row.market.placeGeoid.state, placeFips: row.market.placeGeoid.place },
-        states: [row.market.stateCode],
-      },
-      origin: row.origin,
-    });
-  };
-  const absent = (row: ApiRow<string>, metricId: AcsMetric, reason: string): void => {
-    missing.push({ marketId: row.market.id, metricId, reason, origin: row.origin });
-  };
-  /** The margin of an estimate's cell, where the answer gives one (an annotation or a null there leaves the estimate without it). */
-  const margin = <F extends string>(row: ApiRow<F>, field: F): number | undefined => {
-    const cell = row.cells[field];
-    return 'value' in cell ? cell.value : undefined;
-  };
-  const single = <E extends string>(
-    row: ApiRow<E | MarginOf<E>>,
-    metricId: AcsMetric,
-    field: E,
-    moeField: MarginOf<E>,
-    shape: (value: number) => number = (v) => v,
-  ): void => {
-    const cell = row.cells[field];
-    if ('absent' in cell) {
-      absent(row, metricId, cell.absent);
-      return;
+  const notes: ValueNote<AcsMetric>[] = [];
+  for (const market of markets) {
+    const row = places.rows.get(placeKey(market));
+    if (row === undefined) continue;
+    const stateRow = states.rows.get(market.placeGeoid.state);
+    if (stateRow === undefined) {
+      throw new FixtureError(
+        'missing_row',
+        { file: STATES },
+        `no row for state ${market.placeGeoid.state} (${market.state}), the state of ${market.id}: every market's figures are shown beside its state's`,
+      );
     }
-    const moe = margin(row, moeField);
-    emit(row, metricId, shape(cell.value), moe === undefined ? undefined : shape(moe));
-  };
-
-  /**
-   * A cost-burden share from a table's rows: [total, the four groups at 30 % or more, not computed], all needed.
-   * Share = the four groups over the total less those not computed, %, one decimal.
-   */
-  const burden = <E extends string>(
-    row: ApiRow<E | MarginOf<E>>,
-    metricId: AcsMetric,
-    what: string,
-    fields: readonly [E, E, E, E, E, E],
-    margins: readonly MarginOf<E>[],
-    whom: string,
-  ): void => {
-    const cells = fields.map((field) => row.cells[field]);
-    const gaps = cells.flatMap((cell) => ('absent' in cell ? [cell.absent] : []));
-    const [first, second, , , fifth, last] = fields;
-    if (gaps.length > 0) {
-      absent(row, metricId, `${what} needs all of ${first}, ${second.slice(-5)} to ${fifth.slice(-5)} and ${last.slice(-5)}; ${gaps.join('; ')}`);
-      return;
+    for (const metricId of ACS_METRICS) {
+      const reading = READINGS[metricId];
+      const figure = figureOf(row, reading);
+      if ('absent' in figure) {
+        missing.push({ marketId: market.id, metricId, reason: figure.absent, origin: row.origin });
+        continue;
+      }
+      if (figure.openEnded === true && 'estimate' in reading) {
+        notes.push({ marketId: market.id, metricId, note: openEndedNote(reading.estimate, figure.value) });
+      }
+      const state = figureOf(stateRow, reading);
+      const comparisons: Comparison[] =
+        'absent' in state
+          ? []
+          : [
+              {
+                level: 'state',
+                code: market.placeGeoid.state,
+                name: stateRow.name,
+                value: state.value,
+                ...(state.marginOfError === undefined ? {} : { marginOfError: state.marginOfError }),
+                asOf: vintage,
+              },
+            ];
+      observations.push({
+        marketId: market.id,
+        metricId,
+        value: figure.value,
+        ...(figure.marginOfError === undefined ? {} : { marginOfError: figure.marginOfError }),
+        asOf: vintage,
+        sourceId: SOURCE_ID,
+        boundary: {
+          level: 'place',
+          name: row.name,
+          codes: { stateFips: market.placeGeoid.state, placeFips: market.placeGeoid.place },
+          states: [market.stateCode],
+        },
+        ...(comparisons.length === 0 ? {} : { comparisons }),
+        origin: row.origin,
+      });
     }
-    const [total = 0, b30 = 0, b35 = 0, b40 = 0, b50 = 0, notComputed = 0] = cells.map((cell) => ('value' in cell ? cell.value : 0));
-    const computed = total - notComputed;
-    if (computed <= 0) {
-      absent(row, metricId, `${first} (${total}) less ${last} (${notComputed}) leaves no ${whom} whose burden was computed`);
-      return;
-    }
-    const burdened = b30 + b35 + b40 + b50;
-    // The share's margin, where the answer gives every cell's: the groups' sum and the difference of the total and those not computed.
-    const [mTotal, m30, m35, m40, m50, mNotComputed] = margins.map((field) => margin(row, field));
-    const moe =
-      mTotal === undefined || m30 === undefined || m35 === undefined || m40 === undefined || m50 === undefined || mNotComputed === undefined
-        ? undefined
-        : proportionMargin(burdened, Math.hypot(m30, m35, m40, m50), computed, Math.hypot(mTotal, mNotComputed));
-    emit(row, metricId, roundTo((burdened / computed) * 100, 1), moe === undefined ? undefined : roundTo(moe * 100, 1));
-  };
-
-  const detailed = readResponse(read, DETAILED, DETAILED_FIELDS, byPlace);
-  for (const row of detailed.rows) {
-    single(row, 'medianGrossRent', 'B25064_001E', 'B25064_001M');
-    single(row, 'medianHouseholdIncome', 'B19013_001E', 'B19013_001M');
-    single(row, 'medianRenterIncome', 'B25119_003E', 'B25119_003M');
-    single(row, 'medianHomeValue', 'B25077_001E', 'B25077_001M');
-    single(row, 'housingUnits', 'B25001_001E', 'B25001_001M');
-    burden(row, 'rentBurden', 'the rent burden', RENT_BURDEN_FIELDS, RENT_BURDEN_FIELDS.map(marginOf), 'renter household');
-    burden(row, 'ownerCostBurden', 'the owner cost burden', OWNER_BURDEN_FIELDS, OWNER_BURDEN_FIELDS.map(marginOf), 'owner household with a mortgage');
   }
-  const profile = readResponse(read, PROFILE, PROFILE_FIELDS, byPlace);
-  for (const row of profile.rows) single(row, 'rentalVacancyRate', 'DP04_0005E', 'DP04_0005M', (v) => roundTo(v, 1));
-  return { observations, missing, skipped: detailed.skipped + profile.skipped };
+  return { observations, missing, notes, skipped: places.skipped + states.skipped };
 }

@@ -4,52 +4,47 @@ import type { RemoteFile } from '../source.ts';
 /** The source's id, which names its fixtures folder too. */
 export const SOURCE_ID = 'census-acs-5yr';
 export const DIR = SOURCE_ID;
-export const DETAILED = `${DIR}/acs5-2024-detailed-place.json`;
-export const PROFILE = `${DIR}/acs5-2024-profile-place.json`;
+/** Every place of every state (`for=place:*&in=state:*`): the markets' rows. */
+export const PLACES = `${DIR}/acs5-2024-detailed-place.json`;
+/** Every state, DC and Puerto Rico (`for=state:*`): the figures each market's is compared with. */
+export const STATES = `${DIR}/acs5-2024-detailed-state.json`;
 
 /** The ACS year the queries ask for; a 5-year vintage is named by its five survey years. */
 export const YEAR = 2024;
 export const VINTAGE = `${YEAR - 4}-${YEAR}`;
 const API = `https://api.census.gov/data/${YEAR}/acs/acs5`;
 
-export const RENT_BURDEN_FIELDS = ['B25070_001E', 'B25070_007E', 'B25070_008E', 'B25070_009E', 'B25070_010E', 'B25070_011E'] as const;
-/** Owners with a mortgage (row 2), those at 30-34.9, 35-39.9, 40-49.9 and 50 % or more (rows 8 to 11), and those not computed (row 12). */
-export const OWNER_BURDEN_FIELDS = ['B25091_002E', 'B25091_008E', 'B25091_009E', 'B25091_010E', 'B25091_011E', 'B25091_012E'] as const;
-/** The estimates the detailed-table query asks for. */
-export const DETAILED_ESTIMATES = [
-  'B25064_001E',
-  'B19013_001E',
-  'B25119_003E',
-  'B25077_001E',
-  'B25001_001E',
-  ...RENT_BURDEN_FIELDS,
-  ...OWNER_BURDEN_FIELDS,
-] as const;
-export const PROFILE_ESTIMATES = ['DP04_0005E'] as const;
+/**
+ * The estimates both queries ask for, each a published detailed-table cell: median gross rent, median household income,
+ * median home value, median owner costs of units with a mortgage, housing units, occupied and vacant units (B25002) and
+ * owner-occupied units (B25003; its total is B25002's occupied units, so the renters' row is not asked for).
+ */
+export const ESTIMATES = ['B25064_001E', 'B19013_001E', 'B25077_001E', 'B25088_002E', 'B25001_001E', 'B25002_002E', 'B25002_003E', 'B25003_002E'] as const;
 
-type Estimate = (typeof DETAILED_ESTIMATES)[number] | (typeof PROFILE_ESTIMATES)[number];
+export type Estimate = (typeof ESTIMATES)[number];
 /** The variable of an estimate's 90 % margin of error: B25064_001E's is B25064_001M. */
 export type MarginOf<E extends string> = E extends `${infer Stem}E` ? `${Stem}M` : never;
 export const marginOf = <E extends Estimate>(estimate: E): MarginOf<E> => `${estimate.slice(0, -1)}M` as MarginOf<E>;
 
 /** Each estimate followed by its margin of error, in the order of `get=`, as an analyst asks for both. */
-const withMargins = <E extends Estimate>(estimates: readonly E[]): (E | MarginOf<E>)[] => estimates.flatMap((e) => [e, marginOf(e)]);
-export const DETAILED_FIELDS = withMargins(DETAILED_ESTIMATES);
-export const PROFILE_FIELDS = withMargins(PROFILE_ESTIMATES);
+export const FIELDS: (Estimate | MarginOf<Estimate>)[] = ESTIMATES.flatMap((e) => [e, marginOf(e)]);
+
+/** The geography columns an answer ends with: a place answer's, and a state answer's. */
+export const PLACE_GEOGRAPHY = ['state', 'place'] as const;
+export const STATE_GEOGRAPHY = ['state'] as const;
 
 /** An answer's header row: NAME, the requested variables in the order of `get=`, then the geography columns. */
-export const headerOf = (fields: readonly string[]): string[] => ['NAME', ...fields, 'state', 'place'];
+export const headerOf = (fields: readonly string[], geography: readonly string[] = PLACE_GEOGRAPHY): string[] => ['NAME', ...fields, ...geography];
 
-/** The API's address for every place of every state; written already form-encoded, so fetch adding `&key=` leaves the rest as it is. */
-const query = (path: string, fields: readonly string[]): string =>
-  `${API}${path}?${new URLSearchParams({ get: ['NAME', ...fields].join(','), for: 'place:*', in: 'state:*' }).toString()}`;
+/** The API's address; written already form-encoded, so fetch adding `&key=` leaves the rest as it is. */
+const query = (geography: Record<string, string>): string => `${API}?${new URLSearchParams({ get: ['NAME', ...FIELDS].join(','), ...geography }).toString()}`;
 
 export const REMOTE: RemoteFile[] = [
-  { file: DETAILED, url: query('', DETAILED_FIELDS) },
-  { file: PROFILE, url: query('/profile', PROFILE_FIELDS) },
+  { file: PLACES, url: query({ for: 'place:*', in: 'state:*' }) },
+  { file: STATES, url: query({ for: 'state:*' }) },
 ];
 
-/** The API's layout: the header row opens the array on the first line, one place per line, `]]` closing the last. */
+/** The API's layout: the header row opens the array on the first line, one row per line, `]]` closing the last. */
 export const apiResponse = (rows: readonly (readonly (string | null)[])[]): string => `[${rows.map((r) => JSON.stringify(r)).join(',\n')}]`;
 
 /**

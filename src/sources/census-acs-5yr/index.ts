@@ -1,9 +1,9 @@
-// The Census ACS 5-year estimates as a source: the Data API's answers for every place, its eight metrics, attribution, terms and API key.
+// The Census ACS 5-year estimates as a source: the Data API's answers for every place and every state, its seven metrics, attribution, terms and API key.
 import type { MarketDefinition } from '../../contract/markets.ts';
 import { loadedSource, readRetrieval } from '../parse.ts';
 import { defineSource, type ReadFixture, type SourceLoad } from '../source.ts';
 import { readMarkets, type AcsMetric } from './adapter.ts';
-import { DETAILED, DIR, PROFILE, REMOTE, SOURCE_ID, VINTAGE } from './format.ts';
+import { DIR, PLACES, REMOTE, SOURCE_ID, STATES, VINTAGE } from './format.ts';
 import { acsSynthetic } from './synthetic.ts';
 
 export const censusAcs5yr = defineSource({
@@ -18,7 +18,7 @@ export const censusAcs5yr = defineSource({
       decimals: 0,
       required: true,
       definition: 'Median monthly contract rent plus utilities paid by renter households (ACS table B25064).',
-      margin: "The Census Bureau's 90 % margin of error, published with the estimate and served beside it (illustrative values have none).",
+      margin: "The Census Bureau's 90 % margin of error, published with the estimate and served beside it.",
     },
     {
       id: 'medianHouseholdIncome',
@@ -28,33 +28,9 @@ export const censusAcs5yr = defineSource({
       unit: 'USD/yr',
       decimals: 0,
       required: true,
-      definition: 'Median household income in the past 12 months, in inflation-adjusted dollars of the last survey year (ACS table B19013).',
-      margin: "The Census Bureau's 90 % margin of error, published with the estimate and served beside it (illustrative values have none).",
-    },
-    {
-      id: 'medianRenterIncome',
-      noun: 'median renter household income',
-      label: 'Median renter household income',
-      shortLabel: 'Renter income',
-      unit: 'USD/yr',
-      decimals: 0,
-      required: true,
       definition:
-        'Median income in the past 12 months of renter households, in inflation-adjusted dollars of the last survey year (ACS table B25119, renter-occupied housing units).',
-      margin: "The Census Bureau's 90 % margin of error, published with the estimate and served beside it (illustrative values have none).",
-    },
-    {
-      id: 'rentBurden',
-      noun: 'rent burden',
-      label: 'Rent-burdened renter households, 30% or more of income',
-      shortLabel: 'Rent burden',
-      unit: '%',
-      decimals: 1,
-      required: true,
-      definition:
-        'Share of renter households for which gross rent is 30% or more of household income, among those for which it is computed (ACS table B25070: rows 7 to 10 over row 1 less row 11).',
-      margin:
-        "Approximated from the published margins of the rows it reads, with the Census Bureau's formula for derived proportions (illustrative values have none).",
+        'Median household income in the past 12 months, renters and owners alike, in inflation-adjusted dollars of the last survey year (ACS table B19013).',
+      margin: "The Census Bureau's 90 % margin of error, published with the estimate and served beside it.",
     },
     {
       id: 'medianHomeValue',
@@ -65,31 +41,45 @@ export const censusAcs5yr = defineSource({
       decimals: 0,
       required: true,
       definition: 'Median value of owner-occupied housing units, as the owners estimate what the home would sell for (ACS table B25077).',
-      margin: "The Census Bureau's 90 % margin of error, published with the estimate and served beside it (illustrative values have none).",
+      margin: "The Census Bureau's 90 % margin of error, published with the estimate and served beside it.",
     },
     {
-      id: 'ownerCostBurden',
-      noun: 'owner cost burden',
-      label: 'Cost-burdened homeowners with a mortgage, 30% or more of income',
-      shortLabel: 'Owner burden',
+      id: 'medianOwnerCostsWithMortgage',
+      noun: 'median owner costs with a mortgage',
+      label: 'Median monthly owner costs, homes with a mortgage',
+      shortLabel: 'Owner costs',
+      unit: 'USD/mo',
+      decimals: 0,
+      required: true,
+      definition:
+        'Median selected monthly owner costs (mortgage payments, real estate taxes, insurance, utilities, fuels and fees) of owner-occupied units with a mortgage (ACS table B25088, row 2).',
+      margin: "The Census Bureau's 90 % margin of error, published with the estimate and served beside it.",
+    },
+    {
+      id: 'homeownershipRate',
+      noun: 'homeownership rate',
+      label: 'Homeownership rate, owner-occupied share of occupied homes',
+      shortLabel: 'Homeownership',
       unit: '%',
       decimals: 1,
       required: true,
       definition:
-        'Share of owner households with a mortgage whose selected monthly owner costs (mortgage, taxes, insurance, utilities, fees) are 30% or more of household income, among those for which it is computed (ACS table B25091: rows 8 to 11 over row 2 less row 12).',
+        "Owner-occupied housing units as a share of occupied housing units: ACS table B25003 row 2 over table B25002 row 2 (the occupied units, which are B25003's total), one decimal.",
       margin:
-        "Approximated from the published margins of the rows it reads, with the Census Bureau's formula for derived proportions (illustrative values have none).",
+        "Approximated from the published margins of B25003_002 and B25002_002 with the Census Bureau's formula for a derived proportion (ACS General Handbook, chapter 8), in percentage points.",
     },
     {
-      id: 'rentalVacancyRate',
-      noun: 'rental vacancy rate',
-      label: 'Rental vacancy rate',
-      shortLabel: 'Rental vacancy',
+      id: 'vacancyRate',
+      noun: 'vacancy rate',
+      label: 'Vacant homes, share of all housing units',
+      shortLabel: 'Vacant homes',
       unit: '%',
       decimals: 1,
       required: true,
-      definition: 'Vacant units for rent as a share of the rental inventory (ACS data profile DP04, item 5).',
-      margin: "The Census Bureau's 90 % margin of error of the data-profile rate, served beside it (illustrative values have none).",
+      definition:
+        "Vacant housing units of every kind (for rent, for sale, seasonal and other vacant) as a share of all housing units: ACS table B25002 row 3 over table B25001 (which equals B25002's total), one decimal. Not the rental vacancy rate, which needs table B25004.",
+      margin:
+        "Approximated from the published margins of B25002_003 and B25001_001 with the Census Bureau's formula for a derived proportion (ACS General Handbook, chapter 8), in percentage points.",
     },
     {
       id: 'housingUnits',
@@ -100,7 +90,7 @@ export const censusAcs5yr = defineSource({
       decimals: 0,
       required: true,
       definition: 'All housing units, occupied and vacant (ACS table B25001).',
-      margin: "The Census Bureau's 90 % margin of error, published with the estimate and served beside it (illustrative values have none).",
+      margin: "The Census Bureau's 90 % margin of error, published with the estimate and served beside it.",
     },
   ],
   attribution: {
@@ -116,7 +106,7 @@ export const censusAcs5yr = defineSource({
     terms:
       'Census Bureau data are in the public domain (works of the U.S. Government are not copyrighted) and may be reused freely; cite them as "U.S. Census Bureau, American Community Survey 5-Year Estimates". This product uses the Census Bureau Data API but is not endorsed or certified by the Census Bureau.',
   },
-  files: [DETAILED, PROFILE, `${DIR}/retrieval.json`],
+  files: [PLACES, STATES, `${DIR}/retrieval.json`],
   remote: REMOTE,
   credential: {
     env: 'CENSUS_API_KEY',
@@ -129,8 +119,8 @@ export const censusAcs5yr = defineSource({
   load(read: ReadFixture, markets: readonly MarketDefinition[]): SourceLoad<AcsMetric> {
     const retrieval = readRetrieval(read, DIR);
     const values = readMarkets(read, markets, retrieval.vintage);
-    const datasetName = `ACS 5-year estimates ${retrieval.vintage}: tables B25064, B19013, B25119, B25077, B25001, B25070, B25091 and profile DP04`;
-    return loadedSource(censusAcs5yr, datasetName, retrieval, { ...values, series: [], notes: [] });
+    const datasetName = `ACS 5-year estimates ${retrieval.vintage}, places and states: tables B25064, B19013, B25077, B25088, B25001, B25002 and B25003`;
+    return loadedSource(censusAcs5yr, datasetName, retrieval, { ...values, series: [] });
   },
   synthetic: acsSynthetic,
 });

@@ -1,81 +1,70 @@
-// Census ACS files in the Census Data API's layout for synthetic markets, and the other places of the country around them.
+// Census ACS files in the Census Data API's layout for synthetic markets and their states, and the other places of the country around them.
 import type { MarketDefinition } from '../../contract/markets.ts';
 import type { SyntheticFiles, SyntheticMarket } from '../source.ts';
-import { DETAILED, DETAILED_FIELDS, DIR, PROFILE, PROFILE_FIELDS, apiResponse, headerOf } from './format.ts';
+import { DIR, FIELDS, PLACES, STATES as STATES_FILE, STATE_GEOGRAPHY, apiResponse, headerOf } from './format.ts';
 
 const RETRIEVAL = `${DIR}/retrieval.json`;
-const DETAILED_HEADER = headerOf(DETAILED_FIELDS);
-const PROFILE_HEADER = headerOf(PROFILE_FIELDS);
+const PLACE_HEADER = headerOf(FIELDS);
+const STATE_HEADER = headerOf(FIELDS, STATE_GEOGRAPHY);
 /** A national answer's size: about 32,000 places of every state, DC and Puerto Rico. */
 const NATIONAL_PLACES = 32_000;
 
 type Row = (string | null)[];
 
 /**
- * An estimate's margin as the generator writes it: about 6 % of the estimate, whole or to one decimal like the estimate;
- * an annotation's is the API's code for too few sample observations, a null's null.
+ * An estimate's margin as the generator writes it: about 6 % of the estimate, at least 1; an annotation's is the API's
+ * code for too few sample observations, a null's null.
  */
 function marginCell(estimate: string | null): string | null {
   if (estimate === null) return null;
   const n = Number(estimate);
   if (n < 0) return '-222222222';
-  return estimate.includes('.') ? Math.max(0.1, n * 0.06).toFixed(1) : String(Math.max(1, Math.round(n * 0.06)));
+  return String(Math.max(1, Math.round(n * 0.06)));
 }
 
-/** A row of NAME, the estimates and the geography, with each estimate's margin after it, as the query asks for them. */
-const withMargins = (row: Row): Row => [row[0] ?? null, ...row.slice(1, -2).flatMap((e) => [e, marginCell(e)]), ...row.slice(-2)];
+/** A row of NAME, the estimates and the geography columns, with each estimate's margin after it, as the query asks for them. */
+const withMargins = (row: Row, geography: number): Row => [
+  row[0] ?? null,
+  ...row.slice(1, row.length - geography).flatMap((e) => [e, marginCell(e)]),
+  ...row.slice(row.length - geography),
+];
 
-/** Places ordered as the API answers `for=place:*&in=state:*`: by state code, then place code. */
-const byStateThenPlace = (a: Row, b: Row, iState: number, iPlace: number): number => {
-  const ka = `${a[iState] ?? ''}${a[iPlace] ?? ''}`;
-  const kb = `${b[iState] ?? ''}${b[iPlace] ?? ''}`;
-  return ka < kb ? -1 : ka > kb ? 1 : 0;
-};
-
+/** Rows ordered as the API answers: by state code, then place code. */
 const sorted = (header: readonly string[], rows: Row[]): Row[] => {
   const iState = header.indexOf('state');
   const iPlace = header.indexOf('place');
-  return [...rows].sort((a, b) => byStateThenPlace(a, b, iState, iPlace));
+  const key = (r: Row): string => `${r[iState] ?? ''}${iPlace === -1 ? '' : (r[iPlace] ?? '')}`;
+  return [...rows].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 };
 
-/** The ACS files for these markets, keyed by fixture path. */
+/**
+ * The estimates of a geography with this many housing units and this median income, in the order of the query:
+ * rent, income, home value, owner costs with a mortgage, housing units, occupied, vacant, owner-occupied.
+ */
+function estimates(units: number, income: number, k: number): string[] {
+  const occupied = Math.floor(units * (0.85 + (k % 10) / 100));
+  const owners = Math.floor(occupied * (0.3 + ((k * 31) % 45) / 100));
+  return [
+    String(650 + ((k * 37) % 1900)),
+    String(income),
+    String(Math.round((income * (2.4 + ((k * 29) % 50) / 10)) / 100) * 100),
+    String(900 + ((k * 53) % 2600)),
+    String(units),
+    String(occupied),
+    String(units - occupied),
+    String(owners),
+  ];
+}
+
+/** The ACS files for these markets and every state, keyed by fixture path. */
 function files(markets: readonly SyntheticMarket[]): Map<string, string> {
-  const acs: Row[] = [];
-  const dp04: Row[] = [];
-  for (const { i, market } of markets) {
-    const { state: fips, place } = market.placeGeoid;
-    const renters = 50000 + (i % 997) * 100;
-    const income = 60000 + (i % 5000) * 10;
-    const mortgaged = 30000 + (i % 700) * 10;
-    acs.push(
-      withMargins([
-        market.placeName,
-        String(1200 + (i % 900)),
-        String(income),
-        String(Math.round(income * 0.65)),
-        String(income * (3 + (i % 6))),
-        String(renters * 2),
-        String(renters),
-        '5000',
-        '4000',
-        '5000',
-        String(9000 + (i % 3000)),
-        '1000',
-        String(mortgaged),
-        '2400',
-        '1500',
-        '1700',
-        String(2000 + (i % 900)),
-        '300',
-        fips,
-        place,
-      ]),
-    );
-    dp04.push(withMargins([market.placeName, (3 + (i % 50) / 10).toFixed(1), fips, place]));
-  }
+  const places: Row[] = markets.map(({ i, market }) =>
+    withMargins([market.placeName, ...estimates(9000 + (i % 3000) * 10, 60000 + (i % 5000) * 10, i), market.placeGeoid.state, market.placeGeoid.place], 2),
+  );
+  const states: Row[] = STATES.map(([fips, name], k) => withMargins([name, ...estimates(500_000 + k * 40_000, 62000 + k * 500, k), fips], 1));
   return new Map([
-    [DETAILED, apiResponse([DETAILED_HEADER, ...sorted(DETAILED_HEADER, acs)])],
-    [PROFILE, apiResponse([PROFILE_HEADER, ...sorted(PROFILE_HEADER, dp04)])],
+    [PLACES, apiResponse([PLACE_HEADER, ...sorted(PLACE_HEADER, places)])],
+    [STATES_FILE, apiResponse([STATE_HEADER, ...states])],
     [RETRIEVAL, '{"vintage":"2020-2024","latestReleaseDate":"2026-01-29","latestRetrievedAt":"2026-09-28"}'],
   ]);
 }
@@ -160,64 +149,27 @@ const ENDINGS = ['field', 'ville', 'wood', 'dale', 'ton', 'ford', 'port', 'view'
 const KINDS = ['city', 'town', 'CDP', 'village', 'CDP', 'city'];
 const PR_KINDS = ['zona urbana', 'comunidad'];
 
-/** The k-th other place: a name of the Census Bureau's form ("<name> <kind>, <state>") and its detailed-table and profile rows. */
-function otherPlace(k: number, fips: string, state: string, place: string): { detailed: Row; profile: Row } {
+/** The k-th other place: a name of the Census Bureau's form ("<name> <kind>, <state>") and its row. */
+function otherPlace(k: number, fips: string, state: string, place: string): Row {
   const stem = STEMS[k % STEMS.length] ?? 'Oak';
   const ending = ENDINGS[Math.floor(k / STEMS.length) % ENDINGS.length] ?? 'field';
   const kind = fips === '72' ? (PR_KINDS[k % PR_KINDS.length] ?? 'comunidad') : (KINDS[k % KINDS.length] ?? 'city');
   const name = `${stem}${ending} ${kind}, ${state}`;
   // Small places: a few hundred to a few thousand homes, as most of the country's 32,000 places are.
-  const units = 40 + ((k * 7919) % 6000);
-  const renters = Math.floor(units * (0.15 + ((k * 31) % 40) / 100));
-  const notComputed = Math.floor(renters * (0.03 + (k % 6) / 100));
-  const share = (pct: number): string => String(Math.floor(renters * pct));
-  const income = 32000 + ((k * 7919) % 110000);
-  const mortgaged = Math.floor(units * (0.2 + ((k * 13) % 30) / 100));
-  const owned = (pct: number): string => String(Math.floor(mortgaged * pct));
-  const detailed: Row = [
-    name,
-    String(650 + ((k * 37) % 1900)),
-    String(income),
-    String(Math.round((income * (0.5 + ((k * 17) % 25) / 100)) / 100) * 100),
-    String(Math.round((income * (2.4 + ((k * 29) % 50) / 10)) / 100) * 100),
-    String(units),
-    String(renters),
-    share(0.09),
-    share(0.07),
-    share(0.08),
-    share(0.19),
-    String(notComputed),
-    String(mortgaged),
-    owned(0.08),
-    owned(0.05),
-    owned(0.06),
-    owned(0.09),
-    owned(0.01),
-    fips,
-    place,
-  ];
-  let rate: string | null = (((k * 13) % 120) / 10).toFixed(1);
-  // What the API writes for small places: medians it could not compute, a place with no renter households at all,
-  // a top-coded median (250,000+ is written 250001), and cells with no data (null).
-  if (k % 23 === 5) {
-    detailed[1] = '-666666666';
-    detailed[2] = '-666666666';
-    detailed[3] = '-666666666';
-    detailed[4] = '-666666666';
-  }
+  const row: Row = [name, ...estimates(40 + ((k * 7919) % 6000), 32000 + ((k * 7919) % 110000), k), fips, place];
+  // What the API writes for small places: medians it could not compute, a place with no mortgaged owners, a top-coded
+  // median (250,000+ is written 250001), and cells with no data (null).
+  if (k % 23 === 5) row.splice(1, 4, '-666666666', '-666666666', '-666666666', '-666666666');
   if (k % 47 === 11) {
-    detailed.splice(6, 6, '0', '0', '0', '0', '0', '0');
-    detailed[1] = '-666666666';
-    rate = '-666666666';
+    row[4] = '-666666666';
+    row[8] = '0';
   }
   if (k % 61 === 7) {
-    detailed[1] = '2870';
-    detailed[2] = '250001';
-    detailed[4] = '2000001';
+    row[2] = '250001';
+    row[3] = '2000001';
   }
-  if (k % 89 === 17) detailed[1] = null;
-  if (k % 97 === 29) rate = null;
-  return { detailed: withMargins(detailed), profile: withMargins([name, rate, fips, place]) };
+  if (k % 89 === 17) row[1] = null;
+  return withMargins(row, 2);
 }
 
 function parseRows(text: string | undefined, file: string): Row[] {
@@ -230,16 +182,12 @@ function parseRows(text: string | undefined, file: string): Row[] {
  * as the API orders its answer (by state, then place). Deterministic: the same files and n give the same bytes.
  */
 export function withOtherAcsPlaces(files: ReadonlyMap<string, string>, n: number): Map<string, string> {
-  const [detailedHeader = [], ...detailedRows] = parseRows(files.get(DETAILED), DETAILED);
-  const [profileHeader = [], ...profileRows] = parseRows(files.get(PROFILE), PROFILE);
-  const dState = detailedHeader.indexOf('state');
-  const dPlace = detailedHeader.indexOf('place');
-  const pState = profileHeader.indexOf('state');
-  const pPlace = profileHeader.indexOf('place');
-  const taken = new Set([...detailedRows.map((r) => `${r[dState]}${r[dPlace]}`), ...profileRows.map((r) => `${r[pState]}${r[pPlace]}`)]);
-  // Where the files' columns sit, so the new rows follow the files' own column order.
-  const dOrder = detailedHeader.map((c) => DETAILED_HEADER.indexOf(c ?? ''));
-  const pOrder = profileHeader.map((c) => PROFILE_HEADER.indexOf(c ?? ''));
+  const [header = [], ...rows] = parseRows(files.get(PLACES), PLACES);
+  const iState = header.indexOf('state');
+  const iPlace = header.indexOf('place');
+  const taken = new Set(rows.map((r) => `${r[iState]}${r[iPlace]}`));
+  // Where the file's columns sit, so the new rows follow the file's own column order.
+  const order = header.map((c) => PLACE_HEADER.indexOf(c ?? ''));
   const perState = new Map<string, number>();
   for (let k = 0; k < n; k += 1) {
     const [fips, state] = STATES[k % STATES.length] ?? ['01', 'Alabama'];
@@ -251,29 +199,25 @@ export function withOtherAcsPlaces(files: ReadonlyMap<string, string>, n: number
       code = String(100 + ((j * 163) % 99800)).padStart(5, '0');
     } while (taken.has(`${fips}${code}`));
     taken.add(`${fips}${code}`);
-    const { detailed, profile } = otherPlace(k, fips, state, code);
-    detailedRows.push(dOrder.map((i) => detailed[i] ?? null));
-    profileRows.push(pOrder.map((i) => profile[i] ?? null));
+    const row = otherPlace(k, fips, state, code);
+    rows.push(order.map((i) => row[i] ?? null));
   }
   const out = new Map(files);
-  out.set(DETAILED, apiResponse([detailedHeader, ...sorted(detailedHeader.map(String), detailedRows)]));
-  out.set(PROFILE, apiResponse([profileHeader, ...sorted(profileHeader.map(String), profileRows)]));
+  out.set(PLACES, apiResponse([header, ...sorted(header.map(String), rows)]));
   return out;
 }
 
-const placeKeyOf = (m: MarketDefinition): string => `${m.placeGeoid.state}:${m.placeGeoid.place}`;
-
-/** The answers with only the header and these markets' rows. */
+/** The answers with only the header and these markets' rows (their places, and their states). */
 function onlyMarkets(files: ReadonlyMap<string, string>, markets: readonly MarketDefinition[]): Map<string, string> {
-  const places = new Set(markets.map(placeKeyOf));
+  const keep = new Set(markets.flatMap((m) => [`${m.placeGeoid.state}:${m.placeGeoid.place}`, m.placeGeoid.state]));
   const out = new Map(files);
-  for (const path of [DETAILED, PROFILE]) {
+  for (const path of [PLACES, STATES_FILE]) {
     const text = files.get(path);
     if (text === undefined) continue;
-    const [header = [], ...rows] = JSON.parse(text) as (string | null)[][];
+    const [header = [], ...rows] = JSON.parse(text) as Row[];
     const state = header.indexOf('state');
     const place = header.indexOf('place');
-    const kept = rows.filter((r) => places.has(`${r[state] ?? ''}:${r[place] ?? ''}`));
+    const kept = rows.filter((r) => keep.has(place === -1 ? (r[state] ?? '') : `${r[state] ?? ''}:${r[place] ?? ''}`));
     out.set(path, `[${[header, ...kept].map((r) => JSON.stringify(r)).join(',\n')}]\n`);
   }
   return out;
