@@ -16,11 +16,19 @@ export interface DerivedInput {
 export const DERIVED_INPUTS = {
   rentToIncome: {
     numerator: 'medianGrossRent',
-    denominator: 'medianRenterIncome',
+    denominator: 'medianHouseholdIncome',
     before: 12,
     after: 100,
-    label: 'Rent-to-income ratio: twelve months of median gross rent as a share of median renter household income, %',
-    meaning: 'a year of rent as a percentage of what renter households earn',
+    label: 'Rent-to-income ratio: twelve months of median gross rent as a share of median household income, %',
+    meaning: 'a year of the median rent as a percentage of what the median household earns',
+  },
+  ownerCostsToIncome: {
+    numerator: 'medianOwnerCostsWithMortgage',
+    denominator: 'medianHouseholdIncome',
+    before: 12,
+    after: 100,
+    label: 'Owner-costs-to-income ratio: twelve months of median owner costs with a mortgage as a share of median household income, %',
+    meaning: 'a year of what the median owner with a mortgage pays, as a percentage of what the median household earns',
   },
   priceToIncome: {
     numerator: 'medianHomeValue',
@@ -56,18 +64,18 @@ interface ThresholdDefinition extends Threshold {
 /** Each input a score reads, by its key: a derived input's, or a metric's of the same id. */
 const THRESHOLD_DEFINITIONS = {
   rentToIncome: {
-    zeroAt: 40,
-    fullAt: 20,
-    phrase: 'rent relative to renter household income',
+    zeroAt: 30,
+    fullAt: 15,
+    phrase: 'rent relative to household income',
     basis:
-      'The 30 % cost-burden line (HUD, and the Census Bureau in table B25070): a median renter household paying 30 % of its income in rent scores 50, half way. At 20 % rent takes a modest share (100); at 40 % it is deep in burden (0).',
+      "HUD's 30 % line, read the way HUD's income limits read it, as shares of the area's median income: the median rent is affordable (30 % of income or less) to a household earning half the median income when it takes 15 % of the median income (100), to a low-income household at 80 % of the median when it takes 24 % (40), and only to households at the median or above when it takes 30 % (0). Renters typically earn less than the median household, so a ratio near 30 % leaves most of them cost-burdened.",
   },
-  rentBurden: {
-    zeroAt: 65,
-    fullAt: 35,
-    phrase: 'the share of rent-burdened renter households',
+  ownerCostsToIncome: {
+    zeroAt: 45,
+    fullAt: 15,
+    phrase: 'owner costs with a mortgage relative to household income',
     basis:
-      "The share of renter households above the 30 % line. Nationally about half of renter households are cost-burdened (Harvard Joint Center for Housing Studies, The State of the Nation's Housing), so 50 % scores 50; 35 % scores 100 and 65 % scores 0.",
+      'The 30 % cost-burden line applied to owners: a household at the median income paying the median costs of an owner with a mortgage (which include the principal, unlike rent) at 30 % of its income is at the line and scores 50; at 15 % it scores 100 and at 45 %, deep in burden, 0.',
   },
   priceToIncome: {
     zeroAt: 7,
@@ -76,13 +84,6 @@ const THRESHOLD_DEFINITIONS = {
     basis:
       'The median multiple as Demographia rates it: 3.0 and under is affordable (100), 5.1 and over severely unaffordable, so 5.0 scores 50. At 5.0 the payment on a 30-year loan at 6 % for 90 % of the price takes about 32 % of median income, the 30 % line; at 7.0 it takes about 45 % (0).',
   },
-  ownerCostBurden: {
-    zeroAt: 45,
-    fullAt: 15,
-    phrase: 'the share of cost-burdened owners with a mortgage',
-    basis:
-      'The 30 % line applied to owners with a mortgage (ACS B25091). Nationally about three in ten mortgaged owners are above it, so 30 % scores 50; 15 % scores 100 and 45 % scores 0.',
-  },
   permitsPerThousand: {
     zeroAt: 2,
     fullAt: 20,
@@ -90,12 +91,12 @@ const THRESHOLD_DEFINITIONS = {
     basis:
       'The pace of new housing: the United States authorizes roughly 10 new units a year per 1,000 existing homes (about 1.4 to 1.9 million a year on some 145 million homes), so 10 scores 44. 2 per 1,000 barely replaces what is lost (0); 20, twice the national pace, is rapid growth (100).',
   },
-  rentalVacancyRate: {
-    zeroAt: 2,
-    fullAt: 8,
-    phrase: 'the rental vacancy rate',
+  vacancyRate: {
+    zeroAt: 5,
+    fullAt: 15,
+    phrase: 'the share of homes standing vacant',
     basis:
-      'The national rental vacancy rate has run between about 6 % and 8 % over the past two decades (Census Bureau, Housing Vacancies and Homeownership); below 5 % a rental market is tight. 2 % is very tight (0); 8 %, the upper end of the national range, is loose (100).',
+      'Vacant homes of every kind, seasonal ones included, as the decennial census counts them: about one in ten nationally (9.0 % in 2000, 11.4 % in 2010, 9.7 % in 2020), so 10 % scores 50. At 5 %, half the national share, a market has almost no room to move (0); at 15 % it has plenty (100). A share this broad is a coarse signal, which is why it weighs less than permits.',
   },
 } as const satisfies Partial<Record<DerivedKey | MetricId, ThresholdDefinition>>;
 
@@ -124,7 +125,7 @@ const SCORE_DEFINITIONS = [
     phrase: 'renter affordability',
     lead: 'Higher means easier for renters',
     color: '#0072b2',
-    weights: { rentToIncome: 0.6, rentBurden: 0.4 },
+    weights: { rentToIncome: 1 },
   },
   {
     key: 'ownerAffordability',
@@ -132,7 +133,7 @@ const SCORE_DEFINITIONS = [
     phrase: 'owner affordability',
     lead: 'Higher means easier for owners and buyers',
     color: '#c25400',
-    weights: { priceToIncome: 0.6, ownerCostBurden: 0.4 },
+    weights: { priceToIncome: 0.7, ownerCostsToIncome: 0.3 },
   },
   {
     key: 'affordability',
@@ -148,7 +149,7 @@ const SCORE_DEFINITIONS = [
     phrase: 'supply',
     lead: 'Higher means more room in the housing stock',
     color: '#009e73',
-    weights: { permitsPerThousand: 0.7, rentalVacancyRate: 0.3 },
+    weights: { permitsPerThousand: 0.7, vacancyRate: 0.3 },
   },
   {
     key: 'overall',

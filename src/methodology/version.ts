@@ -1,9 +1,20 @@
 // The methodology's version, and what each version changed and why: every profile names the version, the changelog page lists the changes.
 
-export const METHODOLOGY_VERSION = 'v2.0';
+export const METHODOLOGY_VERSION = 'v3.0';
 
 /** What each methodology version changed and why, newest first: the changelog page lists it. */
 export const METHODOLOGY_CHANGES: readonly { version: string; changes: readonly string[] }[] = [
+  {
+    version: 'v3.0',
+    changes: [
+      'Every score now reads only figures an agency published, or ratios and shares of them. Under v2.0 every score read at least one of four values no agency published for these places (median renter household income, rent burden, owner cost burden, rental vacancy rate: no public copy of tables B25119, B25070, B25091 or DP04 for them was found), so all 80 scores of the 2026-11-24 snapshot were illustrative. Those four metrics are gone from the profile.',
+      'Three published figures join from the ACS 5-year estimates, with their margins of error: median monthly owner costs of homes with a mortgage (B25088), the homeownership rate (owner-occupied over occupied units, B25003 and B25002) and the vacancy rate (vacant over all housing units, B25002 and B25001, every kind of vacancy counted). The required set is now 10 metrics, so coverage is counted out of 10.',
+      "Renter affordability reads the rent-to-income ratio alone, against all households' median income (B19013), scored on HUD's reading of the 30 % line as shares of the median income: 15 % scores 100, 30 % scores 0. Renters earn less than the median household, so the ratio understates what renters pay, most in high-income cities; the thresholds sit lower than v2.0's (20 % and 40 % of renters' income) for that reason.",
+      "Owner affordability reads the median multiple (weight 0.7, thresholds unchanged) and the owner-costs-to-income ratio (0.3): twelve months of median owner costs with a mortgage over median household income, 30 % scoring 50. Price weighs more than costs because owners' costs are those of loans made at past prices and rates, while the price is what a buyer pays now.",
+      'Supply reads permits per 1,000 housing units (0.7, unchanged) and the vacancy rate (0.3), which replaces the rental vacancy rate: about 10 % of homes stand vacant nationally (decennial census), so 10 % scores 50, 5 % scores 0 and 15 % scores 100.',
+      "Each ACS figure is served beside its state's published figure (comparisons in the metric object); the market page says whether the two differ at the 90 % level.",
+    ],
+  },
   {
     version: 'v2.0',
     changes: [

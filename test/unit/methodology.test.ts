@@ -1,4 +1,4 @@
-// Methodology v2.0: each formula and threshold on hand-computed examples, scores omitted when an input is missing, face validity on the fixtures, freshness and coverage.
+// Methodology v3.0: each formula and threshold on hand-computed examples, scores omitted when an input is missing, face validity on the fixtures, freshness and coverage.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Source as SourceRecord } from '../../src/contract/schemas.ts';
@@ -20,34 +20,31 @@ import { servedProfiles, buildTable } from '../support/data.ts';
 
 /**
  * A market worked by hand:
- * - rent to renter income 1250 × 12 / 60000 = 25 % → (25 − 40) / (20 − 40) = 75; rent burden 41 % → (41 − 65) / (35 − 65) = 80;
- *   renter affordability 0.6 × 75 + 0.4 × 80 = 77.
- * - price to income 320000 / 80000 = 4.0 → (4 − 7) / (3 − 7) = 75; owner cost burden 36 % → (36 − 45) / (15 − 45) = 30;
- *   owner affordability 0.6 × 75 + 0.4 × 30 = 57.
- * - affordability 0.5 × 77 + 0.5 × 57 = 67.
- * - permits per 1,000 homes 6000 / 400000 × 1000 = 15 → (15 − 2) / (20 − 2) = 72.2…; vacancy 6.5 % → (6.5 − 2) / (8 − 2) = 75;
- *   supply 0.7 × 72.2… + 0.3 × 75 = 73.06 → 73.
- * - overall 0.5 × 67 + 0.5 × 73 = 70.
+ * - rent to income 1250 × 12 / 75000 = 20 % → (20 − 30) / (15 − 30) = 66.7; renter affordability 67.
+ * - price to income 320000 / 75000 = 4.27 → (4.27 − 7) / (3 − 7) = 68.3; owner costs to income 1875 × 12 / 75000 = 30 %
+ *   → (30 − 45) / (15 − 45) = 50; owner affordability 0.7 × 68.3 + 0.3 × 50 = 62.8 → 63.
+ * - affordability 0.5 × 67 + 0.5 × 63 = 65.
+ * - permits per 1,000 homes 6000 / 400000 × 1000 = 15 → (15 − 2) / (20 − 2) = 72.2…; vacancy 9 % → (9 − 5) / (15 − 5) = 40;
+ *   supply 0.7 × 72.2… + 0.3 × 40 = 62.6 → 63.
+ * - overall 0.5 × 65 + 0.5 × 63 = 64.
  */
 const complete = {
   medianGrossRent: 1250,
-  medianRenterIncome: 60000,
-  medianHouseholdIncome: 80000,
-  rentBurden: 41,
+  medianHouseholdIncome: 75000,
   medianHomeValue: 320000,
-  ownerCostBurden: 36,
+  medianOwnerCostsWithMortgage: 1875,
   permits: 6000,
   housingUnits: 400000,
-  rentalVacancyRate: 6.5,
+  vacancyRate: 9,
 };
-const WORKED = { renterAffordability: 77, ownerAffordability: 57, affordability: 67, supply: 73, overall: 70 };
+const WORKED = { renterAffordability: 67, ownerAffordability: 63, affordability: 65, supply: 63, overall: 64 };
 
 describe('scale', () => {
   test('is linear between the thresholds and clamped outside, whichever way the thresholds run', () => {
-    assert.equal(scale(30, THRESHOLDS.rentToIncome), 50);
-    assert.equal(scale(20, THRESHOLDS.rentToIncome), 100);
+    assert.equal(scale(22.5, THRESHOLDS.rentToIncome), 50);
+    assert.equal(scale(15, THRESHOLDS.rentToIncome), 100);
     assert.equal(scale(10, THRESHOLDS.rentToIncome), 100);
-    assert.equal(scale(45, THRESHOLDS.rentToIncome), 0);
+    assert.equal(scale(35, THRESHOLDS.rentToIncome), 0);
     assert.equal(scale(11, THRESHOLDS.permitsPerThousand), 50);
     assert.equal(scale(1, THRESHOLDS.permitsPerThousand), 0);
     assert.equal(scale(5, THRESHOLDS.priceToIncome), 50);
@@ -59,28 +56,27 @@ describe('scale', () => {
 describe('thresholds are fixed numbers, each with what it rests on', () => {
   test('the numbers', () => {
     assert.deepEqual(THRESHOLDS, {
-      rentToIncome: { zeroAt: 40, fullAt: 20 },
-      rentBurden: { zeroAt: 65, fullAt: 35 },
+      rentToIncome: { zeroAt: 30, fullAt: 15 },
+      ownerCostsToIncome: { zeroAt: 45, fullAt: 15 },
       priceToIncome: { zeroAt: 7, fullAt: 3 },
-      ownerCostBurden: { zeroAt: 45, fullAt: 15 },
       permitsPerThousand: { zeroAt: 2, fullAt: 20 },
-      rentalVacancyRate: { zeroAt: 2, fullAt: 8 },
+      vacancyRate: { zeroAt: 5, fullAt: 15 },
     });
   });
-  test('the cost-burden line scores 50 on every burden-based scale: 30 % rent to income, 50 % and 30 % burdened, a median multiple of 5', () => {
-    assert.equal(scale(30, THRESHOLDS.rentToIncome), 50);
-    assert.equal(scale(50, THRESHOLDS.rentBurden), 50);
-    assert.equal(scale(30, THRESHOLDS.ownerCostBurden), 50);
+  test("the lines the bases name: the median rent at 30 % of the median income scores 0, at 24 % (HUD's low-income line) 40; owners at 30 %, a median multiple of 5 and a tenth of homes vacant score 50", () => {
+    assert.equal(scale(30, THRESHOLDS.rentToIncome), 0);
+    assert.equal(Math.round(scale(24, THRESHOLDS.rentToIncome)), 40);
+    assert.equal(scale(30, THRESHOLDS.ownerCostsToIncome), 50);
     assert.equal(scale(5, THRESHOLDS.priceToIncome), 50);
+    assert.equal(scale(10, THRESHOLDS.vacancyRate), 50);
   });
   test('each basis names both of its thresholds and the convention it rests on', () => {
     const conventions: Record<keyof typeof THRESHOLDS, RegExp> = {
-      rentToIncome: /30 % cost-burden line/,
-      rentBurden: /Joint Center for Housing Studies/,
+      rentToIncome: /HUD's income limits/,
+      ownerCostsToIncome: /30 % cost-burden line/,
       priceToIncome: /Demographia/,
-      ownerCostBurden: /30 % line/,
       permitsPerThousand: /national pace/,
-      rentalVacancyRate: /Housing Vacancies and Homeownership/,
+      vacancyRate: /decennial census/,
     };
     for (const [key, t] of Object.entries(THRESHOLDS) as [keyof typeof THRESHOLDS, { zeroAt: number; fullAt: number }][]) {
       const basis = THRESHOLD_BASIS[key];
@@ -94,22 +90,25 @@ describe('scores', () => {
   test('follow the documented formulas (worked by hand above)', () => {
     assert.deepEqual(computeScores(complete), WORKED);
   });
-  test('the derived inputs: rent to renter income in %, the median multiple, permits per 1,000 homes', () => {
-    assert.deepEqual(scoreInputs(complete), { rentToIncome: 25, priceToIncome: 4, permitsPerThousand: 15 });
+  test('the derived inputs: rent and owner costs to income in %, the median multiple, permits per 1,000 homes', () => {
+    const inputs = scoreInputs(complete);
+    assert.deepEqual(Object.keys(inputs), ['rentToIncome', 'ownerCostsToIncome', 'priceToIncome', 'permitsPerThousand']);
+    const near = (a: number | undefined, b: number): void => assert.ok(a !== undefined && Math.abs(a - b) < 1e-9, `${a} is not ${b}`);
+    near(inputs.rentToIncome, 20);
+    near(inputs.ownerCostsToIncome, 30);
+    near(inputs.priceToIncome, 320000 / 75000);
+    near(inputs.permitsPerThousand, 15);
   });
   test('a derived input exists only when both its metrics are finite and its denominator positive: no NaN, no Infinity', () => {
     assert.deepEqual(scoreInputs({}), {});
     assert.deepEqual(scoreInputs({ medianGrossRent: 1000 }), {});
-    assert.deepEqual(scoreInputs({ medianRenterIncome: 50000, medianHouseholdIncome: 60000, housingUnits: 1000 }), {});
+    assert.deepEqual(scoreInputs({ medianHouseholdIncome: 60000, housingUnits: 1000 }), {});
     assert.deepEqual(
-      scoreInputs({ medianGrossRent: 1000, medianRenterIncome: 0, medianHomeValue: 1, medianHouseholdIncome: -5, permits: 3, housingUnits: 0 }),
+      scoreInputs({ medianGrossRent: 1000, medianOwnerCostsWithMortgage: 1, medianHomeValue: 1, medianHouseholdIncome: -5, permits: 3, housingUnits: 0 }),
       {},
     );
-    assert.deepEqual(
-      scoreInputs({ medianGrossRent: Number.NaN, medianRenterIncome: 1, medianHomeValue: Number.POSITIVE_INFINITY, medianHouseholdIncome: 1 }),
-      {},
-    );
-    assert.deepEqual(scoreInputs({ medianGrossRent: 1, medianRenterIncome: Number.POSITIVE_INFINITY }), {});
+    assert.deepEqual(scoreInputs({ medianGrossRent: Number.NaN, medianHomeValue: Number.POSITIVE_INFINITY, medianHouseholdIncome: 1 }), {});
+    assert.deepEqual(scoreInputs({ medianGrossRent: 1, medianHouseholdIncome: Number.POSITIVE_INFINITY }), {});
     assert.deepEqual(scoreInputs({ permits: 0, housingUnits: 1000 }), { permitsPerThousand: 0 });
   });
   test('every score key, parts before the scores that combine them', () => {
@@ -120,32 +119,16 @@ describe('scores', () => {
     }
   });
   test('are integers from 0 to 100 at the extremes', () => {
-    const best = computeScores({
-      ...complete,
-      medianGrossRent: 100,
-      rentBurden: 0,
-      medianHomeValue: 1000,
-      ownerCostBurden: 0,
-      permits: 1e6,
-      rentalVacancyRate: 50,
-    });
+    const best = computeScores({ ...complete, medianGrossRent: 100, medianHomeValue: 1000, medianOwnerCostsWithMortgage: 10, permits: 1e6, vacancyRate: 50 });
     assert.deepEqual(best, { renterAffordability: 100, ownerAffordability: 100, affordability: 100, supply: 100, overall: 100 });
-    const worst = computeScores({
-      ...complete,
-      medianGrossRent: 1e6,
-      rentBurden: 100,
-      medianHomeValue: 1e9,
-      ownerCostBurden: 100,
-      permits: 0,
-      rentalVacancyRate: 0,
-    });
+    const worst = computeScores({ ...complete, medianGrossRent: 1e6, medianHomeValue: 1e9, medianOwnerCostsWithMortgage: 1e6, permits: 0, vacancyRate: 0 });
     assert.deepEqual(worst, { renterAffordability: 0, ownerAffordability: 0, affordability: 0, supply: 0, overall: 0 });
   });
-  test('a half rounds up: renter affordability 0.6 × 62.5 + 0.4 × 50 = 57.5 → 58', () => {
-    // rent 1225 × 12 / 60000 = 24.5 % → 77.5; burden 50 % → 50: 0.6 × 77.5 + 0.4 × 50 = 66.5 → 67.
-    assert.equal(computeScores({ ...complete, medianGrossRent: 1225, rentBurden: 50 }).renterAffordability, 67);
-    // rent 1375 × 12 / 60000 = 27.5 % → 62.5: 0.6 × 62.5 + 0.4 × 50 = 57.5 → 58.
-    assert.equal(computeScores({ ...complete, medianGrossRent: 1375, rentBurden: 50 }).renterAffordability, 58);
+  test('a half rounds up: owner affordability 0.7 × 75 + 0.3 × 50 = 67.5 → 68', () => {
+    // price 300000 / 75000 = 4 → 75; owner costs 30 % → 50: 0.7 × 75 + 0.3 × 50 = 67.5 → 68.
+    assert.equal(computeScores({ ...complete, medianHomeValue: 300000 }).ownerAffordability, 68);
+    // owner costs 1950 × 12 / 75000 = 31.2 % → 46: 0.7 × 75 + 0.3 × 46 = 66.3 → 66.
+    assert.equal(computeScores({ ...complete, medianHomeValue: 300000, medianOwnerCostsWithMortgage: 1950 }).ownerAffordability, 66);
   });
   test('affordability and overall combine the published integer parts, so a reader can redo them', () => {
     const s = computeScores(complete);
@@ -156,18 +139,16 @@ describe('scores', () => {
   /** Each input missing on one side only: which scores survive, by hand. */
   const without = (key: keyof typeof complete, value?: number): Record<string, number> => ({ ...complete, [key]: value }) as Record<string, number>;
   const cases: [string, Record<string, number | undefined>, Record<string, number>][] = [
-    ['rent missing, renter income present', without('medianGrossRent'), { ownerAffordability: 57, supply: 73 }],
-    ['renter income missing, rent present', without('medianRenterIncome'), { ownerAffordability: 57, supply: 73 }],
-    ['renter income 0 (no division by zero)', without('medianRenterIncome', 0), { ownerAffordability: 57, supply: 73 }],
-    ['rent burden missing', without('rentBurden'), { ownerAffordability: 57, supply: 73 }],
-    ['household income missing: the owner part needs it, the renter part does not', without('medianHouseholdIncome'), { renterAffordability: 77, supply: 73 }],
-    ['home value missing', without('medianHomeValue'), { renterAffordability: 77, supply: 73 }],
-    ['owner cost burden missing', without('ownerCostBurden'), { renterAffordability: 77, supply: 73 }],
-    ['permits missing', without('permits'), { renterAffordability: 77, ownerAffordability: 57, affordability: 67 }],
-    ['housing units 0', without('housingUnits', 0), { renterAffordability: 77, ownerAffordability: 57, affordability: 67 }],
-    ['vacancy missing', without('rentalVacancyRate'), { renterAffordability: 77, ownerAffordability: 57, affordability: 67 }],
-    ['a value that is not a number (NaN)', without('rentBurden', Number.NaN), { ownerAffordability: 57, supply: 73 }],
-    ['an infinite value', without('ownerCostBurden', Number.POSITIVE_INFINITY), { renterAffordability: 77, supply: 73 }],
+    ['rent missing', without('medianGrossRent'), { ownerAffordability: 63, supply: 63 }],
+    ['household income missing: both affordability parts need it', without('medianHouseholdIncome'), { supply: 63 }],
+    ['household income 0 (no division by zero)', without('medianHouseholdIncome', 0), { supply: 63 }],
+    ['home value missing', without('medianHomeValue'), { renterAffordability: 67, supply: 63 }],
+    ['owner costs missing', without('medianOwnerCostsWithMortgage'), { renterAffordability: 67, supply: 63 }],
+    ['permits missing', without('permits'), { renterAffordability: 67, ownerAffordability: 63, affordability: 65 }],
+    ['housing units 0', without('housingUnits', 0), { renterAffordability: 67, ownerAffordability: 63, affordability: 65 }],
+    ['vacancy missing', without('vacancyRate'), { renterAffordability: 67, ownerAffordability: 63, affordability: 65 }],
+    ['a value that is not a number (NaN)', without('medianOwnerCostsWithMortgage', Number.NaN), { renterAffordability: 67, supply: 63 }],
+    ['an infinite value', without('medianHomeValue', Number.POSITIVE_INFINITY), { renterAffordability: 67, supply: 63 }],
     ['nothing at all', {}, {}],
   ];
   for (const [name, values, expected] of cases) {
@@ -181,24 +162,23 @@ describe('scores', () => {
 
 describe('what each score reads', () => {
   test("each score's metrics: a ratio's two, a metric itself, and those of the scores it combines, in the methodology's order", () => {
-    const renter = ['medianGrossRent', 'medianRenterIncome', 'rentBurden'];
-    const owner = ['medianHouseholdIncome', 'medianHomeValue', 'ownerCostBurden'];
-    const supply = ['rentalVacancyRate', 'housingUnits', 'permits'];
+    const affordability = ['medianGrossRent', 'medianHouseholdIncome', 'medianHomeValue', 'medianOwnerCostsWithMortgage'];
+    const supply = ['vacancyRate', 'housingUnits', 'permits'];
     assert.deepEqual(scoreDependencies(), {
-      renterAffordability: renter,
-      ownerAffordability: owner,
-      affordability: ['medianGrossRent', 'medianHouseholdIncome', 'medianRenterIncome', 'rentBurden', 'medianHomeValue', 'ownerCostBurden'],
+      renterAffordability: ['medianGrossRent', 'medianHouseholdIncome'],
+      ownerAffordability: ['medianHouseholdIncome', 'medianHomeValue', 'medianOwnerCostsWithMortgage'],
+      affordability,
       supply,
-      overall: ['medianGrossRent', 'medianHouseholdIncome', 'medianRenterIncome', 'rentBurden', 'medianHomeValue', 'ownerCostBurden', ...supply],
+      overall: [...affordability, ...supply],
     });
   });
   test('the worked terms: thresholded inputs for the first scores, scores for those that combine them', () => {
     const terms = Object.fromEntries(workScores(complete).map((w) => [w.key, w.terms.map((t) => `${t.kind} ${t.key} ${t.weight}`)]));
     assert.deepEqual(terms, {
-      renterAffordability: ['threshold rentToIncome 0.6', 'threshold rentBurden 0.4'],
-      ownerAffordability: ['threshold priceToIncome 0.6', 'threshold ownerCostBurden 0.4'],
+      renterAffordability: ['threshold rentToIncome 1'],
+      ownerAffordability: ['threshold priceToIncome 0.7', 'threshold ownerCostsToIncome 0.3'],
       affordability: ['score renterAffordability 0.5', 'score ownerAffordability 0.5'],
-      supply: ['threshold permitsPerThousand 0.7', 'threshold rentalVacancyRate 0.3'],
+      supply: ['threshold permitsPerThousand 0.7', 'threshold vacancyRate 0.3'],
       overall: ['score affordability 0.5', 'score supply 0.5'],
     });
   });
@@ -208,8 +188,8 @@ describe('face validity on the fixture data', () => {
   const profiles = servedProfiles(buildTable());
   const affordability = (id: string): number =>
     profiles.find((p) => p.market.id === id)?.profile.scores.affordability ?? assert.fail(`${id} has no affordability`);
-  // A housing analyst expects the coastal cities where a home costs nine to eleven years of income and a rent takes a third
-  // of a renter's income to come out less affordable than the Sun Belt and Midwest cities at four to five years.
+  // A housing analyst expects the coastal cities where a home costs nine to eleven years of income to come out less
+  // affordable than the Sun Belt and Midwest cities at four to five years.
   for (const costly of ['us-ca-san-francisco', 'us-ca-los-angeles', 'us-ny-new-york']) {
     for (const cheaper of ['us-az-phoenix', 'us-tx-dallas', 'us-il-chicago']) {
       test(`${costly} is less affordable than ${cheaper}`, () => {
@@ -217,16 +197,24 @@ describe('face validity on the fixture data', () => {
       });
     }
   }
-  test('San Francisco is not among the most affordable: a high renter income does not hide a home at nine years of income', () => {
+  test('San Francisco is not among the most affordable: a high household income does not hide a home at ten years of income', () => {
     const sf = profiles.find((p) => p.market.id === 'us-ca-san-francisco')?.profile.scores;
     assert.ok((sf?.ownerAffordability ?? 100) < 25 && (sf?.affordability ?? 100) < 50, JSON.stringify(sf));
   });
 });
 
 describe('versions', () => {
-  test('v2.0 is in service and the changelog says what changed and why, newest first, one point each', () => {
-    assert.equal(METHODOLOGY_VERSION, 'v2.0');
+  test('v3.0 is in service and the changelog says what changed and why, newest first, one point each', () => {
+    assert.equal(METHODOLOGY_VERSION, 'v3.0');
     const points: Record<string, RegExp[]> = {
+      'v3.0': [
+        /no agency published/,
+        /B25088.*B25003 and B25002.*B25002 and B25001/,
+        /HUD's reading of the 30 % line/,
+        /median multiple \(weight 0\.7/,
+        /vacancy rate \(0\.3\)/,
+        /comparisons/,
+      ],
       'v2.0': [
         /renterAffordability and ownerAffordability/,
         /B25077.*B25119.*B25091/,
@@ -257,11 +245,17 @@ describe('the metric set', () => {
       [
         ['medianGrossRent', 'Median gross rent', 'USD/mo', 0, 'census-acs-5yr', 'median gross rent'],
         ['medianHouseholdIncome', 'Median household income', 'USD/yr', 0, 'census-acs-5yr', 'median household income'],
-        ['medianRenterIncome', 'Median renter household income', 'USD/yr', 0, 'census-acs-5yr', 'median renter household income'],
-        ['rentBurden', 'Rent-burdened renter households, 30% or more of income', '%', 1, 'census-acs-5yr', 'rent burden'],
         ['medianHomeValue', 'Median home value, owner-occupied', 'USD', 0, 'census-acs-5yr', 'median home value'],
-        ['ownerCostBurden', 'Cost-burdened homeowners with a mortgage, 30% or more of income', '%', 1, 'census-acs-5yr', 'owner cost burden'],
-        ['rentalVacancyRate', 'Rental vacancy rate', '%', 1, 'census-acs-5yr', 'rental vacancy rate'],
+        [
+          'medianOwnerCostsWithMortgage',
+          'Median monthly owner costs, homes with a mortgage',
+          'USD/mo',
+          0,
+          'census-acs-5yr',
+          'median owner costs with a mortgage',
+        ],
+        ['homeownershipRate', 'Homeownership rate, owner-occupied share of occupied homes', '%', 1, 'census-acs-5yr', 'homeownership rate'],
+        ['vacancyRate', 'Vacant homes, share of all housing units', '%', 1, 'census-acs-5yr', 'vacancy rate'],
         ['housingUnits', 'Housing units, total', 'units', 0, 'census-acs-5yr', 'housing units'],
         ['homePriceIndex', 'House price index, all transactions, 1995 Q1 = 100', 'index', 2, 'fhfa-hpi', 'the house price index'],
         ['homePriceChange', 'House price change, year over year', '%', 1, 'fhfa-hpi', 'the year-over-year house price change'],
@@ -273,11 +267,10 @@ describe('the metric set', () => {
     const table: Record<string, RegExp> = {
       medianGrossRent: /B25064/,
       medianHouseholdIncome: /B19013/,
-      medianRenterIncome: /B25119/,
-      rentBurden: /B25070/,
       medianHomeValue: /B25077/,
-      ownerCostBurden: /B25091/,
-      rentalVacancyRate: /DP04/,
+      medianOwnerCostsWithMortgage: /B25088, row 2/,
+      homeownershipRate: /B25003 row 2 over table B25002 row 2/,
+      vacancyRate: /B25002 row 3 over table B25001/,
       housingUnits: /B25001/,
       homePriceIndex: /FHFA all-transactions house price index/,
       homePriceChange: /a year earlier/,
@@ -356,18 +349,26 @@ describe('freshness', () => {
   });
 });
 
-test('coverage counts the eleven required metrics and lists the missing ones', () => {
+test('coverage counts the ten required metrics and lists the missing ones', () => {
   const all = new Set(METRICS.map((m) => m.id));
-  assert.deepEqual(computeCoverage(all), { totalRequired: 11, totalProvided: 11, percent: 100, missing: [] });
+  assert.deepEqual(computeCoverage(all), { totalRequired: 10, totalProvided: 10, percent: 100, missing: [] });
   all.delete('permits');
-  all.delete('rentBurden');
-  assert.deepEqual(computeCoverage(all), { totalRequired: 11, totalProvided: 9, percent: 81.8, missing: ['rentBurden', 'permits'] });
-  assert.equal(computeCoverage(new Set(['permits'])).percent, 9.1);
+  all.delete('vacancyRate');
+  assert.deepEqual(computeCoverage(all), { totalRequired: 10, totalProvided: 8, percent: 80, missing: ['vacancyRate', 'permits'] });
+  assert.equal(computeCoverage(new Set(['permits'])).percent, 10);
 });
 
-test("the metric set covers the contract's metrics and units, the owners' and renters' inputs, and labels that need CSV quoting", () => {
+test("the metric set covers the contract's metrics and units, what the owners' and renters' scores read, and labels that need CSV quoting", () => {
   const ids = METRICS.map((m) => m.id);
-  for (const id of ['medianGrossRent', 'homePriceIndex', 'permits', 'medianHomeValue', 'medianRenterIncome', 'ownerCostBurden'] as const)
+  for (const id of [
+    'medianGrossRent',
+    'homePriceIndex',
+    'permits',
+    'medianHomeValue',
+    'medianOwnerCostsWithMortgage',
+    'homeownershipRate',
+    'vacancyRate',
+  ] as const)
     assert.ok(ids.includes(id), id);
   for (const unit of ['USD/mo', 'USD/yr', 'USD', '%', 'index', 'units'])
     assert.ok(
