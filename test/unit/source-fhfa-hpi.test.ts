@@ -623,25 +623,25 @@ describe('fhfa-hpi: which series each market uses', () => {
   });
 });
 
-describe('fhfa-hpi: the committed fixture (2023 delineations, through 2025 Q4)', () => {
+describe('fhfa-hpi: the committed fixture (2023 delineations, the 2026 Q2 release)', () => {
   const load = fhfaHpi.load(fixtureReader(), MARKETS);
 
-  test('Austin: the published 2025 Q4 all-transactions index and its change from 2024 Q4', () => {
+  test('Austin: the published 2026 Q2 all-transactions index and its change from 2025 Q2', () => {
     const index = observation(load, 'us-tx-austin');
-    assert.equal(index?.value, 505.7);
-    assert.equal(index?.asOf, '2025 Q4');
+    assert.equal(index?.value, 506.31);
+    assert.equal(index?.asOf, '2026 Q2');
     assert.deepEqual(index?.boundary, { level: 'cbsa', name: 'Austin-Round Rock-San Marcos, TX', codes: { cbsa: '12420' }, states: ['TX'] });
     const change = observation(load, 'us-tx-austin', 'homePriceChange');
-    assert.equal(change?.value, 0.4);
-    assert.equal(change?.asOf, '2024 Q4 to 2025 Q4');
+    assert.equal(change?.value, 0.3);
+    assert.equal(change?.asOf, '2025 Q2 to 2026 Q2');
   });
 
-  test('New York: the division the published file holds, 437.42 in 2025 Q4, up 6.0% on 2024 Q4', () => {
+  test('New York: the division the published file holds, 454.16 in 2026 Q2, up 5.7% on 2025 Q2', () => {
     const index = observation(load, 'us-ny-new-york');
-    assert.equal(index?.value, 437.42);
+    assert.equal(index?.value, 454.16);
     assert.equal(index?.boundary.level, 'division');
     assert.equal(index?.boundary.name, 'New York-Jersey City-White Plains, NY-NJ');
-    assert.equal(observation(load, 'us-ny-new-york', 'homePriceChange')?.value, 6);
+    assert.equal(observation(load, 'us-ny-new-york', 'homePriceChange')?.value, 5.7);
   });
 
   test("attributes the indexes to FHFA's House Price Index, with retrieval.json's dates and no illustrative notice: every value is published", () => {
@@ -649,13 +649,13 @@ describe('fhfa-hpi: the committed fixture (2023 delineations, through 2025 Q4)',
       sourceId: 'fhfa-hpi',
       sourceName: 'FHFA House Price Index',
       agency: 'Federal Housing Finance Agency',
-      datasetName: 'House Price Index, metro and metropolitan-division all-transactions indexes, quarterly, not seasonally adjusted (through 2025 Q4)',
+      datasetName: 'House Price Index, metro and metropolitan-division all-transactions indexes, quarterly, not seasonally adjusted (through 2026 Q2)',
       sourceUrl: 'https://www.fhfa.gov/data/hpi',
       confidence: 'high',
       updateFrequency: 'quarterly',
       provenance: 'fixture',
-      latestReleaseDate: '2026-02-24',
-      latestRetrievedAt: '2026-05-20',
+      latestReleaseDate: '2026-08-25',
+      latestRetrievedAt: '2026-11-29',
     });
     assert.equal('illustrative' in load, false);
   });
@@ -664,13 +664,13 @@ describe('fhfa-hpi: the committed fixture (2023 delineations, through 2025 Q4)',
     assert.deepEqual(observation(load, 'us-tx-austin', 'homePriceChange'), {
       marketId: 'us-tx-austin',
       metricId: 'homePriceChange',
-      value: 0.4,
-      asOf: '2024 Q4 to 2025 Q4',
+      value: 0.3,
+      asOf: '2025 Q2 to 2026 Q2',
       sourceId: 'fhfa-hpi',
       boundary: { level: 'cbsa', name: 'Austin-Round Rock-San Marcos, TX', codes: { cbsa: '12420' }, states: ['TX'] },
-      origin: { file: FILE, line: 616 },
+      origin: { file: FILE, line: 824 },
     });
-    assert.deepEqual(observation(load, 'us-tx-austin')?.origin, { file: FILE, line: 616 });
+    assert.deepEqual(observation(load, 'us-tx-austin')?.origin, { file: FILE, line: 824 });
   });
 
   test('reads hpi_at_metro.csv and retrieval.json, and nothing else', () => {
@@ -681,10 +681,11 @@ describe('fhfa-hpi: the committed fixture (2023 delineations, through 2025 Q4)',
   test('every market has both metrics; the other series around them are skipped and counted', () => {
     assert.equal(load.observations.length, 32);
     assert.deepEqual(load.missing, []);
-    assert.equal(load.skipped, 956);
+    // 17 other series of 206 quarters each.
+    assert.equal(load.skipped, 3502);
     assert.equal(
       load.source.datasetName,
-      'House Price Index, metro and metropolitan-division all-transactions indexes, quarterly, not seasonally adjusted (through 2025 Q4)',
+      'House Price Index, metro and metropolitan-division all-transactions indexes, quarterly, not seasonally adjusted (through 2026 Q2)',
     );
   });
 
@@ -694,7 +695,7 @@ describe('fhfa-hpi: the committed fixture (2023 delineations, through 2025 Q4)',
     for (const s of indexes) {
       assert.equal(s.perYear, 4);
       const last = s.points.at(-1);
-      assert.equal(last?.period, '2025 Q4', s.marketId);
+      assert.equal(last?.period, '2026 Q2', s.marketId);
       assert.equal(last?.value, observation(load, s.marketId)?.value, s.marketId);
       assert.notEqual(s.points[0]?.value, undefined, `${s.marketId} starts at its first quarter with a value`);
       // Consecutive quarters, none skipped.
@@ -709,8 +710,9 @@ describe('fhfa-hpi: the committed fixture (2023 delineations, through 2025 Q4)',
       assert.equal(Math.round(((last?.value ?? NaN) / yearBefore - 1) * 1000) / 10, observation(load, s.marketId, 'homePriceChange')?.value, s.marketId);
     }
     const dallas = load.series?.find((s) => s.marketId === 'us-tx-dallas');
-    assert.deepEqual(dallas?.points[0], { period: '2000 Q1', value: 125.81 });
-    assert.equal(dallas?.points.length, 104);
+    // The whole published series: from its first quarter with an index, 1975 Q4, to 2026 Q2.
+    assert.deepEqual(dallas?.points[0], { period: '1975 Q4', value: 40.83 });
+    assert.equal(dallas?.points.length, 203);
   });
 
   test("each market's change series: one point per quarter a year after the first, labelled as the profile's, ending at its value", () => {
@@ -723,8 +725,8 @@ describe('fhfa-hpi: the committed fixture (2023 delineations, through 2025 Q4)',
       assert.deepEqual(c.points.at(-1), { period: change?.asOf, value: change?.value }, c.marketId);
     }
     const austin = changes.find((s) => s.marketId === 'us-tx-austin');
-    // 2025 Q3 over 2024 Q3 in the published file: 506.86 / 509.23 - 1 = -0.47 %, -0.5 to one decimal.
-    assert.deepEqual(austin?.points.at(-2), { period: '2024 Q3 to 2025 Q3', value: -0.5 });
+    // 2026 Q1 over 2025 Q1 in the published file: 501.68 / 506.40 - 1 = -0.93 %, -0.9 to one decimal.
+    assert.deepEqual(austin?.points.at(-2), { period: '2025 Q1 to 2026 Q1', value: -0.9 });
   });
 
   test('a "-" quarter inside a series stays in it without a value, and the change it would make has none either', () => {
@@ -789,7 +791,7 @@ describe('fhfa-hpi: the committed fixture (2023 delineations, through 2025 Q4)',
   });
 
   test("the vintage is the latest quarter of the file, and fetch downloads FHFA's own address", () => {
-    assert.equal(fhfaHpi.vintageOf?.(fixtureReader()), '2025 Q4');
+    assert.equal(fhfaHpi.vintageOf?.(fixtureReader()), '2026 Q2');
     assert.deepEqual(fhfaHpi.remote, [{ file: FILE, url: 'https://www.fhfa.gov/hpi/download/quarterly_datasets/hpi_at_metro.csv' }]);
   });
 
@@ -798,6 +800,6 @@ describe('fhfa-hpi: the committed fixture (2023 delineations, through 2025 Q4)',
     const wide = fhfaHpi.load((path) => big.get(path) ?? '', MARKETS);
     const values = (l: SourceLoad) => l.observations.map(({ origin: _origin, ...rest }) => rest);
     assert.deepEqual(values(wide), values(load));
-    assert.equal(wide.skipped, 956 + 5000);
+    assert.equal(wide.skipped, 3502 + 5000);
   });
 });
