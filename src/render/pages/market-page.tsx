@@ -1,5 +1,6 @@
 // /markets/<market-id>: one market's profile for people, every number with its unit, period and source.
-import type { GeographyScope, Metric } from '../../contract/schemas.ts';
+import type { Comparison, GeographyScope, Metric } from '../../contract/schemas.ts';
+import { testDifference } from '../../methodology/comparisons.ts';
 import { GEOGRAPHY_LEVELS } from '../../contract/geography.ts';
 import type { AssembledProfile } from '../../methodology/profiles.ts';
 import { scoreDependencies } from '../../methodology/scores.ts';
@@ -124,6 +125,42 @@ function Scores({ site, profile }: { site: Site; profile: AssembledProfile }) {
   );
 }
 
+/** What a difference is called, by the test's verdict: the market's figure against its state's, in a few words. */
+function differenceWords(name: string, metric: Metric, c: Comparison): string {
+  const d = testDifference(metric, c);
+  if (d.verdict === 'untested') return 'no margin to test the difference';
+  if (d.verdict === 'not different') {
+    return metric.value === c.value && metric.marginOfError === c.marginOfError ? `one area with ${name}: the same figure` : 'no significant difference';
+  }
+  return `${name} ${d.verdict}, a significant difference`;
+}
+
+/** The state's figure beside the market's, with the test's verdict (at 90 %); a dash where the agency publishes none for the state. */
+function StateFigure({ metric, name }: { metric: Metric; name: string }) {
+  const c = metric.comparisons?.find((x) => x.level === 'state');
+  if (c === undefined) {
+    return (
+      <span class="muted" title="No state figure is served for this metric">
+        —
+      </span>
+    );
+  }
+  return (
+    <>
+      <span class="value">{formatShort(metric.id, c.value)}</span>
+      {c.marginOfError === undefined ? null : (
+        <span class="moe" title="The agency's 90 % margin of error">
+          {' '}
+          ± {formatShort(metric.id, c.marginOfError)}
+        </span>
+      )}
+      <span class="sub">
+        {c.name}: {differenceWords(name, metric, c)}
+      </span>
+    </>
+  );
+}
+
 function MetricRow({
   site,
   marketId,
@@ -131,6 +168,7 @@ function MetricRow({
   metric,
   sourceName,
   note,
+  name,
 }: {
   site: Site;
   marketId: string;
@@ -138,13 +176,14 @@ function MetricRow({
   metric: Metric | undefined;
   sourceName: string | undefined;
   note?: string;
+  name: string;
 }) {
   const label = <a href={site.href(`${PATHS.methodology}#metric-${id}`)}>{metric?.label ?? metricLabel(id)}</a>;
   if (metric === undefined) {
     return (
       <tr class="missing-row">
         <th scope="row">{label}</th>
-        <Td colSpan={4}>
+        <Td colSpan={5}>
           <strong>Not available.</strong> This snapshot has no value for this metric in this market.
         </Td>
       </tr>
@@ -159,7 +198,7 @@ function MetricRow({
         {label}
         {note === undefined ? null : <span class="sub value-note">{note}</span>}
       </th>
-      <Td label="Value" class="num">
+      <Td label="Value" class="num estimate">
         <span class="value">{formatMetric(metric)}</span>
         {metric.marginOfError === undefined ? null : (
           <span class="moe" title="The agency's 90 % margin of error">
@@ -173,6 +212,9 @@ function MetricRow({
             <IllustrativeTag />
           </>
         ) : null}
+      </Td>
+      <Td label="Its state">
+        <StateFigure metric={metric} name={name} />
       </Td>
       <Td label="Among the markets">{standing}</Td>
       <Td label="Period" class="nowrap">
@@ -208,14 +250,16 @@ function Metrics({ site, profile }: { site: Site; profile: AssembledProfile }) {
       {Object.values(metrics).some((m) => m?.marginOfError !== undefined) ? (
         <p>
           A value with ± beside it is a survey estimate: ± is the agency's published 90 % margin of error, so the true value lies within that distance of the
-          estimate with 90 % confidence.
+          estimate with 90 % confidence. Beside each Census figure is the state's, from the same survey and period; a difference is called significant when the
+          two estimates differ by more than their margins allow, at the 90 % level (the Census Bureau's test, on the{' '}
+          <a href={site.href(`${PATHS.methodology}#comparisons`)}>methodology page</a>).
         </p>
       ) : null}
       <ReflowTable>
         <table>
           <caption>
-            Metrics of {displayName(profile.market)}, with where each stands among the {formatNumber(site.profiles.length)} markets, the period each value
-            covers and its source
+            Metrics of {displayName(profile.market)}, with its state's figure where the agency publishes one, where each stands among the{' '}
+            {formatNumber(site.profiles.length)} markets, the period each value covers and its source
           </caption>
           <thead>
             <tr>
@@ -223,6 +267,7 @@ function Metrics({ site, profile }: { site: Site; profile: AssembledProfile }) {
               <th scope="col" class="num">
                 Value
               </th>
+              <th scope="col">Its state</th>
               <th scope="col">Among the markets</th>
               <th scope="col">Period</th>
               <th scope="col">Source</th>
@@ -240,6 +285,7 @@ function Metrics({ site, profile }: { site: Site; profile: AssembledProfile }) {
                   metric={metric}
                   sourceName={metric === undefined ? undefined : sourceNames.get(metric.sourceId)}
                   note={site.market(profile.market.id).notes.get(id)}
+                  name={profile.market.name}
                 />
               );
             })}

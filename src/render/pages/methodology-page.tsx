@@ -3,7 +3,8 @@ import { PATHS } from '../../contract/paths.ts';
 import { freshnessBounds, isOverdue, nextExpectedRelease } from '../../methodology/freshness.ts';
 import { METRICS, REQUIRED_METRIC_IDS, metricDefinition } from '../../methodology/metrics.ts';
 import { DERIVED_KEYS, derivedInput, THRESHOLDS, THRESHOLD_BASIS, THRESHOLD_KEYS, isDerived, scoreDependencies } from '../../methodology/scores.ts';
-import { METHODOLOGY_VERSION } from '../../methodology/version.ts';
+import { Z_90 } from '../../methodology/comparisons.ts';
+import { METHODOLOGY_CHANGES, METHODOLOGY_VERSION } from '../../methodology/version.ts';
 import { Facts, ReflowTable } from './components.tsx';
 import { formatDate, formatDays, formatNumber, formatPercent, listWords } from './format.ts';
 import { SCORE_KEYS, derivation, scoreLabel, scoreTerms, thresholdLabel, type Term } from './scores.ts';
@@ -160,6 +161,49 @@ function ScoreFormulas() {
         metropolitan division) index says where prices went, not what households pay. A score that rewarded or penalized it would swing with the cycle rather
         than with what renters and owners pay. The owner part reads the price level instead, through the median home value.
       </p>
+      <p>
+        <strong>Tenure.</strong> The homeownership rate is shown beside the scores but feeds none of them: a city where more households rent is not, for that
+        alone, more or less affordable. It says which of the two affordability parts speaks for more of the city's households.
+      </p>
+    </section>
+  );
+}
+
+/** This version's changes from the one before, and why: the changelog page keeps every version's. */
+function WhatChanged({ site }: { site: Site }) {
+  const [current, previous] = METHODOLOGY_CHANGES;
+  if (current === undefined || current.version !== METHODOLOGY_VERSION) return null;
+  return (
+    <section aria-labelledby="changes">
+      <h2 id="changes">
+        What changed in {current.version}
+        {previous === undefined ? '' : ` from ${previous.version}`}, and why
+      </h2>
+      <ul>
+        {current.changes.map((change, i) => (
+          <li key={i}>{change}</li>
+        ))}
+      </ul>
+      <p>
+        Every version's changes are on the <a href={site.href(PATHS.changelog)}>changelog</a>. Snapshots published under an earlier version stay served as they
+        were, at their <a href={site.href(PATHS.vintages)}>vintage</a> addresses.
+      </p>
+    </section>
+  );
+}
+
+function ComparisonRule() {
+  return (
+    <section aria-labelledby="comparisons">
+      <h2 id="comparisons">A market beside its state</h2>
+      <p>
+        Each Census figure of a market is served with its state's figure from the same survey and period (<code>comparisons</code> in the metric object), and
+        the market page says whether the two differ. The test is the Census Bureau's for two estimates (ACS General Handbook, chapter 8): with each standard
+        error the 90 % margin of error divided by {Z_90}, <code>Z = (a − b) ÷ √(SEa² + SEb²)</code>, and the difference is significant at the 90 % level when{' '}
+        <code>|Z| &gt; {Z_90}</code>. Like the Bureau's own comparison tools, it treats the two samples as independent, although a city's sample is part of its
+        state's; a share computed from counts carries the margin the Bureau's approximation for a derived proportion gives, for the state as for the market. The
+        District of Columbia is both a place and a state-equivalent, so Washington's figures equal the District's.
+      </p>
     </section>
   );
 }
@@ -252,7 +296,13 @@ export function MethodologyPage({ site }: { site: Site }) {
             <a href="#metrics">Metrics</a>
           </li>
           <li>
+            <a href="#changes">What changed</a>
+          </li>
+          <li>
             <a href="#scores">Scores</a>
+          </li>
+          <li>
+            <a href="#comparisons">A market beside its state</a>
           </li>
           <li>
             <a href="#freshness">Freshness</a>
@@ -265,8 +315,10 @@ export function MethodologyPage({ site }: { site: Site }) {
           </li>
         </ul>
       </nav>
+      <WhatChanged site={site} />
       <MetricDefinitions site={site} />
       <ScoreFormulas />
+      <ComparisonRule />
       <FreshnessRule site={site} />
       <CoverageRule site={site} />
       <WorkedExample site={site} />

@@ -132,6 +132,8 @@ details.data-table { margin: 0 0 1.5rem; }
 details.data-table summary { cursor: pointer; color: var(--accent); font-weight: 600; margin-bottom: 0.5rem; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 .value { white-space: nowrap; }
+/* A survey estimate's margin under its value in a table, so the value column leaves room for the state's figure; inline again where the table reflows. */
+td.estimate .moe { display: block; }
 table.status thead th { white-space: normal; vertical-align: bottom; }
 table.status tbody th, table.status time, table.status td.num { white-space: nowrap; }
 table.status td.missing-cell { min-width: 6rem; }
@@ -237,6 +239,7 @@ pre.curl .nobreak { white-space: nowrap; }
   .table-reflow tbody th { font-size: 1.02rem; margin-bottom: 0.15rem; }
   .table-reflow td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; color: var(--muted); }
   .table-reflow .num { text-align: left; }
+  td.estimate .moe { display: inline; }
   .facts { grid-template-columns: 1fr; gap: 0; }
   .facts dd { margin-bottom: 0.4rem; }
 }
