@@ -54,3 +54,19 @@ export const comparePeriods = (a: string, b: string): number => {
   const rb = periodRange(b);
   return ra.end < rb.end ? -1 : ra.end > rb.end ? 1 : ra.start < rb.start ? -1 : ra.start > rb.start ? 1 : 0;
 };
+
+/**
+ * The period a source's next release covers, from the one it holds: the next year, the next span of years (an ACS
+ * 5-year vintage moves by a year), the next quarter or fiscal year; undefined for a label of another form.
+ */
+export function nextPeriod(label: string): string | undefined {
+  let m = /^(\d{4})$/.exec(label);
+  if (m !== null) return String(Number(m[1]) + 1);
+  m = /^(\d{4})-(\d{4})$/.exec(label);
+  if (m !== null) return `${Number(m[1]) + 1}-${Number(m[2]) + 1}`;
+  m = QUARTER.exec(label);
+  if (m !== null) return Number(m[2]) === 4 ? `${Number(m[1]) + 1} Q1` : `${m[1]} Q${Number(m[2]) + 1}`;
+  m = /^FY(\d{4})$/.exec(label);
+  if (m !== null) return `FY${Number(m[1]) + 1}`;
+  return undefined;
+}

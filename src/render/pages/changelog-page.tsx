@@ -87,22 +87,41 @@ export function ChangelogPage({ site }: { site: Site }) {
       </section>
       <section aria-labelledby="releases">
         <h2 id="releases">Releases</h2>
-        <h3 id={`release-${snapshot}`}>
-          <DateText iso={snapshot} />: first release
-        </h3>
-        <ul>
-          <li>
-            Schema version <code>"{SCHEMA_VERSION}"</code>: the market profile, the market index and the CSV column descriptor, each with a published draft-07
-            schema.
-          </li>
-          <li>
-            Methodology {METHODOLOGY_VERSION}: {METRICS.length} required metrics and {SCORE_KEYS.length} scores ({SCORE_KEYS.join(', ')}).
-          </li>
-          <li>
-            Data snapshot {snapshot} from {site.sources.length} sources for {site.profiles.length} markets, as static fixtures.
-          </li>
-          <li>Human-readable pages for every market and every link of the profiles.</li>
-        </ul>
+        <p>
+          Every data snapshot published, newest first. Each stays served as it was published, byte for byte, at its{' '}
+          <a href={site.href(PATHS.vintages)}>vintage</a> addresses.
+        </p>
+        {site.releases.map((r, i) => (
+          <Fragment key={r.snapshotDate}>
+            <h3 id={`release-${r.snapshotDate}`}>
+              <DateText iso={r.snapshotDate} />
+              {r.current ? ': the current snapshot' : ''}
+              {i === site.releases.length - 1 ? ': first release' : ''}
+            </h3>
+            <ul>
+              <li>
+                Methodology {r.methodologyVersion}
+                {r.methodologyVersion === METHODOLOGY_VERSION ? '' : ' (what it read and how it scored are under Methodology versions below)'}; data:{' '}
+                {r.vintages.map((v) => `${v.sourceId} ${v.vintage}`).join(', ')}.
+              </li>
+              {r.current ? (
+                <li>
+                  {site.profiles.length} markets from {site.sources.length} sources, {METRICS.length} metrics and {SCORE_KEYS.length} scores (
+                  {SCORE_KEYS.join(', ')}), as static fixtures.
+                </li>
+              ) : null}
+              {i === site.releases.length - 1 ? (
+                <li>
+                  Schema version <code>"{SCHEMA_VERSION}"</code>: the market profile, the market index and the CSV column descriptor, each with a published
+                  draft-07 schema; human-readable pages for every market and every link of the profiles.
+                </li>
+              ) : null}
+              <li>
+                Its documents: <a href={site.href(PATHS.vintageIndex(r.snapshotDate))}>{PATHS.vintageIndex(r.snapshotDate)}</a>.
+              </li>
+            </ul>
+          </Fragment>
+        ))}
       </section>
       <section aria-labelledby="methodology-versions">
         <h2 id="methodology-versions">Methodology versions</h2>
@@ -129,7 +148,8 @@ export function ChangelogPage({ site }: { site: Site }) {
           </li>
           <li>
             Additive changes may happen inside the same <code>schemaVersion</code>: new optional fields may appear, and consumers ignore fields they do not
-            know. The current additive optional field is <code>geographyScope</code>.
+            know. Such fields today: <code>geographyScope</code>, and a metric's <code>marginOfError</code>, <code>illustrative</code> and{' '}
+            <code>comparisons</code>.
           </li>
           <li>
             Breaking changes (removing a field, renaming a field, tightening a type constraint) increase <code>schemaVersion</code>. The CSV descriptor's

@@ -45,7 +45,7 @@ export function IllustrativeNote({ site, profiles }: { site: Site; profiles: rea
       <strong>Illustrative fixture values:</strong> the {listWords(nouns)} {metrics.length === 1 ? 'value is' : 'values are'} of the right magnitude but not the
       published {metrics.length === 1 ? 'figure' : 'figures'} (marked <IllustrativeTag />
       ); do not cite {metrics.length === 1 ? 'it' : 'them'}
-      {scored ? ', nor the scores computed from them' : ''}. Every other value is the agency's published figure.{' '}
+      {scored ? `, nor the scores computed from ${metrics.length === 1 ? 'it' : 'them'}` : ''}. Every other value is the agency's published figure.{' '}
       <a href={site.href(`${PATHS.dataStatus}#values`)}>Which values are which</a>.
     </span>
   );

@@ -2,6 +2,7 @@
 import { EXPECTED_INTERVAL_DAYS, daysBetween, isOverdue, nextExpectedRelease, sourceFreshness } from '../../methodology/freshness.ts';
 import { METRICS, metricDefinition } from '../../methodology/metrics.ts';
 import { PATHS } from '../../contract/paths.ts';
+import { nextPeriod } from '../../contract/periods.ts';
 import { DateText, FreshnessBadge, MarketRowHeader, ReflowTable } from './components.tsx';
 import { displayName, formatDate, formatDays, formatPercent, labelList, listWords } from './format.ts';
 import type { Site } from './site.ts';
@@ -216,12 +217,19 @@ function MissingTable({ site }: { site: Site }) {
   );
 }
 
-/** Which sources had a release due before the snapshot date, in one sentence. */
+/**
+ * Which sources had a release due before the snapshot date, said plainly: the period that release covers, and the one
+ * this snapshot serves instead.
+ */
 function overdueSentence(site: Site): string {
   const late = site.sources.filter((s) => isOverdue(s, site.snapshotDate));
   if (late.length === 0) return 'At the snapshot, no source had a release overdue.';
-  const names = listWords(late.map((s) => `${s.sourceName} (due ${formatDate(nextExpectedRelease(s) ?? '')})`));
-  return `At the snapshot, ${late.length === 1 ? 'a release was' : 'releases were'} overdue from ${names}: newer files may exist that this snapshot does not hold.`;
+  const parts = late.map((s) => {
+    const held = site.source(s.sourceId).vintage;
+    const next = nextPeriod(held);
+    return `${s.sourceName}: the ${next === undefined ? 'next' : next} release was due on ${formatDate(nextExpectedRelease(s) ?? '')}, before the snapshot, and is not in it; this snapshot serves ${held}`;
+  });
+  return `Releases this snapshot does not hold yet. ${parts.join('. ')}.`;
 }
 
 export function DataStatusPage({ site }: { site: Site }) {
@@ -257,7 +265,9 @@ export function DataStatusPage({ site }: { site: Site }) {
           A value is either the agency's published figure, read from its file as the <a href={site.href(PATHS.dataSources)}>data sources page</a> and each
           fixture's README say, or it is illustrative: of the right magnitude, not published, and marked <code>"illustrative": true</code> in the JSON. A score
           computed from an illustrative value is listed in the profile's <code>illustrativeScores</code>. Where the agency publishes a margin of error, the JSON
-          carries it as <code>marginOfError</code> (90 %, in the value's unit) and the market pages show it beside the value.
+          carries it as <code>marginOfError</code> (90 %, in the value's unit) and the market pages show it beside the value. The table says, metric by metric,
+          how each margin was obtained: read as published beside the estimate, or, for a share of two counts, approximated from the two published margins. Each
+          state's figure beside a market's (<code>comparisons</code>) carries its margin obtained the same way.
         </p>
         <ValuesTable site={site} />
       </section>

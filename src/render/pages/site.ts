@@ -26,10 +26,39 @@ export interface Site {
   market(id: string): MarketData;
   /** A loaded source's terms and whether its values are published. */
   source(id: string): SourceData;
+  /** Every published snapshot, newest first, the current one among them whether or not it is archived yet: the changelog lists them. */
+  releases: readonly Release[];
   /** A route path as an in-page link: root-relative, under the base URL's own path if it has one. */
   href(path: string): string;
   /** A route path as the absolute URL people copy and `curl`. */
   url(path: string): string;
+}
+
+/** One published snapshot as the changelog names it: its date, methodology, and each source's vintage. */
+export interface Release {
+  snapshotDate: string;
+  methodologyVersion: string;
+  vintages: readonly { sourceId: string; vintage: string }[];
+  current: boolean;
+}
+
+/** The current snapshot and the archived ones, newest first, each date once (the current one's record is the build's own). */
+function releasesOf(snapshot: Snapshot, methodologyVersion: string): Release[] {
+  const current: Release = {
+    snapshotDate: snapshot.snapshotDate,
+    methodologyVersion,
+    vintages: snapshot.sources.map((s) => ({ sourceId: s.source.sourceId, vintage: s.vintage })),
+    current: true,
+  };
+  const past = snapshot.archive
+    .filter((a) => a.snapshotDate !== snapshot.snapshotDate)
+    .map((a) => ({
+      snapshotDate: a.snapshotDate,
+      methodologyVersion: a.methodologyVersion,
+      vintages: a.sources.map((s) => ({ sourceId: s.sourceId, vintage: s.vintage })),
+      current: false,
+    }));
+  return [current, ...past].sort((a, b) => (a.snapshotDate < b.snapshotDate ? 1 : -1));
 }
 
 export function makeSite(input: PageInput): Site {
@@ -50,6 +79,7 @@ export function makeSite(input: PageInput): Site {
     illustrative: new Map(snapshot.sources.flatMap((s) => (s.illustrative === undefined ? [] : [[s.source.sourceId, s.illustrative] as const]))),
     market: (id) => markets.get(id) ?? fail(`no market ${id} in the snapshot`),
     source: (id) => sources.get(id) ?? fail(`no source ${id} in the snapshot`),
+    releases: releasesOf(snapshot, snapshot.index.methodologyVersion),
     href: (path) => (basePath === '' ? path : path === '/' ? `${basePath}/` : basePath + path),
     url: (path) => input.baseUrl + path,
   };
