@@ -21,7 +21,7 @@ import type { SourceModule, SourceLoad } from '../../src/sources/source.ts';
 import { FIXTURES_DIR, FIXTURE_FILES, buildTable, fixtureReader } from '../support/data.ts';
 
 const ACS = 'census-acs-5yr/acs5-2024-detailed-place.json';
-const ACS_PROFILE = 'census-acs-5yr/acs5-2024-profile-place.json';
+const ACS_STATES = 'census-acs-5yr/acs5-2024-detailed-state.json';
 const FHFA = 'fhfa-hpi/hpi_at_metro.csv';
 const BPS_WEST = 'census-bps/we2024a.txt';
 const BPS_NORTHEAST = 'census-bps/ne2024a.txt';
@@ -44,8 +44,8 @@ function lineOf(file: string, needle: string): number {
 const lineCount = (file: string): number => (FIXTURE_FILES.get(file) ?? '').split('\n').filter((l) => l.trim() !== '').length;
 
 const ACS_AUSTIN = lineOf(ACS, '"Austin city, Texas"');
-const ACS_PROFILE_AUSTIN = lineOf(ACS_PROFILE, '"Austin city, Texas"');
-const FHFA_AUSTIN_2025_Q4 = lineOf(FHFA, '"Austin-Round Rock-San Marcos, TX",12420,2025,4,');
+const ACS_TEXAS = lineOf(ACS_STATES, '"Texas"');
+const FHFA_AUSTIN_2026_Q2 = lineOf(FHFA, '"Austin-Round Rock-San Marcos, TX",12420,2026,2,');
 const BPS_PHOENIX = lineOf(BPS_WEST, ',Phoenix,');
 const BPS_BRONX = lineOf(BPS_NORTHEAST, ',Bronx borough,');
 
@@ -85,30 +85,30 @@ const cases: Case[] = [
   {
     name: 'a non-numeric value (FHFA index)',
     file: FHFA,
-    edit: replace(',12420,2025,4,505.70,', ',12420,2025,4,n/a,'),
+    edit: replace(',12420,2026,2,506.31,', ',12420,2026,2,n/a,'),
     code: 'not_numeric',
-    message: [at(FHFA, FHFA_AUSTIN_2025_Q4), /index/, /"n\/a"/],
+    message: [at(FHFA, FHFA_AUSTIN_2026_Q2), /index/, /"n\/a"/],
   },
   {
-    name: 'a duplicate row (ACS market place)',
-    file: ACS_PROFILE,
-    edit: (t) => t.replace(/\]\s*$/, `,\n${(t.split('\n')[ACS_PROFILE_AUSTIN - 1] ?? '').replace(/,$/, '')}\n]\n`),
+    name: "a duplicate row (ACS market's state)",
+    file: ACS_STATES,
+    edit: (t) => t.replace(/\]\s*$/, `,\n${(t.split('\n')[ACS_TEXAS - 1] ?? '').replace(/,$/, '')}\n]\n`),
     code: 'duplicate_row',
-    message: [/acs5-2024-profile-place\.json:\d+/, new RegExp(`first is on line ${ACS_PROFILE_AUSTIN}\\b`)],
+    message: [/acs5-2024-detailed-state\.json:\d+/, new RegExp(`first is on line ${ACS_TEXAS}\\b`)],
   },
   {
     name: 'a wrong column set (an ACS row shorter than the header)',
-    file: ACS_PROFILE,
-    edit: replace(/("Austin city, Texas",)"[^"]*",/, '$1'),
+    file: ACS_STATES,
+    edit: replace(/("Texas",)"[^"]*",/, '$1'),
     code: 'bad_shape',
-    message: [at(ACS_PROFILE, ACS_PROFILE_AUSTIN), /header names \d+ columns/],
+    message: [at(ACS_STATES, ACS_TEXAS), /header names \d+ columns/],
   },
   {
     name: 'a duplicate row (FHFA quarter)',
     file: FHFA,
-    edit: (t) => `${t}${t.split('\n')[FHFA_AUSTIN_2025_Q4 - 1]}\n`,
+    edit: (t) => `${t}${t.split('\n')[FHFA_AUSTIN_2026_Q2 - 1]}\n`,
     code: 'duplicate_row',
-    message: [at(FHFA, lineCount(FHFA) + 1), new RegExp(`first is on line ${FHFA_AUSTIN_2025_Q4}\\b`)],
+    message: [at(FHFA, lineCount(FHFA) + 1), new RegExp(`first is on line ${FHFA_AUSTIN_2026_Q2}\\b`)],
   },
   {
     name: 'a duplicate row (BPS place)',
@@ -134,9 +134,9 @@ const cases: Case[] = [
   {
     name: 'a formula in a text field: leading +',
     file: FHFA,
-    edit: replace('"Austin-Round Rock-San Marcos, TX",12420,2025,4,', '"+Austin",12420,2025,4,'),
+    edit: replace('"Austin-Round Rock-San Marcos, TX",12420,2026,2,', '"+Austin",12420,2026,2,'),
     code: 'formula_text',
-    message: [at(FHFA, FHFA_AUSTIN_2025_Q4), /name/],
+    message: [at(FHFA, FHFA_AUSTIN_2026_Q2), /name/],
   },
   {
     name: 'a formula in a text field: leading -',
@@ -147,10 +147,10 @@ const cases: Case[] = [
   },
   {
     name: 'a formula in a text field: leading @',
-    file: ACS_PROFILE,
-    edit: replace(/"Austin city, Texas"/, '"@SUM(A1)"'),
+    file: ACS_STATES,
+    edit: replace(/"Texas"/, '"@SUM(A1)"'),
     code: 'formula_text',
-    message: [at(ACS_PROFILE, ACS_PROFILE_AUSTIN), /NAME/],
+    message: [at(ACS_STATES, ACS_TEXAS), /NAME/],
   },
   { name: 'malformed JSON', file: ACS, edit: (t) => t.slice(0, -5), code: 'bad_shape', message: [/acs5-2024-detailed-place\.json/, /not valid JSON/] },
   {
@@ -361,7 +361,7 @@ describe('a profile that breaks the published contract stops the build', () => {
       (error: unknown) => {
         assert.ok(error instanceof DataError, 'error instanceof DataError');
         assert.equal(error.code, 'not_numeric');
-        assert.deepEqual(error.place, { file: FHFA, line: FHFA_AUSTIN_2025_Q4, marketId: 'us-tx-austin' });
+        assert.deepEqual(error.place, { file: FHFA, line: FHFA_AUSTIN_2026_Q2, marketId: 'us-tx-austin' });
         assert.equal(error.reason, 'source fhfa-hpi produced NaN for "homePriceIndex"; values must be finite numbers');
         return true;
       },

@@ -27,7 +27,7 @@ describe('the download, unpacked by other tools', () => {
       assert.deepEqual(Object.keys(read).sort(), [...entries.keys()].sort());
       for (const [name, body] of entries) {
         assert.equal(read[name]?.[0], execFileSync('sha256sum', { input: body, encoding: 'utf8' }).split(' ')[0], name);
-        assert.deepEqual(read[name]?.[1], [2026, 11, 24, 0, 0, 0], name);
+        assert.deepEqual(read[name]?.[1], [2026, 11, 29, 0, 0, 0], name);
       }
       execFileSync('unzip', ['-q', '-d', join(dir, 'out'), join(dir, 'all.zip')]);
       assert.deepEqual(readFileSync(join(dir, 'out', 'markets', 'us-tx-austin.csv')), entries.get('markets/us-tx-austin.csv'));

@@ -344,32 +344,32 @@ describe('fetch', () => {
   }
 
   it('a fetch of a newer release followed by a build needs no hand edit: snapshot, as-of periods, release dates and freshness follow the files', async () => {
-    // FHFA's file one quarter on: every series gains a 2026 Q1 row, 1 % above its 2025 Q4 index, after its last row.
+    // FHFA's file one quarter on: every series gains a 2026 Q3 row, 1 % above its 2026 Q2 index, after its last row.
     const fhfa = REMOTES.find((r) => r.adapter.sourceId === 'fhfa-hpi') ?? assert.fail('no FHFA remote');
     replay.replies.set(target(fhfa.remote.url), {
       kind: 'file',
       body: fhfaNextQuarter(readFileSync(join(FIXTURES_DIR, fhfa.remote.file), 'utf8')),
-      lastModified: 'Tue, 26 May 2026 14:00:00 GMT',
+      lastModified: 'Tue, 24 Nov 2026 14:00:00 GMT',
     });
-    await fetchSources(options({ now: () => new Date('2026-06-02T09:00:00Z') }));
-    assert.ok(lines.includes('us-tx-austin homePriceIndex 505.7 → 510.76 (2025 Q4 → 2026 Q1)'), 'fetch prints the change, market by market');
+    await fetchSources(options({ now: () => new Date('2026-12-01T09:00:00Z') }));
+    assert.ok(lines.includes('us-tx-austin homePriceIndex 506.31 → 511.37 (2026 Q2 → 2026 Q3)'), 'fetch prints the change, market by market');
     const table = buildRouteTable({ baseUrl: 'http://localhost:3000', read: fixturesOnDisk(dir) });
     const austin = JSON.parse(table.routes.get('/api/markets/us-tx-austin')?.identity.body.toString() ?? '{}') as MarketProfile;
-    assert.equal(austin.generatedAt, '2026-06-02');
+    assert.equal(austin.generatedAt, '2026-12-01');
     assert.deepEqual(
       { value: austin.profile.metrics['homePriceIndex']?.value, asOf: austin.profile.metrics['homePriceIndex']?.asOf },
-      { value: 510.76, asOf: '2026 Q1' },
+      { value: 511.37, asOf: '2026 Q3' },
     );
-    assert.equal(austin.profile.metrics['homePriceChange']?.asOf, '2025 Q1 to 2026 Q1');
+    assert.equal(austin.profile.metrics['homePriceChange']?.asOf, '2025 Q3 to 2026 Q3');
     const source = austin.sources.find((x) => x.sourceId === 'fhfa-hpi');
-    assert.equal(source?.latestReleaseDate, '2026-05-26');
-    assert.equal(source?.latestRetrievedAt, '2026-06-02');
-    assert.match(source?.datasetName ?? '', /through 2026 Q1/);
+    assert.equal(source?.latestReleaseDate, '2026-11-24');
+    assert.equal(source?.latestRetrievedAt, '2026-12-01');
+    assert.match(source?.datasetName ?? '', /through 2026 Q3/);
     // The ACS and BPS files did not change and their answers carry no date: the recorded release dates stay.
     assert.equal(austin.sources.find((x) => x.sourceId === 'census-acs-5yr')?.latestReleaseDate, '2026-01-29');
     // FHFA's new quarter is fresh; the profile is as fresh as its oldest source, BPS's 2024 file (released 2025-05-01).
-    assert.match(austin.profile.freshness.note ?? '', /fhfa-hpi \(quarterly\) released 2026-05-26, 7 days before the snapshot: fresh/);
-    assert.match(austin.profile.freshness.note ?? '', /census-bps \(annually\) released 2025-05-01, 397 days before the snapshot: aging/);
+    assert.match(austin.profile.freshness.note ?? '', /fhfa-hpi \(quarterly\) released 2026-11-24, 7 days before the snapshot: fresh/);
+    assert.match(austin.profile.freshness.note ?? '', /census-bps \(annually\) released 2025-05-01, 579 days before the snapshot: aging/);
     assert.equal(austin.profile.freshness.freshness, 'aging');
   });
 

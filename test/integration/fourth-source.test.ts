@@ -117,13 +117,13 @@ describe('a fourth source with one metric, added by its module, its fixture and 
     assert.deepEqual(
       profile.sources.map((s) => [s.sourceId, s.confidence]),
       [
-        ['census-acs-5yr', 'medium'],
+        ['census-acs-5yr', 'high'],
         ['census-bps', 'high'],
         ['fhfa-hpi', 'high'],
         ['hud-fmr', 'low'],
       ],
     );
-    assert.equal(profile.profile.coverage.totalRequired, 11);
+    assert.equal(profile.profile.coverage.totalRequired, 10);
     assert.ok(
       profile.geographyScope.boundaries.some((b) => b.level === 'cbsa' && b.metrics.includes('fairMarketRent')),
       "profile.geographyScope.boundaries.some((b) => b.level === 'cbsa' && b.metrics.includes('fairMarketRent'))",

@@ -10,6 +10,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { buildRouteTable } from '../../src/build/build.ts';
 import { PATHS } from '../../src/contract/paths.ts';
 import { startServer, type RunningServer } from '../../src/runtimes/server/listener.ts';
+import { METRICS } from '../../src/methodology/metrics.ts';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const FIXTURES = new URL('../../fixtures/', import.meta.url).pathname;
@@ -342,7 +343,7 @@ async function visitAll(
 }
 
 /** Chart classes each kind of page must carry, each with an accessible name. */
-const HOME_CHARTS = ['map', 'chart chart-compare', ...Array.from({ length: 11 }, () => 'chart chart-metric')];
+const HOME_CHARTS = ['map', 'chart chart-compare', ...METRICS.map(() => 'chart chart-metric')];
 const MARKET_CHARTS = ['chart chart-market', 'chart chart-standing', 'chart chart-price'];
 
 /**

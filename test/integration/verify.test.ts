@@ -213,12 +213,17 @@ describe('verify against broken deployments names the fault', () => {
       name: 'a source that claims "high" confidence while serving an illustrative value',
       alter: (t) => {
         const route = routeOf(t, `/api/markets/${ID}`);
-        const doc = JSON.parse(route.identity.body.toString('utf8')) as { sources: { sourceId: string; confidence: string }[] };
-        for (const s of doc.sources) s.confidence = 'high';
+        // Every source claims "high" today: mark one of its values illustrative (without its margin) and leave the claim.
+        const doc = JSON.parse(route.identity.body.toString('utf8')) as {
+          profile: { metrics: Record<string, { illustrative?: true; marginOfError?: number }> };
+        };
+        const vacancy = doc.profile.metrics['vacancyRate'] ?? assert.fail();
+        vacancy.illustrative = true;
+        delete vacancy.marginOfError;
         t.routes.set(route.path, withBody(route, Buffer.from(`${JSON.stringify(doc, null, 2)}\n`)));
       },
       check: `market ${ID} JSON`,
-      fault: /source census-acs-5yr claims "high" confidence but serves the illustrative value of "medianRenterIncome"/,
+      fault: /source census-acs-5yr claims "high" confidence but serves the illustrative value of "vacancyRate"/,
     },
     {
       name: 'a bulk CSV missing a row',
@@ -449,7 +454,7 @@ function editDownload(t: RouteTable, edit: (files: Map<string, Buffer>) => void)
     '/api/download',
     zipArchive(
       [...files].map(([name, body]) => ({ name, body })),
-      '2026-11-24',
+      '2026-11-29',
     ),
   );
 }
@@ -592,18 +597,18 @@ const PLANTED: readonly Planted[] = [
   },
   {
     check: `market ${AUS} JSON`,
-    says: new RegExp(`^${AUS}: metric "medianRenterIncome" is illustrative but carries a margin of error$`),
-    plant: (t) => profile(t, AUS, (d) => void (objectAt(d, 'profile', 'metrics', 'medianRenterIncome').marginOfError = 5)),
+    says: new RegExp(`^${AUS}: metric "vacancyRate" is illustrative but carries a margin of error$`),
+    plant: (t) => profile(t, AUS, (d) => void (objectAt(d, 'profile', 'metrics', 'vacancyRate').illustrative = true)),
   },
   {
     check: `market ${PHX} JSON`,
     says: new RegExp(`^${PHX}: illustrativeScores lists "verifyNoSuchScore", which is not one of its scores$`),
-    plant: (t) => profile(t, PHX, (d) => void arrayAt(d, 'profile', 'illustrativeScores').push('verifyNoSuchScore')),
+    plant: (t) => profile(t, PHX, (d) => void (objectAt(d, 'profile').illustrativeScores = ['verifyNoSuchScore'])),
   },
   {
     check: `market ${LAX} JSON`,
     says: new RegExp(`^${LAX}: illustrativeScores lists .* though no metric is illustrative$`),
-    plant: (t) => profile(t, LAX, (d) => Object.values(objectAt(d, 'profile', 'metrics')).forEach((m) => void (objectAt(m).illustrative = false))),
+    plant: (t) => profile(t, LAX, (d) => void (objectAt(d, 'profile').illustrativeScores = ['supply'])),
   },
   {
     check: `market ${SFO} JSON`,
@@ -825,13 +830,13 @@ const PLANTED: readonly Planted[] = [
   },
   {
     check: 'vintages /api/vintages',
-    says: /^\/api\/vintages does not list the current snapshot \(2026-11-24\) first$/,
+    says: /^\/api\/vintages does not list the current snapshot \(2026-11-29\) first$/,
     plant: (t) => editJson(t, '/api/vintages', (d) => void (objectAt(d, 'vintages', 0).current = false)),
   },
   {
     check: 'vintages /api/vintages',
-    says: /^GET \/api\/vintages\/2026-11-24\/markets has Cache-Control "public, max-age=300", expected public, max-age=31536000, immutable$/,
-    plant: (t) => editHeader(t, '/api/vintages/2026-11-24/markets', 'Cache-Control', 'public, max-age=300'),
+    says: /^GET \/api\/vintages\/2026-11-29\/markets has Cache-Control "public, max-age=300", expected public, max-age=31536000, immutable$/,
+    plant: (t) => editHeader(t, '/api/vintages/2026-11-29/markets', 'Cache-Control', 'public, max-age=300'),
   },
   { check: 'download /api/download', says: /^\/api\/download has no README\.txt$/, plant: (t) => editDownload(t, (files) => void files.delete('README.txt')) },
   {

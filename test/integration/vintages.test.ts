@@ -14,7 +14,9 @@ import { fixturesOnDisk } from '../../src/sources/load.ts';
 import { captureOutput } from '../support/capture.ts';
 import { FIXTURES_DIR, fhfaNextQuarter } from '../support/data.ts';
 
-const FIRST = '2026-11-24';
+const FIRST = '2026-11-29';
+/** The first release, archived before FIRST and committed beside it: a copy of the committed archive holds both. */
+const FIRST_RELEASE = '2026-11-24';
 const SECOND = '2027-03-01';
 const AUSTIN = 'us-tx-austin';
 
@@ -24,11 +26,11 @@ async function run(args: readonly string[]): Promise<{ code: number; out: string
   return { code: value, out, err };
 }
 
-/** FHFA's file one quarter on (every series gains 2026 Q1, 1 % above its 2025 Q4), retrieved on SECOND: a new snapshot. */
+/** FHFA's file one quarter on (every series gains 2026 Q3, 1 % above its 2026 Q2), retrieved on SECOND: a new snapshot. */
 function nextQuarter(fixtures: string): void {
   const file = join(fixtures, 'fhfa-hpi/hpi_at_metro.csv');
   writeFileSync(file, fhfaNextQuarter(readFileSync(file, 'utf8')));
-  writeFileSync(join(fixtures, 'fhfa-hpi/retrieval.json'), JSON.stringify({ vintage: '2026 Q1', latestReleaseDate: '2026-05-26', latestRetrievedAt: SECOND }));
+  writeFileSync(join(fixtures, 'fhfa-hpi/retrieval.json'), JSON.stringify({ vintage: '2026 Q3', latestReleaseDate: '2026-11-24', latestRetrievedAt: SECOND }));
 }
 
 describe('vintages: snapshots archived for ever', () => {
@@ -93,7 +95,7 @@ describe('vintages: snapshots archived for ever', () => {
     assert.deepEqual(site(`/api/vintages/${FIRST}/markets/${AUSTIN}/csv`), firstCsv);
     assert.deepEqual(site(`/api/vintages/${SECOND}/markets/${AUSTIN}`), site(`/api/markets/${AUSTIN}`));
     const now = JSON.parse(site(`/api/markets/${AUSTIN}`).toString()) as { profile: { metrics: Record<string, { value: number; asOf: string }> } };
-    assert.deepEqual([now.profile.metrics['homePriceIndex']?.asOf, now.profile.metrics['homePriceIndex']?.value], ['2026 Q1', 510.76]);
+    assert.deepEqual([now.profile.metrics['homePriceIndex']?.asOf, now.profile.metrics['homePriceIndex']?.value], ['2026 Q3', 511.37]);
     const manifest = JSON.parse(readFileSync(join(dist, 'manifest.json'), 'utf8')) as { routes: { path: string; headers: Record<string, string> }[] };
     const headers = (path: string): Record<string, string> | undefined => manifest.routes.find((r) => r.path === path)?.headers;
     assert.equal(headers(`/api/vintages/${FIRST}/markets/${AUSTIN}`)?.['Cache-Control'], 'public, max-age=31536000, immutable');
@@ -327,7 +329,7 @@ describe('an archived snapshot unlike what `archive` writes stops the build at i
     writeFileSync(recordFile, readFileSync(recordFile, 'utf8').replace(`"snapshotDate": "${FIRST}"`, `"snapshotDate": "${earlier}"`));
     assert.deepEqual(
       readArchive(dir).map((p) => p.snapshotDate),
-      [earlier, FIRST],
+      [earlier, FIRST_RELEASE, FIRST],
     );
     for (const name of [`${FIRST}-old`, `x${FIRST}`]) {
       const bad = alteredArchive(() => undefined);
@@ -447,7 +449,7 @@ describe('an archived snapshot unlike what `archive` writes stops the build at i
     writeFileSync(join(staging, 'markets', 'half.json'), '{');
     const written = await run(['archive', '--fixtures', fixtures, '--archive', dir]);
     assert.equal(written.code, 0, written.err);
-    assert.deepEqual(readdirSync(dir).sort(), [FIRST, SECOND]);
+    assert.deepEqual(readdirSync(dir).sort(), [FIRST_RELEASE, FIRST, SECOND]);
     const names = (JSON.parse(readFileSync(join(dir, SECOND, 'snapshot.json'), 'utf8')) as SnapshotRecord).documents.map((d) => d.file);
     assert.deepEqual(names.slice(0, 4), ['markets.csv', 'markets.json', 'markets/us-az-phoenix.csv', 'markets/us-az-phoenix.json']);
     assert.deepEqual(names, [...names].sort());
@@ -466,7 +468,7 @@ describe('an archived snapshot unlike what `archive` writes stops the build at i
       () => writeSnapshot(dir, snapshot, table),
       (error: NodeJS.ErrnoException) => error.code === 'ENOTDIR',
     );
-    assert.deepEqual(readdirSync(dir).sort(), [FIRST, SECOND], 'no staging folder left behind');
+    assert.deepEqual(readdirSync(dir).sort(), [FIRST_RELEASE, FIRST, SECOND], 'no staging folder left behind');
     assert.ok(lstatSync(join(dir, SECOND)).isSymbolicLink(), 'what stood in the way is as it was');
     assert.deepEqual(readdirSync(join(dir, FIRST), { recursive: true }).sort(), first);
   });

@@ -46,7 +46,7 @@ export function servedProfiles(table: RouteTable): MarketProfile[] {
   return MARKET_IDS.map((id) => JSON.parse(body(table, PATHS.profile(id))) as MarketProfile);
 }
 
-/** FHFA's hpi_at_metro.csv one quarter on: after each series' last row, a 2026 Q1 row 1 % above it (a "-" stays "-"). */
+/** FHFA's hpi_at_metro.csv one quarter on: after each series' last row, a row for the next quarter 1 % above it (a "-" stays "-"). */
 export function fhfaNextQuarter(text: string): string {
   const rows = text.split('\n').filter((l) => l !== '');
   const next: string[] = [];
@@ -55,8 +55,10 @@ export function fhfaNextQuarter(text: string): string {
     const [name, rest = ''] = row.split('",');
     const fields = rest.split(',');
     if (rows[i + 1]?.split('",')[1]?.split(',')[0] === fields[0]) return;
+    const [year, quarter] = [Number(fields[1]), Number(fields[2])];
+    const [y, q] = quarter === 4 ? [year + 1, 1] : [year, quarter + 1];
     const index = fields[3] === '-' ? '-' : (Number(fields[3]) * 1.01).toFixed(2);
-    next.push(`${name}",${fields[0]},2026,1,${index},${index === '-' ? '-' : '( 3.50)'}`);
+    next.push(`${name}",${fields[0]},${y},${q},${index},${index === '-' ? '-' : '( 3.50)'}`);
   });
   return `${next.join('\n')}\n`;
 }

@@ -119,15 +119,16 @@ for (const p of profiles) {
       });
     });
 
-    test('freshness and coverage of the committed snapshot: fixture provenance, stale on 2026-11-24 (FHFA retrieved 2026-05-20, its release 273 days old), eleven of eleven metrics', () => {
+    test('freshness and coverage of the committed snapshot: fixture provenance, aging on 2026-11-29 (BPS retrieved 2026-11-24, FHFA released 96 days before), ten of ten metrics', () => {
       const f = p.profile.freshness;
       assert.equal(f.provenance, 'fixture');
-      assert.equal(f.freshness, 'stale');
-      assert.equal(f.retrievedAt, '2026-05-20');
-      assert.match(f.note, /^Static fixtures, snapshot 2026-11-24\. /);
-      assert.match(f.note, /fhfa-hpi \(quarterly\) released 2026-02-24, 273 days before the snapshot: stale\.$/);
-      assert.deepEqual(p.profile.coverage, { totalRequired: 11, totalProvided: 11, percent: 100, missing: [] });
-      assert.equal(Object.keys(p.profile.metrics).length, 11);
+      assert.equal(f.freshness, 'aging');
+      assert.equal(f.retrievedAt, '2026-11-24');
+      assert.match(f.note, /^Static fixtures, snapshot 2026-11-29\. /);
+      assert.match(f.note, /census-bps \(annually\) released 2025-05-01, 577 days before the snapshot: aging; /);
+      assert.match(f.note, /fhfa-hpi \(quarterly\) released 2026-08-25, 96 days before the snapshot: aging\.$/);
+      assert.deepEqual(p.profile.coverage, { totalRequired: 10, totalProvided: 10, percent: 100, missing: [] });
+      assert.equal(Object.keys(p.profile.metrics).length, 10);
     });
 
     test('no value anywhere is null: undefined fields are omitted', () => {
@@ -162,14 +163,14 @@ describe('coverage and omitted scores are real', () => {
       '"-666666666"',
       "B25064_001E is -666666666: the Census API's annotation that the estimate could not be computed (too few sample observations, or a median in an open-ended interval)",
     ],
-    ['a null', 'null', 'B25064_001E is null: the Census API has no data for this place'],
+    ['a null', 'null', 'B25064_001E is null: the Census API has no data for this geography'],
   ] as const) {
     test(`a market row with ${label}: the metric is missing, coverage drops, the scores that need it are omitted, the data-status page says why`, () => {
       const edited = buildTable(undefined, fixtureReader({ [ACS]: (t) => t.replace('"New York city, New York","1821"', `"New York city, New York",${cell}`) }));
       const ny = servedProfiles(edited).find((p) => p.market.id === 'us-ny-new-york');
       assert.ok(ny, 'ny');
       assert.equal(ny.profile.metrics['medianGrossRent'], undefined);
-      assert.deepEqual(ny.profile.coverage, { totalRequired: 11, totalProvided: 10, percent: 90.9, missing: ['medianGrossRent'] });
+      assert.deepEqual(ny.profile.coverage, { totalRequired: 10, totalProvided: 9, percent: 90, missing: ['medianGrossRent'] });
       // Renter affordability reads rent to income; affordability needs both parts, overall needs affordability. The owner part and supply read none of it and stay.
       assert.deepEqual(Object.keys(ny.profile.scores), ['ownerAffordability', 'supply']);
       assert.ok(
@@ -226,7 +227,7 @@ describe('geographyScope', () => {
   test('the note is one clean sentence naming each boundary with its codes', () => {
     assert.equal(
       profiles.find((p) => p.market.id === 'us-dc-washington')?.geographyScope?.note,
-      'Median gross rent, median household income, median renter household income, rent burden, median home value, owner cost burden, rental vacancy rate, housing units and building permits describe Washington city, District of Columbia (Census place 1150000); the house price index and the year-over-year house price change describe the Washington, DC-MD metropolitan division (47764) of the Washington-Arlington-Alexandria, DC-VA-MD-WV metro area, which spans DC and MD.',
+      'Median gross rent, median household income, median home value, median owner costs with a mortgage, homeownership rate, vacancy rate, housing units and building permits describe Washington city, District of Columbia (Census place 1150000); the house price index and the year-over-year house price change describe the Washington, DC-MD metropolitan division (47764) of the Washington-Arlington-Alexandria, DC-VA-MD-WV metro area, which spans DC and MD.',
     );
     for (const p of profiles) {
       const note = p.geographyScope?.note ?? '';
@@ -267,7 +268,7 @@ describe('index /api/markets', () => {
           cbsaName: p.market.cbsaName,
           updatedDate: p.profile.updatedDate,
           scores: p.profile.scores,
-          illustrativeScores: p.profile.illustrativeScores,
+          ...(p.profile.illustrativeScores === undefined ? {} : { illustrativeScores: p.profile.illustrativeScores }),
           coverage: { percent: p.profile.coverage.percent, missing: p.profile.coverage.missing },
           freshness: p.profile.freshness.freshness,
           links: undefined,
@@ -275,10 +276,18 @@ describe('index /api/markets', () => {
         p.market.id,
       );
     }
-    // The fixtures give every market a metro name and illustrative scores, so both are compared above as values.
+    // The fixtures give every market a metro name and no illustrative score: the key is left out, never written empty.
     assert.ok(
-      index.markets.every((m) => 'cbsaName' in m && 'illustrativeScores' in m),
-      "index.markets.every((m) => 'cbsaName' in m && 'illustrativeScores' in m)",
+      index.markets.every((m) => 'cbsaName' in m && !('illustrativeScores' in m)),
+      "index.markets.every((m) => 'cbsaName' in m && !('illustrativeScores' in m))",
+    );
+    // A profile with illustrative scores (an archived snapshot's kind) passes them to its entry.
+    const [first, ...rest] = servedProfiles(table);
+    assert.ok(first, 'a profile');
+    const marked = { ...first, profile: { ...first.profile, illustrativeScores: ['supply'] } } as unknown as Parameters<typeof buildMarketIndex>[0][number];
+    assert.deepEqual(
+      buildMarketIndex([marked, ...(rest as unknown as Parameters<typeof buildMarketIndex>[0])], '2026-11-29', BASE_URL).markets[0]?.illustrativeScores,
+      ['supply'],
     );
   });
   test('sorted by id whatever order the profiles come in', () => {

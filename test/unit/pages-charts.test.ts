@@ -9,6 +9,7 @@ import { PLOT_WIDTHS, latestLabelBox } from '../../src/render/pages/price-chart.
 import { contrast } from '../../src/render/pages/chart-parts.ts';
 import { SCORE_KEYS, scoreColor, scoreLabel } from '../../src/render/pages/scores.ts';
 import { STYLESHEET } from '../../src/render/pages/stylesheet.ts';
+import { METRICS } from '../../src/methodology/metrics.ts';
 import { LABEL_SIZES, labelBox } from '../../src/render/pages/us-map.tsx';
 import { VISIONS, colourDifference } from '../support/colour.ts';
 import type { RouteTable } from '../../src/routes/route-table.ts';
@@ -69,7 +70,7 @@ describe('price index chart', () => {
       const label = chart.match(/<text x="100%" y="([\d.]+)" text-anchor="end"[^>]*class="annotation"[^>]*>([\s\S]*?)<\/text>/);
       assert.ok(label, `${id}: no label of the latest value`);
       const lines = [...(label[2] ?? '').matchAll(/<tspan[^>]*>([^<]*)<\/tspan>/g)].map((m) => decode(m[1] ?? ''));
-      assert.ok(lines.length >= 1 && (lines[0] ?? '').startsWith('2025 Q4: '), lines.join(' / '));
+      assert.ok(lines.length >= 1 && (lines[0] ?? '').startsWith('2026 Q2: '), lines.join(' / '));
       const baseline = Number(label[1]);
       // The box at the text metrics the chart assumes.
       const box = latestLabelBox(lines, baseline);
@@ -159,7 +160,8 @@ describe('where a market stands', () => {
       // Every text of the chart by its row: the market's value sits 14 px above a line, the ends' values 19 px below it.
       const texts = [...chart.matchAll(/<text [^>]*y="([\d.]+)"[^>]*>([^<]*)<\/text>/g)].map((m) => ({ y: Number(m[1]), text: decode(m[2] ?? '') }));
       const lines = [...chart.matchAll(/<line x1="0" x2="100%" y1="([\d.]+)"/g)].map((m) => Number(m[1]));
-      assert.ok(lines.length >= 10, `${lines.length} strips`);
+      // One strip per metric, the price index and its change sharing one (the index is placed by its change).
+      assert.equal(lines.length, METRICS.length - 1, `${lines.length} strips`);
       for (const line of lines) {
         const own = texts.filter((t) => Math.abs(t.y - (line - 14)) < 0.01).map((t) => t.text);
         const ends = texts.filter((t) => Math.abs(t.y - (line + 19)) < 0.01).map((t) => t.text);

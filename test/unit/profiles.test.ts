@@ -131,15 +131,19 @@ describe('provenance', () => {
 
 describe('illustrative scores', () => {
   test('a score left out for a missing input is not listed, though another of its inputs is illustrative', () => {
-    // Without Austin's rent, renter affordability (and the two scores built on it) cannot be computed; its rent burden is illustrative.
+    // Austin's vacancy rate marked illustrative and its rent taken away: renter affordability (and the two scores built on
+    // it, overall among them, which reads the vacancy rate) cannot be computed and are not listed; supply reads the
+    // illustrative value and is listed; the owner part reads neither.
     const { austin } = profilesWith(
       {},
       changed('census-acs-5yr', (l) => {
-        l.observations = l.observations.filter((o) => !(o.marketId === 'us-tx-austin' && o.metricId === 'medianGrossRent'));
+        l.observations = l.observations
+          .filter((o) => !(o.marketId === 'us-tx-austin' && o.metricId === 'medianGrossRent'))
+          .map((o) => (o.marketId === 'us-tx-austin' && o.metricId === 'vacancyRate' ? { ...o, illustrative: true as const } : o));
       }),
     );
     assert.deepEqual(Object.keys(austin.profile.scores).sort(), ['ownerAffordability', 'supply']);
-    assert.deepEqual(austin.profile.illustrativeScores, ['ownerAffordability', 'supply']);
+    assert.deepEqual(austin.profile.illustrativeScores, ['supply']);
   });
 });
 
@@ -158,7 +162,7 @@ describe('refusals at assembly, each with its code and place', () => {
         o.metricId = 'demolitions';
       }),
       'unknown_metric',
-      /census-bps\/so2024a\.txt:\d+, market us-tx-austin: source census-bps produced metric "demolitions", which methodology v2\.0 does not define/,
+      /census-bps\/so2024a\.txt:\d+, market us-tx-austin: source census-bps produced metric "demolitions", which methodology v3\.0 does not define/,
     );
   });
   test('one metric from two sources: duplicate_metric, naming both', () => {

@@ -1,120 +1,104 @@
-// Truth: every value served is the figure its agency published, read from the place the fixture's README names, or says "illustrative": true.
+// Truth: every value served is the figure its agency published, or a share computed from published figures, read from the place the fixture's README names; none is illustrative.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { MarketProfile } from '../../src/contract/schemas.ts';
-import { MARKET_IDS } from '../../src/contract/markets.ts';
-import { scoreDependencies } from '../../src/methodology/scores.ts';
+import { MARKETS, MARKET_IDS } from '../../src/contract/markets.ts';
 import { FIXTURES_DIR, buildTable, servedProfiles } from '../support/data.ts';
 
+/** An estimate and its 90 % margin of error; null where the agency publishes a code instead of a margin. */
+type Published = [number, number | null];
+interface Acs {
+  rent: Published;
+  income: Published;
+  value: Published;
+  ownerCosts: Published;
+  units: Published;
+  occupied: Published;
+  vacant: Published;
+  owners: Published;
+}
+
 /**
- * The published figures, one row per market, typed in by hand from the sources (never from our fixtures):
- * - rent, income, value, units: the Census Bureau's ACS 2020-2024 5-year estimates of B25064_001, B19013_001, B25077_001 and
- *   B25001_001 with their 90 % margins of error, from the table-based summary files (acsdt5y2024-<table>.dat) as quoted in
- *   the public repository cwhisman21/mortgage-website-platform-plan, mock-data/location-news/<the file named>, commit 09b767cc.
+ * The published figures, one row per market, typed from the sources (never from our fixtures):
+ * - ACS: the Census Bureau's 2020-2024 5-year estimates of B25064_001 (rent), B19013_001 (income), B25077_001 (value),
+ *   B25088_002 (owner costs with a mortgage), B25001_001 (units), B25002_002 and _003 (occupied, vacant) and B25003_002
+ *   (owner-occupied) with their 90 % margins, from the table-based summary files (acsdt5y2024-<table>.dat) as quoted in the
+ *   public repository cwhisman21/mortgage-website-platform-plan, mock-data/location-news/<the file named>, commit af2315db.
+ *   San Francisco's owner costs are the top-coded "4,000+", written 4001, with the margin code -333333333.
  * - permits: new housing units authorized in 2024 (the four unit groups with imputation) in the BPS 2024 annual place files
  *   as published (read from dylanmatthews/census-permit-data; so2024a.txt has the Census Bureau's SHA-256), New York the sum of its five boroughs.
- * - hpi: FHFA's all-transactions index of the market's series (fixtures/fhfa-hpi/README.md) for 2025 Q4 and 2024 Q4.
+ * - hpi: FHFA's all-transactions index of the market's series, 2026 Q2 release (xhencall/rent-buy-ohio
+ *   data/raw/hpi_at_metro.csv at commit 7f0653a8), for 2026 Q2 and 2025 Q2.
  */
-const PUBLISHED: readonly [
-  string,
-  { rent: [number, number]; income: [number, number]; value: [number, number]; units: [number, number]; permits: number; hpi: [number, number] },
-  string,
-][] = [
-  [
-    'us-tx-austin',
-    { rent: [1729, 14], income: [93658, 1670], value: [555300, 8017], units: [483071, 2022], permits: 9444, hpi: [505.7, 503.8] },
-    'texas/austin.json',
-  ],
-  [
-    'us-fl-miami',
-    { rent: [1758, 26], income: [62462, 1757], value: [518100, 19775], units: [223826, 2313], permits: 6023, hpi: [657.5, 647.55] },
-    'florida/miami.json',
-  ],
-  [
-    'us-az-phoenix',
-    { rent: [1582, 14], income: [81332, 986], value: [420700, 3431], units: [653065, 3179], permits: 8997, hpi: [516.83, 510.55] },
-    'arizona/phoenix.json',
-  ],
-  [
-    'us-wa-seattle',
-    { rent: [2030, 22], income: [123860, 2244], value: [938600, 8494], units: [393918, 2085], permits: 5895, hpi: [554.94, 543.42] },
-    'washington/seattle.json',
-  ],
-  [
-    'us-co-denver',
-    { rent: [1831, 17], income: [94718, 1644], value: [616000, 6700], units: [359581, 203], permits: 3994, hpi: [498.42, 494.51] },
-    'colorado/denver.json',
-  ],
-  [
-    'us-tn-nashville',
-    { rent: [1586, 18], income: [77371, 1378], value: [413600, 5848], units: [344794, 475], permits: 6799, hpi: [482.24, 471.59] },
-    'tennessee/nashville.json',
-  ],
-  [
-    'us-tx-dallas',
-    { rent: [1472, 9], income: [70518, 817], value: [320700, 5461], units: [590237, 2921], permits: 6038, hpi: [425.92, 427.38] },
-    'texas/dallas.json',
-  ],
-  [
-    'us-fl-tampa',
-    { rent: [1701, 27], income: [75475, 1872], value: [420400, 8438], units: [182425, 1500], permits: 2546, hpi: [512.52, 509.87] },
-    'florida/tampa.json',
-  ],
-  [
-    'us-ca-los-angeles',
-    { rent: [1933, 9], income: [81939, 742], value: [921200, 4782], units: [1554332, 4168], permits: 10488, hpi: [557.42, 546.86] },
-    'california/los-angeles.json',
-  ],
-  [
-    'us-ca-san-diego',
-    { rent: [2313, 18], income: [108077, 1463], value: [906700, 6879], units: [568668, 2466], permits: 6615, hpi: [570.03, 561.53] },
-    'california/san-diego.json',
-  ],
-  [
-    'us-ca-san-francisco',
-    { rent: [2476, 30], income: [140970, 2593], value: [1394500, 20642], units: [414602, 403], permits: 770, hpi: [515.73, 507.55] },
-    'california/san-francisco.json',
-  ],
-  [
-    'us-ny-new-york',
-    { rent: [1821, 7], income: [80483, 601], value: [777600, 4889], units: [3678486, 1496], permits: 27241, hpi: [437.42, 412.6] },
-    'new-york/new-york.json',
-  ],
-  [
-    'us-ma-boston',
-    { rent: [2147, 25], income: [97344, 1837], value: [731700, 9717], units: [310625, 875], permits: 1789, hpi: [495.77, 474.94] },
-    'massachusetts/boston.json',
-  ],
-  [
-    'us-il-chicago',
-    { rent: [1440, 10], income: [77902, 907], value: [334100, 2424], units: [1277054, 3651], permits: 4371, hpi: [284.93, 267.54] },
-    'illinois/chicago.json',
-  ],
-  [
-    'us-ga-atlanta',
-    { rent: [1711, 22], income: [85652, 1846], value: [439600, 10668], units: [265899, 2133], permits: 8109, hpi: [375.43, 367.24] },
-    'georgia/atlanta.json',
-  ],
-  [
-    'us-dc-washington',
-    { rent: [1954, 26], income: [109870, 1937], value: [737100, 10625], units: [361014, 148], permits: 1737, hpi: [397.64, 386.32] },
-    'district-of-columbia/washington.json',
-  ],
+// prettier-ignore
+const PUBLISHED: readonly [string, Acs & { permits: number; hpi: [number, number] }, string][] = [
+['us-az-phoenix', { rent: [1582, 14], income: [81332, 986], value: [420700, 3431], ownerCosts: [1847, 17], units: [653065, 3179], occupied: [610442, 3318], vacant: [42623, 1812], owners: [350001, 3974], permits: 8997, hpi: [517.12, 512.77] }, 'arizona/phoenix.json'],
+  ['us-ca-los-angeles', { rent: [1933, 9], income: [81939, 742], value: [921200, 4782], ownerCosts: [3497, 23], units: [1554332, 4168], occupied: [1439097, 4027], vacant: [115235, 3053], owners: [518423, 4594], permits: 10488, hpi: [557.38, 550.77] }, 'california/los-angeles.json'],
+  ['us-ca-san-diego', { rent: [2313, 18], income: [108077, 1463], value: [906700, 6879], ownerCosts: [3252, 30], units: [568668, 2466], occupied: [530412, 2344], vacant: [38256, 1783], owners: [251100, 3064], permits: 6615, hpi: [578.75, 564.68] }, 'california/san-diego.json'],
+  ['us-ca-san-francisco', { rent: [2476, 30], income: [140970, 2593], value: [1394500, 20642], ownerCosts: [4001, null], units: [414602, 403], occupied: [363970, 1953], vacant: [50632, 2063], owners: [139057, 2183], permits: 770, hpi: [506.53, 507.95] }, 'california/san-francisco.json'],
+  ['us-co-denver', { rent: [1831, 17], income: [94718, 1644], value: [616000, 6700], ownerCosts: [2466, 32], units: [359581, 203], occupied: [335428, 1490], vacant: [24153, 1523], owners: [163555, 2609], permits: 3994, hpi: [492.5, 494.77] }, 'colorado/denver.json'],
+  ['us-dc-washington', { rent: [1954, 26], income: [109870, 1937], value: [737100, 10625], ownerCosts: [3128, 53], units: [361014, 148], occupied: [324491, 1816], vacant: [36523, 1791], owners: [134683, 2554], permits: 1737, hpi: [388.86, 387.03] }, 'district-of-columbia/washington.json'],
+  ['us-fl-miami', { rent: [1758, 26], income: [62462, 1757], value: [518100, 19775], ownerCosts: [2863, 92], units: [223826, 2313], occupied: [194821, 2343], vacant: [29005, 1460], owners: [60068, 1696], permits: 6023, hpi: [666.21, 657.88] }, 'florida/miami.json'],
+  ['us-fl-tampa', { rent: [1701, 27], income: [75475, 1872], value: [420400, 8438], ownerCosts: [2179, 54], units: [182425, 1500], occupied: [166278, 1491], vacant: [16147, 1000], owners: [83683, 1944], permits: 2546, hpi: [516.64, 511.17] }, 'florida/tampa.json'],
+  ['us-ga-atlanta', { rent: [1711, 22], income: [85652, 1846], value: [439600, 10668], ownerCosts: [2423, 45], units: [265899, 2133], occupied: [236468, 2330], vacant: [29431, 1322], owners: [109792, 2262], permits: 8109, hpi: [374.52, 370.67] }, 'georgia/atlanta.json'],
+  ['us-il-chicago', { rent: [1440, 10], income: [77902, 907], value: [334100, 2424], ownerCosts: [2339, 17], units: [1277054, 3651], occupied: [1160205, 3944], vacant: [116849, 2703], owners: [534012, 5262], permits: 4371, hpi: [296.21, 278.91] }, 'illinois/chicago.json'],
+  ['us-ma-boston', { rent: [2147, 25], income: [97344, 1837], value: [731700, 9717], ownerCosts: [2986, 57], units: [310625, 875], occupied: [283374, 1403], vacant: [27251, 1241], owners: [101166, 2226], permits: 1789, hpi: [502.13, 486.54] }, 'massachusetts/boston.json'],
+  ['us-ny-new-york', { rent: [1821, 7], income: [80483, 601], value: [777600, 4889], ownerCosts: [3293, 21], units: [3678486, 1496], occupied: [3334088, 7060], vacant: [344398, 6931], owners: [1093056, 9624], permits: 27241, hpi: [454.16, 429.58] }, 'new-york/new-york.json'],
+  ['us-tn-nashville', { rent: [1586, 18], income: [77371, 1378], value: [413600, 5848], ownerCosts: [1898, 29], units: [344794, 475], occupied: [313513, 1710], vacant: [31281, 1639], owners: [164334, 2634], permits: 6799, hpi: [485.29, 477.48] }, 'tennessee/nashville.json'],
+  ['us-tx-austin', { rent: [1729, 14], income: [93658, 1670], value: [555300, 8017], ownerCosts: [2679, 39], units: [483071, 2022], occupied: [456113, 2401], vacant: [26958, 1621], owners: [198180, 3375], permits: 9444, hpi: [506.31, 504.61] }, 'texas/austin.json'],
+  ['us-tx-dallas', { rent: [1472, 9], income: [70518, 817], value: [320700, 5461], ownerCosts: [2316, 33], units: [590237, 2921], occupied: [533915, 3299], vacant: [56322, 2140], owners: [226615, 3293], permits: 6038, hpi: [426.45, 424.22] }, 'texas/dallas.json'],
+  ['us-wa-seattle', { rent: [2030, 22], income: [123860, 2244], value: [938600, 8494], ownerCosts: [3505, 48], units: [393918, 2085], occupied: [363466, 2041], vacant: [30452, 1676], owners: [158945, 2000], permits: 5895, hpi: [554.91, 553.11] }, 'washington/seattle.json'],
 ];
 
-/** The metrics no public copy of the agency's 2020-2024 estimates was found for: served, and marked illustrative. */
-const ILLUSTRATIVE = ['medianRenterIncome', 'rentBurden', 'ownerCostBurden', 'rentalVacancyRate'];
+/** The same ACS figures for the twelve states (the District of Columbia among them), by FIPS code, from the same files. */
+// prettier-ignore
+const STATES: Readonly<Record<string, Acs & { name: string }>> = {
+  '04': { name: 'Arizona', rent: [1543, 7], income: [79964, 407], value: [394500, 1474], ownerCosts: [1803, 7], units: [3192839, 631], occupied: [2856081, 6374], vacant: [336758, 6061], owners: [1924098, 9729] },
+  '06': { name: 'California', rent: [2036, 5], income: [99122, 310], value: [734700, 1307], ownerCosts: [2946, 5], units: [14644735, 1665], occupied: [13548091, 17724], vacant: [1096644, 18928], owners: [7567568, 37334] },
+  '08': { name: 'Colorado', rent: [1761, 7], income: [95470, 578], value: [539400, 2069], ownerCosts: [2326, 9], units: [2589053, 653], occupied: [2374218, 4232], vacant: [214835, 4248], owners: [1571735, 8198] },
+  '11': { name: 'District of Columbia', rent: [1954, 26], income: [109870, 1937], value: [737100, 10625], ownerCosts: [3128, 53], units: [361014, 148], occupied: [324491, 1816], vacant: [36523, 1791], owners: [134683, 2554] },
+  '12': { name: 'Florida', rent: [1669, 5], income: [74568, 284], value: [359000, 930], ownerCosts: [1959, 5], units: [10256470, 942], occupied: [8752810, 20285], vacant: [1503660, 20826], owners: [5918647, 31594] },
+  '13': { name: 'Georgia', rent: [1393, 6], income: [77353, 407], value: [303300, 1171], ownerCosts: [1783, 8], units: [4541835, 1384], occupied: [4074366, 9635], vacant: [467469, 8617], owners: [2676357, 16436] },
+  '17': { name: 'Illinois', rent: [1274, 5], income: [83390, 362], value: [263300, 797], ownerCosts: [1987, 6], units: [5457452, 471], occupied: [5036449, 8009], vacant: [421003, 7877], owners: [3378910, 14728] },
+  '25': { name: 'Massachusetts', rent: [1762, 9], income: [103960, 527], value: [562100, 2169], ownerCosts: [2726, 10], units: [3030406, 453], occupied: [2785042, 5182], vacant: [245364, 5351], owners: [1741158, 8598] },
+  '36': { name: 'New York', rent: [1621, 7], income: [85974, 402], value: [423800, 1627], ownerCosts: [2555, 9], units: [8585241, 652], occupied: [7722646, 12717], vacant: [862595, 12628], owners: [4196985, 19607] },
+  '47': { name: 'Tennessee', rent: [1189, 7], income: [69595, 429], value: [286700, 1492], ownerCosts: [1566, 8], units: [3143670, 903], occupied: [2824277, 6378], vacant: [319393, 6990], owners: [1890569, 10295] },
+  '48': { name: 'Texas', rent: [1403, 4], income: [78476, 263], value: [283800, 738], ownerCosts: [2106, 6], units: [12128515, 1574], occupied: [10992816, 15813], vacant: [1135699, 15068], owners: [6879255, 32101] },
+  '53': { name: 'Washington', rent: [1760, 7], income: [98141, 414], value: [564600, 1940], ownerCosts: [2445, 8], units: [3306620, 517], occupied: [3064820, 5874], vacant: [241800, 5686], owners: [1954777, 10007] },
+};
+
+const round1 = (x: number): number => Math.round(x * 10) / 10;
+/**
+ * A share of two published counts, %, one decimal, and its margin by the Census Bureau's approximation for a derived
+ * proportion (ACS General Handbook, chapter 8): √(mx² − p²·my²) / y, the ratio form √(mx² + p²·my²) / y where the first is negative.
+ */
+function share([x, mx]: Published, [y, my]: Published): { value: number; marginOfError?: number } {
+  const p = x / y;
+  if (mx === null || my === null) return { value: round1(p * 100) };
+  const under = mx ** 2 - p ** 2 * my ** 2;
+  return { value: round1(p * 100), marginOfError: round1((Math.sqrt(under >= 0 ? under : mx ** 2 + p ** 2 * my ** 2) / y) * 100) };
+}
+const estimate = ([value, marginOfError]: Published): { value: number; marginOfError?: number } =>
+  marginOfError === null ? { value } : { value, marginOfError };
+
+/** Each ACS metric as the profile should serve it, from a row of the tables above: a published estimate, or a share of two. */
+const acs = (row: Acs): Record<string, { value: number; marginOfError?: number }> => ({
+  medianGrossRent: estimate(row.rent),
+  medianHouseholdIncome: estimate(row.income),
+  medianHomeValue: estimate(row.value),
+  medianOwnerCostsWithMortgage: estimate(row.ownerCosts),
+  homeownershipRate: share(row.owners, row.occupied),
+  vacancyRate: share(row.vacant, row.units),
+  housingUnits: estimate(row.units),
+});
 
 /** The published figure of each (market, metric) as the profile should serve it, with its margin of error where there is one. */
 function expected(row: (typeof PUBLISHED)[number][1]): Record<string, { value: number; marginOfError?: number }> {
   const [latest, yearBefore] = row.hpi;
   return {
-    medianGrossRent: { value: row.rent[0], marginOfError: row.rent[1] },
-    medianHouseholdIncome: { value: row.income[0], marginOfError: row.income[1] },
-    medianHomeValue: { value: row.value[0], marginOfError: row.value[1] },
-    housingUnits: { value: row.units[0], marginOfError: row.units[1] },
+    ...acs(row),
     permits: { value: row.permits },
     homePriceIndex: { value: latest },
     // FHFA publishes the index; the change over four quarters is computed from two published values, to one decimal.
@@ -128,16 +112,27 @@ const readme = (source: string): string => readFileSync(join(FIXTURES_DIR, sourc
 const README = { 'census-acs-5yr': readme('census-acs-5yr'), 'census-bps': readme('census-bps'), 'fhfa-hpi': readme('fhfa-hpi') } as Record<string, string>;
 /** The README's row of a value: `| us-tx-austin | medianGrossRent | 1729 | 14 | published | …`. */
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const readmeRow = (marketId: string, metricId: string, cells: readonly (string | number)[], where = ''): RegExp =>
-  new RegExp(`^\\| ${marketId} \\| ${metricId} \\| ${cells.map((c) => escape(String(c))).join(' \\| ')} \\|[^\\n]*${escape(where)}`, 'm');
+const readmeRow = (first: string, metricId: string, cells: readonly (string | number)[], where = ''): RegExp =>
+  new RegExp(`^\\| ${first} \\| ${metricId} \\| ${cells.map((c) => escape(String(c))).join(' \\| ')} \\|[^\\n]*${escape(where)}`, 'm');
+const ACS_METRICS = [
+  'medianGrossRent',
+  'medianHouseholdIncome',
+  'medianHomeValue',
+  'medianOwnerCostsWithMortgage',
+  'homeownershipRate',
+  'vacancyRate',
+  'housingUnits',
+];
+const SHARES = ['homeownershipRate', 'vacancyRate'];
 
 describe('published values', () => {
-  test('the table covers the sixteen markets, each once', () => {
+  test('the table covers the sixteen markets, each once, and the states they lie in', () => {
     assert.deepEqual(PUBLISHED.map(([id]) => id).sort(), [...MARKET_IDS].sort());
+    assert.deepEqual(Object.keys(STATES).sort(), [...new Set(MARKETS.map((m) => m.placeGeoid.state))].sort());
   });
 
   for (const [marketId, row] of PUBLISHED) {
-    test(`${marketId}: each of the 7 published values is the agency's figure, with its margin; the other 4 say "illustrative": true`, () => {
+    test(`${marketId}: each of the 10 values is the agency's figure or a share of its figures, with its margin, and none is illustrative`, () => {
       const profile = byId.get(marketId) ?? assert.fail(`no profile of ${marketId}`);
       const metrics = profile.profile.metrics;
       const want = expected(row);
@@ -149,54 +144,74 @@ describe('published values', () => {
           `${marketId} ${metricId}`,
         );
       }
-      for (const metricId of ILLUSTRATIVE) {
-        const served = metrics[metricId] ?? assert.fail(`${marketId} serves no ${metricId}`);
-        assert.equal(served.illustrative, true, `${marketId} ${metricId}`);
-        assert.equal(served.marginOfError, undefined, `${marketId} ${metricId}: no agency published a margin for it`);
+      assert.deepEqual(Object.keys(metrics).sort(), Object.keys(want).sort(), 'no other metric is served');
+    });
+    test(`${marketId}: each ACS value is served beside its state's published figure, or the share of its state's figures`, () => {
+      const profile = byId.get(marketId) ?? assert.fail(`no profile of ${marketId}`);
+      const fips = MARKETS.find((m) => m.id === marketId)?.placeGeoid.state ?? '';
+      const state = STATES[fips] ?? assert.fail(`no state ${fips}`);
+      for (const [metricId, figure] of Object.entries(acs(state))) {
+        assert.deepEqual(
+          profile.profile.metrics[metricId]?.comparisons,
+          [{ level: 'state', code: fips, name: state.name, ...figure, asOf: '2020-2024' }],
+          `${marketId} ${metricId}`,
+        );
       }
-      assert.deepEqual(Object.keys(metrics).sort(), [...Object.keys(want), ...ILLUSTRATIVE].sort(), 'no other metric is served');
+      for (const metricId of ['permits', 'homePriceIndex', 'homePriceChange'])
+        assert.equal(profile.profile.metrics[metricId]?.comparisons, undefined, `${marketId} ${metricId}: no state figure is served`);
     });
   }
 
-  test("each fixture README has the value's row: market, metric, value, margin, published or illustrative", () => {
+  test("each fixture README has the value's row: market, metric, value, margin, published or computed, and where it was read", () => {
     for (const [marketId, row, acsFile] of PUBLISHED) {
       const want = expected(row);
-      for (const metricId of ['medianGrossRent', 'medianHouseholdIncome', 'medianHomeValue', 'housingUnits'])
+      for (const metricId of ACS_METRICS)
         assert.match(
           README['census-acs-5yr'] ?? '',
-          readmeRow(marketId, metricId, [want[metricId]?.value ?? '', want[metricId]?.marginOfError ?? '', 'published'], `location-news/${acsFile}`),
+          readmeRow(
+            marketId,
+            metricId,
+            [want[metricId]?.value ?? '', want[metricId]?.marginOfError ?? '—', SHARES.includes(metricId) ? 'computed' : 'published'],
+            `location-news/${acsFile}`,
+          ),
+          `${marketId} ${metricId}`,
         );
-      for (const metricId of ILLUSTRATIVE) {
-        const served = byId.get(marketId)?.profile.metrics[metricId]?.value ?? '';
-        assert.match(README['census-acs-5yr'] ?? '', readmeRow(marketId, metricId, [served, '—', 'illustrative']));
-      }
       assert.match(README['census-bps'] ?? '', readmeRow(marketId, 'permits', [row.permits, '—', 'published']));
       assert.match(README['fhfa-hpi'] ?? '', readmeRow(marketId, 'homePriceIndex', [row.hpi[0], '—', 'published']));
-      assert.match(README['fhfa-hpi'] ?? '', readmeRow(marketId, 'homePriceChange', [want['homePriceChange']?.value ?? '', '—', 'published']));
+      assert.match(README['fhfa-hpi'] ?? '', readmeRow(marketId, 'homePriceChange', [want['homePriceChange']?.value ?? '', '—', 'computed']));
+    }
+    for (const [fips, state] of Object.entries(STATES)) {
+      const want = acs(state);
+      for (const metricId of ACS_METRICS)
+        assert.match(
+          README['census-acs-5yr'] ?? '',
+          readmeRow(
+            `${fips} ${state.name}`,
+            metricId,
+            [want[metricId]?.value ?? '', want[metricId]?.marginOfError ?? '—', SHARES.includes(metricId) ? 'computed' : 'published'],
+            'location-news/',
+          ),
+          `${state.name} ${metricId}`,
+        );
     }
   });
 
-  test('176 values: 112 published, 64 illustrative, and the scores that read an illustrative value list themselves', () => {
+  test('160 values, none illustrative, and no score listed as illustrative', () => {
     const values = profiles.flatMap((p) => Object.values(p.profile.metrics));
-    assert.equal(values.length, 176);
-    assert.equal(values.filter((m) => m.illustrative === true).length, 64);
-    const dependencies = scoreDependencies();
+    assert.equal(values.length, 160);
+    assert.equal(values.filter((m) => m.illustrative === true).length, 0);
     for (const p of profiles) {
-      const reads = Object.entries(dependencies)
-        .filter(
-          ([key, inputs]) => (p.profile.scores as Record<string, number | undefined>)[key] !== undefined && inputs.some((id) => ILLUSTRATIVE.includes(id)),
-        )
-        .map(([key]) => key);
-      assert.deepEqual([...(p.profile.illustrativeScores ?? [])].sort(), reads.sort(), p.market.id);
+      assert.equal(p.profile.illustrativeScores, undefined, p.market.id);
+      assert.equal(Object.keys(p.profile.scores).length, 5, `${p.market.id}: every score computed`);
     }
   });
 
-  test('a source with illustrative values does not claim "high" confidence; the others keep theirs', () => {
+  test('every source claims "high" confidence: all its values are published', () => {
     for (const p of profiles as MarketProfile[]) {
       assert.deepEqual(
         p.sources.map((s) => [s.sourceId, s.confidence]),
         [
-          ['census-acs-5yr', 'medium'],
+          ['census-acs-5yr', 'high'],
           ['census-bps', 'high'],
           ['fhfa-hpi', 'high'],
         ],

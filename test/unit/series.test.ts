@@ -5,7 +5,7 @@ import { parse } from 'csv-parse/sync';
 import { ContractError, InvariantError } from '../../src/contract/errors.ts';
 import { MARKET_IDS } from '../../src/contract/markets.ts';
 import { PATHS } from '../../src/contract/paths.ts';
-import { comparePeriods, periodRange } from '../../src/contract/periods.ts';
+import { comparePeriods, nextPeriod, periodRange } from '../../src/contract/periods.ts';
 import { SERIES_CSV_COLUMNS, type MarketSeries } from '../../src/contract/series.ts';
 import { buildSnapshot } from '../../src/build/build.ts';
 import { assembleSeries, type PastSnapshot } from '../../src/methodology/series.ts';
@@ -57,6 +57,14 @@ describe('periods', () => {
       );
     }
   });
+  test("the period a source's next release covers: the next year, span of years, quarter or fiscal year", () => {
+    assert.equal(nextPeriod('2024'), '2025');
+    assert.equal(nextPeriod('2020-2024'), '2021-2025');
+    assert.equal(nextPeriod('2026 Q2'), '2026 Q3');
+    assert.equal(nextPeriod('2026 Q4'), '2027 Q1');
+    assert.equal(nextPeriod('FY2026'), 'FY2027');
+    assert.equal(nextPeriod('2025 Q2 to 2026 Q2'), undefined);
+  });
   test('periods sort by their end, then their start', () => {
     assert.deepEqual(['2024', '2020-2024', '2019-2023', '2025 Q1'].sort(comparePeriods), ['2019-2023', '2020-2024', '2024', '2025 Q1']);
     // The same end: the earlier start first, each way round; the same span: 0.
@@ -86,7 +94,7 @@ describe('the series of every market', () => {
         assert.deepEqual([at.value, at.marginOfError, at.illustrative], [m.value, m.marginOfError, m.illustrative], key);
         assert.equal(s.metrics[key]?.observations.at(-1)?.period, m.asOf, `${key}: the profile's value is the latest`);
       }
-      for (const key of ['medianGrossRent', 'permits', 'rentBurden']) assert.equal(s.metrics[key]?.observations.length, 1, key);
+      for (const key of ['medianGrossRent', 'permits', 'vacancyRate']) assert.equal(s.metrics[key]?.observations.length, 1, key);
       assert.equal(s.metrics['medianGrossRent']?.frequency, 'annually');
       assert.equal(index.frequency, 'quarterly');
       // Every illustrative metric is illustrative in each observation, and only there.
@@ -188,11 +196,13 @@ describe('series across vintages', () => {
   };
   test('a period the current files no longer hold comes from the newest archived snapshot that has it, naming that snapshot', () => {
     const austin = austinNow.profile;
-    // Its permits were 2023's and its rent burden 2019-2023's; its FHFA quarter is one the current file holds too: the
-    // current (revised) value wins.
+    // Its permits were 2023's and its vacancy rate 2019-2023's, an illustrative value then; its FHFA quarter is one the
+    // current file holds too: the current (revised) value wins.
     const metrics = withArchivedAustin((old) => {
       Object.assign(old.profile.metrics['permits'] ?? assert.fail(), { value: 9000, asOf: '2023' });
-      Object.assign(old.profile.metrics['rentBurden'] ?? assert.fail(), { value: 50, asOf: '2019-2023' });
+      const vacancy = old.profile.metrics['vacancyRate'] ?? assert.fail();
+      Object.assign(vacancy, { value: 6.1, asOf: '2019-2023', illustrative: true });
+      delete vacancy.marginOfError;
       Object.assign(old.profile.metrics['homePriceIndex'] ?? assert.fail(), { value: 1 });
     });
     assert.deepEqual(
@@ -209,13 +219,15 @@ describe('series across vintages', () => {
         ['2024', 9444, austin.generatedAt],
       ],
     );
-    assert.equal(metrics['homePriceIndex']?.observations.find((o) => o.period === '2025 Q4')?.value, 505.7);
-    // An archived value keeps its own flags: the published rent its margin, the illustrative burden its mark and no margin.
+    assert.equal(metrics['homePriceIndex']?.observations.find((o) => o.period === '2025 Q4')?.value, 502.62);
+    // An archived value keeps its own flags: the published rent its margin, the illustrative vacancy rate of then its mark
+    // and no margin; today's published vacancy rate its margin and no mark.
+    const vacancyNow = austin.profile.metrics['vacancyRate'] ?? assert.fail();
     assert.deepEqual(
-      metrics['rentBurden']?.observations.map((o) => [o.period, o.value, o.illustrative, o.marginOfError, o.snapshotDate]),
+      metrics['vacancyRate']?.observations.map((o) => [o.period, o.value, o.illustrative, o.marginOfError, o.snapshotDate]),
       [
-        ['2019-2023', 50, true, undefined, '2025-11-20'],
-        ['2020-2024', austin.profile.metrics['rentBurden']?.value, true, undefined, austin.generatedAt],
+        ['2019-2023', 6.1, true, undefined, '2025-11-20'],
+        ['2020-2024', vacancyNow.value, undefined, vacancyNow.marginOfError, austin.generatedAt],
       ],
     );
     assert.equal(
@@ -244,9 +256,13 @@ describe('series across vintages', () => {
     );
   });
   /** Austin's series assembled straight from today's data with one archived snapshot (no build: each case is one market). */
-  const austinWith = (profiles: PastSnapshot['profiles'], history: ReadonlyMap<MetricId, MetricSeries> = austinNow.series): MarketSeries['metrics'] =>
+  const austinWith = (
+    profiles: PastSnapshot['profiles'],
+    history: ReadonlyMap<MetricId, MetricSeries> = austinNow.series,
+    profile = austinNow.profile,
+  ): MarketSeries['metrics'] =>
     assembleSeries({
-      profile: austinNow.profile,
+      profile,
       series: history,
       boundaries: austinNow.boundaries,
       past: [{ snapshotDate: '2025-11-20', methodologyVersion: 'v2.0', sources: [], profiles, documents: new Map() }],
@@ -285,11 +301,15 @@ describe('series across vintages', () => {
     assert.deepEqual(austinWith(new Map()), current, 'an archive without the market');
   });
   test('a history with a margin and an illustrative metric: the margin on the latest period only, the mark on every period', () => {
-    // No source today has both a history and a margin or an illustrative value (the ACS gives one period): a made-up one.
+    // No source today has both a history and a margin or an illustrative value (the ACS gives one period, and none is
+    // illustrative): a made-up history, and Austin's vacancy rate marked illustrative as a fixture could mark it.
     const rent = austinNow.profile.profile.metrics['medianGrossRent'] ?? assert.fail();
-    const burden = austinNow.profile.profile.metrics['rentBurden'] ?? assert.fail();
-    assert.deepEqual([rent.asOf, rent.marginOfError, rent.illustrative, burden.asOf, burden.illustrative], ['2020-2024', 14, undefined, '2020-2024', true]);
-    const history = (metricId: 'medianGrossRent' | 'rentBurden', values: (number | undefined)[]): MetricSeries => ({
+    const profile = structuredClone(austinNow.profile);
+    const vacancy = profile.profile.metrics['vacancyRate'] ?? assert.fail();
+    vacancy.illustrative = true;
+    delete vacancy.marginOfError;
+    assert.deepEqual([rent.asOf, rent.marginOfError, rent.illustrative, vacancy.asOf], ['2020-2024', 14, undefined, '2020-2024']);
+    const history = (metricId: 'medianGrossRent' | 'vacancyRate', values: (number | undefined)[]): MetricSeries => ({
       marketId: 'us-tx-austin',
       metricId,
       perYear: 1,
@@ -300,8 +320,9 @@ describe('series across vintages', () => {
       new Map([
         ...austinNow.series,
         ['medianGrossRent', history('medianGrossRent', [1500, undefined, 1650, 9999])],
-        ['rentBurden', history('rentBurden', [40, 41, 42, 43])],
+        ['vacancyRate', history('vacancyRate', [4, 4.1, 4.2, 4.3])],
       ]),
+      profile,
     );
     // The period a history point has no value for is left out; the latest period is the profile's value, whatever the history says.
     assert.deepEqual(
@@ -313,12 +334,12 @@ describe('series across vintages', () => {
       ],
     );
     assert.deepEqual(
-      metrics['rentBurden']?.observations.map((o) => [o.period, o.value, o.illustrative, 'marginOfError' in o]),
+      metrics['vacancyRate']?.observations.map((o) => [o.period, o.value, o.illustrative, 'marginOfError' in o]),
       [
-        ['2017-2021', 40, true, false],
-        ['2018-2022', 41, true, false],
-        ['2019-2023', 42, true, false],
-        ['2020-2024', burden.value, true, false],
+        ['2017-2021', 4, true, false],
+        ['2018-2022', 4.1, true, false],
+        ['2019-2023', 4.2, true, false],
+        ['2020-2024', vacancy.value, true, false],
       ],
     );
   });
@@ -329,10 +350,10 @@ describe('the series checks the build runs', () => {
     const s = series('us-tx-austin');
     const csv = body(table, PATHS.seriesCsv('us-tx-austin'));
     const lines = csv.split('\r\n');
-    const tampered = [lines[0], (lines[1] ?? '').replace(',18.4,', ',18.5,'), ...lines.slice(2)].join('\r\n');
+    const tampered = [lines[0], (lines[1] ?? '').replace(',18.1,', ',18.2,'), ...lines.slice(2)].join('\r\n');
     assert.throws(
       () => assertSeriesCsvTies(tampered, [s], PATHS.seriesCsv('us-tx-austin')),
-      (e: unknown) => e instanceof ContractError && /line 2, column value.*CSV has "18\.5", the JSON has "18\.4"/.test(e.message),
+      (e: unknown) => e instanceof ContractError && /line 2, column value.*CSV has "18\.2", the JSON has "18\.1"/.test(e.message),
     );
     assert.doesNotThrow(() => assertSeriesCsvTies(csv, [s], PATHS.seriesCsv('us-tx-austin')));
   });
@@ -362,7 +383,7 @@ describe('the series checks the build runs', () => {
     assert.throws(
       () =>
         assertSeriesRules(
-          broken((s) => Object.assign(s.metrics['rentBurden']?.observations[0] ?? {}, { marginOfError: 1 })),
+          broken((s) => Object.assign(s.metrics['vacancyRate']?.observations[0] ?? {}, { illustrative: true })),
           'r',
         ),
       /an illustrative value has no margin of error/,

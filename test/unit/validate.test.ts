@@ -125,7 +125,7 @@ describe('assertProfileRules: what draft-07 cannot say', () => {
       () => assertProfileRules(p, ROUTE),
       'schema',
       place('/generatedAt'),
-      msg('/generatedAt', 'generatedAt 2026-05-21 differs from profile.updatedDate 2026-11-24'),
+      msg('/generatedAt', 'generatedAt 2026-05-21 differs from profile.updatedDate 2026-11-29'),
     );
   });
   test('sources sorted by sourceId, with no repeats', () => {
@@ -173,45 +173,47 @@ describe('assertProfileRules: what draft-07 cannot say', () => {
     );
   });
   test('illustrative values: no margin of error, no "high" confidence for their source, and every score that reads one listed', () => {
-    const withMargin = copy(austin);
-    (withMargin.profile.metrics['rentBurden'] ?? assert.fail()).marginOfError = 1.2;
+    // Austin as a fixture with an illustrative vacancy rate would serve it: no margin, the ACS source at medium, supply and overall listed.
+    const illustrative = copy(austin);
+    const vacancy = illustrative.profile.metrics['vacancyRate'] ?? assert.fail();
+    vacancy.illustrative = true;
+    delete vacancy.marginOfError;
+    (illustrative.sources[0] ?? assert.fail()).confidence = 'medium';
+    illustrative.profile.illustrativeScores = ['supply', 'overall'];
+    assert.doesNotThrow(() => assertProfileRules(illustrative, ROUTE));
+    const withMargin = copy(illustrative);
+    (withMargin.profile.metrics['vacancyRate'] ?? assert.fail()).marginOfError = 1.2;
     refused(
       () => assertProfileRules(withMargin, ROUTE),
       'schema',
-      place('/profile/metrics/rentBurden/marginOfError'),
-      msg('/profile/metrics/rentBurden/marginOfError', 'an illustrative value has no margin of error'),
+      place('/profile/metrics/vacancyRate/marginOfError'),
+      msg('/profile/metrics/vacancyRate/marginOfError', 'an illustrative value has no margin of error'),
     );
-    const high = copy(austin);
+    const high = copy(illustrative);
     (high.sources[0] ?? assert.fail()).confidence = 'high';
     refused(
       () => assertProfileRules(high, ROUTE),
       'schema',
       place('/sources/0/confidence'),
-      msg('/sources/0/confidence', 'census-acs-5yr claims "high" confidence but serves the illustrative value of medianRenterIncome'),
+      msg('/sources/0/confidence', 'census-acs-5yr claims "high" confidence but serves the illustrative value of vacancyRate'),
     );
-    const unlisted = copy(austin);
+    const unlisted = copy(illustrative);
     unlisted.profile.illustrativeScores = ['affordability', 'overall'];
     refused(
       () => assertProfileRules(unlisted, ROUTE),
       'schema',
       place('/profile/illustrativeScores'),
-      msg(
-        '/profile/illustrativeScores',
-        'lists ["affordability","overall"]; the scores that read an illustrative metric are ["renterAffordability","ownerAffordability","affordability","supply","overall"]',
-      ),
+      msg('/profile/illustrativeScores', 'lists ["affordability","overall"]; the scores that read an illustrative metric are ["supply","overall"]'),
     );
-    const absent = copy(austin);
+    const absent = copy(illustrative);
     delete absent.profile.illustrativeScores;
     refused(
       () => assertProfileRules(absent, ROUTE),
       'schema',
       place('/profile/illustrativeScores'),
-      msg(
-        '/profile/illustrativeScores',
-        'lists []; the scores that read an illustrative metric are ["renterAffordability","ownerAffordability","affordability","supply","overall"]',
-      ),
+      msg('/profile/illustrativeScores', 'lists []; the scores that read an illustrative metric are ["supply","overall"]'),
     );
-    const empty = copy(austin);
+    const empty = copy(illustrative);
     empty.profile.illustrativeScores = [];
     refused(
       () => assertProfileRules(empty, ROUTE),
@@ -219,16 +221,38 @@ describe('assertProfileRules: what draft-07 cannot say', () => {
       place('/profile/illustrativeScores'),
       msg('/profile/illustrativeScores', 'an empty list is left out'),
     );
-    // With every value published, no score is illustrative and the list is left out.
-    const published = copy(austin);
+    // With every value published, no score is illustrative and the list is left out: as the served profile is.
+    const published = copy(illustrative);
     for (const m of Object.values(published.profile.metrics)) delete m.illustrative;
     assert.throws(() => assertProfileRules(published, ROUTE), /the scores that read an illustrative metric are \[\]/);
     delete published.profile.illustrativeScores;
     assert.doesNotThrow(() => assertProfileRules(published, ROUTE));
+    assert.equal(austin.profile.illustrativeScores, undefined);
+  });
+  test("a comparison is the same period's figure of the state the value's place lies in", () => {
+    assert.deepEqual(austin.profile.metrics['medianGrossRent']?.comparisons, [
+      { level: 'state', code: '48', name: 'Texas', value: 1403, marginOfError: 4, asOf: '2020-2024' },
+    ]);
+    const otherPeriod = copy(austin);
+    Object.assign(otherPeriod.profile.metrics['medianGrossRent']?.comparisons?.[0] ?? assert.fail(), { asOf: '2015-2019' });
+    refused(
+      () => assertProfileRules(otherPeriod, ROUTE),
+      'schema',
+      place('/profile/metrics/medianGrossRent/comparisons/0/asOf'),
+      msg('/profile/metrics/medianGrossRent/comparisons/0/asOf', 'the comparison is as of 2015-2019, the value as of 2020-2024'),
+    );
+    const otherState = copy(austin);
+    Object.assign(otherState.profile.metrics['medianGrossRent']?.comparisons?.[0] ?? assert.fail(), { code: '06', name: 'California' });
+    refused(
+      () => assertProfileRules(otherState, ROUTE),
+      'schema',
+      place('/profile/metrics/medianGrossRent/comparisons/0/code'),
+      msg('/profile/metrics/medianGrossRent/comparisons/0/code', 'state 06 is not the state of Austin city, Texas (48)'),
+    );
   });
   test('coverage: totalProvided counts the metrics, provided plus missing is totalRequired', () => {
     const overCounted = copy(austin);
-    overCounted.profile.coverage.totalProvided = 10;
+    overCounted.profile.coverage.totalProvided = 11;
     refused(
       () => assertProfileRules(overCounted, ROUTE),
       'schema',
@@ -237,8 +261,8 @@ describe('assertProfileRules: what draft-07 cannot say', () => {
     );
     const oneMissing = copy(austin);
     delete oneMissing.profile.metrics['permits'];
-    oneMissing.profile.coverage = { ...oneMissing.profile.coverage, totalProvided: 10, missing: ['permits'] };
-    assert.doesNotThrow(() => assertProfileRules(oneMissing, ROUTE), 'ten provided and one missing make the eleven required');
+    oneMissing.profile.coverage = { ...oneMissing.profile.coverage, totalProvided: 9, missing: ['permits'] };
+    assert.doesNotThrow(() => assertProfileRules(oneMissing, ROUTE), 'nine provided and one missing make the ten required');
     const missingListed = copy(austin);
     missingListed.profile.coverage.missing = ['permits'];
     refused(
@@ -295,7 +319,7 @@ describe('assertCsvTies: every CSV row ties to the JSON', () => {
     fails(withCell(2, 2, 'rentBurdn'), tie(2, 'metric_id', 'metric_id "rentBurdn" is not in profile.metrics', 'us-tx-austin'));
   });
   test('every column that must equal the JSON, one by one', () => {
-    const row = 5; // medianGrossRent
+    const row = 6; // medianGrossRent
     assert.equal(cells(row)[2], 'medianGrossRent');
     const cases: [number, string, string, string][] = [
       [1, 'market_name', '"Austin, Texas"', 'CSV has "Austin, Texas", the JSON has "Austin, TX"'],
@@ -303,8 +327,8 @@ describe('assertCsvTies: every CSV row ties to the JSON', () => {
       [4, 'value', '1730', 'CSV has "1730", the JSON has "1729"'],
       [5, 'unit', 'USD', 'CSV has "USD", the JSON has "USD/mo"'],
       [6, 'source_id', 'fhfa-hpi', 'CSV has "fhfa-hpi", the JSON has "census-acs-5yr"'],
-      [7, 'updated_date', '2026-05-19', 'CSV has "2026-05-19", the JSON has "2026-11-24"'],
-      [8, 'methodology_version', 'v1.1', 'CSV has "v1.1", the JSON has "v2.0"'],
+      [7, 'updated_date', '2026-05-19', 'CSV has "2026-05-19", the JSON has "2026-11-29"'],
+      [8, 'methodology_version', 'v1.1', 'CSV has "v1.1", the JSON has "v3.0"'],
       [9, 'production_mode', 'live', 'CSV has "live", the JSON has "static-fixture"'],
       [10, 'live_data', 'true', 'CSV has "true", the JSON has "false"'],
     ];
@@ -318,8 +342,8 @@ describe('assertCsvTies: every CSV row ties to the JSON', () => {
     fails(dropped, [{ route: CSV_ROUTE, marketId: 'us-tx-austin' }, `metric ${cells(2)[2]} of the JSON has no CSV row`]);
   });
   test('a value written differently from the JSON is caught even when it reads back as the same number', () => {
-    const row = 11; // rentBurden 52.1
-    assert.equal(cells(row)[2], 'rentBurden');
-    fails(withCell(row, 4, '52.10'), tie(row, 'value', 'CSV has "52.10", the JSON has "52.1"', 'us-tx-austin'));
+    const row = 11; // vacancyRate 5.6
+    assert.equal(cells(row)[2], 'vacancyRate');
+    fails(withCell(row, 4, '5.60'), tie(row, 'value', 'CSV has "5.60", the JSON has "5.6"', 'us-tx-austin'));
   });
 });

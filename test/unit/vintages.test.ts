@@ -17,7 +17,7 @@ import type { ReadFixture, SourceModule } from '../../src/sources/source.ts';
 import { BASE_URL, FIXTURES_DIR, body, buildTable, fixtureReader } from '../support/data.ts';
 
 const AUSTIN = 'us-tx-austin';
-const SNAPSHOT = '2026-11-24';
+const SNAPSHOT = '2026-11-29';
 const PAST = '2025-11-20';
 
 /** A committed fixture file as the index should list it, read and hashed here without the loader. */
@@ -52,21 +52,21 @@ const snapshotWith = (archive: readonly PastSnapshot[], sources: readonly Source
   assembleSnapshot(MARKETS, loadSources(fixtureReader(), MARKETS, sources), BASE_URL, archive);
 
 describe('the vintage index', () => {
-  test('the current snapshot: each cited source with its vintage, dates and files as committed, due and overdue judged at 2026-11-24', () => {
+  test('the current snapshot: each cited source with its vintage, dates and files as committed, due and overdue judged at 2026-11-29', () => {
     const index = JSON.parse(body(table, PATHS.vintages)) as VintageIndex;
     assert.equal(index.count, 1);
     const [current] = index.vintages;
     assert.equal(current?.snapshotDate, SNAPSHOT);
     assert.equal(current?.current, true);
-    assert.equal(current?.methodologyVersion, 'v2.0');
+    assert.equal(current?.methodologyVersion, 'v3.0');
     assert.deepEqual(current?.sources, [
       {
         sourceId: 'census-acs-5yr',
         vintage: '2020-2024',
         updateFrequency: 'annually',
         latestReleaseDate: '2026-01-29',
-        latestRetrievedAt: '2026-11-24',
-        files: [fileOf('census-acs-5yr/acs5-2024-detailed-place.json'), fileOf('census-acs-5yr/acs5-2024-profile-place.json')],
+        latestRetrievedAt: '2026-11-29',
+        files: [fileOf('census-acs-5yr/acs5-2024-detailed-place.json'), fileOf('census-acs-5yr/acs5-2024-detailed-state.json')],
         // 2026-01-29 and a year: not yet due at the snapshot.
         nextExpectedRelease: '2027-01-29',
         overdue: false,
@@ -83,12 +83,13 @@ describe('the vintage index', () => {
       },
       {
         sourceId: 'fhfa-hpi',
-        vintage: '2025 Q4',
+        vintage: '2026 Q2',
         updateFrequency: 'quarterly',
-        latestReleaseDate: '2026-02-24',
-        latestRetrievedAt: '2026-05-20',
+        latestReleaseDate: '2026-08-25',
+        latestRetrievedAt: '2026-11-29',
         files: [fileOf('fhfa-hpi/hpi_at_metro.csv')],
-        nextExpectedRelease: '2026-05-24',
+        // 2026-08-25 and a quarter: due four days before the snapshot, and not in it.
+        nextExpectedRelease: '2026-11-25',
         overdue: true,
       },
     ]);
@@ -126,7 +127,7 @@ describe('the vintage index', () => {
     // The current entry is still today's, not the archived record's.
     assert.deepEqual(
       index.vintages[0]?.sources.map((s) => s.vintage),
-      ['2020-2024', '2024', '2025 Q4'],
+      ['2020-2024', '2024', '2026 Q2'],
     );
   });
 
