@@ -1,7 +1,7 @@
 // Scale benchmark: builds synthetic market sets of growing size and prints time and memory per market.
 import { buildRouteTable } from '../src/build/build.ts';
 import { compressAll } from '../src/routes/variants.ts';
-import { synthetic } from '../src/sources/synthetic.ts';
+import { synthetic } from '../test/support/upstream/index.ts';
 
 const sizes = (process.env['SIZES'] ?? '250,500,1000,2000,4000').split(',').map(Number);
 // A first, discarded build warms the JIT and the schema compiler so the first row is not inflated.

@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildRouteTable } from '../src/build/build.ts';
 import type { ReadFixture } from '../src/sources/source.ts';
-import { nationalFiles } from '../src/sources/synthetic.ts';
+import { nationalFiles } from '../test/support/upstream/index.ts';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 const ROUNDS = Number(process.env['ROUNDS'] ?? 5);

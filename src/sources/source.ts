@@ -120,24 +120,6 @@ export interface Credential {
   signup: string;
 }
 
-/** A synthetic market and its index: every value a generator writes for it derives from the index, so files are deterministic. */
-export interface SyntheticMarket {
-  i: number;
-  market: MarketDefinition;
-}
-
-/** Writers of files in the source's published layout, for tests and benchmarks: synthetic markets, and the rest of the country around them. */
-export interface SyntheticFiles {
-  /** The source's fixture files (its retrieval.json included) for these markets. */
-  files(markets: readonly SyntheticMarket[]): Map<string, string>;
-  /** The files with n more rows of places or series that are not markets, as a national file holds them. */
-  withOthers(files: ReadonlyMap<string, string>, n: number): Map<string, string>;
-  /** How many more rows make these files national size. */
-  nationalRows(files: ReadonlyMap<string, string>): number;
-  /** The files with every row that is not one of these markets' removed: the least a trimmed download holds. */
-  onlyMarkets(files: ReadonlyMap<string, string>, markets: readonly MarketDefinition[]): Map<string, string>;
-}
-
 /** Everything about one upstream dataset. One registry (./registry.ts) lists the modules; nothing else names a source id. */
 export interface SourceModule<Id extends string = string, M extends string = string> {
   sourceId: Id;
@@ -155,7 +137,6 @@ export interface SourceModule<Id extends string = string, M extends string = str
   /** The vintage the files hold (a survey year, the latest quarter, the ACS period), read from the files themselves: fetch records it. */
   vintageOf?(read: ReadFixture): string;
   load(read: ReadFixture, markets: readonly MarketDefinition[]): SourceLoad<M>;
-  synthetic: SyntheticFiles;
 }
 
 /** Declares a source module, keeping its id and metric ids as literal types (the registry's unions are made of them). */

@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { artifactFiles, writeArtifact } from '../../src/artifact/write.ts';
 import { buildRouteTable } from '../../src/build/build.ts';
-import { synthetic } from '../../src/sources/synthetic.ts';
+import { synthetic } from '../support/upstream/index.ts';
 import { builtOrBuild, main } from '../../src/commands/cli.ts';
 import { loadConfig } from '../../src/commands/config.ts';
 import { readArchive } from '../../src/archive/archive.ts';

@@ -20,7 +20,7 @@ import {
   S3_UPLOAD_FILE,
   type S3Object,
 } from '../../src/artifact/cdn.ts';
-import { synthetic } from '../../src/sources/synthetic.ts';
+import { synthetic } from '../support/upstream/index.ts';
 import { buildRouteTable } from '../../src/build/build.ts';
 import { buildTable } from '../support/data.ts';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { synthetic } from '../../src/sources/synthetic.ts';
+import { synthetic } from '../support/upstream/index.ts';
 import { workerdDate } from '../../scripts/edge-run.ts';
 import { artifactFiles } from '../../src/artifact/write.ts';
 import { buildRouteTable } from '../../src/build/build.ts';

@@ -1,7 +1,8 @@
 // The Census ACS adapter reads the API's JSON answers for every place and every state: other rows skipped and counted, annotations and nulls as missing values with their reason, each market beside its state, bad layouts as errors.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { synthetic } from '../../src/sources/synthetic.ts';
+import { synthetic } from '../support/upstream/index.ts';
+import { acsFiles } from '../support/upstream/census-acs-5yr.ts';
 import { MARKETS } from '../../src/contract/markets.ts';
 import { openEndedNote, proportionMargin } from '../../src/sources/census-acs-5yr/adapter.ts';
 import { censusAcs5yr } from '../../src/sources/census-acs-5yr/index.ts';
@@ -257,7 +258,7 @@ describe('census-acs-5yr: places that are not markets', () => {
   });
   test('thousands of other places around the sixteen markets change none of their values', () => {
     const plain = censusAcs5yr.load(fixtureReader(), MARKETS);
-    const files = censusAcs5yr.synthetic.withOthers(FIXTURE_FILES, 5000);
+    const files = acsFiles.withOthers(FIXTURE_FILES, 5000);
     const national = censusAcs5yr.load((path) => files.get(path) ?? '', MARKETS);
     assert.equal(national.skipped, plain.skipped + 5000);
     const values = (load: SourceLoad): string[] => load.observations.map((o) => `${o.marketId} ${o.metricId} ${o.value}`).sort();
@@ -265,9 +266,9 @@ describe('census-acs-5yr: places that are not markets', () => {
   });
   test('synthetic markets read the same with other places interleaved in the API order', () => {
     const { markets } = synthetic(40);
-    const files = censusAcs5yr.synthetic.files(markets.map((market, i) => ({ i, market })));
+    const files = acsFiles.files(markets.map((market, i) => ({ i, market })));
     const alone = censusAcs5yr.load((p) => files.get(p) ?? '', markets);
-    const crowded = censusAcs5yr.synthetic.withOthers(files, 300);
+    const crowded = acsFiles.withOthers(files, 300);
     const around = censusAcs5yr.load((p) => crowded.get(p) ?? '', markets);
     assert.equal(around.observations.length, 280);
     assert.equal(around.skipped, alone.skipped + 300);

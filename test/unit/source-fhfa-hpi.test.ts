@@ -9,6 +9,7 @@ import { fhfaHpi } from '../../src/sources/fhfa-hpi/index.ts';
 import type { ReadFixture, SourceLoad } from '../../src/sources/source.ts';
 import { FIXTURE_FILES, fixtureReader } from '../support/data.ts';
 import { assertFixtureError } from '../support/refused.ts';
+import { fhfaFiles } from '../support/upstream/fhfa-hpi.ts';
 
 const FILE = 'fhfa-hpi/hpi_at_metro.csv';
 const RETRIEVAL = '{ "vintage": "2025 Q4", "latestReleaseDate": "2026-02-24", "latestRetrievedAt": "2026-09-28" }';
@@ -796,7 +797,7 @@ describe('fhfa-hpi: the committed fixture (2023 delineations, the 2026 Q2 releas
   });
 
   test('thousands of other series around the markets change no value and are all counted', () => {
-    const big = fhfaHpi.synthetic.withOthers(FIXTURE_FILES, 5000);
+    const big = fhfaFiles.withOthers(FIXTURE_FILES, 5000);
     const wide = fhfaHpi.load((path) => big.get(path) ?? '', MARKETS);
     const values = (l: SourceLoad) => l.observations.map(({ origin: _origin, ...rest }) => rest);
     assert.deepEqual(values(wide), values(load));

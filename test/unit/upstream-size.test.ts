@@ -1,7 +1,7 @@
 // The sixteen profiles (their JSON and CSV as served) do not depend on how much of the country the upstream files hold: only the markets' rows, the committed trim, or national size.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { marketRowsOnly, nationalFiles } from '../../src/sources/synthetic.ts';
+import { marketRowsOnly, nationalFiles } from '../support/upstream/index.ts';
 import { MARKET_IDS } from '../../src/contract/markets.ts';
 import { PATHS } from '../../src/contract/paths.ts';
 import { renderJson } from '../../src/contract/json.ts';

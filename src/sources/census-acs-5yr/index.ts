@@ -4,7 +4,6 @@ import { loadedSource, readRetrieval } from '../parse.ts';
 import { defineSource, type ReadFixture, type SourceLoad } from '../source.ts';
 import { readMarkets, type AcsMetric } from './adapter.ts';
 import { DIR, PLACES, REMOTE, SOURCE_ID, STATES, VINTAGE } from './format.ts';
-import { acsSynthetic } from './synthetic.ts';
 
 export const censusAcs5yr = defineSource({
   sourceId: SOURCE_ID,
@@ -122,5 +121,4 @@ export const censusAcs5yr = defineSource({
     const datasetName = `ACS 5-year estimates ${retrieval.vintage}, places and states: tables B25064, B19013, B25077, B25088, B25001, B25002 and B25003`;
     return loadedSource(censusAcs5yr, datasetName, retrieval, { ...values, series: [] });
   },
-  synthetic: acsSynthetic,
 });

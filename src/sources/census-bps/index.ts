@@ -4,7 +4,6 @@ import { loadedSource, readRetrieval } from '../parse.ts';
 import { defineSource, type ReadFixture, type SourceLoad } from '../source.ts';
 import { fileSurvey, readMarkets, type BpsMetric } from './adapter.ts';
 import { DIR, FILES, REMOTE, SOURCE_ID, fileOf } from './format.ts';
-import { bpsSynthetic } from './synthetic.ts';
 
 export const censusBps = defineSource({
   sourceId: SOURCE_ID,
@@ -43,5 +42,4 @@ export const censusBps = defineSource({
     const datasetName = `Building Permits Survey, annual place files, new privately-owned housing units authorized (${retrieval.vintage})`;
     return loadedSource(censusBps, datasetName, retrieval, { ...values, series: [] });
   },
-  synthetic: bpsSynthetic,
 });

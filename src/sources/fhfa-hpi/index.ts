@@ -4,7 +4,6 @@ import { loadedSource, readRetrieval } from '../parse.ts';
 import { defineSource, type ReadFixture, type SourceLoad } from '../source.ts';
 import { latestQuarterOf, readMarkets, type FhfaMetric } from './adapter.ts';
 import { DIR, FILE, SOURCE_ID, URL_METRO } from './format.ts';
-import { fhfaSynthetic } from './synthetic.ts';
 
 export const fhfaHpi = defineSource({
   sourceId: SOURCE_ID,
@@ -57,5 +56,4 @@ export const fhfaHpi = defineSource({
     const datasetName = `House Price Index, ${kinds} all-transactions indexes, quarterly, not seasonally adjusted (through ${through ?? retrieval.vintage})`;
     return loadedSource(fhfaHpi, datasetName, retrieval, { ...values, notes: [] });
   },
-  synthetic: fhfaSynthetic,
 });

@@ -80,25 +80,4 @@ export const hudFmr = defineSource({
     const datasetName = `Fair Market Rents, metro areas, FY${retrieval.vintage}`;
     return loadedSource(hudFmr, datasetName, retrieval, { observations, missing, skipped: rows.size - observations.length, series: [], notes: [] });
   },
-  synthetic: {
-    files: (markets) =>
-      new Map([
-        [FILE, `${[HEADER, ...markets.map(({ i, market }) => `${market.cbsaCode},"${market.cbsaName ?? market.name}",${1200 + (i % 900)}`)].join('\n')}\n`],
-        [`${SOURCE_ID}/retrieval.json`, '{"vintage":"2026","latestReleaseDate":"2025-09-01","latestRetrievedAt":"2026-05-20"}'],
-      ]),
-    withOthers: (files, n) => {
-      const out = new Map(files);
-      const others = Array.from({ length: n }, (_, k) => `${90000 + k},"Other Metro ${k}, OH",${900 + (k % 700)}`);
-      out.set(FILE, `${(files.get(FILE) ?? `${HEADER}\n`).trimEnd()}\n${others.join('\n')}\n`);
-      return out;
-    },
-    nationalRows: () => 600,
-    onlyMarkets: (files, markets) => {
-      const codes = new Set(markets.map((m) => m.cbsaCode));
-      const out = new Map(files);
-      const lines = (files.get(FILE) ?? '').split('\n').filter((line, i) => i === 0 || codes.has(line.split(',', 1)[0] ?? ''));
-      out.set(FILE, `${lines.join('\n')}\n`);
-      return out;
-    },
-  },
 });

@@ -1,9 +1,9 @@
 // FHFA HPI files in the published layout (hpi_at_metro.csv: no header, quoted names, "-" gaps, "( 1.50)" standard errors)
 // for synthetic markets (scale benchmark, tests of page size and of large inputs), and national-size files around the markets.
-import { MARKETS, type MarketDefinition } from '../../contract/markets.ts';
-import type { SyntheticFiles, SyntheticMarket } from '../source.ts';
-import { seriesCodesOf } from './adapter.ts';
-import { DIR, FILE, MSAD_MARKER, NO_VALUE, codeOf, collationKey, quarterKey, quarterOfKey, standardError } from './format.ts';
+import { MARKETS, type MarketDefinition } from '../../../src/contract/markets.ts';
+import type { SyntheticFiles, SyntheticMarket } from './index.ts';
+import { seriesCodesOf } from '../../../src/sources/fhfa-hpi/adapter.ts';
+import { DIR, FILE, MSAD_MARKER, NO_VALUE, codeOf, collationKey, quarterKey, quarterOfKey, standardError } from '../../../src/sources/fhfa-hpi/format.ts';
 
 /** A national file's size: every metro and division of the country, 1975 onwards, about 80,000 lines. */
 const NATIONAL_LINES = 80_000;
@@ -186,7 +186,7 @@ function onlyMarkets(files: ReadonlyMap<string, string>, markets: readonly Marke
   return out;
 }
 
-export const fhfaSynthetic: SyntheticFiles = {
+export const fhfaFiles: SyntheticFiles = {
   files,
   withOthers: withOtherFhfaSeries,
   nationalRows: (files) => Math.max(0, NATIONAL_LINES - lineCount(files.get(FILE))),

@@ -1,7 +1,7 @@
 // Census BPS annual place files in the published layout (four regional files, multi-line header, padded codes) for synthetic markets and national-size inputs.
-import type { MarketDefinition } from '../../contract/markets.ts';
-import type { SyntheticFiles, SyntheticMarket } from '../source.ts';
-import { COL, DIR, EOL, HEADER, SURVEY, YEAR, fileOf, type RegionCode } from './format.ts';
+import type { MarketDefinition } from '../../../src/contract/markets.ts';
+import type { SyntheticFiles, SyntheticMarket } from './index.ts';
+import { COL, DIR, EOL, HEADER, SURVEY, YEAR, fileOf, type RegionCode } from '../../../src/sources/census-bps/format.ts';
 
 /** National size, four times over: the published files hold about 20,000 rows in all; the generator writes 20,000 in each. */
 const NATIONAL_ROWS = 80_000;
@@ -155,4 +155,4 @@ function onlyMarkets(files: ReadonlyMap<string, string>, markets: readonly Marke
   return out;
 }
 
-export const bpsSynthetic: SyntheticFiles = { files, withOthers: withOtherBpsPlaces, nationalRows: () => NATIONAL_ROWS, onlyMarkets };
+export const bpsFiles: SyntheticFiles = { files, withOthers: withOtherBpsPlaces, nationalRows: () => NATIONAL_ROWS, onlyMarkets };

@@ -1,7 +1,7 @@
 // Census ACS files in the Census Data API's layout for synthetic markets and their states, and the other places of the country around them.
-import type { MarketDefinition } from '../../contract/markets.ts';
-import type { SyntheticFiles, SyntheticMarket } from '../source.ts';
-import { DIR, FIELDS, PLACES, STATES as STATES_FILE, STATE_GEOGRAPHY, apiResponse, headerOf } from './format.ts';
+import type { MarketDefinition } from '../../../src/contract/markets.ts';
+import type { SyntheticFiles, SyntheticMarket } from './index.ts';
+import { DIR, FIELDS, PLACES, STATES as STATES_FILE, STATE_GEOGRAPHY, apiResponse, headerOf } from '../../../src/sources/census-acs-5yr/format.ts';
 
 const RETRIEVAL = `${DIR}/retrieval.json`;
 const PLACE_HEADER = headerOf(FIELDS);
@@ -223,4 +223,4 @@ function onlyMarkets(files: ReadonlyMap<string, string>, markets: readonly Marke
   return out;
 }
 
-export const acsSynthetic: SyntheticFiles = { files, withOthers: withOtherAcsPlaces, nationalRows: () => NATIONAL_PLACES, onlyMarkets };
+export const acsFiles: SyntheticFiles = { files, withOthers: withOtherAcsPlaces, nationalRows: () => NATIONAL_PLACES, onlyMarkets };
