@@ -24,20 +24,21 @@ export function csvRows(p: MarketProfile): CsvRow[] {
     }));
 }
 
-function csvDocument(rows: readonly CsvRow[]): string {
-  const header = CSV_COLUMNS.map((c) => c.name).join(',');
-  const body = rows.map((row) => CSV_COLUMNS.map((c) => csvField(row[c.name])).join(','));
+/** The one CSV writer: a header line of the columns' names, then each row's fields in column order, every line ended by CRLF. */
+function csvDocument<C extends string>(columns: readonly { name: C }[], rows: readonly Readonly<Record<C, string>>[]): string {
+  const header = columns.map((c) => c.name).join(',');
+  const body = rows.map((row) => columns.map((c) => csvField(row[c.name])).join(','));
   return [header, ...body].map((line) => line + CRLF).join('');
 }
 
 export function renderMarketCsv(p: MarketProfile): string {
-  return csvDocument(csvRows(p));
+  return csvDocument(CSV_COLUMNS, csvRows(p));
 }
 
 /** Every market's rows, sorted by market_id then metric_id (docs/contract.md 2.6). */
 export function renderBulkCsv(profiles: readonly MarketProfile[]): string {
   const ordered = [...profiles].sort(byId((p) => p.market.id));
-  return csvDocument(ordered.flatMap(csvRows));
+  return csvDocument(CSV_COLUMNS, ordered.flatMap(csvRows));
 }
 
 /** The long-format rows of a market's series (SERIES_CSV_COLUMNS): one per observation, by metric id then period. */
@@ -70,17 +71,11 @@ export function seriesRows(s: MarketSeries): Record<SeriesCsvColumn, string>[] {
     );
 }
 
-function seriesCsvDocument(rows: readonly Record<SeriesCsvColumn, string>[]): string {
-  const header = SERIES_CSV_COLUMNS.map((c) => c.name).join(',');
-  const body = rows.map((row) => SERIES_CSV_COLUMNS.map((c) => csvField(row[c.name])).join(','));
-  return [header, ...body].map((line) => line + CRLF).join('');
-}
-
 export function renderSeriesCsv(s: MarketSeries): string {
-  return seriesCsvDocument(seriesRows(s));
+  return csvDocument(SERIES_CSV_COLUMNS, seriesRows(s));
 }
 
 /** Every market's series rows, sorted by market_id, metric_id, then period. */
 export function renderBulkSeriesCsv(series: readonly MarketSeries[]): string {
-  return seriesCsvDocument([...series].sort(byId((s) => s.market.id)).flatMap(seriesRows));
+  return csvDocument(SERIES_CSV_COLUMNS, [...series].sort(byId((s) => s.market.id)).flatMap(seriesRows));
 }

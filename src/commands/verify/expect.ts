@@ -1,5 +1,7 @@
-// What `verify` expects, restated from docs/contract.md rather than imported from the server, so it checks the contract and not our own code.
+// What `verify` expects of a deployment: the contract's own column lists, and the rest of docs/contract.md restated, so it checks the deployment against the contract rather than against our own server.
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { CSV_COLUMNS as CONTRACT_CSV_COLUMNS } from '../../contract/schemas.ts';
+import { SERIES_CSV_COLUMNS as CONTRACT_SERIES_CSV_COLUMNS } from '../../contract/series.ts';
 import { headerOf, type Fetched } from './http.ts';
 
 export const TYPES = {
@@ -10,40 +12,9 @@ export const TYPES = {
   zip: 'application/zip',
 } as const;
 
-/** docs/contract.md 2.6, in order. */
-export const CSV_COLUMNS = [
-  'market_id',
-  'market_name',
-  'metric_id',
-  'metric_label',
-  'value',
-  'unit',
-  'source_id',
-  'updated_date',
-  'methodology_version',
-  'production_mode',
-  'live_data',
-] as const;
-/** docs/contract.md 2.10: the series CSV columns, in order. */
-export const SERIES_CSV_COLUMNS = [
-  'market_id',
-  'metric_id',
-  'period',
-  'period_start',
-  'period_end',
-  'value',
-  'unit',
-  'margin_of_error',
-  'illustrative',
-  'source_id',
-  'geography_level',
-  'geography_code',
-  'snapshot_date',
-  'updated_date',
-  'methodology_version',
-  'production_mode',
-  'live_data',
-] as const;
+/** docs/contract.md 2.6 and 2.10: the columns of the market CSVs and of the series CSVs, in order, as the contract defines them. */
+export const CSV_COLUMNS = CONTRACT_CSV_COLUMNS.map((c) => c.name);
+export const SERIES_CSV_COLUMNS = CONTRACT_SERIES_CSV_COLUMNS.map((c) => c.name);
 export const seriesCsvFilename = (id: string): string => `${id}-series.csv`;
 export const BULK_SERIES_CSV_FILENAME = 'housing-markets-series.csv';
 export const DOWNLOAD_FILENAME = 'housing-markets.zip';
