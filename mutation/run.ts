@@ -259,7 +259,7 @@ for (const m of selected) {
   if (s.errors > 0) notes.push(`${m.file}: ${s.errors} mutants that did not compile or run, not counted`);
   writeFileSync(join(REPORTS, `${m.name}.survivors.txt`), `${s.survivors.join('\n')}\n`);
 }
-// The columns of docs/testing.md's table, so a run's rows go there as printed.
+// The run's table, as markdown: a commit message or a closing note can quote it as printed.
 const table = [
   '| module | mutants | killed by its own files | killed by the unit tier | survived | score | second stage |',
   '|---|---|---|---|---|---|---|',

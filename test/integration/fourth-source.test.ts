@@ -1,6 +1,7 @@
-// A fourth source plugs in as docs/architecture.md's "Add a source" says: its module, its fixture and its registry entry, and no
-// other edit. A copy of the service gets the test-only HUD Fair Market Rents source (test/fourth-source/), type-checks, and builds;
-// the new metric reaches the JSON, both CSVs, the descriptor's rows, the Data Package, the OpenAPI document and the pages.
+// A fourth source plugs in as docs/architecture.md's "Add a source" says: its module, its fixture (retrieved after the newest
+// archived snapshot) and its registry entry, and no other edit. A copy of the whole project gets the test-only HUD Fair Market
+// Rents source (test/fourth-source/), type-checks, and builds a new snapshot beside the archived ones; the new metric reaches
+// the JSON, both CSVs, the descriptor's rows, the Data Package, the OpenAPI document and the pages.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -38,16 +39,32 @@ function register(registry: string): void {
 
 describe('a fourth source with one metric, added by its module, its fixture and its registry entry', () => {
   let work = '';
+  /** The day after the newest archived snapshot: the new source's retrieval date, so the build makes a new snapshot. */
+  let retrieved = '';
   /** Each served path's file in the copy's build. */
   let files = new Map<string, string>();
   const body = (path: string): string => readFileSync(join(work, 'dist', 'site', files.get(path) ?? assert.fail(`no route ${path}`)), 'utf8');
 
   before(() => {
     work = mkdtempSync(join(tmpdir(), 'mp-fourth-source-'));
-    for (const part of ['src', 'fixtures', 'tsconfig.json', 'package.json']) cpSync(join(ROOT, part), join(work, part), { recursive: true });
+    // The whole project as committed, archive/ included: the build serves every archived snapshot and holds the
+    // current one to its archived bytes.
+    const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' })
+      .split('\0')
+      .filter((f) => f !== '');
+    for (const file of tracked) cpSync(join(ROOT, file), join(work, file), { recursive: true });
     symlinkSync(join(ROOT, 'node_modules'), join(work, 'node_modules'));
     cpSync(join(ADDED, 'hud-fmr'), join(work, 'src', 'sources', 'hud-fmr'), { recursive: true });
     cpSync(join(ADDED, 'fixtures', 'hud-fmr'), join(work, 'fixtures', 'hud-fmr'), { recursive: true });
+    // The archive's rule (docs/architecture.md): the new source's files are retrieved after the newest archived snapshot.
+    const newest = readdirSync(join(work, 'archive'))
+      .filter((name) => /^\d{4}-\d{2}-\d{2}$/.test(name))
+      .sort()
+      .at(-1);
+    assert.ok(newest !== undefined, 'the project has an archived snapshot');
+    retrieved = new Date(Date.parse(`${newest}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    const retrieval = join(work, 'fixtures', 'hud-fmr', 'retrieval.json');
+    writeFileSync(retrieval, `${JSON.stringify({ ...(JSON.parse(readFileSync(retrieval, 'utf8')) as object), latestRetrievedAt: retrieved })}\n`);
     register(join(work, 'src', 'sources', 'registry.ts'));
     // The copy's own build command, run from the copy (tsx reads the copy's tsconfig there); it validates what it writes.
     writeFileSync(
@@ -128,6 +145,25 @@ describe('a fourth source with one metric, added by its module, its fixture and 
       profile.geographyScope.boundaries.some((b) => b.level === 'cbsa' && b.metrics.includes('fairMarketRent')),
       "profile.geographyScope.boundaries.some((b) => b.level === 'cbsa' && b.metrics.includes('fairMarketRent'))",
     );
+  });
+
+  test('a new snapshot of the day its files were retrieved, beside every archived one, each still served as it was', () => {
+    const vintages = JSON.parse(body('/api/vintages')) as { vintages: { snapshotDate: string; current: boolean }[] };
+    const archived = readdirSync(join(ROOT, 'archive')).filter((name) => /^\d{4}-\d{2}-\d{2}$/.test(name));
+    assert.deepEqual(
+      vintages.vintages.map((v) => [v.snapshotDate, v.current]),
+      [
+        [retrieved, true],
+        ...archived
+          .sort()
+          .reverse()
+          .map((date) => [date, false]),
+      ],
+    );
+    for (const date of archived) {
+      const path = `/api/vintages/${date}/markets/${AUSTIN}`;
+      assert.equal(body(path), readFileSync(join(ROOT, 'archive', date, 'markets', `${AUSTIN}.json`), 'utf8').replaceAll('{base_url}', BASE), path);
+    }
   });
 
   test('the market CSV and the bulk CSV have its rows, and every row fits the CSV descriptor', () => {

@@ -16,7 +16,7 @@ export const tierFiles = (tier: Tier): string[] =>
 /**
  * Share `part` of `parts` (counted from 0): every `parts`-th file of the sorted list, from the `part`-th. Any split
  * runs the same tests; alternate files keep the shares near each other in CPU without a list of costs to keep up to
- * date (docs/testing.md has the measured split).
+ * date.
  */
 export const shareOf = (files: readonly string[], part: number, parts: number): string[] => files.filter((_, index) => index % parts === part);
 
