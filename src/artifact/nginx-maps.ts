@@ -2,6 +2,7 @@
 import { METHODS } from 'node:http';
 import { BAD_TARGET_RULES, HOST_SOURCE, MAX_PATH_LENGTH, type BadTargetRule } from '../protocol/request-target.ts';
 import { mapBlock, quote, quoteWithVariables, regexKey } from './nginx-syntax.ts';
+import { keysOf } from '../contract/records.ts';
 
 const CODINGS = { br: 'br', gzip: '(?:x-)?gzip', identity: 'identity', star: '\\*' } as const;
 type Coding = keyof typeof CODINGS;
@@ -67,7 +68,7 @@ const compare = (a: string, b: string): string =>
 export function negotiationMaps(): string {
   const key = '"$mp_qe_br$mp_qe_gzip:$mp_br_ge_identity$mp_br_ge_gzip$mp_gzip_ge_identity"';
   return [
-    ...(Object.keys(CODINGS) as Coding[]).map(qMaps),
+    ...keysOf(CODINGS).map(qMaps),
     effective('br', '0000'),
     effective('gzip', '0000'),
     effective('identity', '1000'),

@@ -25,6 +25,7 @@ import {
 import type { Manifest, ManifestEntry } from './manifest.ts';
 import { conditionalMaps, negotiationMaps, targetMaps } from './nginx-maps.ts';
 import { mapBlock, nginxSize, nginxTime, quote, regexKey, slug } from './nginx-syntax.ts';
+import { entriesOf, keysOf } from '../contract/records.ts';
 
 export const NGINX_DIR = 'nginx';
 /** http-context include: the maps. */
@@ -136,7 +137,6 @@ export function nginxHttpConf(m: Manifest): string {
 
 /** The precompressed encodings: the nginx module that sends each, and the suffix of its file beside the identity one. */
 const STATIC_MODULES = { gzip: { module: 'gzip_static', suffix: '.gz' }, br: { module: 'brotli_static', suffix: '.br' } } as const;
-type Compressed = keyof typeof STATIC_MODULES;
 
 /**
  * One exact location per route. Every header variable the 304 and variant locations read is set, empty when the
@@ -149,7 +149,7 @@ function routeLocation(r: ManifestEntry, keepNames: readonly string[], fullNames
   const headers = Object.entries(r.headers).filter(([k]) => k !== 'Content-Type');
   const keep = headers.filter(([k]) => NOT_MODIFIED_KEEP.has(k.toLowerCase()));
   const full = headers.filter(([k]) => !NOT_MODIFIED_KEEP.has(k.toLowerCase()));
-  const compressed = (Object.keys(STATIC_MODULES) as Compressed[]).filter((e) => variants.has(e));
+  const compressed = keysOf(STATIC_MODULES).filter((e) => variants.has(e));
   return `location = ${quote(r.path)} {\n${indent([
     `default_type ${quote(r.contentType)};`,
     'if ($request_method = OPTIONS) {',
@@ -189,7 +189,7 @@ function variantLocations(m: Manifest, keepNames: readonly string[], fullNames: 
     types.set(ext, r.contentType);
   }
   const typeLines = [...types].sort(([a], [b]) => a.localeCompare(b)).map(([ext, type]) => `        ${quote(type)} ${ext};`);
-  return (Object.entries(STATIC_MODULES) as [Compressed, (typeof STATIC_MODULES)[Compressed]][]).map(([encoding, { module, suffix }]) =>
+  return entriesOf(STATIC_MODULES).map(([encoding, { module, suffix }]) =>
     [
       `location = /__mp/${encoding} {`,
       '    internal;',

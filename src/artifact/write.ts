@@ -11,6 +11,7 @@ import { nginxFiles } from './nginx.ts';
 import { renderJson } from '../contract/json.ts';
 import { SITE_DIR, VARIANT_SUFFIX, buildManifest, errorFiles, fileFor, type Manifest } from './manifest.ts';
 import type { Route, RouteTable, Variant } from '../routes/route-table.ts';
+import { entriesOf } from '../contract/records.ts';
 
 /** What an artifact records beside the table, and how its edge assets are cut. */
 export interface ArtifactOptions {
@@ -146,7 +147,7 @@ export function buildFingerprint(inputs: BuildInputs): string {
   return hash.digest('hex');
 }
 
-const KIND_OF_TYPE = new Map<string, Kind>(Object.entries(CONTENT_TYPES).map(([kind, type]) => [type, kind as Kind]));
+const KIND_OF_TYPE = new Map<string, Kind>(entriesOf(CONTENT_TYPES).map(([kind, type]) => [type, kind]));
 
 /**
  * The route table a build wrote to `outDir`, when its manifest says it was built from `builtFrom` (see

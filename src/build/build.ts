@@ -10,6 +10,7 @@ import { loadSources } from '../sources/load.ts';
 import type { ReadFixture, SourceModule } from '../sources/source.ts';
 import { assertCsvTies, assertProfileRules, assertValid, compilePublished } from '../validate/contract-checks.ts';
 import { assertSeriesCsvTies, assertSeriesRules } from '../validate/series-checks.ts';
+import { parseJsonText } from '../contract/json.ts';
 
 export interface BuildOptions {
   baseUrl: string;
@@ -43,21 +44,21 @@ export function buildSnapshot(options: BuildOptions): { snapshot: Snapshot; tabl
   const validateProfile = compilePublished(served(PATHS.profileSchema));
   for (const p of profiles) {
     const route = PATHS.profile(p.market.id);
-    assertValid(validateProfile, JSON.parse(served(route).toString()) as unknown, p.market.id, route);
+    assertValid(validateProfile, parseJsonText(served(route).toString()), p.market.id, route);
     assertProfileRules(p, route);
     assertCsvTies(served(PATHS.marketCsv(p.market.id)).toString(), [p], PATHS.marketCsv(p.market.id));
   }
-  assertValid(compilePublished(served(PATHS.indexSchema)), JSON.parse(served(PATHS.index).toString()) as unknown, undefined, PATHS.index);
+  assertValid(compilePublished(served(PATHS.indexSchema)), parseJsonText(served(PATHS.index).toString()), undefined, PATHS.index);
   assertCsvTies(served(PATHS.bulkCsv).toString(), profiles, PATHS.bulkCsv);
   const validateSeries = compilePublished(served(PATHS.seriesSchema));
   const series = snapshot.markets.map((m) => m.seriesDocument);
   for (const s of series) {
     const route = PATHS.series(s.market.id);
-    assertValid(validateSeries, JSON.parse(served(route).toString()) as unknown, s.market.id, route);
+    assertValid(validateSeries, parseJsonText(served(route).toString()), s.market.id, route);
     assertSeriesRules(s, route);
     assertSeriesCsvTies(served(PATHS.seriesCsv(s.market.id)).toString(), [s], PATHS.seriesCsv(s.market.id));
   }
   assertSeriesCsvTies(served(PATHS.bulkSeriesCsv).toString(), series, PATHS.bulkSeriesCsv);
-  assertValid(compilePublished(served(PATHS.vintagesSchema)), JSON.parse(served(PATHS.vintages).toString()) as unknown, undefined, PATHS.vintages);
+  assertValid(compilePublished(served(PATHS.vintagesSchema)), parseJsonText(served(PATHS.vintages).toString()), undefined, PATHS.vintages);
   return { snapshot, table };
 }

@@ -6,6 +6,7 @@ import type { Credential } from '../sources/source.ts';
 import { closest } from './suggest.ts';
 import { listWords } from '../contract/words.ts';
 import { baseUrlKind, integerKind, mirrorUrlKind, normalizeBaseUrl, onOffKind, textKind, type ValueKind } from './option-kinds.ts';
+import { keysOf } from '../contract/records.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -135,7 +136,7 @@ export const CREDENTIAL_ABSENT = 'none';
 
 export type Name = keyof typeof OPTIONS;
 type ValueOf<N extends Name> = (typeof OPTIONS)[N] extends OptionSpec<infer V> ? V : never;
-export const NAMES = Object.keys(OPTIONS) as Name[];
+export const NAMES: Name[] = keysOf(OPTIONS);
 
 /** One command: how the usage text lists it, what it does, and the options it reads. */
 export interface CommandSpec {
@@ -252,7 +253,7 @@ export const COMMANDS = {
 } as const satisfies Record<string, CommandSpec>;
 
 export type Command = keyof typeof COMMANDS;
-export const COMMAND_NAMES = Object.keys(COMMANDS) as Command[];
+export const COMMAND_NAMES: Command[] = keysOf(COMMANDS);
 export const isCommand = (name: string): name is Command => Object.hasOwn(COMMANDS, name);
 
 /** The name an error message gives an option: its environment variable where it has one, else its flag. */

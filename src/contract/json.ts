@@ -15,3 +15,6 @@ export const byId =
   <T>(idOf: (item: T) => string) =>
   (a: T, b: T): number =>
     compareIds(idOf(a), idOf(b));
+
+/** Parses JSON text to what it is, not yet typed: the caller checks its shape before reading it. */
+export const parseJsonText = (text: string): unknown => JSON.parse(text);

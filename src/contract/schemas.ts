@@ -2,6 +2,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { GEOGRAPHY_LEVEL_IDS } from './geography.ts';
 import { byId, compareIds } from './json.ts';
+import { recordOf } from './records.ts';
 
 export const SCHEMA_VERSION = '1';
 export const PRODUCTION_MODE = 'static-fixture';
@@ -166,7 +167,7 @@ const GeographyScope = Type.Object(
   },
 );
 
-const Links = Type.Object(Object.fromEntries(LINK_KEYS.map((key) => [key, Url])) as Record<(typeof LINK_KEYS)[number], typeof Url>);
+const Links = Type.Object(recordOf(LINK_KEYS.map((key) => [key, Url])));
 
 export const constants = {
   schemaVersion: Type.Literal(SCHEMA_VERSION),

@@ -5,6 +5,7 @@ import { BULK_CSV_FILENAME, BULK_SERIES_CSV_FILENAME, PATHS, marketCsvFilename, 
 import { SERIES_CSV_COLUMNS } from '../contract/series.ts';
 import type { Snapshot, SourceData } from '../methodology/snapshot.ts';
 import { bodyOf, type Served } from './served.ts';
+import { InvariantError } from '../contract/errors.ts';
 
 type Json = Record<string, unknown>;
 
@@ -126,7 +127,11 @@ export function dataPackage(input: DataPackageInput): Json {
   const sources = new Map<string, SourceData>();
   // Each cited source as a profile cites it, with the terms it was loaded with.
   for (const p of sorted)
-    for (const s of p.sources) if (!sources.has(s.sourceId)) sources.set(s.sourceId, { ...(loaded.get(s.sourceId) as SourceData), source: s });
+    for (const s of p.sources) {
+      const load = loaded.get(s.sourceId);
+      if (load === undefined) throw new InvariantError(`profile ${p.market.id} cites ${s.sourceId}, which the snapshot did not load`);
+      if (!sources.has(s.sourceId)) sources.set(s.sourceId, { ...load, source: s });
+    }
   const cited = [...sources.values()].sort(byId((s) => s.source.sourceId));
   const name = (file: string): string => file.replace(/\.csv$/, '');
   return {

@@ -1,6 +1,7 @@
 // The freshness rule: each source's latest release against its update frequency, judged at the snapshot date; and the bounds the rule gives, for the methodology page.
 import type { Freshness, Source, UpdateFrequency } from '../contract/schemas.ts';
 import { InvariantError } from '../contract/errors.ts';
+import { keysOf } from '../contract/records.ts';
 
 /** Days a source may go without a new release and still be current. */
 export const EXPECTED_INTERVAL_DAYS: Record<UpdateFrequency, number> = { monthly: 31, quarterly: 92, annually: 366 };
@@ -30,7 +31,7 @@ const INTERVAL_MONTHS: Record<UpdateFrequency, number> = { monthly: 1, quarterly
  */
 export function nextExpectedRelease(source: Pick<Source, 'latestReleaseDate' | 'updateFrequency'>): string | undefined {
   if (source.latestReleaseDate === undefined) return undefined;
-  const [year, month, day] = source.latestReleaseDate.split('-').map(Number) as [number, number, number];
+  const [year = 0, month = 1, day = 1] = source.latestReleaseDate.split('-').map(Number);
   const months = month - 1 + INTERVAL_MONTHS[source.updateFrequency];
   const y = year + Math.floor(months / 12);
   const m = months % 12;
@@ -68,7 +69,7 @@ export const MAX_RELEASE_AGE_DAYS = 3_660;
  */
 export function freshnessBounds(snapshotDate: string, rule: typeof sourceFreshness = sourceFreshness): FreshnessBounds[] {
   const snapshot = Date.parse(`${snapshotDate}T00:00:00Z`);
-  return (Object.keys(EXPECTED_INTERVAL_DAYS) as UpdateFrequency[]).map((frequency) => {
+  return keysOf(EXPECTED_INTERVAL_DAYS).map((frequency) => {
     const verdict = (age: number): Freshness => {
       const release = new Date(snapshot - age * 86_400_000).toISOString().slice(0, 10);
       const probe: Source = {

@@ -5,31 +5,37 @@ import {
   SCHEMA_VERSION,
   byId,
   compareIds,
-  type GeographyScope,
   type Coverage,
   type MarketProfile,
   type Metric,
   type Source,
 } from '../contract/schemas.ts';
-import { GEOGRAPHY_LEVELS } from '../contract/geography.ts';
+import { GEOGRAPHY_LEVELS, areaPhrase, type Area } from '../contract/geography.ts';
 import { listWords } from '../contract/words.ts';
 import { DataError } from '../contract/errors.ts';
 import type { MarketDefinition } from '../contract/markets.ts';
 import { profileLinks } from '../contract/paths.ts';
 import type { LoadedSources } from '../sources/load.ts';
-import type { Boundary, Observation } from '../sources/source.ts';
+import type { Observation } from '../sources/source.ts';
 import { daysBetween, sourceFreshness, worstFreshness } from './freshness.ts';
 import { computeCoverage, inMetricOrder, isMetricId, metricDefinition, type MetricId, type ProfileMetrics, type Values } from './metrics.ts';
-import { SCORE_KEYS, computeScores, scoreDependencies, type ScoreKey, type Scores } from './scores.ts';
+import { SCORE_KEYS, computeScores, scoreDependencies, type ScoreKey, type ScoreValues } from './scores.ts';
 import { METHODOLOGY_VERSION } from './version.ts';
 
 type ProfileBody = MarketProfile['profile'];
 
 /** A market profile as the build assembles it: the contract's document, its metrics and scores keyed by their typed ids. */
-export interface AssembledProfile extends Omit<MarketProfile, 'profile'> {
+/** A profile's geographyScope as the build makes it: each boundary an area with the codes of its level. */
+export interface AreaScope {
+  note: string;
+  boundaries: (Area & { metrics: string[] })[];
+}
+
+export interface AssembledProfile extends Omit<MarketProfile, 'profile' | 'geographyScope'> {
+  geographyScope?: AreaScope;
   profile: Omit<ProfileBody, 'metrics' | 'scores' | 'illustrativeScores' | 'coverage'> & {
     metrics: ProfileMetrics;
-    scores: Scores;
+    scores: ScoreValues;
     illustrativeScores?: ScoreKey[];
     coverage: Omit<Coverage, 'missing'> & { missing: MetricId[] };
   };
@@ -63,13 +69,13 @@ function freshnessNote(sources: readonly Source[], snapshotDate: string): string
 }
 
 /** The boundary as a sentence names it, with its codes: "Austin city, Texas (Census place 4805000)"; a division with its metro's name. */
-export const boundaryPhrase = (b: Boundary, cbsaName: string | undefined): string => GEOGRAPHY_LEVELS[b.level].phrase(b, cbsaName);
+export const boundaryPhrase = (b: Area, cbsaName: string | undefined): string => areaPhrase(b, cbsaName);
 
 /**
  * Metrics and the area they describe, as a clause of the geographyScope note and of the market page's covers line:
  * "median gross rent and housing units describe Austin city, Texas (Census place 4805000)", metrics in the methodology's order.
  */
-export function coverageClause(metricIds: readonly string[], boundary: Boundary, cbsaName: string | undefined): string {
+export function coverageClause(metricIds: readonly string[], boundary: Area, cbsaName: string | undefined): string {
   const nouns = inMetricOrder(metricIds).map((id) => metricDefinition(id)?.noun ?? id);
   return `${listWords(nouns)} ${nouns.length === 1 && !/s$/.test(nouns[0] ?? '') ? 'describes' : 'describe'} ${boundaryPhrase(boundary, cbsaName)}`;
 }
@@ -79,8 +85,8 @@ export function coverageClause(metricIds: readonly string[], boundary: Boundary,
  * ACS and permits values beside a metro's or a metropolitan division's price index). It names each boundary with its
  * codes and states, the metrics it measures, and says the same in one sentence.
  */
-function geographyScope(market: MarketDefinition, observations: readonly Observation[]): GeographyScope | undefined {
-  const boundaries = new Map<string, { boundary: Boundary; metrics: Set<string> }>();
+function geographyScope(market: MarketDefinition, observations: readonly Observation[]): AreaScope | undefined {
+  const boundaries = new Map<string, { boundary: Area; metrics: Set<string> }>();
   for (const o of observations) {
     const key = `${o.boundary.level}:${Object.values(o.boundary.codes).join(':')}`;
     const entry = boundaries.get(key) ?? { boundary: o.boundary, metrics: new Set<string>() };
@@ -92,13 +98,7 @@ function geographyScope(market: MarketDefinition, observations: readonly Observa
   const sentence = entries.map(({ boundary, metrics }) => coverageClause([...metrics], boundary, market.cbsaName)).join('; ');
   return {
     note: `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`,
-    boundaries: entries.map(({ boundary, metrics }) => ({
-      level: boundary.level,
-      name: boundary.name,
-      codes: boundary.codes,
-      states: boundary.states,
-      metrics: [...metrics].sort(compareIds),
-    })),
+    boundaries: entries.map(({ boundary, metrics }) => ({ ...boundary, metrics: [...metrics].sort(compareIds) })),
   };
 }
 
@@ -200,7 +200,7 @@ export function assembleProfile(market: MarketDefinition, data: LoadedSources, b
 const DEPENDENCIES = scoreDependencies();
 
 /** The scores a profile has that read an illustrative metric: they are no more published than their inputs. */
-export function illustrativeScoresOf(scores: Scores, metrics: ProfileMetrics): ScoreKey[] {
+export function illustrativeScoresOf(scores: ScoreValues, metrics: ProfileMetrics): ScoreKey[] {
   return SCORE_KEYS.filter((key) => scores[key] !== undefined && DEPENDENCIES[key].some((id) => metrics[id]?.illustrative === true));
 }
 

@@ -1,5 +1,6 @@
 // The scores, each one definition: the derived inputs, the thresholds with what they rest on, the weights, the words; and the one function that computes them term by term.
 import { inMetricOrder, type MetricId, type Values } from './metrics.ts';
+import { entriesOf, keysOf, recordOf } from '../contract/records.ts';
 
 /** A ratio of two metrics that a score reads: before × numerator ÷ denominator × after. */
 export interface DerivedInput {
@@ -46,7 +47,7 @@ export const DERIVED_INPUTS = {
 
 export type DerivedKey = keyof typeof DERIVED_INPUTS;
 export const derivedInput = (key: DerivedKey): DerivedInput => DERIVED_INPUTS[key];
-export const DERIVED_KEYS = Object.keys(DERIVED_INPUTS) as DerivedKey[];
+export const DERIVED_KEYS: DerivedKey[] = keysOf(DERIVED_INPUTS);
 
 /** A linear score between two fixed thresholds: `zeroAt` scores 0, `fullAt` scores 100, clamped outside. */
 export interface Threshold {
@@ -101,15 +102,15 @@ const THRESHOLD_DEFINITIONS = {
 } as const satisfies Partial<Record<DerivedKey | MetricId, ThresholdDefinition>>;
 
 export type ThresholdKey = keyof typeof THRESHOLD_DEFINITIONS;
-export const THRESHOLD_KEYS = Object.keys(THRESHOLD_DEFINITIONS) as ThresholdKey[];
+export const THRESHOLD_KEYS: ThresholdKey[] = keysOf(THRESHOLD_DEFINITIONS);
 export const thresholdDefinition = (key: ThresholdKey): ThresholdDefinition => THRESHOLD_DEFINITIONS[key];
 
 /** The thresholds alone, by input. */
-export const THRESHOLDS = Object.fromEntries(
+export const THRESHOLDS: Record<ThresholdKey, Threshold> = recordOf(
   THRESHOLD_KEYS.map((k) => [k, { zeroAt: THRESHOLD_DEFINITIONS[k].zeroAt, fullAt: THRESHOLD_DEFINITIONS[k].fullAt }]),
-) as Record<ThresholdKey, Threshold>;
+);
 /** What each threshold rests on, by input; the methodology page shows it. */
-export const THRESHOLD_BASIS = Object.fromEntries(THRESHOLD_KEYS.map((k) => [k, THRESHOLD_DEFINITIONS[k].basis])) as Record<ThresholdKey, string>;
+export const THRESHOLD_BASIS: Record<ThresholdKey, string> = recordOf(THRESHOLD_KEYS.map((k) => [k, THRESHOLD_DEFINITIONS[k].basis]));
 
 export const isThreshold = (key: string): key is ThresholdKey => key in THRESHOLD_DEFINITIONS;
 export const isDerived = (key: string): key is DerivedKey => key in DERIVED_INPUTS;
@@ -182,15 +183,15 @@ export interface ScoreDefinition {
 
 export const SCORES: readonly ScoreDefinition[] = SCORE_DEFINITIONS;
 export const SCORE_KEYS: readonly ScoreKey[] = SCORES.map((s) => s.key);
-const scoreByKey = new Map<string, ScoreDefinition>(SCORES.map((s) => [s.key, s]));
-export const scoreDefinition = (key: ScoreKey): ScoreDefinition => scoreByKey.get(key) as ScoreDefinition;
-export const isScoreKey = (key: string): key is ScoreKey => scoreByKey.has(key);
+const scoreByKey: Record<ScoreKey, ScoreDefinition> = recordOf(SCORES.map((s) => [s.key, s]));
+export const scoreDefinition = (key: ScoreKey): ScoreDefinition => scoreByKey[key];
+export const isScoreKey = (key: string): key is ScoreKey => Object.hasOwn(scoreByKey, key);
 
 /** The weights of every score's terms, by score. */
-export const WEIGHTS = Object.fromEntries(SCORES.map((s) => [s.key, s.weights])) as Record<ScoreKey, ScoreDefinition['weights']>;
+export const WEIGHTS: Record<ScoreKey, ScoreDefinition['weights']> = recordOf(SCORES.map((s) => [s.key, s.weights]));
 
 /** A profile's scores, integers 0-100, each omitted when an input is missing. */
-export type Scores = Partial<Record<ScoreKey, number>>;
+export type ScoreValues = Partial<Record<ScoreKey, number>>;
 
 export function scale(value: number, t: Threshold): number {
   const fraction = (value - t.zeroAt) / (t.fullAt - t.zeroAt);
@@ -221,18 +222,15 @@ export function scoreInputs(v: Values): ScoreInputs {
 }
 
 /** The metrics an input reads: the derived ratio's two, or the metric of the same id. */
-export const metricsOfInput = (key: ThresholdKey): MetricId[] =>
-  isDerived(key) ? [DERIVED_INPUTS[key].numerator, DERIVED_INPUTS[key].denominator] : [key as MetricId];
+export const metricsOfInput = (key: ThresholdKey): MetricId[] => (isDerived(key) ? [DERIVED_INPUTS[key].numerator, DERIVED_INPUTS[key].denominator] : [key]);
 
-export interface WorkedTerm {
-  /** A threshold key (an input scaled to 0-100) or a score key (a score already 0-100). */
-  key: ThresholdKey | ScoreKey;
-  kind: 'threshold' | 'score';
+/** One term of a score: a thresholded input (an input scaled to 0-100) or a score computed before it (already 0-100). */
+export type WorkedTerm = ({ kind: 'threshold'; key: ThresholdKey } | { kind: 'score'; key: ScoreKey }) & {
   weight: number;
   input: number;
   /** The input on the 0-100 scale (a score term is already on it). */
   scaled: number;
-}
+};
 
 export interface WorkedScore {
   key: ScoreKey;
@@ -251,12 +249,17 @@ export function workScores(v: Values): WorkedScore[] {
   const out: WorkedScore[] = [];
   for (const score of SCORES) {
     const terms: WorkedTerm[] = [];
-    const entries = Object.entries(score.weights) as [ThresholdKey | ScoreKey, number][];
-    for (const [key, weight] of entries) {
-      const threshold = isThreshold(key);
-      const value = threshold ? ((isDerived(key) ? inputs[key] : undefined) ?? v[key as MetricId]) : done.get(key);
-      if (value === undefined || !Number.isFinite(value)) break;
-      terms.push({ key, kind: threshold ? 'threshold' : 'score', weight, input: value, scaled: threshold ? scale(value, THRESHOLDS[key]) : value });
+    const entries = entriesOf(score.weights);
+    for (const [key, weight = 0] of entries) {
+      if (isThreshold(key)) {
+        const value = isDerived(key) ? inputs[key] : v[key];
+        if (value === undefined || !Number.isFinite(value)) break;
+        terms.push({ kind: 'threshold', key, weight, input: value, scaled: scale(value, THRESHOLDS[key]) });
+      } else {
+        const value = done.get(key);
+        if (value === undefined) break;
+        terms.push({ kind: 'score', key, weight, input: value, scaled: value });
+      }
     }
     if (terms.length !== entries.length) continue;
     const sum = terms.reduce((acc, t) => acc + t.weight * t.scaled, 0);
@@ -268,16 +271,18 @@ export function workScores(v: Values): WorkedScore[] {
 }
 
 /** Integer scores 0-100, each the weighted sum of its terms; a score with a term missing is omitted. */
-export function computeScores(v: Values): Scores {
-  return Object.fromEntries(workScores(v).map((w) => [w.key, w.score])) as Scores;
+export function computeScores(v: Values): ScoreValues {
+  const scores: ScoreValues = {};
+  for (const w of workScores(v)) scores[w.key] = w.score;
+  return scores;
 }
 
 /** Which metrics each score needs, in the methodology's order of metrics: its inputs', and those of the scores it combines. */
 export function scoreDependencies(): Record<ScoreKey, MetricId[]> {
-  const deps = {} as Record<ScoreKey, MetricId[]>;
+  const deps = new Map<ScoreKey, MetricId[]>();
   for (const score of SCORES) {
-    const needs = (Object.keys(score.weights) as (ThresholdKey | ScoreKey)[]).flatMap((key) => (isThreshold(key) ? metricsOfInput(key) : deps[key]));
-    deps[score.key] = inMetricOrder([...new Set(needs)]);
+    const needs = keysOf(score.weights).flatMap((key) => (isThreshold(key) ? metricsOfInput(key) : (deps.get(key) ?? [])));
+    deps.set(score.key, inMetricOrder([...new Set(needs)]));
   }
-  return deps;
+  return recordOf(deps);
 }

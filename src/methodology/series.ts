@@ -1,11 +1,11 @@
 // A market's every observation per metric: the current files' history (FHFA quarter by quarter) and latest values, and for periods they no longer hold, the archived vintages' values.
-import { GEOGRAPHY_LEVELS } from '../contract/geography.ts';
+import { areaCode, areaOf, type Area } from '../contract/geography.ts';
 import { PATHS } from '../contract/paths.ts';
 import { comparePeriods, periodRange } from '../contract/periods.ts';
 import { PRODUCTION_MODE, SCHEMA_VERSION, compareIds, type MarketProfile, type Source } from '../contract/schemas.ts';
 import { SERIES_CAVEATS, type MarketSeries, type SeriesGeography, type SeriesMetric, type SeriesObservation } from '../contract/series.ts';
 import type { ArchivedSource } from '../contract/vintages.ts';
-import type { Boundary, MetricSeries } from '../sources/source.ts';
+import type { MetricSeries } from '../sources/source.ts';
 import type { MetricId } from './metrics.ts';
 import type { AssembledProfile } from './profiles.ts';
 
@@ -25,15 +25,15 @@ export interface PastSnapshot {
 export interface SeriesInput {
   profile: AssembledProfile;
   series: ReadonlyMap<MetricId, MetricSeries>;
-  boundaries: ReadonlyMap<MetricId, Boundary>;
+  boundaries: ReadonlyMap<MetricId, Area>;
   /** Archived snapshots older than this one, newest first. */
   past: readonly PastSnapshot[];
   baseUrl: string;
 }
 
-export const geographyOf = (b: Pick<Boundary, 'level' | 'name' | 'codes' | 'states'>): SeriesGeography => ({
+export const geographyOf = (b: Area): SeriesGeography => ({
   level: b.level,
-  code: GEOGRAPHY_LEVELS[b.level].code(b),
+  code: areaCode(b),
   name: b.name,
 });
 
@@ -56,7 +56,8 @@ const observation = (period: string, value: number, snapshotDate: string, extra:
 /** Where an archived profile says a metric's value came from: its geographyScope boundary, or (with one area only) undefined. */
 function pastGeography(profile: MarketProfile, metricId: string): SeriesGeography | undefined {
   const b = profile.geographyScope?.boundaries.find((x) => x.metrics.includes(metricId));
-  return b === undefined ? undefined : geographyOf(b);
+  const area = b === undefined ? undefined : areaOf(b);
+  return area === undefined ? undefined : geographyOf(area);
 }
 
 function seriesMetric(input: SeriesInput, id: MetricId, source: Source): SeriesMetric | undefined {

@@ -3,7 +3,8 @@ import { byId, type MarketIndex, type Source } from '../contract/schemas.ts';
 import type { Location, MarketDefinition } from '../contract/markets.ts';
 import type { MarketSeries } from '../contract/series.ts';
 import type { LoadedSources, SourceFile } from '../sources/load.ts';
-import type { Boundary, Licence, MetricSeries, MissingValue } from '../sources/source.ts';
+import type { Area } from '../contract/geography.ts';
+import type { Licence, MetricSeries, MissingValue } from '../sources/source.ts';
 import { isOverdue, nextExpectedRelease } from './freshness.ts';
 import { buildMarketIndex } from './market-index.ts';
 import { isMetricId, type MetricId } from './metrics.ts';
@@ -18,7 +19,7 @@ export interface MarketData {
   /** Each metric's history, where its source holds one (the house price index by quarter). */
   series: ReadonlyMap<MetricId, MetricSeries>;
   /** The area each metric's value describes. */
-  boundaries: ReadonlyMap<MetricId, Boundary>;
+  boundaries: ReadonlyMap<MetricId, Area>;
   /** Every observation per metric, as /api/markets/<market-id>/series serves it. */
   seriesDocument: MarketSeries;
   /** How a value was put together where it is more than one row's (New York City's permits). */

@@ -31,7 +31,7 @@ export function crc32(body: Buffer): number {
 
 /** An MS-DOS date of midnight on an ISO date (zip's timestamps have no zone): every entry carries the snapshot's date. */
 function dosDate(isoDate: string): number {
-  const [y, m, d] = isoDate.split('-').map(Number) as [number, number, number];
+  const [y = 1980, m = 1, d = 1] = isoDate.split('-').map(Number);
   return ((y - 1980) << 9) | (m << 5) | d;
 }
 

@@ -168,10 +168,12 @@ export function readRetrieval(read: ReadFixture, sourceDir: string): Retrieval {
     if (out.illustrative === undefined) {
       throw new FixtureError('bad_shape', { file, pointer: '/illustrativeMetrics' }, '"illustrativeMetrics" needs the sentence "illustrative" beside it');
     }
-    if (!Array.isArray(metrics) || metrics.length === 0 || !metrics.every((m) => typeof m === 'string' && m !== '')) {
+    const ids: unknown[] = Array.isArray(metrics) ? metrics : [];
+    const named = ids.filter((m): m is string => typeof m === 'string' && m !== '');
+    if (named.length === 0 || named.length !== ids.length) {
       throw new FixtureError('bad_shape', { file, pointer: '/illustrativeMetrics' }, '"illustrativeMetrics" must be a list of metric ids');
     }
-    out.illustrativeMetrics = metrics as string[];
+    out.illustrativeMetrics = named;
   }
   return out;
 }

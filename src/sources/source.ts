@@ -1,9 +1,7 @@
 // What a source module is (everything about one upstream dataset, in one folder) and what its adapter produces.
-import type { Comparison, Boundary as ScopeBoundary, Source } from '../contract/schemas.ts';
+import type { Area } from '../contract/geography.ts';
+import type { Comparison, Source } from '../contract/schemas.ts';
 import type { MarketDefinition } from '../contract/markets.ts';
-
-/** Which boundary a value describes (the contract's geographyScope boundary, before the metrics are known). */
-export type Boundary = Omit<ScopeBoundary, 'metrics'>;
 
 /** One value for one market, already rounded to the upstream's published precision. */
 export interface Observation<M extends string = string> {
@@ -16,7 +14,8 @@ export interface Observation<M extends string = string> {
   illustrative?: true;
   asOf: string;
   sourceId: string;
-  boundary: Boundary;
+  /** The area the value describes, with the codes of its level. */
+  boundary: Area;
   /** The same metric for the geographies that hold the market's (its state), where the source publishes them. */
   comparisons?: Comparison[];
   origin: { file: string; line: number };

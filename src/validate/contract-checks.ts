@@ -6,7 +6,6 @@ import { CsvSyntaxError, parseCsv, plainDecimal } from '../contract/csv-format.t
 import { ContractError } from '../contract/errors.ts';
 import { REQUIRED_METRIC_IDS } from '../methodology/metrics.ts';
 import { illustrativeScoresOf } from '../methodology/profiles.ts';
-import type { Scores } from '../methodology/scores.ts';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives as the module namespace.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -101,7 +100,7 @@ export function assertProfileRules(p: MarketProfile, route: string): void {
     });
   }
   // A score is illustrative exactly when it reads an illustrative metric; the list is absent when none is.
-  const expected = illustrativeScoresOf(p.profile.scores as Scores, p.profile.metrics);
+  const expected = illustrativeScoresOf(p.profile.scores, p.profile.metrics);
   const listed = p.profile.illustrativeScores;
   if (listed !== undefined && listed.length === 0) fail('/profile/illustrativeScores', 'an empty list is left out');
   if ((listed ?? []).join() !== expected.join()) {

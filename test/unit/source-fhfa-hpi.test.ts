@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { FixtureError } from '../../src/contract/errors.ts';
+import { areaCode } from '../../src/contract/geography.ts';
 import { MARKETS } from '../../src/contract/markets.ts';
 import { latestQuarterOf, parseSeriesName } from '../../src/sources/fhfa-hpi/adapter.ts';
 import { codeOf } from '../../src/sources/fhfa-hpi/format.ts';
@@ -526,9 +527,7 @@ describe('fhfa-hpi: which series each market uses', () => {
   test("2023-delineation edition: eleven markets resolve to their principal city's metropolitan division, five to the whole metro", () => {
     const load = fhfaHpi.load(readerOf(sample(EDITION_2023)), MARKETS);
     const used = Object.fromEntries(
-      load.observations
-        .filter((o) => o.metricId === 'homePriceIndex')
-        .map((o) => [o.marketId, `${o.boundary.level} ${o.boundary.codes['division'] ?? o.boundary.codes['cbsa']}`]),
+      load.observations.filter((o) => o.metricId === 'homePriceIndex').map((o) => [o.marketId, `${o.boundary.level} ${areaCode(o.boundary)}`]),
     );
     assert.deepEqual(used, {
       'us-az-phoenix': 'cbsa 38060',

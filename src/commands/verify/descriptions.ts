@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { CSV_COLUMNS, Faults, SERIES_CSV_COLUMNS, TYPES, expectRepresentation, expectResponse, isObject, readJsonBody } from './expect.ts';
-import { headerOf, type Probe } from './http.ts';
+import { headerValue, type Probe } from './http.ts';
 
 /** The endpoints of the contract (docs/contract.md section 4), as OpenAPI path templates. */
 export const CONTRACT_PATHS = [
@@ -56,8 +56,8 @@ export async function checkOpenApi(probe: Probe, f: Faults, ids: readonly string
     const answer = await probe.fetch(path);
     f.expect(answer.status === 200, `/api/openapi lists ${template}, but GET ${path} answered ${answer.status}`);
     f.expect(
-      types.length === 1 && types[0] === headerOf(answer, 'content-type'),
-      `/api/openapi: ${template} answers ${JSON.stringify(types)}, the deployment ${JSON.stringify(headerOf(answer, 'content-type') ?? null)}`,
+      types.length === 1 && types[0] === headerValue(answer, 'content-type'),
+      `/api/openapi: ${template} answers ${JSON.stringify(types)}, the deployment ${JSON.stringify(headerValue(answer, 'content-type') ?? null)}`,
     );
     described += 1;
   }

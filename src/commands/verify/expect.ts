@@ -2,7 +2,8 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { CSV_COLUMNS as CONTRACT_CSV_COLUMNS } from '../../contract/schemas.ts';
 import { SERIES_CSV_COLUMNS as CONTRACT_SERIES_CSV_COLUMNS } from '../../contract/series.ts';
-import { headerOf, type Fetched } from './http.ts';
+import { headerValue, type Fetched } from './http.ts';
+import { parseJsonText } from '../../contract/json.ts';
 
 export const TYPES = {
   json: 'application/json',
@@ -57,21 +58,21 @@ export const requestText = (res: Fetched): string => `${res.method} ${new URL(re
 /** Status, exact Content-Type, identity bytes, and the headers docs/contract.md 4 puts on every answer. */
 export function expectResponse(f: Faults, res: Fetched, status: number, type: string): boolean {
   const ok = f.expect(res.status === status, `${requestText(res)} answered ${res.status}, expected ${status}`);
-  const got = headerOf(res, 'content-type');
+  const got = headerValue(res, 'content-type');
   f.expect(got === type, `${requestText(res)} has Content-Type ${JSON.stringify(got ?? null)}, expected exactly ${JSON.stringify(type)}`);
   f.expect(
-    headerOf(res, 'content-encoding') === undefined,
-    `${requestText(res)} is ${headerOf(res, 'content-encoding') ?? ''}-encoded though the request accepted no encoding`,
+    headerValue(res, 'content-encoding') === undefined,
+    `${requestText(res)} is ${headerValue(res, 'content-encoding') ?? ''}-encoded though the request accepted no encoding`,
   );
-  f.expect(headerOf(res, 'access-control-allow-origin') === '*', `${requestText(res)} lacks Access-Control-Allow-Origin: *`);
-  f.expect(headerOf(res, 'x-content-type-options') === 'nosniff', `${requestText(res)} lacks X-Content-Type-Options: nosniff`);
-  f.expect((headerOf(res, 'cache-control') ?? '') !== '', `${requestText(res)} has no Cache-Control`);
+  f.expect(headerValue(res, 'access-control-allow-origin') === '*', `${requestText(res)} lacks Access-Control-Allow-Origin: *`);
+  f.expect(headerValue(res, 'x-content-type-options') === 'nosniff', `${requestText(res)} lacks X-Content-Type-Options: nosniff`);
+  f.expect((headerValue(res, 'cache-control') ?? '') !== '', `${requestText(res)} has no Cache-Control`);
   return ok;
 }
 
 /** The headers of a 200 from the route table: a strong ETag and Vary: Accept-Encoding. */
 export function expectRepresentation(f: Faults, res: Fetched): void {
-  const etag = headerOf(res, 'etag');
+  const etag = headerValue(res, 'etag');
   f.expect(
     etag !== undefined && STRONG_ETAG.test(etag),
     `${requestText(res)} has ${etag === undefined ? 'no ETag' : `a weak or malformed ETag ${etag}`}, expected a strong one`,
@@ -80,11 +81,11 @@ export function expectRepresentation(f: Faults, res: Fetched): void {
 }
 
 export const varies = (res: Fetched): boolean =>
-  (headerOf(res, 'vary') ?? '').split(',').some((t) => t.trim().toLowerCase() === 'accept-encoding' || t.trim() === '*');
+  (headerValue(res, 'vary') ?? '').split(',').some((t) => t.trim().toLowerCase() === 'accept-encoding' || t.trim() === '*');
 
 export function readJsonBody(f: Faults, res: Fetched): unknown {
   try {
-    return JSON.parse(res.body.toString('utf8')) as unknown;
+    return parseJsonText(res.body.toString('utf8'));
   } catch (error) {
     f.add(`${requestText(res)} is not JSON: ${(error as Error).message}`);
     return undefined;
@@ -98,7 +99,7 @@ export const isObject = (v: unknown): v is Record<string, unknown> => typeof v =
  * the identity body's length, so a body that would decompress to gigabytes costs no more than that.
  */
 export function decoded(res: Fetched, identityLength: number): Buffer {
-  const coding = (headerOf(res, 'content-encoding') ?? 'identity').toLowerCase();
+  const coding = (headerValue(res, 'content-encoding') ?? 'identity').toLowerCase();
   // zlib takes no limit under 1: an empty identity body allows one byte, which the comparison then finds different.
   const limit = { maxOutputLength: Math.max(1, identityLength) };
   try {

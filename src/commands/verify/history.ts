@@ -15,7 +15,7 @@ import {
   requestText,
   seriesCsvFilename,
 } from './expect.ts';
-import { headerOf, type Probe } from './http.ts';
+import { headerValue, type Probe } from './http.ts';
 import { expectAttachment, readCsv, schemaFaults, type Profile } from './resources.ts';
 import { ZipReadError, zipEntries, type ArchiveEntry } from './unzip.ts';
 
@@ -164,8 +164,8 @@ export async function checkVintages(
   for (const { d, answer } of answers) {
     expectResponse(f, answer, 200, d.type);
     f.expect(
-      headerOf(answer, 'cache-control') === IMMUTABLE,
-      `${requestText(answer)} has Cache-Control ${JSON.stringify(headerOf(answer, 'cache-control') ?? null)}, expected ${IMMUTABLE}`,
+      headerValue(answer, 'cache-control') === IMMUTABLE,
+      `${requestText(answer)} has Cache-Control ${JSON.stringify(headerValue(answer, 'cache-control') ?? null)}, expected ${IMMUTABLE}`,
     );
     if (d.attachment !== undefined) expectAttachment(f, answer, d.attachment);
   }

@@ -34,7 +34,7 @@ export interface ProbeOptions {
 }
 
 /** One header as a string (repeated headers joined the way HTTP allows), or undefined. */
-export const headerOf = (res: Fetched, name: string): string | undefined => {
+export const headerValue = (res: Fetched, name: string): string | undefined => {
   const value = res.headers[name.toLowerCase()];
   return Array.isArray(value) ? value.join(', ') : value;
 };

@@ -1,6 +1,6 @@
 // Link resolution for `verify`: every link of the JSON bodies and the pages must reach a 200 on this deployment (and its #fragment must exist).
 import { Faults, TYPES, isObject } from './expect.ts';
-import { headerOf, type Probe } from './http.ts';
+import { headerValue, type Probe } from './http.ts';
 import type { Profile } from './resources.ts';
 
 /** The URL strings under every `links` object of a JSON document, with where each was found. */
@@ -65,7 +65,7 @@ export async function checkLinks(probe: Probe, f: Faults, links: readonly [strin
       const res = await probe.fetch(url);
       if (!f.expect(res.status === 200, `${where}: ${url} answered ${res.status}`)) return;
       if (fragments.size === 0) return;
-      const isPage = headerOf(res, 'content-type') === TYPES.html;
+      const isPage = headerValue(res, 'content-type') === TYPES.html;
       const present = isPage ? ids(res.body.toString('utf8')) : new Set<string>();
       for (const fragment of fragments) f.expect(present.has(fragment), `${where}: ${url} has no element with id "${fragment}"`);
     }),
@@ -90,7 +90,10 @@ export async function checkDeploymentLinks(probe: Probe, f: Faults, from: LinkSo
   for (const p of from.profiles) links.push(...jsonLinks(p.doc, `/api/markets/${p.id}`));
   // A problem's type names where the error is documented, and a market_not_found points at the index.
   for (const p of from.problems)
-    for (const key of ['type', 'index']) if (typeof p[key] === 'string') links.push([p[key] as string, `problem ${String(p.code)} ${key}`]);
+    for (const key of ['type', 'index']) {
+      const href = p[key];
+      if (typeof href === 'string') links.push([href, `problem ${String(p.code)} ${key}`]);
+    }
   const fromJson = new Set(links.map(([href]) => href));
   // The pages the JSON names are read too, and their own links followed.
   const pages = new Map(from.pages.map((p) => [p.url, p.html]));

@@ -1,6 +1,6 @@
 // The HTTP checks of `verify`: error shapes, ETag revalidation and compression negotiation, on what the deployment answers.
 import { Faults, TYPES, PROBE_UNKNOWN_MARKET, decoded, requestText, expectResponse, isObject, readJsonBody, varies } from './expect.ts';
-import { headerOf, type Probe, type Fetched } from './http.ts';
+import { headerValue, type Probe, type Fetched } from './http.ts';
 
 function expectProblem(f: Faults, res: Fetched, status: number, code: string): Record<string, unknown> | undefined {
   if (!expectResponse(f, res, status, TYPES.problem)) return undefined;
@@ -37,10 +37,10 @@ export async function checkErrors(
     const res = await probe.fetch(target, { method: 'POST', headers: { 'Content-Length': '0' } });
     const doc = expectProblem(method, res, 405, 'method_not_allowed');
     if (doc !== undefined) problems.push(doc);
-    const allow = (headerOf(res, 'allow') ?? '').split(',').map((t) => t.trim().toUpperCase());
+    const allow = (headerValue(res, 'allow') ?? '').split(',').map((t) => t.trim().toUpperCase());
     method.expect(
       allow.includes('GET') && allow.includes('HEAD'),
-      `POST ${target}: Allow is ${JSON.stringify(headerOf(res, 'allow') ?? null)}, expected GET, HEAD`,
+      `POST ${target}: Allow is ${JSON.stringify(headerValue(res, 'allow') ?? null)}, expected GET, HEAD`,
     );
   }
   return {
@@ -63,7 +63,7 @@ export async function checkConditional(probe: Probe, f: Faults, paths: readonly 
     paths.map(async (path) => {
       for (const encoding of ['identity', 'gzip']) {
         const first = await probe.fetch(path, { headers: { 'Accept-Encoding': encoding } });
-        const etag = headerOf(first, 'etag');
+        const etag = headerValue(first, 'etag');
         if (
           !f.expect(first.status === 200 && etag !== undefined, `GET ${path} (${encoding}): ${first.status} without an ETag to revalidate`) ||
           etag === undefined
@@ -72,13 +72,13 @@ export async function checkConditional(probe: Probe, f: Faults, paths: readonly 
         const again = await probe.fetch(path, { headers: { 'Accept-Encoding': encoding, 'If-None-Match': etag } });
         f.expect(again.status === 304, `GET ${path} with If-None-Match ${etag} answered ${again.status}, expected 304`);
         f.expect(again.body.length === 0, `GET ${path} 304 carries a body`);
-        f.expect(headerOf(again, 'etag') === etag, `GET ${path} 304 has ETag ${headerOf(again, 'etag') ?? 'none'}, expected ${etag}`);
+        f.expect(headerValue(again, 'etag') === etag, `GET ${path} 304 has ETag ${headerValue(again, 'etag') ?? 'none'}, expected ${etag}`);
       }
       const [plain, gzip] = await Promise.all([probe.fetch(path), probe.fetch(path, { headers: { 'Accept-Encoding': 'gzip' } })]);
-      if (headerOf(gzip, 'content-encoding') === 'gzip') {
+      if (headerValue(gzip, 'content-encoding') === 'gzip') {
         f.expect(
-          headerOf(plain, 'etag') !== headerOf(gzip, 'etag'),
-          `GET ${path}: the gzip and identity representations share the ETag ${headerOf(plain, 'etag') ?? ''}`,
+          headerValue(plain, 'etag') !== headerValue(gzip, 'etag'),
+          `GET ${path}: the gzip and identity representations share the ETag ${headerValue(plain, 'etag') ?? ''}`,
         );
       }
     }),
@@ -98,7 +98,7 @@ export async function checkCompression(probe: Probe, f: Faults, paths: readonly 
         ['identity', 'identity'],
       ] as const) {
         const res = await probe.fetch(path, { headers: { 'Accept-Encoding': accept } });
-        const got = (headerOf(res, 'content-encoding') ?? 'identity').toLowerCase();
+        const got = (headerValue(res, 'content-encoding') ?? 'identity').toLowerCase();
         f.expect(got === want, `GET ${path} with Accept-Encoding: ${accept} answered ${got}, expected ${want}`);
         f.expect(varies(res), `GET ${path} with Accept-Encoding: ${accept} lacks Vary: Accept-Encoding`);
         try {

@@ -15,7 +15,7 @@ import {
   marketCsvFilename,
   readJsonBody,
 } from './expect.ts';
-import { headerOf, type Probe, type Fetched } from './http.ts';
+import { headerValue, type Probe, type Fetched } from './http.ts';
 
 export interface IndexFacts {
   ids: string[];
@@ -207,7 +207,7 @@ export function readCsv(f: Faults, res: Fetched, what: string, columns: readonly
 }
 
 export function expectAttachment(f: Faults, res: Fetched, filename: string): void {
-  const got = headerOf(res, 'content-disposition');
+  const got = headerValue(res, 'content-disposition');
   f.expect(
     got === `attachment; filename="${filename}"`,
     `${requestText(res)} has Content-Disposition ${JSON.stringify(got ?? null)}, expected attachment; filename="${filename}"`,

@@ -3,7 +3,7 @@ import { scaleBand, scaleLinear } from 'd3-scale';
 import { displayName } from './format.ts';
 import { SCORE_KEYS, scoreColor, scoreLabel, scoreOf, type ScoreKey } from './scores.ts';
 import type { IndexEntry } from '../../contract/schemas.ts';
-import type { Scores } from '../../methodology/scores.ts';
+import type { ScoreValues } from '../../methodology/scores.ts';
 import { GRID, INK, MUTED, pct, px, textOn } from './chart-parts.ts';
 
 const TICKS = [0, 25, 50, 75, 100];
@@ -123,10 +123,10 @@ function BarChart({ id, title, desc, rows, variant, barHeight, barGap, rowGap, l
 }
 
 /** Every score of a market in words, for the chart's description. */
-const scoresText = (scores: Scores): string => SCORE_KEYS.map((k) => `${scoreLabel(k)} ${scoreOf(scores, k) ?? 'not computed'}`).join(', ');
+const scoresText = (scores: ScoreValues): string => SCORE_KEYS.map((k) => `${scoreLabel(k)} ${scoreOf(scores, k) ?? 'not computed'}`).join(', ');
 
 /** One market's scores, one bar each, on the fixed 0-100 scale. */
-export function MarketScoreChart({ name, scores }: { name: string; scores: Scores }) {
+export function MarketScoreChart({ name, scores }: { name: string; scores: ScoreValues }) {
   return (
     <BarChart
       id="score-chart"

@@ -1,8 +1,8 @@
 // /markets/<market-id>: one market's profile for people, every number with its unit, period and source.
-import type { Comparison, GeographyScope, Metric } from '../../contract/schemas.ts';
+import type { Comparison, Metric } from '../../contract/schemas.ts';
 import { testDifference } from '../../methodology/comparisons.ts';
-import { GEOGRAPHY_LEVELS } from '../../contract/geography.ts';
-import type { AssembledProfile } from '../../methodology/profiles.ts';
+import { areaWords } from '../../contract/geography.ts';
+import type { AreaScope, AssembledProfile } from '../../methodology/profiles.ts';
 import { scoreDependencies } from '../../methodology/scores.ts';
 import { sourceFreshness } from '../../methodology/freshness.ts';
 import { METRICS, metricDefinition, type MetricId } from '../../methodology/metrics.ts';
@@ -57,7 +57,7 @@ function Downloads({ site, profile }: { site: Site; profile: AssembledProfile })
   );
 }
 
-function Scores({ site, profile }: { site: Site; profile: AssembledProfile }) {
+function ScoreSection({ site, profile }: { site: Site; profile: AssembledProfile }) {
   const deps = scoreDependencies();
   const missing = new Set(profile.profile.coverage.missing);
   const scores = profile.profile.scores;
@@ -320,7 +320,7 @@ function Metrics({ site, profile }: { site: Site; profile: AssembledProfile }) {
 function indexArea(profile: AssembledProfile): string {
   const b = profile.geographyScope?.boundaries.find((x) => x.metrics.includes('homePriceIndex'));
   if (b === undefined) return profile.market.cbsaName === undefined ? displayName(profile.market) : `the ${profile.market.cbsaName} metro area`;
-  return GEOGRAPHY_LEVELS[b.level].area(b);
+  return areaWords(b);
 }
 
 function HousePrices({ site, profile }: { site: Site; profile: AssembledProfile }) {
@@ -364,7 +364,7 @@ function HousePrices({ site, profile }: { site: Site; profile: AssembledProfile 
  * "What each number covers", in one line: the boundaries with the fewest metrics named with their metrics, the one with
  * the most as "every other number". The full sentence and the codes are in the profile's geographyScope.
  */
-function Covers({ scope, profile }: { scope: GeographyScope; profile: AssembledProfile }) {
+function Covers({ scope, profile }: { scope: AreaScope; profile: AssembledProfile }) {
   const [main, ...rest] = [...scope.boundaries].sort((a, b) => b.metrics.length - a.metrics.length);
   if (main === undefined) return null;
   const cbsaName = profile.market.cbsaName;
@@ -466,7 +466,7 @@ export function MarketPage({ site, profile }: { site: Site; profile: AssembledPr
         <h2 id="downloads">Download</h2>
         <Downloads site={site} profile={profile} />
       </section>
-      <Scores site={site} profile={profile} />
+      <ScoreSection site={site} profile={profile} />
       <Metrics site={site} profile={profile} />
       <HousePrices site={site} profile={profile} />
       <Freshness site={site} profile={profile} />

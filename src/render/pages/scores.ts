@@ -1,5 +1,5 @@
 // The scores as the pages say them: labels, meanings and formulas written from the methodology's score definitions, so the pages cannot drift from it.
-import type { Scores } from '../../methodology/scores.ts';
+import type { ScoreValues } from '../../methodology/scores.ts';
 import {
   DERIVED_INPUTS,
   SCORE_KEYS,
@@ -15,6 +15,7 @@ import {
 } from '../../methodology/scores.ts';
 import { metricDefinition, type MetricId } from '../../methodology/metrics.ts';
 import { formatNumber, formatPercent } from './format.ts';
+import { entriesOf } from '../../contract/records.ts';
 
 export type { ScoreKey, ThresholdKey };
 
@@ -24,7 +25,7 @@ export { SCORE_KEYS };
 /** A score's label; any other key (several keys joined, say) with its first letter raised. */
 export const scoreLabel = (key: string): string => (isScoreKey(key) ? scoreDefinition(key).label : key.charAt(0).toUpperCase() + key.slice(1));
 
-export const scoreOf = (scores: Scores, key: ScoreKey): number | undefined => scores[key];
+export const scoreOf = (scores: ScoreValues, key: ScoreKey): number | undefined => scores[key];
 
 export const scoreColor = (key: ScoreKey): string => scoreDefinition(key).color;
 
@@ -35,16 +36,11 @@ export function thresholdLabel(key: ThresholdKey): string {
   return `${metric?.label ?? key}, ${metric?.unit ?? ''}`;
 }
 
-export interface Term {
-  key: ThresholdKey | ScoreKey;
-  weight: number;
-  kind: 'threshold' | 'score';
-  label: string;
-}
+export type Term = ({ kind: 'threshold'; key: ThresholdKey } | { kind: 'score'; key: ScoreKey }) & { weight: number; label: string };
 
 /** The weighted terms of one score, in the methodology's order. */
 export function scoreTerms(score: ScoreKey): Term[] {
-  return (Object.entries(scoreDefinition(score).weights) as [ThresholdKey | ScoreKey, number][]).map(([key, weight]) =>
+  return entriesOf(scoreDefinition(score).weights).map(([key, weight = 0]) =>
     isThreshold(key) ? { key, weight, kind: 'threshold', label: thresholdLabel(key) } : { key, weight, kind: 'score', label: scoreLabel(key) },
   );
 }
@@ -55,7 +51,7 @@ export const COMPOSITE_SCORES: readonly ScoreKey[] = SCORE_KEYS.filter((k) => sc
 /** One sentence per score: what a high value means and how it is weighted, e.g. "…: 60% from rent relative to renter household income, …". */
 export function scoreMeaning(key: ScoreKey): string {
   const terms = scoreTerms(key).map((t) => {
-    const phrase = t.kind === 'threshold' ? `from ${thresholdDefinition(t.key as ThresholdKey).phrase}` : scoreDefinition(t.key as ScoreKey).phrase;
+    const phrase = t.kind === 'threshold' ? `from ${thresholdDefinition(t.key).phrase}` : scoreDefinition(t.key).phrase;
     return `${formatPercent(t.weight * 100)} ${phrase}`;
   });
   return `${scoreDefinition(key).lead}: ${terms.join(', ')}.`;

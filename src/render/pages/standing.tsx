@@ -109,7 +109,8 @@ function prefixWhere(sorted: Distribution['sorted'], test: (v: number) => boolea
   let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (test((sorted[mid] as Distribution['sorted'][number]).value)) lo = mid + 1;
+    const item = sorted[mid];
+    if (item !== undefined && test(item.value)) lo = mid + 1;
     else hi = mid;
   }
   return lo;

@@ -236,7 +236,7 @@ function placeLabels(dots: readonly Dot[], fontSize: number, radius: number): Ma
       if (least !== undefined) chosen.push(least);
     }
   }
-  return new Map(order.flatMap((d, i) => (chosen[i] === undefined ? [] : [[d.id, (chosen[i] as Option).at] as const])));
+  return new Map(order.flatMap((d, i) => chosen.slice(i, i + 1).map((c) => [d.id, c.at] as const)));
 }
 
 /** Label sizes in the map's own units: at about 900 px wide (a desktop) and about 345 px (a phone), each near 13 px on screen. */

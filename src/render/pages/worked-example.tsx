@@ -1,6 +1,6 @@
 // The methodology's worked example: one real market's scores recomputed step by step with the methodology's functions.
 import { metricDefinition, valuesOf } from '../../methodology/metrics.ts';
-import { THRESHOLDS, computeScores, isDerived, workScores, type ThresholdKey, type WorkedScore } from '../../methodology/scores.ts';
+import { THRESHOLDS, computeScores, isDerived, workScores, type WorkedScore } from '../../methodology/scores.ts';
 import { PATHS } from '../../contract/paths.ts';
 import type { AssembledProfile } from '../../methodology/profiles.ts';
 import { scoreDependencies } from '../../methodology/scores.ts';
@@ -24,8 +24,8 @@ function Step({ worked }: { worked: WorkedScore }) {
         {worked.terms.map((t) =>
           t.kind === 'threshold' ? (
             <li key={t.key}>
-              s({t.key} = {two(t.input)}) with 0 at {formatNumber(THRESHOLDS[t.key as ThresholdKey].zeroAt)} and 100 at{' '}
-              {formatNumber(THRESHOLDS[t.key as ThresholdKey].fullAt)} = <strong>{two(t.scaled)}</strong>
+              s({t.key} = {two(t.input)}) with 0 at {formatNumber(THRESHOLDS[t.key].zeroAt)} and 100 at {formatNumber(THRESHOLDS[t.key].fullAt)} ={' '}
+              <strong>{two(t.scaled)}</strong>
             </li>
           ) : null,
         )}

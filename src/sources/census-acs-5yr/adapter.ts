@@ -5,6 +5,7 @@ import type { Comparison } from '../../contract/schemas.ts';
 import { arrayElementLines, numeric, parseJson, roundTo, text } from '../parse.ts';
 import type { MissingValue, Observation, ReadFixture, ValueNote } from '../source.ts';
 import { ANNOTATIONS, FIELDS, PLACE_GEOGRAPHY, PLACES, SOURCE_ID, STATE_GEOGRAPHY, STATES, marginOf, type Estimate } from './format.ts';
+import { keysOf } from '../../contract/records.ts';
 
 export type AcsMetric =
   'medianGrossRent' | 'medianHouseholdIncome' | 'medianHomeValue' | 'medianOwnerCostsWithMortgage' | 'homeownershipRate' | 'vacancyRate' | 'housingUnits';
@@ -52,7 +53,8 @@ function readResponse(
   if (!Array.isArray(parsed) || parsed.length === 0) {
     throw new FixtureError('bad_shape', { file }, 'expected a Census API response: an array whose first row names the variables');
   }
-  const header = parsed[0] as unknown;
+  const answer: readonly unknown[] = parsed;
+  const header = answer[0];
   if (!Array.isArray(header) || !header.every((cell) => typeof cell === 'string')) {
     throw new FixtureError('bad_shape', { file, line: lineOf(0), pointer: '/0' }, 'the first row must be the header: an array of variable names');
   }
@@ -73,13 +75,14 @@ function readResponse(
 
   const rows = new Map<string, ApiRow>();
   let skipped = 0;
-  for (let r = 1; r < parsed.length; r += 1) {
-    const row = parsed[r] as unknown;
-    if (!Array.isArray(row) || row.length !== width) {
-      const got = Array.isArray(row) ? `${row.length} cells` : `a ${row === null ? 'null' : typeof row}`;
+  for (let r = 1; r < answer.length; r += 1) {
+    const entry = answer[r];
+    if (!Array.isArray(entry) || entry.length !== width) {
+      const got = Array.isArray(entry) ? `${entry.length} cells` : `a ${entry === null ? 'null' : typeof entry}`;
       throw new FixtureError('bad_shape', { file, line: lineOf(r), pointer: `/${r}` }, `row ${r} has ${got}; the header names ${width} columns`);
     }
-    const codes = iGeography.map((i) => row[i] as unknown);
+    const row: readonly unknown[] = entry;
+    const codes = iGeography.map((i) => row[i]);
     const key = codes.every((c) => typeof c === 'string') ? codes.join(':') : undefined;
     const what = key === undefined ? undefined : wanted(key);
     if (key === undefined || what === undefined) {
@@ -92,10 +95,10 @@ function readResponse(
     if (previous !== undefined) {
       throw new FixtureError('duplicate_row', place, `second row for ${what}; the first is on line ${previous.origin.line}`);
     }
-    const nameCell = row[iName] as unknown;
+    const nameCell = row[iName];
     const name = text(typeof nameCell === 'string' ? nameCell : undefined, place, 'NAME');
     const cells: Record<string, Cell> = {};
-    for (const [field, i] of iFields) cells[field] = cellOf(row[i] as unknown, field, place);
+    for (const [field, i] of iFields) cells[field] = cellOf(row[i], field, place);
     rows.set(key, { key, name, cells, origin: { file, line }, pointer: `/${r}` });
   }
   return { rows, skipped };
@@ -143,7 +146,7 @@ export const READINGS: Readonly<Record<AcsMetric, Reading>> = {
   housingUnits: { estimate: 'B25001_001E' },
 };
 
-const ACS_METRICS = Object.keys(READINGS) as AcsMetric[];
+const ACS_METRICS: AcsMetric[] = keysOf(READINGS);
 
 function figureOf(row: ApiRow, reading: Reading): Figure {
   const cell = (field: Estimate): Cell => row.cells[field] ?? { absent: `${field} is not in the answer` };
@@ -184,7 +187,7 @@ function figureOf(row: ApiRow, reading: Reading): Figure {
 const placeKey = (m: MarketDefinition): string => `${m.placeGeoid.state}:${m.placeGeoid.place}`;
 
 /** Every market's values from the places answer, each beside its state's from the states answer; a market without a value is missing with what the file said. */
-export function readMarkets(
+export function readPlaceAnswers(
   read: ReadFixture,
   markets: readonly MarketDefinition[],
   vintage: string,

@@ -34,7 +34,7 @@ export const PLACE_GEOGRAPHY = ['state', 'place'] as const;
 export const STATE_GEOGRAPHY = ['state'] as const;
 
 /** An answer's header row: NAME, the requested variables in the order of `get=`, then the geography columns. */
-export const headerOf = (fields: readonly string[], geography: readonly string[] = PLACE_GEOGRAPHY): string[] => ['NAME', ...fields, ...geography];
+export const answerHeader = (fields: readonly string[], geography: readonly string[] = PLACE_GEOGRAPHY): string[] => ['NAME', ...fields, ...geography];
 
 /** The API's address; written already form-encoded, so fetch adding `&key=` leaves the rest as it is. */
 const query = (geography: Record<string, string>): string => `${API}?${new URLSearchParams({ get: ['NAME', ...FIELDS].join(','), ...geography }).toString()}`;

@@ -2,7 +2,7 @@
 import type { MarketDefinition } from '../../contract/markets.ts';
 import { loadedSource, readRetrieval } from '../parse.ts';
 import { defineSource, type ReadFixture, type SourceLoad } from '../source.ts';
-import { readMarkets, type AcsMetric } from './adapter.ts';
+import { readPlaceAnswers, type AcsMetric } from './adapter.ts';
 import { DIR, PLACES, REMOTE, SOURCE_ID, STATES, VINTAGE } from './format.ts';
 
 export const censusAcs5yr = defineSource({
@@ -117,7 +117,7 @@ export const censusAcs5yr = defineSource({
   vintageOf: () => VINTAGE,
   load(read: ReadFixture, markets: readonly MarketDefinition[]): SourceLoad<AcsMetric> {
     const retrieval = readRetrieval(read, DIR);
-    const values = readMarkets(read, markets, retrieval.vintage);
+    const values = readPlaceAnswers(read, markets, retrieval.vintage);
     const datasetName = `ACS 5-year estimates ${retrieval.vintage}, places and states: tables B25064, B19013, B25077, B25088, B25001, B25002 and B25003`;
     return loadedSource(censusAcs5yr, datasetName, retrieval, { ...values, series: [] });
   },

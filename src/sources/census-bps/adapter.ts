@@ -84,7 +84,7 @@ function parseRow(raw: string, place: { file: string; line: number }, market: Ma
   const fields = splitCsvLine(raw, place);
   if (fields.length !== FIELDS) throw new FixtureError('bad_shape', place, `expected ${FIELDS} fields, got ${fields.length}`);
   // Every column below is one of the FIELDS just counted.
-  const at = (column: number): string => fields[column] as string;
+  const at = (column: number): string => fields[column] ?? '';
   const survey = at(COL.survey).trim();
   if (survey.slice(0, 4) !== String(YEAR)) {
     throw new FixtureError('bad_shape', { ...place, column: 'Survey Date' }, `survey date ${survey} in the ${YEAR} file`);
@@ -168,7 +168,7 @@ export interface BpsValues {
 export const fileSurvey = (source: string, file: string): string => readFile(source, file, new Map()).survey;
 
 /** Every market's permits from the four files; a market without its rows is missing with the reason. */
-export function readMarkets(read: (path: string) => string, markets: readonly MarketDefinition[]): BpsValues {
+export function readPlaceFiles(read: (path: string) => string, markets: readonly MarketDefinition[]): BpsValues {
   const byPlace = new Map(markets.map((m) => [placeKey(m.placeGeoid.state, m.placeGeoid.place), m]));
   const rowsOf = new Map<string, BpsRow[]>();
   let skipped = 0;

@@ -2,7 +2,7 @@
 import type { MarketDefinition } from '../../contract/markets.ts';
 import { loadedSource, readRetrieval } from '../parse.ts';
 import { defineSource, type ReadFixture, type SourceLoad } from '../source.ts';
-import { fileSurvey, readMarkets, type BpsMetric } from './adapter.ts';
+import { fileSurvey, readPlaceFiles, type BpsMetric } from './adapter.ts';
 import { DIR, FILES, REMOTE, SOURCE_ID, fileOf } from './format.ts';
 
 export const censusBps = defineSource({
@@ -38,7 +38,7 @@ export const censusBps = defineSource({
   vintageOf: (read: ReadFixture) => fileSurvey(read(fileOf('ne')), fileOf('ne')),
   load(read: ReadFixture, markets: readonly MarketDefinition[]): SourceLoad<BpsMetric> {
     const retrieval = readRetrieval(read, DIR);
-    const { survey: _survey, ...values } = readMarkets(read, markets);
+    const { survey: _survey, ...values } = readPlaceFiles(read, markets);
     const datasetName = `Building Permits Survey, annual place files, new privately-owned housing units authorized (${retrieval.vintage})`;
     return loadedSource(censusBps, datasetName, retrieval, { ...values, series: [] });
   },

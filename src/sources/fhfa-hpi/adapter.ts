@@ -2,7 +2,8 @@
 import { FixtureError, type Place } from '../../contract/errors.ts';
 import type { MarketDefinition } from '../../contract/markets.ts';
 import { eachLine, numeric, roundTo, splitCsvLine, text } from '../parse.ts';
-import type { Boundary, MetricSeries, MissingValue, Observation } from '../source.ts';
+import type { Area } from '../../contract/geography.ts';
+import type { MetricSeries, MissingValue, Observation } from '../source.ts';
 import { CODE, FILE, DIR, SOURCE_ID, MSAD, MSAD_MARKER, NO_VALUE, STANDARD_ERROR, STATE, codeOf, quarterKey, quarterLabel, quarterOfKey } from './format.ts';
 
 export type FhfaMetric = 'homePriceIndex' | 'homePriceChange';
@@ -55,7 +56,7 @@ function parseRow(raw: string, place: Place): { name: string; code: string; year
   if (fields.length !== 6) {
     throw new FixtureError('bad_shape', place, `expected 6 fields (name, code, year, quarter, index, standard error), got ${fields.length}`);
   }
-  const [nameField, codeField, yearField, quarterField, indexField, errorField] = fields as [string, string, string, string, string, string];
+  const [nameField = '', codeField = '', yearField = '', quarterField = '', indexField = '', errorField = ''] = fields;
   const name = text(nameField, place, 'name');
   const code = codeField.trim();
   if (!CODE.test(code)) throw new FixtureError('bad_shape', { ...place, column: 'code' }, `the code must be five digits, got ${JSON.stringify(codeField)}`);
@@ -183,7 +184,7 @@ export interface FhfaValues {
 }
 
 /** Every market's index and change, and history, from the file; a market without a series, or without a value, is missing with the reason. */
-export function readMarkets(source: string, markets: readonly MarketDefinition[]): FhfaValues {
+export function readSeriesFile(source: string, markets: readonly MarketDefinition[]): FhfaValues {
   const wanted = new Set(markets.flatMap((m) => seriesCodesOf(m)));
   const { series, others, lastLine } = readSeries(source, wanted);
 
@@ -207,12 +208,10 @@ export function readMarkets(source: string, markets: readonly MarketDefinition[]
     const parsed = parseSeriesName(entry.name, { file: FILE, line: entry.lastLine });
     const level = parsed.division ? ('division' as const) : ('cbsa' as const);
     kinds.add(level);
-    const boundary: Boundary = {
-      level,
-      name: parsed.name,
-      codes: level === 'division' ? { cbsa: market.cbsaCode, division: entry.code } : { cbsa: entry.code },
-      states: parsed.states,
-    };
+    const boundary: Area =
+      level === 'division'
+        ? { level, name: parsed.name, codes: { cbsa: market.cbsaCode, division: entry.code }, states: parsed.states }
+        : { level, name: parsed.name, codes: { cbsa: entry.code }, states: parsed.states };
     const label = `${parsed.name}${parsed.division ? MSAD_MARKER : ''} (${entry.code})`;
     let latest: Quarter | undefined;
     for (const q of entry.quarters.values()) {

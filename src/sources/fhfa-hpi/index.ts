@@ -2,7 +2,7 @@
 import type { MarketDefinition } from '../../contract/markets.ts';
 import { loadedSource, readRetrieval } from '../parse.ts';
 import { defineSource, type ReadFixture, type SourceLoad } from '../source.ts';
-import { latestQuarterOf, readMarkets, type FhfaMetric } from './adapter.ts';
+import { latestQuarterOf, readSeriesFile, type FhfaMetric } from './adapter.ts';
 import { DIR, FILE, SOURCE_ID, URL_METRO } from './format.ts';
 
 export const fhfaHpi = defineSource({
@@ -52,7 +52,7 @@ export const fhfaHpi = defineSource({
   vintageOf: (read: ReadFixture) => latestQuarterOf(read(FILE)),
   load(read: ReadFixture, markets: readonly MarketDefinition[]): SourceLoad<FhfaMetric> {
     const retrieval = readRetrieval(read, DIR);
-    const { kinds, through, ...values } = readMarkets(read(FILE), markets);
+    const { kinds, through, ...values } = readSeriesFile(read(FILE), markets);
     const datasetName = `House Price Index, ${kinds} all-transactions indexes, quarterly, not seasonally adjusted (through ${through ?? retrieval.vintage})`;
     return loadedSource(fhfaHpi, datasetName, retrieval, { ...values, notes: [] });
   },

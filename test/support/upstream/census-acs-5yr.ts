@@ -1,11 +1,11 @@
 // Census ACS files in the Census Data API's layout for synthetic markets and their states, and the other places of the country around them.
 import type { MarketDefinition } from '../../../src/contract/markets.ts';
 import type { SyntheticFiles, SyntheticMarket } from './index.ts';
-import { DIR, FIELDS, PLACES, STATES as STATES_FILE, STATE_GEOGRAPHY, apiResponse, headerOf } from '../../../src/sources/census-acs-5yr/format.ts';
+import { DIR, FIELDS, PLACES, STATES as STATES_FILE, STATE_GEOGRAPHY, apiResponse, answerHeader } from '../../../src/sources/census-acs-5yr/format.ts';
 
 const RETRIEVAL = `${DIR}/retrieval.json`;
-const PLACE_HEADER = headerOf(FIELDS);
-const STATE_HEADER = headerOf(FIELDS, STATE_GEOGRAPHY);
+const PLACE_HEADER = answerHeader(FIELDS);
+const STATE_HEADER = answerHeader(FIELDS, STATE_GEOGRAPHY);
 /** A national answer's size: about 32,000 places of every state, DC and Puerto Rico. */
 const NATIONAL_PLACES = 32_000;
 
