@@ -8,6 +8,7 @@ import type { ArchivedSource } from '../contract/vintages.ts';
 import type { MetricSeries } from '../sources/source.ts';
 import type { MetricId } from './metrics.ts';
 import type { AssembledProfile } from './profiles.ts';
+import { keysOf } from '../contract/records.ts';
 
 /** An archived snapshot as the build reads it back (archive/<date>/): what it was made of, and its documents as published. */
 export interface PastSnapshot {
@@ -107,8 +108,8 @@ export function assembleSeries(input: SeriesInput): MarketSeries {
   const { profile, baseUrl } = input;
   const id = profile.market.id;
   const sources = new Map(profile.sources.map((s) => [s.sourceId, s]));
-  const metrics: Record<string, SeriesMetric> = {};
-  for (const key of (Object.keys(profile.profile.metrics) as MetricId[]).sort(compareIds)) {
+  const metrics: Partial<Record<MetricId, SeriesMetric>> = {};
+  for (const key of keysOf(profile.profile.metrics).sort(compareIds)) {
     const source = sources.get(profile.profile.metrics[key]?.sourceId ?? '');
     const m = source === undefined ? undefined : seriesMetric(input, key, source);
     if (m !== undefined) metrics[key] = m;
