@@ -17,6 +17,18 @@ export const METRIC_IDS: readonly MetricId[] = METRICS.map((m) => m.id);
 /** The metrics the methodology requires of every market: coverage counts these. */
 export const REQUIRED_METRIC_IDS: readonly MetricId[] = METRICS.filter((m) => m.required).map((m) => m.id);
 
+/**
+ * The metric set of a build: the metrics of the sources it loaded, in the registry's order. In production that is every
+ * registered source; a test builds with the sources of its own world, whatever the registry holds besides.
+ */
+export const metricsOf = (sourceIds: Iterable<string>): MetricDefinition[] => {
+  const loaded = new Set(sourceIds);
+  return METRICS.filter((m) => loaded.has(m.sourceId));
+};
+
+/** The ids of the metrics of a set that the methodology requires: what coverage counts. */
+export const requiredOf = (metrics: readonly MetricDefinition[]): MetricId[] => metrics.filter((m) => m.required).map((m) => m.id);
+
 const metricById = new Map<string, MetricDefinition>(METRICS.map((m) => [m.id, m]));
 
 export function metricDefinition(id: string): MetricDefinition | undefined {
@@ -41,9 +53,12 @@ const METRIC_ORDER = new Map<string, number>(METRICS.map((m, i) => [m.id, i]));
 export const inMetricOrder = <T extends string>(ids: readonly T[]): T[] => [...ids].sort((a, b) => (METRIC_ORDER.get(a) ?? 0) - (METRIC_ORDER.get(b) ?? 0));
 
 /** totalRequired: the required metrics; missing: those not provided; percent: provided over required, one decimal. */
-export function computeCoverage(provided: ReadonlySet<string>): Omit<Coverage, 'missing'> & { missing: MetricId[] } {
-  const missing = REQUIRED_METRIC_IDS.filter((id) => !provided.has(id));
-  const totalRequired = REQUIRED_METRIC_IDS.length;
+export function computeCoverage(
+  provided: ReadonlySet<string>,
+  required: readonly MetricId[] = REQUIRED_METRIC_IDS,
+): Omit<Coverage, 'missing'> & { missing: MetricId[] } {
+  const missing = required.filter((id) => !provided.has(id));
+  const totalRequired = required.length;
   const totalProvided = totalRequired - missing.length;
   return { totalRequired, totalProvided, percent: Math.round((totalProvided / totalRequired) * 1000) / 10, missing };
 }

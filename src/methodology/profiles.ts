@@ -18,7 +18,17 @@ import { profileLinks } from '../contract/paths.ts';
 import type { LoadedSources } from '../sources/load.ts';
 import type { Observation } from '../sources/source.ts';
 import { daysBetween, sourceFreshness, worstFreshness } from './freshness.ts';
-import { computeCoverage, inMetricOrder, isMetricId, metricDefinition, type MetricId, type ProfileMetrics, type Values } from './metrics.ts';
+import {
+  computeCoverage,
+  inMetricOrder,
+  isMetricId,
+  metricDefinition,
+  metricsOf,
+  requiredOf,
+  type MetricId,
+  type ProfileMetrics,
+  type Values,
+} from './metrics.ts';
 import { SCORE_KEYS, computeScores, scoreDependencies, type ScoreKey, type ScoreValues } from './scores.ts';
 import { METHODOLOGY_VERSION } from './version.ts';
 
@@ -188,7 +198,7 @@ export function assembleProfile(market: MarketDefinition, data: LoadedSources, b
         retrievedAt: retrievals[0] ?? data.snapshotDate,
         note: freshnessNote(sources, data.snapshotDate),
       },
-      coverage: computeCoverage(new Set(Object.keys(metrics))),
+      coverage: computeCoverage(new Set(Object.keys(metrics)), requiredOf(metricsOf(data.loads.map((l) => l.source.sourceId)))),
     },
     sources: sources.map(sourceEntry),
     caveats: [...PROFILE_CAVEATS],

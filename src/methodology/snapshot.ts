@@ -7,7 +7,7 @@ import type { Area } from '../contract/geography.ts';
 import type { Licence, MetricSeries, MissingValue } from '../sources/source.ts';
 import { isOverdue, nextExpectedRelease } from './freshness.ts';
 import { buildMarketIndex } from './market-index.ts';
-import { isMetricId, type MetricId } from './metrics.ts';
+import { isMetricId, metricsOf, type MetricDefinition, type MetricId } from './metrics.ts';
 import { assembleProfiles, type AssembledProfile } from './profiles.ts';
 import { assembleSeries, type PastSnapshot } from './series.ts';
 
@@ -45,6 +45,8 @@ export interface SourceData {
 export interface Snapshot {
   /** The latest retrieval among the sources; every date-dependent output derives from it. */
   snapshotDate: string;
+  /** The metrics of the sources loaded, in the registry's order: what every page lists and coverage counts. */
+  metrics: readonly MetricDefinition[];
   /** Every market, in the order of the markets the build was given (the registry's: by id). */
   markets: readonly MarketData[];
   /** Every source loaded, sorted by id (the profiles cite those that gave them a value). */
@@ -78,6 +80,7 @@ export function assembleSnapshot(markets: readonly MarketDefinition[], data: Loa
   const definitions = new Map(markets.map((m) => [m.id, m]));
   return {
     snapshotDate: data.snapshotDate,
+    metrics: metricsOf(data.loads.map((l) => l.source.sourceId)),
     markets: profiles.map((profile) => {
       const id = profile.market.id;
       const own = series.get(id) ?? new Map<MetricId, MetricSeries>();

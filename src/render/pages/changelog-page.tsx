@@ -1,6 +1,5 @@
 // /changelog: the schema, methodology and data versions in service, and the versioning policy (docs/contract.md section 9).
 import { SCHEMA_VERSION } from '../../contract/schemas.ts';
-import { METRICS } from '../../methodology/metrics.ts';
 import { METHODOLOGY_CHANGES, METHODOLOGY_VERSION } from '../../methodology/version.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { Fragment } from 'preact';
@@ -106,7 +105,7 @@ export function ChangelogPage({ site }: { site: Site }) {
               </li>
               {r.current ? (
                 <li>
-                  {site.profiles.length} markets from {site.sources.length} sources, {METRICS.length} metrics and {SCORE_KEYS.length} scores (
+                  {site.profiles.length} markets from {site.sources.length} sources, {site.metrics.length} metrics and {SCORE_KEYS.length} scores (
                   {SCORE_KEYS.join(', ')}), as static fixtures.
                 </li>
               ) : null}

@@ -3,7 +3,7 @@ import type { ComponentChildren } from 'preact';
 import { displayName, type Freshness } from '../../contract/schemas.ts';
 import { listWords } from '../../contract/words.ts';
 import { PATHS } from '../../contract/paths.ts';
-import { METRICS, metricDefinition, type MetricId } from '../../methodology/metrics.ts';
+import { metricDefinition, type MetricId } from '../../methodology/metrics.ts';
 import type { AssembledProfile } from '../../methodology/profiles.ts';
 import { formatDate } from './format.ts';
 import type { Site } from './site.ts';
@@ -27,16 +27,16 @@ export function TableScroll({ label, columns, children }: { label: string; colum
   );
 }
 
-/** The metrics that are illustrative in any of these profiles, in the methodology's order. */
-export const illustrativeMetrics = (profiles: readonly AssembledProfile[]): MetricId[] =>
-  METRICS.filter((m) => profiles.some((p) => p.profile.metrics[m.id]?.illustrative === true)).map((m) => m.id);
+/** The metrics of the site that are illustrative in any of these profiles, in the methodology's order. */
+export const illustrativeMetrics = (site: Site, profiles: readonly AssembledProfile[]): MetricId[] =>
+  site.metrics.filter((m) => profiles.some((p) => p.profile.metrics[m.id]?.illustrative === true)).map((m) => m.id);
 
 /**
  * Which of the values a page shows are illustrative, said where the numbers are (inside the page's fixture notice): the
  * metrics, and that the scores computed from them are illustrative too; nothing once every value is the agency's.
  */
 export function IllustrativeNote({ site, profiles }: { site: Site; profiles: readonly AssembledProfile[] }) {
-  const metrics = illustrativeMetrics(profiles);
+  const metrics = illustrativeMetrics(site, profiles);
   if (metrics.length === 0) return null;
   const nouns = metrics.map((id) => metricDefinition(id)?.noun ?? id);
   const scored = profiles.some((p) => p.profile.illustrativeScores !== undefined);

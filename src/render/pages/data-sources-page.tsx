@@ -1,7 +1,6 @@
 // /data-sources: every upstream dataset (docs/contract.md 2.4) with its agency, landing page, cadence, confidence and terms.
 import type { Source } from '../../contract/schemas.ts';
 import { GEOGRAPHY_LEVELS } from '../../contract/geography.ts';
-import { METRICS } from '../../methodology/metrics.ts';
 import type { AssembledProfile } from '../../methodology/profiles.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { DateText, ExternalLink, Facts, IllustrativeNote, MarketRowHeader, ReflowTable } from './components.tsx';
@@ -9,7 +8,7 @@ import { displayName, listWords } from './format.ts';
 import type { Site } from './site.ts';
 
 function SourceSection({ site, source }: { site: Site; source: Source }) {
-  const metrics = METRICS.filter((m) => m.sourceId === source.sourceId);
+  const metrics = site.metrics.filter((m) => m.sourceId === source.sourceId);
   const cites = (p: AssembledProfile): boolean => p.sources.some((s) => s.sourceId === source.sourceId);
   const citing = site.profiles.filter(cites);
   const notCiting = site.profiles.filter((p) => !cites(p));
@@ -63,7 +62,7 @@ function SourceSection({ site, source }: { site: Site; source: Source }) {
 
 /** Which area each market's values from this source describe, with the codes the adapter matched on: the series FHFA publishes for it, the place for the Census files. */
 function AreaTable({ site, source }: { site: Site; source: Source }) {
-  const metricIds = new Set<string>(METRICS.filter((m) => m.sourceId === source.sourceId).map((m) => m.id));
+  const metricIds = new Set<string>(site.metrics.filter((m) => m.sourceId === source.sourceId).map((m) => m.id));
   const rows = site.profiles.flatMap((p) => {
     const boundary = p.geographyScope?.boundaries.find((b) => b.metrics.some((m) => metricIds.has(m)));
     return boundary === undefined ? [] : [{ p, boundary }];

@@ -1,6 +1,6 @@
 // /data-status: how current each source is at the snapshot, and what each market covers.
 import { EXPECTED_INTERVAL_DAYS, daysBetween, isOverdue, nextExpectedRelease, sourceFreshness } from '../../methodology/freshness.ts';
-import { METRICS, metricDefinition } from '../../methodology/metrics.ts';
+import { metricDefinition } from '../../methodology/metrics.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { nextPeriod } from '../../contract/periods.ts';
 import { DateText, FreshnessBadge, MarketRowHeader, ReflowTable } from './components.tsx';
@@ -151,7 +151,7 @@ function ValuesTable({ site }: { site: Site }) {
           </tr>
         </thead>
         <tbody>
-          {METRICS.map((m) => {
+          {site.metrics.map((m) => {
             const values = site.profiles.flatMap((p) => {
               const metric = p.profile.metrics[m.id];
               return metric === undefined ? [] : [metric];

@@ -1,5 +1,4 @@
 // The home page: what the service is, every market side by side, and the way to each page and endpoint.
-import { METRICS } from '../../methodology/metrics.ts';
 import { METHODOLOGY_VERSION } from '../../methodology/version.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { CHART_MARKET_LIMIT } from './chart-parts.ts';
@@ -113,7 +112,7 @@ export function HomePage({ site }: { site: Site }) {
     <>
       <h1>Housing market profiles</h1>
       <p class="lead">
-        Source-attributed housing-market profiles for {formatNumber(index.count)} US markets: {METRICS.length} metrics each from public datasets,{' '}
+        Source-attributed housing-market profiles for {formatNumber(index.count)} US markets: {site.metrics.length} metrics each from public datasets,{' '}
         {SCORE_KEYS.length} scores from 0 to 100, and the freshness and coverage of every value. Free to read as JSON and CSV, with these pages for people.
       </p>
       <p class="notice">

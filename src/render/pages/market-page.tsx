@@ -5,7 +5,7 @@ import { areaWords } from '../../contract/geography.ts';
 import type { AreaScope, AssembledProfile } from '../../methodology/profiles.ts';
 import { scoreDependencies } from '../../methodology/scores.ts';
 import { sourceFreshness } from '../../methodology/freshness.ts';
-import { METRICS, metricDefinition, type MetricId } from '../../methodology/metrics.ts';
+import { metricDefinition, type MetricId } from '../../methodology/metrics.ts';
 import { METHODOLOGY_VERSION } from '../../methodology/version.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { boundaryPhrase, coverageClause } from '../../methodology/profiles.ts';
@@ -229,7 +229,7 @@ function MetricRow({
 
 function Metrics({ site, profile }: { site: Site; profile: AssembledProfile }) {
   const { metrics, coverage } = profile.profile;
-  const ids = METRICS.map((m) => m.id);
+  const ids = site.metrics.map((m) => m.id);
   const sourceNames = new Map(profile.sources.map((s) => [s.sourceId, s.sourceName]));
   return (
     <section aria-labelledby="metrics">
@@ -297,7 +297,7 @@ function Metrics({ site, profile }: { site: Site; profile: AssembledProfile }) {
         Each line runs from the lowest of the {formatNumber(site.profiles.length)} markets to the highest on that metric; the values of the other markets are in
         the <a href={site.href(`${PATHS.home}#metrics-table`)}>home page's table</a>. Ranks count from the highest. Compared by something other than their own
         value, in the table and on the lines:{' '}
-        {basisNotes()
+        {basisNotes(site)
           .map((n) => `${n.noun}, ${n.by} (${n.why})`)
           .join('; ')}
         .

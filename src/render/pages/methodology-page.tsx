@@ -1,7 +1,7 @@
 // /methodology: the metric definitions, score formulas, thresholds and freshness rule of the running version.
 import { PATHS } from '../../contract/paths.ts';
 import { freshnessBounds, isOverdue, nextExpectedRelease } from '../../methodology/freshness.ts';
-import { METRICS, REQUIRED_METRIC_IDS, metricDefinition } from '../../methodology/metrics.ts';
+import { metricDefinition, requiredOf } from '../../methodology/metrics.ts';
 import { DERIVED_KEYS, derivedInput, THRESHOLDS, THRESHOLD_BASIS, THRESHOLD_KEYS, isDerived, scoreDependencies } from '../../methodology/scores.ts';
 import { Z_90 } from '../../methodology/comparisons.ts';
 import { METHODOLOGY_CHANGES, METHODOLOGY_VERSION } from '../../methodology/version.ts';
@@ -34,10 +34,10 @@ function MetricDefinitions({ site }: { site: Site }) {
     <section aria-labelledby="metrics">
       <h2 id="metrics">Metrics</h2>
       <p>
-        Methodology {METHODOLOGY_VERSION} requires {REQUIRED_METRIC_IDS.length} metrics for every market. Values are rounded once, at loading, to the precision
-        their source publishes.
+        Methodology {METHODOLOGY_VERSION} requires {requiredOf(site.metrics).length} metrics for every market. Values are rounded once, at loading, to the
+        precision their source publishes.
       </p>
-      {METRICS.map((m) => (
+      {site.metrics.map((m) => (
         <div key={m.id} id={`metric-${m.id}`} class="definition">
           <h3>{m.label}</h3>
           <p>{m.definition}</p>
@@ -272,8 +272,8 @@ function CoverageRule({ site }: { site: Site }) {
     <section aria-labelledby="coverage">
       <h2 id="coverage">Coverage</h2>
       <p>
-        <code>totalRequired</code> is the number of metrics the methodology requires ({REQUIRED_METRIC_IDS.length}); <code>missing</code> lists the required
-        metric ids a market lacks; <code>percent</code> is provided ÷ required × 100, rounded to one decimal.
+        <code>totalRequired</code> is the number of metrics the methodology requires ({requiredOf(site.metrics).length}); <code>missing</code> lists the
+        required metric ids a market lacks; <code>percent</code> is provided ÷ required × 100, rounded to one decimal.
         {partial === undefined
           ? null
           : ` For example, ${partial.market.name} has ${partial.profile.coverage.totalProvided} of ${partial.profile.coverage.totalRequired}: ${formatPercent(partial.profile.coverage.percent)}.`}

@@ -1,6 +1,6 @@
 // The home page's comparison of every metric across the markets: one sorted bar chart per metric, and every value in one table.
 import { scaleLinear } from 'd3-scale';
-import { METRICS, type MetricDefinition } from '../../methodology/metrics.ts';
+import type { MetricDefinition } from '../../methodology/metrics.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { ACCENT, CHART_MARKET_LIMIT, FALL, GRID, INK, MUTED, pct, px } from './chart-parts.ts';
 import { IllustrativeTag, MarketRowHeader, TableScroll, illustrativeMetrics } from './components.tsx';
@@ -76,10 +76,10 @@ export function MetricCharts({ site }: { site: Site }) {
       </p>
     );
   }
-  const illustrative = new Set(illustrativeMetrics(site.profiles));
+  const illustrative = new Set(illustrativeMetrics(site, site.profiles));
   return (
     <div class="small-multiples">
-      {METRICS.map((m) => (
+      {site.metrics.map((m) => (
         <figure key={m.id} class="metric-figure">
           <figcaption>
             <a href={site.href(`${PATHS.methodology}#metric-${m.id}`)}>{shortLabel(m.id)}</a>
@@ -100,15 +100,15 @@ export function MetricCharts({ site }: { site: Site }) {
 
 /** Every metric of every market, the numbers of the charts above; a column of illustrative values says so in its head. */
 export function MetricTable({ site }: { site: Site }) {
-  const illustrative = new Set(illustrativeMetrics(site.profiles));
+  const illustrative = new Set(illustrativeMetrics(site, site.profiles));
   return (
-    <TableScroll label="Every metric of every market" columns={METRICS.length + 1}>
+    <TableScroll label="Every metric of every market" columns={site.metrics.length + 1}>
       <table class="dense">
         <caption>Every metric of every market; — where a source has no value</caption>
         <thead>
           <tr>
             <th scope="col">Market</th>
-            {METRICS.map((m) => (
+            {site.metrics.map((m) => (
               <th key={m.id} scope="col" class="num">
                 {shortLabel(m.id)}
                 {unitWords(m.id) === '' ? null : <span class="unit">{unitWords(m.id)}</span>}
@@ -121,7 +121,7 @@ export function MetricTable({ site }: { site: Site }) {
           {site.profiles.map((p) => (
             <tr key={p.market.id}>
               <MarketRowHeader site={site} market={p.market} />
-              {METRICS.map((m) => {
+              {site.metrics.map((m) => {
                 const v = p.profile.metrics[m.id]?.value;
                 return (
                   <td key={m.id} class="num">

@@ -2,6 +2,7 @@
 import { byId, type MarketIndex, type Source } from '../../contract/schemas.ts';
 import { CONTENT_TYPES } from '../../protocol/headers.ts';
 import { PATHS } from '../../contract/paths.ts';
+import type { MetricDefinition } from '../../methodology/metrics.ts';
 import type { AssembledProfile } from '../../methodology/profiles.ts';
 import type { MarketData, Snapshot, SourceData } from '../../methodology/snapshot.ts';
 import { InvariantError } from '../../contract/errors.ts';
@@ -20,6 +21,8 @@ export interface Site {
   snapshotDate: string;
   /** Every source any profile cites, sorted by sourceId. */
   sources: readonly Source[];
+  /** The metrics of the sources loaded, in the order pages list them; those the methodology requires are `required`. */
+  metrics: readonly MetricDefinition[];
   /** Sources whose values are illustrative, by source id, with the sentence that says which; empty once every source is a real download. */
   illustrative: ReadonlyMap<string, string>;
   /** A market's data beyond its profile: history, notes, why a value is missing, where it is. */
@@ -76,6 +79,7 @@ export function makeSite(input: PageInput): Site {
     index: snapshot.index,
     snapshotDate: snapshot.index.generatedAt,
     sources: [...cited.values()].sort(byId((s) => s.sourceId)),
+    metrics: snapshot.metrics,
     illustrative: new Map(snapshot.sources.flatMap((s) => (s.illustrative === undefined ? [] : [[s.source.sourceId, s.illustrative] as const]))),
     market: (id) => markets.get(id) ?? fail(`no market ${id} in the snapshot`),
     source: (id) => sources.get(id) ?? fail(`no source ${id} in the snapshot`),

@@ -1,7 +1,7 @@
 // Where one market stands among all the markets on each metric, and by what: every market's values, sorted once per build, and a dot strip per metric.
 import { scaleLinear } from 'd3-scale';
 import type { MarketProfile } from '../../contract/schemas.ts';
-import { METRICS, metricDefinition, valuesOf, type MetricId, type Values } from '../../methodology/metrics.ts';
+import { metricDefinition, valuesOf, type MetricId, type Values } from '../../methodology/metrics.ts';
 import { DERIVED_INPUTS, scoreInputs, thresholdDefinition } from '../../methodology/scores.ts';
 import { CHART_MARKET_LIMIT, INK, MUTED, GRID, ACCENT, pct, px } from './chart-parts.ts';
 import { displayName, formatNumber, formatShort, ordinal, shortLabel } from './format.ts';
@@ -61,8 +61,8 @@ export function basisOf(metricId: MetricId): Basis {
 }
 
 /** The metrics not compared by their own value, each with what it is compared by and why, for the words beside the chart. */
-export function basisNotes(): { metricId: MetricId; noun: string; by: string; why: string }[] {
-  return METRICS.flatMap((m) => {
+export function basisNotes(site: Site): { metricId: MetricId; noun: string; by: string; why: string }[] {
+  return site.metrics.flatMap((m) => {
     const b = BASES[m.id];
     return b === undefined ? [] : [{ metricId: m.id, noun: m.noun, by: b.by, why: b.why ?? '' }];
   });
@@ -164,7 +164,7 @@ export function StandingChart({ site, profile }: { site: Site; profile: MarketPr
   const count = site.profiles.length;
   const own = valuesOf(profile.profile.metrics);
   // One row per basis: the price index is placed by its year's change, which the price change's own row already shows.
-  const rows = [...new Map(METRICS.map((m) => [basisOf(m.id).key, m.id])).values()]
+  const rows = [...new Map(site.metrics.map((m) => [basisOf(m.id).key, m.id])).values()]
     .map((id) => distribution(site, id))
     .filter((d) => d.sorted.length > 0)
     .map((d, i) => {
