@@ -1,19 +1,20 @@
-// Scale benchmark: builds synthetic market sets of growing size and prints time and memory per market.
+// Scale benchmark: builds synthetic market sets of growing size, every registered source, and prints time and memory per market.
 import { buildRouteTable } from '../src/build/build.ts';
 import { compressAll } from '../src/routes/variants.ts';
+import { SOURCES } from '../src/sources/registry.ts';
 import { synthetic } from '../test/support/upstream/index.ts';
 
 const sizes = (process.env['SIZES'] ?? '250,500,1000,2000,4000').split(',').map(Number);
 // A first, discarded build warms the JIT and the schema compiler so the first row is not inflated.
-buildRouteTable({ baseUrl: 'http://localhost:3000', ...synthetic(50) });
+buildRouteTable({ baseUrl: 'http://localhost:3000', ...synthetic(50, SOURCES) });
 const rows: string[][] = [];
 let baseline: number | undefined;
 for (const n of sizes) {
-  const { markets, read } = synthetic(n);
+  const { markets, read, sources } = synthetic(n, SOURCES);
   global.gc?.();
   const heapBefore = process.memoryUsage().heapUsed;
   const started = process.hrtime.bigint();
-  const table = buildRouteTable({ baseUrl: 'http://localhost:3000', read, markets });
+  const table = buildRouteTable({ baseUrl: 'http://localhost:3000', read, markets, sources });
   // The variants are compressed when first read; `build` and `serve` read them all, so the time counts them.
   compressAll(table.routes.values());
   const ms = Number(process.hrtime.bigint() - started) / 1e6;

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildRouteTable } from '../src/build/build.ts';
+import { SOURCES } from '../src/sources/registry.ts';
 import type { ReadFixture } from '../src/sources/source.ts';
 import { nationalFiles } from '../test/support/upstream/index.ts';
 
@@ -14,7 +15,7 @@ function walk(dir: string): string[] {
 }
 
 const committed = new Map(walk(FIXTURES).map((path) => [relative(FIXTURES, path), readFileSync(path, 'utf8')]));
-const national = nationalFiles(committed);
+const national = nationalFiles(committed, SOURCES);
 const readerOf =
   (files: ReadonlyMap<string, string>): ReadFixture =>
   (path) => {

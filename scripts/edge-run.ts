@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EDGE_CONFIG_FILE, EDGE_WORKER_FILE } from '../src/artifact/edge.ts';
 import type { ArtifactOptions } from '../src/artifact/write.ts';
+import type { BuildOptions } from '../src/build/build.ts';
 import { overFreshBuild, type FreshBuildRun } from './nginx-run.ts';
 
 /** edge/: Wrangler and workerd with their own package.json and lock, out of the root install (about 200 MB). */
@@ -238,5 +239,7 @@ export async function startMiniflare(options: Pick<EdgeRunOptions, 'distDir' | '
  * Builds dist/ into a temporary folder for a free loopback port and runs its Worker on Miniflare (tests); with
  * `edgePartBytes`, bodies longer than that are stored in parts, as those over Cloudflare's asset size limit are.
  */
-export const edgeOverFreshBuild = (fixturesDir: string, artifact: Pick<ArtifactOptions, 'edgePartBytes'> = {}): Promise<FreshBuildRun<MiniflareRun>> =>
-  overFreshBuild(fixturesDir, 'mp-edge-', startMiniflare, artifact);
+export const edgeOverFreshBuild = (
+  inputs: Omit<BuildOptions, 'baseUrl'>,
+  artifact: Pick<ArtifactOptions, 'edgePartBytes'> = {},
+): Promise<FreshBuildRun<MiniflareRun>> => overFreshBuild(inputs, 'mp-edge-', startMiniflare, artifact);

@@ -5,9 +5,8 @@ import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { writeBuild, type ArtifactOptions } from '../src/artifact/write.ts';
-import { buildRouteTable } from '../src/build/build.ts';
+import { buildRouteTable, type BuildOptions } from '../src/build/build.ts';
 import { nginxMainConf, type MainConfOptions } from '../src/artifact/nginx.ts';
-import { fixturesOnDisk } from '../src/sources/load.ts';
 
 export const INSTALL_HINT = 'install it with: apt-get install nginx-light libnginx-mod-http-brotli-static';
 const MAX_HEADERS = 10_000;
@@ -173,9 +172,9 @@ export interface FreshBuildRun<R> {
   stop: () => Promise<void>;
 }
 
-/** Builds dist/ into a temporary folder for a free loopback port and starts a server over it; the folder goes when it stops or fails to start. */
+/** Builds dist/ from these inputs into a temporary folder for a free loopback port and starts a server over it; the folder goes when it stops or fails to start. */
 export async function overFreshBuild<R extends { stop: () => Promise<void> }>(
-  fixturesDir: string,
+  inputs: Omit<BuildOptions, 'baseUrl'>,
   prefix: string,
   start: (options: { distDir: string; runDir: string; host: string; port: number }) => Promise<R>,
   artifact: Pick<ArtifactOptions, 'edgePartBytes'> = {},
@@ -184,7 +183,7 @@ export async function overFreshBuild<R extends { stop: () => Promise<void> }>(
   try {
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
-    await writeBuild(buildRouteTable({ baseUrl, read: fixturesOnDisk(fixturesDir) }), join(dir, 'dist'), artifact);
+    await writeBuild(buildRouteTable({ ...inputs, baseUrl }), join(dir, 'dist'), artifact);
     const run = await start({ distDir: join(dir, 'dist'), runDir: join(dir, 'run'), host: '127.0.0.1', port });
     return {
       baseUrl,
@@ -202,4 +201,4 @@ export async function overFreshBuild<R extends { stop: () => Promise<void> }>(
 }
 
 /** Builds dist/ into a temporary folder for a free loopback port and serves it with nginx (tests, benchmarks). */
-export const nginxOverFreshBuild = (fixturesDir: string): Promise<FreshBuildRun<NginxRun>> => overFreshBuild(fixturesDir, 'mp-nginx-', startNginx);
+export const nginxOverFreshBuild = (inputs: Omit<BuildOptions, 'baseUrl'>): Promise<FreshBuildRun<NginxRun>> => overFreshBuild(inputs, 'mp-nginx-', startNginx);

@@ -24,25 +24,29 @@ import { fixturesOnDisk } from '../sources/load.ts';
 // renderer, the validators, the fetchers or the help text (about half its start-up time).
 const help = (): Promise<typeof import('./help.ts')> => import('./help.ts');
 
-const buildOptions = async (config: Config): Promise<BuildOptions> => ({
+/** What a build is given besides its options: the markets and the sources, the registry's unless a test names others. */
+export type BuildInputs = Pick<BuildOptions, 'markets' | 'sources'>;
+
+const buildOptions = async (config: Config, inputs: BuildInputs): Promise<BuildOptions> => ({
+  ...inputs,
   baseUrl: config.baseUrl,
   read: fixturesOnDisk(config.fixturesDir),
   archive: (await import('../archive/archive.ts')).readArchive(config.archiveDir),
 });
 
-async function buildFromConfig(config: Config): Promise<RouteTable> {
+async function buildFromConfig(config: Config, inputs: BuildInputs): Promise<RouteTable> {
   const { buildRouteTable } = await import('../build/build.ts');
-  return buildRouteTable(await buildOptions(config));
+  return buildRouteTable(await buildOptions(config, inputs));
 }
 
 /** The table `npm run build` wrote to the output folder when it was built from these very inputs, else a fresh build. */
-export async function builtOrBuild(config: Config): Promise<{ table: RouteTable; from: string }> {
+export async function builtOrBuild(config: Config, inputs: BuildInputs = {}): Promise<{ table: RouteTable; from: string }> {
   const built = readBuild(config.outDir, buildFingerprint(config));
   if (built !== undefined) return { table: built, from: `the table of ${config.outDir}/, built from the same inputs` };
-  return { table: await buildFromConfig(config), from: `built now (${config.outDir}/ holds no build of these inputs)` };
+  return { table: await buildFromConfig(config, inputs), from: `built now (${config.outDir}/ holds no build of these inputs)` };
 }
 
-async function serve(config: Config): Promise<void> {
+async function serve(config: Config, inputs: BuildInputs): Promise<void> {
   // With port 0 the links can only follow the port once it is bound; otherwise a fixture error stops us before listening.
   const late = config.port === 0 && config.baseUrlFollowsPort;
   let from = '';
@@ -50,7 +54,7 @@ async function serve(config: Config): Promise<void> {
   if (late) {
     // The table is made once the port is bound, synchronously: the build is loaded beforehand, in case it is needed.
     const { buildRouteTable } = await import('../build/build.ts');
-    const options = await buildOptions(config);
+    const options = await buildOptions(config, inputs);
     source = (port: number): RouteTable => {
       const baseUrl = `http://localhost:${port}`;
       const built = readBuild(config.outDir, buildFingerprint({ ...config, baseUrl }));
@@ -58,7 +62,7 @@ async function serve(config: Config): Promise<void> {
       return built ?? buildRouteTable({ ...options, baseUrl });
     };
   } else {
-    const got = await builtOrBuild(config);
+    const got = await builtOrBuild(config, inputs);
     from = got.from;
     source = got.table;
   }
@@ -77,19 +81,19 @@ async function serve(config: Config): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
-async function build(config: Config): Promise<void> {
+async function build(config: Config, inputs: BuildInputs): Promise<void> {
   const started = process.hrtime.bigint();
-  const table = await buildFromConfig(config);
+  const table = await buildFromConfig(config, inputs);
   const files = await writeBuild(table, config.outDir, { builtFrom: buildFingerprint(config) });
   const ms = Number((process.hrtime.bigint() - started) / 1_000_000n);
   process.stdout.write(`market-profiles: wrote ${files.size} files for ${table.routes.size} routes to ${config.outDir}/ in ${ms} ms\n`);
 }
 
 /** Adds the current snapshot to the archive, or says it is there already; a snapshot whose bytes would change is refused. */
-async function archive(config: Config): Promise<void> {
+async function archive(config: Config, inputs: BuildInputs): Promise<void> {
   const { buildSnapshot } = await import('../build/build.ts');
   const { writeSnapshot } = await import('../archive/archive.ts');
-  const { snapshot, table } = buildSnapshot(await buildOptions(config));
+  const { snapshot, table } = buildSnapshot(await buildOptions(config, inputs));
   const result = writeSnapshot(config.archiveDir, snapshot, table);
   process.stdout.write(
     result.written
@@ -103,25 +107,30 @@ type Env = Readonly<Record<string, string | undefined>>;
 /** One command: its arguments (what follows its name) and the whole command line in, its exit code out. */
 export type Runner = (args: readonly string[], env: Env, argv: readonly string[]) => Promise<number>;
 
-/** What each command runs; `main` takes another table so a test can make a command fail the way a bug would. */
-export const RUNNERS: Readonly<Record<Command, Runner>> = {
+/**
+ * What each command runs, building from these markets and sources (the registry's by default); `main` takes another
+ * table, so a test can build its own world or make a command fail the way a bug would.
+ */
+export const runnersFor = (inputs: BuildInputs = {}): Readonly<Record<Command, Runner>> => ({
   serve: async (_args, env, argv) => {
-    await serve(loadConfig(env, argv));
+    await serve(loadConfig(env, argv), inputs);
     return 0;
   },
   build: async (_args, env, argv) => {
-    await build(loadConfig(env, argv));
+    await build(loadConfig(env, argv), inputs);
     return 0;
   },
   archive: async (_args, env, argv) => {
-    await archive(loadConfig(env, argv));
+    await archive(loadConfig(env, argv), inputs);
     return 0;
   },
   verify: async (args, _env, argv) => (await import('./verify/verify.ts')).verifyCommand(args, loadVerifyConfig(argv)),
-  fetch: async (_args, env, argv) => (await import('./fetch.ts')).fetchCommand(loadFetchConfig(env, argv)),
+  fetch: async (_args, env, argv) => (await import('./fetch.ts')).fetchCommand(loadFetchConfig(env, argv), inputs),
   list: async (args, env, argv) => (await import('./read.ts')).listCommand(args, loadReadConfig(env, argv)),
   get: async (args, env, argv) => (await import('./read.ts')).getCommand(args, loadReadConfig(env, argv)),
-};
+});
+
+export const RUNNERS: Readonly<Record<Command, Runner>> = runnersFor();
 
 /**
  * What a failure prints, one line (build adds that its output was kept), and its exit code: 2 for a usage error, 70

@@ -370,9 +370,10 @@ function retrievalRecord(adapter: SourceModule, downloads: readonly Downloaded[]
 }
 
 /** The `fetch` subcommand: progress and changes on stdout, problems on stderr; exit code 0 only when every file was fetched, parsed and (unless a dry run) written. */
-export async function fetchCommand(config: FetchConfig): Promise<number> {
+export async function fetchCommand(config: FetchConfig, inputs: Pick<FetchOptions, 'markets' | 'sources'> = {}): Promise<number> {
   try {
     await fetchSources({
+      ...inputs,
       fixturesDir: config.fixtures,
       only: config.source === undefined ? [] : [config.source],
       dryRun: config.dryRun,

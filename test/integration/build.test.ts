@@ -6,9 +6,8 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { artifactFiles, writeArtifact } from '../../src/artifact/write.ts';
-import { buildRouteTable } from '../../src/build/build.ts';
 import { synthetic } from '../support/upstream/index.ts';
-import { builtOrBuild, main } from '../../src/commands/cli.ts';
+import { builtOrBuild, main, runnersFor } from '../../src/commands/cli.ts';
 import { loadConfig } from '../../src/commands/config.ts';
 import { readArchive } from '../../src/archive/archive.ts';
 import type { RouteTable } from '../../src/routes/route-table.ts';
@@ -16,9 +15,10 @@ import { ContractError, DataError } from '../../src/contract/errors.ts';
 import { CHART_MARKET_LIMIT } from '../../src/render/pages/chart-parts.ts';
 import { FOOTER_MARKET_LIMIT } from '../../src/render/pages/layout.tsx';
 import { MAX_FIXTURE_BYTES, fixturesOnDisk } from '../../src/sources/load.ts';
-import { SOURCES } from '../../src/sources/registry.ts';
 import type { SourceModule, SourceLoad } from '../../src/sources/source.ts';
 import { FIXTURES_DIR, FIXTURE_FILES, buildTable, fixtureReader } from '../support/data.ts';
+import { WORLD_INPUTS, buildWorld, copyWorldArchive } from '../world/world.ts';
+import { WORLD_SOURCES } from '../world/world.ts';
 
 const ACS = 'census-acs-5yr/acs5-2024-detailed-place.json';
 const ACS_STATES = 'census-acs-5yr/acs5-2024-detailed-state.json';
@@ -204,21 +204,26 @@ function treeHash(dir: string): string {
   return hash.digest('hex');
 }
 
-/** A temporary folder for a suite, removed after it: a copy of the committed fixtures, and where its dist/ goes. */
-function workFolder(prefix: string): { work: string; fixtures: string; out: string } {
+/** The command line on the test world: its markets and sources, whatever the registry holds besides. */
+const WORLD_RUNNERS = runnersFor(WORLD_INPUTS);
+
+/** A temporary folder for a suite, removed after it: a copy of the world's fixtures and archive, and where its dist/ goes. */
+function workFolder(prefix: string): { work: string; fixtures: string; archive: string; out: string; inputs: string[] } {
   const work = mkdtempSync(join(tmpdir(), prefix));
   after(() => rmSync(work, { recursive: true, force: true }));
   const fixtures = join(work, 'fixtures');
+  const archive = join(work, 'archive');
   cpSync(FIXTURES_DIR, fixtures, { recursive: true });
-  return { work, fixtures, out: join(work, 'dist') };
+  copyWorldArchive(archive);
+  return { work, fixtures, archive, out: join(work, 'dist'), inputs: ['--fixtures', fixtures, '--archive', archive] };
 }
 
 describe('the build command writes atomically', () => {
-  const { work, fixtures, out } = workFolder('mp-build-');
+  const { work, fixtures, out, inputs } = workFolder('mp-build-');
   const quiet = { ...process.env, BASE_URL: 'http://localhost:3000' };
 
   test('a good build writes dist/ with a manifest and every route', async () => {
-    const code = await main(['build', '--fixtures', fixtures, '--out', out], quiet);
+    const code = await main(['build', ...inputs, '--out', out], quiet, WORLD_RUNNERS);
     assert.equal(code, 0);
     const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as { routes: { path: string }[] };
     assert.ok(
@@ -261,13 +266,13 @@ describe('the build command writes atomically', () => {
     const write = process.stderr.write;
     process.stderr.write = ((chunk: string) => (errors.push(String(chunk)), true)) as typeof process.stderr.write;
     try {
-      assert.equal(await main(['build', '--fixtures', fixtures, '--out', out], quiet), 1);
+      assert.equal(await main(['build', ...inputs, '--out', out], quiet, WORLD_RUNNERS), 1);
     } finally {
       process.stderr.write = write;
       writeFileSync(path, original);
     }
     assert.equal(treeHash(out), before, 'the previous output is as it was');
-    assert.deepEqual(readdirSync(work).sort(), ['dist', 'fixtures'], 'no temporary folder left behind');
+    assert.deepEqual(readdirSync(work).sort(), ['archive', 'dist', 'fixtures'], 'no temporary folder left behind');
     return errors.join('');
   }
 
@@ -303,7 +308,7 @@ describe('the build command writes atomically', () => {
     files.set('site/api/markets/us-tx-austin/index.json/impossible', Buffer.from('x'));
     await assert.rejects(writeArtifact(files, out));
     assert.equal(treeHash(out), before);
-    assert.deepEqual(readdirSync(work).sort(), ['dist', 'fixtures']);
+    assert.deepEqual(readdirSync(work).sort(), ['archive', 'dist', 'fixtures']);
   });
 });
 
@@ -316,7 +321,7 @@ test('determinism: two builds give identical bytes for every file', () => {
 
 describe('a profile that breaks the published contract stops the build', () => {
   const broken = (change: (load: SourceLoad) => void): SourceModule[] =>
-    SOURCES.map((adapter) =>
+    WORLD_SOURCES.map((adapter) =>
       adapter.sourceId !== 'fhfa-hpi'
         ? adapter
         : {
@@ -328,7 +333,7 @@ describe('a profile that breaks the published contract stops the build', () => {
             },
           },
     );
-  const build = (adapters: SourceModule[]): unknown => buildRouteTable({ baseUrl: 'http://localhost:3000', read: fixtureReader(), sources: adapters });
+  const build = (adapters: SourceModule[]): unknown => buildWorld({ baseUrl: 'http://localhost:3000', sources: adapters });
 
   test('a source URL that is not absolute: market id, JSON pointer and reason', () => {
     assert.throws(
@@ -373,7 +378,7 @@ describe('scale: a page does not grow with the number of markets', () => {
   // Past FOOTER_MARKET_LIMIT the footer links to the home page's table instead of listing every market, so each
   // market page keeps its size and the build stays linear (npm run bench:build measures the time).
   const marketPage = (n: number): { html: string; count: number } => {
-    const table = buildRouteTable({ baseUrl: 'http://localhost:3000', ...synthetic(n) });
+    const table = buildWorld({ baseUrl: 'http://localhost:3000', ...synthetic(n) });
     const id = table.marketIds[0] ?? '';
     return { html: table.routes.get(`/markets/${id}`)?.identity.body.toString('utf8') ?? '', count: table.marketIds.length };
   };
@@ -412,22 +417,21 @@ describe('scale: a page does not grow with the number of markets', () => {
 });
 
 describe('serve loads the table a build wrote only when it was built from the same inputs', () => {
-  const { fixtures, out } = workFolder('mp-built-');
+  const { fixtures, archive, out, inputs } = workFolder('mp-built-');
   const env = { ...process.env, BASE_URL: 'http://localhost:3000' };
-  const argv = ['--fixtures', fixtures, '--out', out];
-  const fresh = (baseUrl: string): RouteTable =>
-    buildRouteTable({ baseUrl, read: fixturesOnDisk(fixtures), archive: readArchive(loadConfig(env, argv).archiveDir) });
+  const argv = [...inputs, '--out', out];
+  const fresh = (baseUrl: string): RouteTable => buildWorld({ baseUrl, read: fixturesOnDisk(fixtures), archive: readArchive(archive) });
 
   test('the same inputs: the table read from dist/ is the one a build makes, route for route and byte for byte', async () => {
-    assert.equal(await main(['build', ...argv], env), 0);
-    const got = await builtOrBuild(loadConfig(env, argv));
+    assert.equal(await main(['build', ...argv], env, WORLD_RUNNERS), 0);
+    const got = await builtOrBuild(loadConfig(env, argv), WORLD_INPUTS);
     assert.match(got.from, /^the table of .*, built from the same inputs$/);
     assert.deepStrictEqual(got.table, fresh('http://localhost:3000'));
   });
 
   test('another BASE_URL: built afresh, its links name the new origin (never the stale bytes)', async () => {
     const other = { ...env, BASE_URL: 'https://data.example' };
-    const got = await builtOrBuild(loadConfig(other, argv));
+    const got = await builtOrBuild(loadConfig(other, argv), WORLD_INPUTS);
     assert.match(got.from, /^built now/);
     assert.equal(got.table.baseUrl, 'https://data.example');
     assert.match(got.table.routes.get('/api/markets/us-tx-austin')?.identity.body.toString() ?? '', /https:\/\/data\.example\//);
@@ -438,18 +442,22 @@ describe('serve loads the table a build wrote only when it was built from the sa
     const original = readFileSync(file);
     writeFileSync(file, Buffer.concat([original, Buffer.from(' ')])); // still the same JSON, another byte
     try {
-      const got = await builtOrBuild(loadConfig(env, argv));
+      const got = await builtOrBuild(loadConfig(env, argv), WORLD_INPUTS);
       assert.match(got.from, /^built now/);
       assert.deepStrictEqual(got.table, fresh('http://localhost:3000'));
     } finally {
       writeFileSync(file, original);
     }
-    assert.match((await builtOrBuild(loadConfig(env, argv))).from, /built from the same inputs/, 'the original byte back: the build matches again');
+    assert.match(
+      (await builtOrBuild(loadConfig(env, argv), WORLD_INPUTS)).from,
+      /built from the same inputs/,
+      'the original byte back: the build matches again',
+    );
   });
 
   test('a file of dist/ cut short: built afresh', async () => {
     truncateSync(join(out, 'site/api/markets/us-tx-austin/index.json'), 10);
-    const got = await builtOrBuild(loadConfig(env, argv));
+    const got = await builtOrBuild(loadConfig(env, argv), WORLD_INPUTS);
     assert.match(got.from, /^built now/);
     assert.deepStrictEqual(got.table, fresh('http://localhost:3000'));
   });

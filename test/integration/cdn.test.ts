@@ -21,8 +21,8 @@ import {
   type S3Object,
 } from '../../src/artifact/cdn.ts';
 import { synthetic } from '../support/upstream/index.ts';
-import { buildRouteTable } from '../../src/build/build.ts';
 import { buildTable } from '../support/data.ts';
+import { buildWorld } from '../world/world.ts';
 
 const table = buildTable();
 const manifest: Manifest = buildManifest(table);
@@ -276,7 +276,7 @@ describe('S3 behind CloudFront', () => {
   });
 
   test('beyond 10 KB (about 250 markets: the tables grow with the markets, not the routes) the functions are left out, and the S3 note says why', () => {
-    const big = artifactFiles(buildRouteTable({ baseUrl: 'https://data.example.org', ...synthetic(300) }));
+    const big = artifactFiles(buildWorld({ baseUrl: 'https://data.example.org', ...synthetic(300) }));
     assert.equal(big.has(CLOUDFRONT_REQUEST_FILE), false);
     assert.equal(big.has(CLOUDFRONT_RESPONSE_FILE), false);
     assert.match(String(big.get(S3_OBJECTS_FILE)), /over the 10 KB CloudFront Functions limit/);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { COMMAND_NAMES } from '../../src/commands/config.ts';
 import { commandUsage, usageText } from '../../src/commands/help.ts';
-import { FIXTURES_DIR } from '../support/data.ts';
+import { TODAY_FIXTURES } from '../support/today.ts';
 
 const BIN = new URL('../../bin/market-profiles.js', import.meta.url).pathname;
 
@@ -32,7 +32,7 @@ test('a build whose output folder cannot be made: the error in one line, that th
   try {
     // A file where the output folder's parent should be: ENOTDIR, even for root.
     writeFileSync(join(work, 'file'), 'not a folder');
-    const { code, out, err } = await run(['build', '--fixtures', FIXTURES_DIR, '--out', join(work, 'file', 'dist')]);
+    const { code, out, err } = await run(['build', '--fixtures', TODAY_FIXTURES, '--out', join(work, 'file', 'dist')]);
     assert.equal(code, 1, err);
     assert.equal(out, '');
     assert.match(

@@ -21,11 +21,11 @@ import {
 } from 'market-profiles-client';
 import { COPIED, contractModule, copiedModule } from '../../client/scripts/generate.ts';
 import { CSV_CAVEATS, CSV_COLUMNS, PROFILE_CAVEATS, SCHEMA_VERSION, type MarketProfile } from '../../src/contract/schemas.ts';
-import { MARKET_IDS } from '../../src/contract/markets.ts';
 import { PATHS } from '../../src/contract/paths.ts';
 import type { RouteTable } from '../../src/routes/route-table.ts';
 import { dripping } from '../support/dripping.ts';
 import { startEmbedded } from '../support/embedded.ts';
+import { WORLD_MARKET_IDS } from '../world/world.ts';
 
 const ID = 'us-tx-austin';
 
@@ -60,7 +60,7 @@ describe('the client against the running server', () => {
   test('every call: the index, a profile, a market CSV and the bulk CSV as typed rows, the schemas, the descriptor, OpenAPI and the Data Package', async () => {
     const client = createClient({ baseUrl: `${baseUrl}/` });
     const index = await client.listMarkets();
-    assert.equal(index.data.count, MARKET_IDS.length);
+    assert.equal(index.data.count, WORLD_MARKET_IDS.length);
     assert.deepEqual(index.caveats, PROFILE_CAVEATS);
 
     const profile = await client.getProfile(ID);
@@ -128,7 +128,7 @@ describe('the client against the running server', () => {
         );
         assert.equal(error.code, 'market_not_found');
         assert.equal(error.status, 404);
-        assert.deepEqual(error.problem.knownMarketIds, [...MARKET_IDS].sort());
+        assert.deepEqual(error.problem.knownMarketIds, [...WORLD_MARKET_IDS].sort());
         return true;
       });
     }

@@ -9,13 +9,13 @@ import { writeBuild } from '../../src/artifact/write.ts';
 import { CSV_COLUMNS } from '../../src/contract/schemas.ts';
 import { CSV_DIALECT } from '../../src/describe/datapackage.ts';
 import { SITE_DIR, fileFor } from '../../src/artifact/manifest.ts';
-import { MARKET_IDS } from '../../src/contract/markets.ts';
 import { SERIES_CSV_COLUMNS } from '../../src/contract/series.ts';
 import { PATHS } from '../../src/contract/paths.ts';
 import type { RouteTable } from '../../src/routes/route-table.ts';
 import { BASE_URL, body, buildTable } from '../support/data.ts';
 import { startEmbedded } from '../support/embedded.ts';
 import { frictionless, type FrictionlessPackage } from '../support/frictionless.ts';
+import { WORLD_MARKET_IDS } from '../world/world.ts';
 
 interface Resource {
   name: string;
@@ -31,7 +31,7 @@ const pkg = JSON.parse(body(table, PATHS.dataPackage)) as { profile: string; res
 const sha256 = (bytes: Buffer): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
 describe('the Data Package, as built', () => {
-  const ids = [...MARKET_IDS].sort();
+  const ids = [...WORLD_MARKET_IDS].sort();
   const profiles = pkg.resources.slice(0, 1 + ids.length);
   const series = pkg.resources.slice(1 + ids.length);
   test('the bulk CSV and each market CSV, by absolute URL, with the CSV dialect and the primary key market_id + metric_id', () => {
@@ -114,7 +114,7 @@ describe("Frictionless Data's library (datapackage) against the running server",
       [],
     );
     assert.equal(loaded.valid, true);
-    assert.equal(loaded.resources.length, 2 * (1 + MARKET_IDS.length));
+    assert.equal(loaded.resources.length, 2 * (1 + WORLD_MARKET_IDS.length));
     for (const r of loaded.resources) assert.ok(r.valid && r.tabular, r.name);
   });
 

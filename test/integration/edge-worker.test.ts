@@ -6,7 +6,6 @@ import { gzipSync } from 'node:zlib';
 import { synthetic } from '../support/upstream/index.ts';
 import { workerdDate } from '../../scripts/edge-run.ts';
 import { artifactFiles } from '../../src/artifact/write.ts';
-import { buildRouteTable } from '../../src/build/build.ts';
 import { ASSET_SIZE_LIMIT, edgeAssetFiles, edgeData } from '../../src/artifact/edge-data.ts';
 import { createEdgeWorker, type EdgeEnv, type EdgeWorker } from '../../src/runtimes/edge-worker.ts';
 import {
@@ -22,17 +21,17 @@ import { buildManifest } from '../../src/artifact/manifest.ts';
 import { PATHS } from '../../src/contract/paths.ts';
 import type { RouteTable } from '../../src/routes/route-table.ts';
 import type { RunningServer } from '../../src/runtimes/server/listener.ts';
-import { fixtureReader } from '../support/data.ts';
 import { assetsOf } from '../support/edge-assets.ts';
 import { startEmbedded } from '../support/embedded.ts';
 import { checkResponse, exchange, request, type Expected, type RawResponse } from '../support/http-suite.ts';
 import { SEED, generator, summary } from '../support/fuzz.ts';
+import { buildWorld } from '../world/world.ts';
 
 /** The route table for http://localhost:3000 and the artifact's files from it, built once for the tests that read them. */
 let local: { table: RouteTable; files: Map<string, Buffer> } | undefined;
 const localBuild = (): { table: RouteTable; files: Map<string, Buffer> } => {
   if (local === undefined) {
-    const table = buildRouteTable({ baseUrl: 'http://localhost:3000', read: fixtureReader() });
+    const table = buildWorld({ baseUrl: 'http://localhost:3000' });
     local = { table, files: artifactFiles(table) };
   }
   return local;
@@ -138,7 +137,7 @@ describe('the Worker bundle and its configuration', () => {
   });
 
   test('a thousand synthetic markets stay within the Workers limits: script size, asset count and asset size', () => {
-    const table = buildRouteTable({ baseUrl: 'https://data.example.org', ...synthetic(1000) });
+    const table = buildWorld({ baseUrl: 'https://data.example.org', ...synthetic(1000) });
     const manifest = buildManifest(table);
     const data = edgeData(manifest);
     const script = edgeWorkerScript(data);

@@ -7,12 +7,9 @@ import { edgeOverFreshBuild, type MiniflareRun } from '../../scripts/edge-run.ts
 import type { FreshBuildRun } from '../../scripts/nginx-run.ts';
 import { EDGE_ASSETS_DIR } from '../../src/artifact/edge.ts';
 import { fileFor } from '../../src/artifact/manifest.ts';
-import { buildRouteTable } from '../../src/build/build.ts';
 import { PATHS } from '../../src/contract/paths.ts';
-import { fixturesOnDisk } from '../../src/sources/load.ts';
 import { defineHttpSuite, exchange, header, request, type SuiteOptions } from '../support/http-suite.ts';
-
-const FIXTURES = new URL('../../fixtures/', import.meta.url).pathname;
+import { buildWorld, worldInputs } from '../world/world.ts';
 
 /** Each difference the platform forces, with its reason: docs/deploy.md has the same table. */
 export const EDGE_DIFFERENCES: SuiteOptions = {
@@ -37,19 +34,19 @@ export const EDGE_DIFFERENCES: SuiteOptions = {
   platformAnswer: (res) => header(res, 'x-content-type-options') === undefined,
 };
 
-defineHttpSuite('edge Worker on workerd', () => edgeOverFreshBuild(FIXTURES), EDGE_DIFFERENCES);
+defineHttpSuite('edge Worker on workerd', () => edgeOverFreshBuild(worldInputs()), EDGE_DIFFERENCES);
 
 describe('a body stored in parts, on workerd', () => {
   // Bodies over Cloudflare's 25 MiB are stored in parts (src/artifact/edge-data.ts); 4 KiB parts make the 16 markets' long bodies so.
   const PART = 4096;
   let edge: FreshBuildRun<MiniflareRun>;
   before(async () => {
-    edge = await edgeOverFreshBuild(FIXTURES, { edgePartBytes: PART });
+    edge = await edgeOverFreshBuild(worldInputs(), { edgePartBytes: PART });
   });
   after(() => edge.stop());
 
   test('is sent whole, with its Content-Length, in each coding, and its parts are the only copy in the assets', async () => {
-    const table = buildRouteTable({ baseUrl: edge.baseUrl, read: fixturesOnDisk(FIXTURES) });
+    const table = buildWorld({ baseUrl: edge.baseUrl });
     const assets = join(edge.dir, 'dist', EDGE_ASSETS_DIR);
     for (const path of [PATHS.bulkSeriesCsv, PATHS.dataPackage, PATHS.profile('us-tx-austin')]) {
       const route = table.routes.get(path);

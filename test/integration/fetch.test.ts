@@ -5,15 +5,14 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { buildRouteTable } from '../../src/build/build.ts';
-import { main } from '../../src/commands/cli.ts';
+import { main, runnersFor } from '../../src/commands/cli.ts';
 import type { MarketProfile } from '../../src/contract/schemas.ts';
 import { addressOf, FetchError, fetchSources, type FetchOptions } from '../../src/commands/fetch.ts';
 import { fixturesOnDisk } from '../../src/sources/load.ts';
-import { SOURCES } from '../../src/sources/registry.ts';
 import { captureOutput } from '../support/capture.ts';
 import { FIXTURES_DIR, fhfaNextQuarter } from '../support/data.ts';
 import { startReplay, type Replay, type Reply } from '../support/replay.ts';
+import { WORLD_INPUTS, WORLD_MARKETS, WORLD_SOURCES, buildWorld } from '../world/world.ts';
 
 /** Every file of a folder with the SHA-256 of its bytes, to prove a failed fetch wrote nothing. */
 function snapshot(dir: string): Record<string, string> {
@@ -35,13 +34,15 @@ const target = (url: string): string => {
   return u.pathname + u.search;
 };
 
-const REMOTES = SOURCES.flatMap((adapter) => adapter.remote.map((remote) => ({ adapter, remote })));
+const REMOTES = WORLD_SOURCES.flatMap((adapter) => adapter.remote.map((remote) => ({ adapter, remote })));
 
 describe('fetch', () => {
   let replay: Replay;
   let dir: string;
   const lines: string[] = [];
   const options = (extra: Partial<FetchOptions> = {}): FetchOptions => ({
+    markets: WORLD_MARKETS,
+    sources: WORLD_SOURCES,
     fixturesDir: dir,
     upstream: replay.origin,
     // Only the test of the timeout itself runs into it; every other answer comes whole, however busy the machine.
@@ -76,7 +77,7 @@ describe('fetch', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('every source names at least one file at its agency', () => {
-    for (const adapter of SOURCES) {
+    for (const adapter of WORLD_SOURCES) {
       assert.ok(adapter.remote.length > 0, adapter.sourceId);
       for (const remote of adapter.remote) {
         assert.match(remote.url, /^https:\/\/(?:api\.census\.gov|www2?\.census\.gov|www\.fhfa\.gov)\//, remote.url);
@@ -86,8 +87,8 @@ describe('fetch', () => {
   });
 
   it('the Census API key is sent to the ACS only, and never recorded', async () => {
-    const acs = SOURCES.find((a) => a.sourceId === 'census-acs-5yr');
-    const bps = SOURCES.find((a) => a.sourceId === 'census-bps');
+    const acs = WORLD_SOURCES.find((a) => a.sourceId === 'census-acs-5yr');
+    const bps = WORLD_SOURCES.find((a) => a.sourceId === 'census-bps');
     assert.ok(acs?.remote[0] !== undefined && bps?.remote[0] !== undefined, 'acs?.remote[0] !== undefined && bps?.remote[0] !== undefined');
     assert.equal(new URL(addressOf(acs.remote[0], acs, { credentials: { CENSUS_API_KEY: 's3cret' } })).searchParams.get('key'), 's3cret');
     assert.equal(new URL(addressOf(bps.remote[0], bps, { credentials: { CENSUS_API_KEY: 's3cret' } })).searchParams.get('key'), null);
@@ -226,7 +227,7 @@ describe('fetch', () => {
 
   it('--source fetches one source only', async () => {
     await fetchSources(options({ only: ['fhfa-hpi'], dryRun: true }));
-    const fhfa = SOURCES.find((a) => a.sourceId === 'fhfa-hpi');
+    const fhfa = WORLD_SOURCES.find((a) => a.sourceId === 'fhfa-hpi');
     assert.deepEqual(
       replay.seen,
       fhfa?.remote.map((r) => target(r.url)),
@@ -353,7 +354,7 @@ describe('fetch', () => {
     });
     await fetchSources(options({ now: () => new Date('2026-12-01T09:00:00Z') }));
     assert.ok(lines.includes('us-tx-austin homePriceIndex 506.31 → 511.37 (2026 Q2 → 2026 Q3)'), 'fetch prints the change, market by market');
-    const table = buildRouteTable({ baseUrl: 'http://localhost:3000', read: fixturesOnDisk(dir) });
+    const table = buildWorld({ baseUrl: 'http://localhost:3000', read: fixturesOnDisk(dir) });
     const austin = JSON.parse(table.routes.get('/api/markets/us-tx-austin')?.identity.body.toString() ?? '{}') as MarketProfile;
     assert.equal(austin.generatedAt, '2026-12-01');
     assert.deepEqual(
@@ -377,9 +378,11 @@ describe('fetch', () => {
     const { adapter, remote } = REMOTES[0] ?? assert.fail('no remote file');
     replay.replies.set(target(remote.url), { kind: 'status', status: 404 });
     const before = snapshot(dir);
-    const failing = await captureOutput(() => main(['fetch', '--fixtures', dir, '--upstream', replay.origin, '--fetch-timeout-ms', '2000'], {}));
+    const failing = await captureOutput(() =>
+      main(['fetch', '--fixtures', dir, '--upstream', replay.origin, '--fetch-timeout-ms', '2000'], {}, runnersFor(WORLD_INPUTS)),
+    );
     serveFixtures();
-    const succeeding = await captureOutput(() => main(['fetch', '--fixtures', dir, '--upstream', replay.origin, '--dry-run'], {}));
+    const succeeding = await captureOutput(() => main(['fetch', '--fixtures', dir, '--upstream', replay.origin, '--dry-run'], {}, runnersFor(WORLD_INPUTS)));
     const [failed, succeeded] = [failing.value, succeeding.value];
     const stderr = [failing.err, succeeding.err];
     const stdout = [failing.out, succeeding.out];

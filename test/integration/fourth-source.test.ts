@@ -1,7 +1,8 @@
-// A fourth source plugs in as docs/architecture.md's "Add a source" says: its module, its fixture (retrieved after the newest
-// archived snapshot) and its registry entry, and no other edit. A copy of the whole project gets the test-only HUD Fair Market
-// Rents source (test/fourth-source/), type-checks, and builds a new snapshot beside the archived ones; the new metric reaches
-// the JSON, both CSVs, the descriptor's rows, the Data Package, the OpenAPI document and the pages.
+// One more source plugs in as docs/architecture.md's "Add a source" says: its module, its fixture (retrieved after the newest
+// archived snapshot) and its registry entry, and no other edit. A copy of the whole project gets the test-only sample in HUD's
+// Fair Market Rents layout (test/fourth-source/), type-checks, and builds a new snapshot beside the archived ones; the new metric
+// reaches the JSON, both CSVs, the descriptor's rows, the Data Package, the OpenAPI document and the pages. What the project
+// held before is read from its newest archived snapshot, so the test holds whatever sources the registry has.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -15,6 +16,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ADDED = fileURLToPath(new URL('../fourth-source/', import.meta.url));
 const BASE = 'http://localhost:3000';
 const AUSTIN = 'us-tx-austin';
+/** The registry's new import line. */
+const IMPORT = "import { hudFmrSample } from './hud-fmr-sample/index.ts';";
 
 /** Every file below a folder, relative to it. */
 const walk = (dir: string, under = dir): string[] =>
@@ -28,10 +31,10 @@ function register(registry: string): void {
   const text = readFileSync(registry, 'utf8');
   const lastImport = text.lastIndexOf('\nimport ');
   const endOfImport = text.indexOf('\n', lastImport + 1);
-  const withImport = `${text.slice(0, endOfImport + 1)}import { hudFmr } from './hud-fmr/index.ts';\n${text.slice(endOfImport + 1)}`;
+  const withImport = `${text.slice(0, endOfImport + 1)}${IMPORT}\n${text.slice(endOfImport + 1)}`;
   const listed = withImport.replace(
     /const REGISTERED = \[([^\]]*?),?\s*\] as const;/,
-    (_, list: string) => `const REGISTERED = [${list.trim()}, hudFmr] as const;`,
+    (_, list: string) => `const REGISTERED = [${list.trim()}, hudFmrSample] as const;`,
   );
   assert.notEqual(listed, withImport, 'the registry lists its sources in `const REGISTERED = [...] as const`');
   writeFileSync(registry, listed);
@@ -41,6 +44,8 @@ describe('a fourth source with one metric, added by its module, its fixture and 
   let work = '';
   /** The day after the newest archived snapshot: the new source's retrieval date, so the build makes a new snapshot. */
   let retrieved = '';
+  /** Austin's profile in the newest archived snapshot: what the project served before the source was added. */
+  let archivedAustin: { sources: { sourceId: string; confidence: string }[]; profile: { coverage: { totalRequired: number } } };
   /** Each served path's file in the copy's build. */
   let files = new Map<string, string>();
   const body = (path: string): string => readFileSync(join(work, 'dist', 'site', files.get(path) ?? assert.fail(`no route ${path}`)), 'utf8');
@@ -54,8 +59,8 @@ describe('a fourth source with one metric, added by its module, its fixture and 
       .filter((f) => f !== '');
     for (const file of tracked) cpSync(join(ROOT, file), join(work, file), { recursive: true });
     symlinkSync(join(ROOT, 'node_modules'), join(work, 'node_modules'));
-    cpSync(join(ADDED, 'hud-fmr'), join(work, 'src', 'sources', 'hud-fmr'), { recursive: true });
-    cpSync(join(ADDED, 'fixtures', 'hud-fmr'), join(work, 'fixtures', 'hud-fmr'), { recursive: true });
+    cpSync(join(ADDED, 'hud-fmr-sample'), join(work, 'src', 'sources', 'hud-fmr-sample'), { recursive: true });
+    cpSync(join(ADDED, 'fixtures', 'hud-fmr-sample'), join(work, 'fixtures', 'hud-fmr-sample'), { recursive: true });
     // The archive's rule (docs/architecture.md): the new source's files are retrieved after the newest archived snapshot.
     const newest = readdirSync(join(work, 'archive'))
       .filter((name) => /^\d{4}-\d{2}-\d{2}$/.test(name))
@@ -63,7 +68,8 @@ describe('a fourth source with one metric, added by its module, its fixture and 
       .at(-1);
     assert.ok(newest !== undefined, 'the project has an archived snapshot');
     retrieved = new Date(Date.parse(`${newest}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-    const retrieval = join(work, 'fixtures', 'hud-fmr', 'retrieval.json');
+    archivedAustin = JSON.parse(readFileSync(join(work, 'archive', newest, 'markets', `${AUSTIN}.json`), 'utf8')) as typeof archivedAustin;
+    const retrieval = join(work, 'fixtures', 'hud-fmr-sample', 'retrieval.json');
     writeFileSync(retrieval, `${JSON.stringify({ ...(JSON.parse(readFileSync(retrieval, 'utf8')) as object), latestRetrievedAt: retrieved })}\n`);
     register(join(work, 'src', 'sources', 'registry.ts'));
     // The copy's own build command, run from the copy (tsx reads the copy's tsconfig there); it validates what it writes.
@@ -91,17 +97,18 @@ describe('a fourth source with one metric, added by its module, its fixture and 
       }),
     );
     assert.deepEqual(differing.sort(), [
-      'added fixtures/hud-fmr/README.md',
-      'added fixtures/hud-fmr/fy2026-fmr-metro.csv',
-      'added fixtures/hud-fmr/retrieval.json',
-      'added src/sources/hud-fmr/index.ts',
+      'added fixtures/hud-fmr-sample/README.md',
+      'added fixtures/hud-fmr-sample/fy2026-fmr-metro.csv',
+      'added fixtures/hud-fmr-sample/retrieval.json',
+      'added src/sources/hud-fmr-sample/index.ts',
       'changed src/sources/registry.ts',
     ]);
     const before = readFileSync(join(ROOT, 'src/sources/registry.ts'), 'utf8').split('\n');
     const now = readFileSync(join(work, 'src/sources/registry.ts'), 'utf8').split('\n');
+    const registered = before.find((line) => line.startsWith('const REGISTERED = [')) ?? assert.fail('no REGISTERED line');
     assert.deepEqual(
       now.filter((line) => !before.includes(line)),
-      ["import { hudFmr } from './hud-fmr/index.ts';", 'const REGISTERED = [censusAcs5yr, fhfaHpi, censusBps, hudFmr] as const;'],
+      [IMPORT, registered.replace('] as const;', ', hudFmrSample] as const;')],
     );
   });
 
@@ -121,29 +128,25 @@ describe('a fourth source with one metric, added by its module, its fixture and 
       sources: { sourceId: string; confidence: string }[];
       geographyScope: { boundaries: { level: string; metrics: string[] }[] };
     };
-    assert.deepEqual(profile.profile.metrics['fairMarketRent'], {
-      id: 'fairMarketRent',
-      label: 'Fair market rent, two bedrooms',
+    assert.deepEqual(profile.profile.metrics['sampleFairMarketRent'], {
+      id: 'sampleFairMarketRent',
+      label: 'Sample fair market rent, two bedrooms',
       unit: 'USD/mo',
       value: 1760,
       asOf: 'FY2026',
-      sourceId: 'hud-fmr',
+      sourceId: 'hud-fmr-sample',
       // The test fixture's retrieval.json says its values are illustrative: the JSON says so, and the source claims low confidence.
       illustrative: true,
     });
+    // The sources Austin cited in the newest archived snapshot, and the sample beside them, by id.
     assert.deepEqual(
       profile.sources.map((s) => [s.sourceId, s.confidence]),
-      [
-        ['census-acs-5yr', 'high'],
-        ['census-bps', 'high'],
-        ['fhfa-hpi', 'high'],
-        ['hud-fmr', 'low'],
-      ],
+      [...archivedAustin.sources.map((s) => [s.sourceId, s.confidence]), ['hud-fmr-sample', 'low']].sort(([a = ''], [b = '']) => a.localeCompare(b)),
     );
-    assert.equal(profile.profile.coverage.totalRequired, 10);
+    assert.equal(profile.profile.coverage.totalRequired, archivedAustin.profile.coverage.totalRequired);
     assert.ok(
-      profile.geographyScope.boundaries.some((b) => b.level === 'cbsa' && b.metrics.includes('fairMarketRent')),
-      "profile.geographyScope.boundaries.some((b) => b.level === 'cbsa' && b.metrics.includes('fairMarketRent'))",
+      profile.geographyScope.boundaries.some((b) => b.level === 'cbsa' && b.metrics.includes('sampleFairMarketRent')),
+      "profile.geographyScope.boundaries.some((b) => b.level === 'cbsa' && b.metrics.includes('sampleFairMarketRent'))",
     );
   });
 
@@ -169,11 +172,12 @@ describe('a fourth source with one metric, added by its module, its fixture and 
   test('the market CSV and the bulk CSV have its rows, and every row fits the CSV descriptor', () => {
     const descriptor = JSON.parse(body('/api/schema/market-csv')) as { columns: { name: string; type: string; const?: string }[] };
     const rowsOf = (path: string): Record<string, string>[] => parse(body(path), { columns: true }) as Record<string, string>[];
-    const austin = rowsOf(`/api/markets/${AUSTIN}/csv`).find((r) => r['metric_id'] === 'fairMarketRent');
+    const austin = rowsOf(`/api/markets/${AUSTIN}/csv`).find((r) => r['metric_id'] === 'sampleFairMarketRent');
     assert.equal(austin?.['value'], '1760');
-    assert.equal(austin?.['source_id'], 'hud-fmr');
+    assert.equal(austin?.['source_id'], 'hud-fmr-sample');
     const bulk = rowsOf('/api/markets/csv');
-    assert.equal(bulk.filter((r) => r['metric_id'] === 'fairMarketRent').length, 16);
+    const { count } = JSON.parse(body('/api/markets')) as { count: number };
+    assert.equal(bulk.filter((r) => r['metric_id'] === 'sampleFairMarketRent').length, count, 'one row per market');
     for (const row of bulk) {
       assert.deepEqual(
         Object.keys(row),
@@ -197,19 +201,19 @@ describe('a fourth source with one metric, added by its module, its fixture and 
       "pkg.sources.some((s) => s.title === 'U.S. Department of Housing and Urban Development, Fair Market Rents, metro areas, FY2026')",
     );
     const openApi = body('/api/openapi');
-    assert.match(openApi, /"fairMarketRent"/);
-    assert.match(openApi, /"hud-fmr"/);
+    assert.match(openApi, /"sampleFairMarketRent"/);
+    assert.match(openApi, /"hud-fmr-sample"/);
   });
 
   test('the pages show it: the market page, the methodology, the data sources and the home page', () => {
     const market = body(`/markets/${AUSTIN}`);
-    assert.match(market, /Fair market rent, two bedrooms/);
+    assert.match(market, /Sample fair market rent, two bedrooms/);
     assert.match(market, /\$1,760 per month/);
-    assert.match(body('/methodology'), /id="metric-fairMarketRent"/);
+    assert.match(body('/methodology'), /id="metric-sampleFairMarketRent"/);
     const sources = body('/data-sources');
-    assert.match(sources, /id="hud-fmr"/);
+    assert.match(sources, /id="hud-fmr-sample"/);
     assert.match(sources, /HUD data are works of the U\.S\. Government/);
-    assert.match(body('/'), /Fair market rent/);
-    assert.match(body('/data-status'), /HUD Fair Market Rents/);
+    assert.match(body('/'), /Sample fair market rent/);
+    assert.match(body('/data-status'), /HUD Fair Market Rents \(test sample\)/);
   });
 });

@@ -5,15 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { writeBuild } from '../../src/artifact/write.ts';
-import { buildRouteTable } from '../../src/build/build.ts';
-import { fixturesOnDisk } from '../../src/sources/load.ts';
 import { freePort, startNginx, type NginxRun } from '../../scripts/nginx-run.ts';
 import type { RouteTable } from '../../src/routes/route-table.ts';
 import { startServer, type RunningServer } from '../../src/runtimes/server/listener.ts';
 import { ROWS, ask } from '../support/agreement.ts';
 import { exchange, header, request, type RawResponse } from '../support/http-suite.ts';
+import { buildWorld } from '../world/world.ts';
 
-const FIXTURES = new URL('../../fixtures/', import.meta.url).pathname;
 const PROFILE = '/api/markets/us-tx-austin';
 
 /** A fixed-seed generator (mulberry32), so every run sends the same headers. */
@@ -56,7 +54,7 @@ describe('nginx answers like the embedded server', () => {
     dir = mkdtempSync(join(tmpdir(), 'mp-parity-'));
     const [nginxPort, embeddedPort] = [await freePort(), await freePort()];
     const baseUrl = `http://127.0.0.1:${nginxPort}`;
-    table = buildRouteTable({ baseUrl, read: fixturesOnDisk(FIXTURES) });
+    table = buildWorld({ baseUrl });
     await writeBuild(table, join(dir, 'dist'));
     nginx = await startNginx({ distDir: join(dir, 'dist'), runDir: join(dir, 'run'), host: '127.0.0.1', port: nginxPort });
     embedded = await startServer(table, { host: '127.0.0.1', port: embeddedPort });

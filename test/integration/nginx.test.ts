@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { freePort, nginxOverFreshBuild } from '../../scripts/nginx-run.ts';
 import { defineHttpSuite } from '../support/http-suite.ts';
+import { worldInputs } from '../world/world.ts';
 
-const FIXTURES = new URL('../../fixtures/', import.meta.url).pathname;
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 // A missing nginx makes start() throw with the install command: the suite fails, it is never skipped. One nginx serves
@@ -19,7 +19,7 @@ let served: Awaited<ReturnType<typeof nginxOverFreshBuild>> | undefined;
 defineHttpSuite(
   'nginx over dist/',
   async () => {
-    served = await nginxOverFreshBuild(FIXTURES);
+    served = await nginxOverFreshBuild(worldInputs());
     return served;
   },
   { engine: 'nginx', log: () => served?.run.errorLog() ?? '' },

@@ -11,20 +11,20 @@ import addFormatsModule from 'ajv-formats';
 import { PROFILE_CAVEATS } from '../../src/contract/schemas.ts';
 import { EXAMPLE_UNKNOWN_MARKET } from '../../src/describe/openapi.ts';
 import { PROBLEM_CODES } from '../../src/protocol/problems.ts';
-import { MARKET_IDS } from '../../src/contract/markets.ts';
 import { PATHS } from '../../src/contract/paths.ts';
 import type { RouteTable } from '../../src/routes/route-table.ts';
 import { nginxOverFreshBuild } from '../../scripts/nginx-run.ts';
 import { BASE_URL, body, buildTable } from '../support/data.ts';
 import { startEmbedded } from '../support/embedded.ts';
 import { checkConformance } from '../support/openapi-conformance.ts';
+import { worldInputs } from '../world/world.ts';
+import { WORLD_MARKET_IDS } from '../world/world.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 type Json = Record<string, unknown>;
 type Run = { status: number; stdout: string; stderr: string };
 const obj = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const FIXTURES = join(ROOT, 'fixtures');
 
 const table = buildTable();
 const doc = JSON.parse(body(table, PATHS.openApi)) as Json;
@@ -69,7 +69,7 @@ describe('the OpenAPI document, as built', () => {
   });
 
   test('the market-id parameter is the enumeration of the markets built, and the problem codes are the catalogue', () => {
-    assert.deepEqual(obj(obj(obj(components.parameters).marketId).schema).enum, [...MARKET_IDS].sort());
+    assert.deepEqual(obj(obj(obj(components.parameters).marketId).schema).enum, [...WORLD_MARKET_IDS].sort());
     assert.deepEqual(obj(obj(obj(schemas.Problem).properties).code).enum, PROBLEM_CODES);
   });
 
@@ -161,7 +161,7 @@ for (const [name, start] of [
       return { baseUrl, stop: () => Promise.resolve() };
     },
   ],
-  ['nginx over dist/', () => nginxOverFreshBuild(FIXTURES)],
+  ['nginx over dist/', () => nginxOverFreshBuild(worldInputs())],
 ] as const) {
   describe(`every response the OpenAPI document lists is what ${name} answers`, () => {
     let served: { baseUrl: string; stop: () => Promise<void> };

@@ -1,19 +1,18 @@
 // Every page in a real browser from the real server: no console errors, no failed requests, no overflow at 375 or 1280 px, every table's columns
 // reachable and no table wider than its box, every chart named, no serious axe findings; screenshots for review.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Result } from 'axe-core';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { buildRouteTable } from '../../src/build/build.ts';
 import { PATHS } from '../../src/contract/paths.ts';
 import { startServer, type RunningServer } from '../../src/runtimes/server/listener.ts';
 import { METRICS } from '../../src/methodology/metrics.ts';
+import { buildWorld } from '../world/world.ts';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-const FIXTURES = new URL('../../fixtures/', import.meta.url).pathname;
 const SCREENSHOTS = new URL('../../artifacts/screenshots/', import.meta.url).pathname;
 const PHONE = { width: 375, height: 812 };
 const DESKTOP = { width: 1280, height: 900 };
@@ -33,7 +32,7 @@ const SCREENSHOT_PAGES: readonly (readonly [string, string])[] = [
 /** A path no route answers: the server sends the HTML 404 page, which must pass the same checks. */
 const MISSING_PAGE = '/no-such-page';
 
-const table = buildRouteTable({ baseUrl: 'http://localhost:3000', read: (path) => readFileSync(join(FIXTURES, path), 'utf8') });
+const table = buildWorld({ baseUrl: 'http://localhost:3000' });
 const pagePaths = [...[...table.routes.values()].filter((r) => r.kind === 'html').map((r) => r.path), MISSING_PAGE];
 
 /** What the layout check found on one page at one width. */

@@ -3,16 +3,15 @@ import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { artifactFiles } from '../../src/artifact/write.ts';
-import { buildRouteTable } from '../../src/build/build.ts';
 import { NGINX_SERVER_CONF } from '../../src/artifact/nginx.ts';
 import { ENGINE_STATUSES, PROBLEM_CATALOGUE, PROBLEM_CODES, problemType, type ProblemCode } from '../../src/protocol/problems.ts';
 import { PROBLEMS_DIR, SITE_DIR } from '../../src/artifact/manifest.ts';
 import type { RouteTable } from '../../src/routes/route-table.ts';
 import { createHandler } from '../../src/runtimes/server/handler.ts';
 import type { RunningServer } from '../../src/runtimes/server/listener.ts';
-import { fixturesOnDisk } from '../../src/sources/load.ts';
 import { startEmbedded } from '../support/embedded.ts';
 import { exchange, header, request, type RawResponse } from '../support/http-suite.ts';
+import { buildWorld } from '../world/world.ts';
 
 /** Every code of the catalogue with its status, written out once. */
 const CODES: Record<string, number> = {
@@ -139,7 +138,7 @@ describe('the generated engine files answer from the catalogue', () => {
   let table: RouteTable;
   let files: Map<string, Buffer>;
   before(() => {
-    table = buildRouteTable({ baseUrl: 'https://data.example.org', read: fixturesOnDisk(new URL('../../fixtures/', import.meta.url).pathname) });
+    table = buildWorld({ baseUrl: 'https://data.example.org' });
     files = artifactFiles(table);
   });
 

@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { CSV_CAVEATS } from '../../src/contract/schemas.ts';
-import { MARKET_IDS } from '../../src/contract/markets.ts';
 import { PATHS } from '../../src/contract/paths.ts';
 import type { RouteTable } from '../../src/routes/route-table.ts';
 import { dripping } from '../support/dripping.ts';
 import { startEmbedded } from '../support/embedded.ts';
+import { WORLD_MARKET_IDS } from '../world/world.ts';
 
 const BIN = new URL('../../bin/market-profiles.js', import.meta.url).pathname;
 
@@ -38,7 +38,7 @@ describe('list and get against the running server', () => {
     assert.equal(out, served(PATHS.index));
     assert.deepEqual(
       (JSON.parse(out) as { markets: { id: string }[] }).markets.map((m) => m.id),
-      [...MARKET_IDS].sort(),
+      [...WORLD_MARKET_IDS].sort(),
     );
   });
 

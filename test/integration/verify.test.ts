@@ -5,7 +5,6 @@ import { createServer as createHttpServer, request as httpRequest } from 'node:h
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { brotliCompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
-import { buildRouteTable } from '../../src/build/build.ts';
 import { main } from '../../src/commands/cli.ts';
 import { fixturesOnDisk } from '../../src/sources/load.ts';
 import type { Route, RouteTable } from '../../src/routes/route-table.ts';
@@ -20,9 +19,10 @@ import { unzip } from '../../src/commands/verify/unzip.ts';
 import { CSV_COLUMNS, PROBE_UNKNOWN_MARKET } from '../../src/commands/verify/expect.ts';
 import { zipArchive } from '../../src/render/zip.ts';
 import { csvField, parseCsv } from '../../src/contract/csv-format.ts';
-import { MARKET_IDS } from '../../src/contract/markets.ts';
+import { WORLD_FIXTURES, buildWorld, worldInputs } from '../world/world.ts';
+import { WORLD_MARKET_IDS } from '../world/world.ts';
 
-const FIXTURES = new URL('../../fixtures/', import.meta.url).pathname;
+const FIXTURES = WORLD_FIXTURES;
 const ID = 'us-tx-austin';
 const BIN = new URL('../../bin/market-profiles.js', import.meta.url).pathname;
 
@@ -47,7 +47,7 @@ interface Deployment {
 /** A route table built for a free loopback port, with that port. */
 async function tableForFreePort(): Promise<{ port: number; table: RouteTable }> {
   const port = await freePort();
-  return { port, table: buildRouteTable({ baseUrl: `http://127.0.0.1:${port}`, read: fixturesOnDisk(FIXTURES) }) };
+  return { port, table: buildWorld({ baseUrl: `http://127.0.0.1:${port}`, read: fixturesOnDisk(FIXTURES) }) };
 }
 
 /**
@@ -107,7 +107,7 @@ describe('verify against working deployments', () => {
 
   test('the address serve prints: links on http://localhost:<port>, verified at http://127.0.0.1:<port>, pass every check', async () => {
     const port = await freePort();
-    const running = await startServer(buildRouteTable({ baseUrl: `http://localhost:${port}`, read: fixturesOnDisk(FIXTURES) }), { host: '127.0.0.1', port });
+    const running = await startServer(buildWorld({ baseUrl: `http://localhost:${port}`, read: fixturesOnDisk(FIXTURES) }), { host: '127.0.0.1', port });
     try {
       const report = await verifyDeployment(`http://127.0.0.1:${port}`);
       assert.deepEqual(failing(report), [], formatReport(report));
@@ -125,7 +125,7 @@ describe('verify against working deployments', () => {
 
   test('a deployment built for another host: one failing check that names its BASE_URL and how to verify it', async () => {
     const port = await freePort();
-    const running = await startServer(buildRouteTable({ baseUrl: 'https://data.example.org', read: fixturesOnDisk(FIXTURES) }), { host: '127.0.0.1', port });
+    const running = await startServer(buildWorld({ baseUrl: 'https://data.example.org' }), { host: '127.0.0.1', port });
     try {
       const report = await verifyDeployment(`http://127.0.0.1:${port}`);
       assert.equal(report.ok, false);
@@ -152,7 +152,7 @@ describe('verify against working deployments', () => {
   });
 
   test('nginx serving dist/ with the generated configuration passes every check', async () => {
-    const nginx = await nginxOverFreshBuild(FIXTURES);
+    const nginx = await nginxOverFreshBuild(worldInputs());
     try {
       const report = await verifyDeployment(nginx.baseUrl);
       assert.deepEqual(failing(report), [], formatReport(report));
@@ -162,7 +162,7 @@ describe('verify against working deployments', () => {
   });
 
   test('the edge Worker on workerd (Miniflare, as wrangler dev runs it) over dist/ passes every check', async () => {
-    const edge = await edgeOverFreshBuild(FIXTURES);
+    const edge = await edgeOverFreshBuild(worldInputs());
     try {
       const report = await verifyDeployment(edge.baseUrl);
       assert.deepEqual(failing(report), [], formatReport(report));
@@ -903,7 +903,7 @@ describe('verify names every fault planted in one deployment', () => {
   }
 
   test(`${PLANTED.length} faults, each in a place of its own: every one named by its check`, async () => {
-    assert.deepEqual([...M], [...MARKET_IDS].sort(), "premise: the rows' markets are the fixtures' markets");
+    assert.deepEqual([...M], [...WORLD_MARKET_IDS].sort(), "premise: the rows' markets are the fixtures' markets");
     assert.deepEqual(await missed(PLANTED), []);
   });
 

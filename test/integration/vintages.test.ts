@@ -6,13 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { readArchive, snapshotDocuments, writeSnapshot } from '../../src/archive/archive.ts';
-import { buildRouteTable, buildSnapshot } from '../../src/build/build.ts';
-import { main } from '../../src/commands/cli.ts';
+import { main, runnersFor } from '../../src/commands/cli.ts';
 import { ArchiveError, type ArchiveErrorCode } from '../../src/contract/errors.ts';
 import type { VintageIndex } from '../../src/contract/vintages.ts';
 import { fixturesOnDisk } from '../../src/sources/load.ts';
 import { captureOutput } from '../support/capture.ts';
 import { FIXTURES_DIR, fhfaNextQuarter } from '../support/data.ts';
+import { ARCHIVE_DIR, WORLD_INPUTS, buildWorld, buildWorldSnapshot, copyWorldArchive } from '../world/world.ts';
 
 const FIRST = '2026-11-29';
 /** The first release, archived before FIRST and committed beside it: a copy of the committed archive holds both. */
@@ -20,9 +20,9 @@ const FIRST_RELEASE = '2026-11-24';
 const SECOND = '2027-03-01';
 const AUSTIN = 'us-tx-austin';
 
-/** Runs the command line, returning its exit code and what it printed on each stream. */
+/** Runs the command line on the test world, returning its exit code and what it printed on each stream. */
 async function run(args: readonly string[]): Promise<{ code: number; out: string; err: string }> {
-  const { value, out, err } = await captureOutput(() => main(args, { BASE_URL: 'http://localhost:3000' }));
+  const { value, out, err } = await captureOutput(() => main(args, { BASE_URL: 'http://localhost:3000' }, runnersFor(WORLD_INPUTS)));
   return { code: value, out, err };
 }
 
@@ -146,7 +146,7 @@ describe('vintages: snapshots archived for ever', () => {
 });
 
 describe('an archived snapshot unlike what `archive` writes stops the build at its file, and nothing outside the archive is read', () => {
-  const ARCHIVE = new URL('../../archive/', import.meta.url).pathname;
+  const ARCHIVE = ARCHIVE_DIR;
   const work = mkdtempSync(join(tmpdir(), 'mp-archive-shape-'));
   after(() => rmSync(work, { recursive: true, force: true }));
   const hash = (body: Buffer): string => createHash('sha256').update(body).digest('hex');
@@ -161,12 +161,12 @@ describe('an archived snapshot unlike what `archive` writes stops the build at i
   type Change = (record: SnapshotRecord, write: (file: string, body: string) => void, folder: string) => unknown;
 
   /**
-   * A copy of the committed archive in which `change` rewrote the first snapshot's record or files (`write` keeps the
+   * A copy of the world's archive in which `change` rewrote the first snapshot's record or files (`write` keeps the
    * record's size and hash of a file true to its new bytes, so only what the change is about is wrong); its folder.
    */
   function alteredArchive(change: Change): string {
     const dir = mkdtempSync(join(work, 'case-'));
-    cpSync(ARCHIVE, dir, { recursive: true });
+    copyWorldArchive(dir);
     const recordFile = join(dir, FIRST, 'snapshot.json');
     const record = JSON.parse(readFileSync(recordFile, 'utf8')) as SnapshotRecord;
     const write = (file: string, body: string): void => {
@@ -373,10 +373,7 @@ describe('an archived snapshot unlike what `archive` writes stops the build at i
     const json = `markets/${AUSTIN}.json`;
     const austin = readFileSync(join(ARCHIVE, FIRST, json), 'utf8');
     const built = (change: Change): string =>
-      thrown(
-        () => buildRouteTable({ baseUrl: 'http://localhost:3000', read: fixturesOnDisk(FIXTURES_DIR), archive: readArchive(alteredArchive(change)) }),
-        'archive_changed',
-      );
+      thrown(() => buildWorld({ baseUrl: 'http://localhost:3000', archive: readArchive(alteredArchive(change)) }), 'archive_changed');
     const renew = `a changed snapshot needs a new retrieval date`;
     assert.equal(
       built((r, _, folder) => {
@@ -434,7 +431,7 @@ describe('an archived snapshot unlike what `archive` writes stops the build at i
     const changed = alteredArchive((_, write) =>
       write(json, readFileSync(join(ARCHIVE, FIRST, json), 'utf8').replace('"caveats": [', '"caveats": [\n    "One caveat more.",')),
     );
-    const { snapshot, table } = buildSnapshot({ baseUrl: 'http://localhost:3000', read: fixturesOnDisk(FIXTURES_DIR), archive: readArchive(changed) });
+    const { snapshot, table } = buildWorldSnapshot({ baseUrl: 'http://localhost:3000', archive: readArchive(changed) });
     assert.equal(
       thrown(() => writeSnapshot(changed, snapshot, table), 'archive_changed'),
       `${FIRST}/${json}: this build's bytes differ from those archived for ${FIRST}; an archived snapshot is never rewritten (a changed snapshot needs a new retrieval date)`,
@@ -460,7 +457,7 @@ describe('an archived snapshot unlike what `archive` writes stops the build at i
     cpSync(FIXTURES_DIR, fixtures, { recursive: true });
     nextQuarter(fixtures);
     const dir = alteredArchive(() => undefined);
-    const { snapshot, table } = buildSnapshot({ baseUrl: 'http://localhost:3000', read: fixturesOnDisk(fixtures), archive: readArchive(dir) });
+    const { snapshot, table } = buildWorldSnapshot({ baseUrl: 'http://localhost:3000', read: fixturesOnDisk(fixtures), archive: readArchive(dir) });
     // A link to nothing where the new folder goes: it does not exist, so the snapshot is written, and the rename onto it fails.
     symlinkSync(join(work, 'nowhere'), join(dir, SECOND));
     const first = readdirSync(join(dir, FIRST), { recursive: true }).sort();
@@ -474,7 +471,7 @@ describe('an archived snapshot unlike what `archive` writes stops the build at i
   });
 
   test('a build without a route the archive keeps is refused, naming the route', () => {
-    const table = buildRouteTable({ baseUrl: 'http://localhost:3000', read: fixturesOnDisk(FIXTURES_DIR) });
+    const table = buildWorld({ baseUrl: 'http://localhost:3000' });
     assert.equal(
       thrown(() => snapshotDocuments({ ...table, routes: new Map() }), 'archive_shape'),
       'route /api/markets: the build has no such route to archive',

@@ -1,14 +1,14 @@
-// Shared test inputs: the real fixtures read once, readers with one file altered, and the built table.
+// Shared test inputs: the test world's fixtures read once, readers with one file altered, and the world's built table.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { buildRouteTable } from '../../src/build/build.ts';
 import type { MarketProfile } from '../../src/contract/schemas.ts';
-import { MARKET_IDS } from '../../src/contract/markets.ts';
 import { PATHS } from '../../src/contract/paths.ts';
 import type { RouteTable } from '../../src/routes/route-table.ts';
 import type { ReadFixture } from '../../src/sources/source.ts';
+import { WORLD_FIXTURES, WORLD_MARKET_IDS, buildWorld } from '../world/world.ts';
 
-export const FIXTURES_DIR = new URL('../../fixtures/', import.meta.url).pathname;
+/** The test world's fixtures (test/world/): the machinery's tests read these, never the service's fixtures/. */
+export const FIXTURES_DIR = WORLD_FIXTURES;
 export const BASE_URL = 'http://localhost:3000';
 
 function walk(dir: string): string[] {
@@ -18,10 +18,10 @@ function walk(dir: string): string[] {
   });
 }
 
-/** Every fixture file's text, keyed by its path relative to fixtures/. */
+/** Every file of the world's fixtures, keyed by its path relative to the fixtures folder. */
 export const FIXTURE_FILES: ReadonlyMap<string, string> = new Map(walk(FIXTURES_DIR).map((path) => [relative(FIXTURES_DIR, path), readFileSync(path, 'utf8')]));
 
-/** Reads fixtures from memory, with some files replaced or edited. */
+/** Reads the world's fixtures from memory, with some files replaced or edited. */
 export function fixtureReader(edits: Record<string, (text: string) => string> = {}): ReadFixture {
   return (path) => {
     const text = FIXTURE_FILES.get(path);
@@ -31,8 +31,9 @@ export function fixtureReader(edits: Record<string, (text: string) => string> = 
   };
 }
 
+/** The world's route table, built for a base URL from its fixtures (or a reader with some edited). */
 export function buildTable(baseUrl: string = BASE_URL, read: ReadFixture = fixtureReader()): RouteTable {
-  return buildRouteTable({ baseUrl, read });
+  return buildWorld({ baseUrl, read });
 }
 
 export const body = (table: RouteTable, path: string): string => {
@@ -41,9 +42,9 @@ export const body = (table: RouteTable, path: string): string => {
   return route.identity.body.toString('utf8');
 };
 
-/** The served profile of every market, parsed from the bytes the route table holds. */
-export function servedProfiles(table: RouteTable): MarketProfile[] {
-  return MARKET_IDS.map((id) => JSON.parse(body(table, PATHS.profile(id))) as MarketProfile);
+/** The served profile of every market of the world, parsed from the bytes the route table holds. */
+export function servedProfiles(table: RouteTable, marketIds: readonly string[] = WORLD_MARKET_IDS): MarketProfile[] {
+  return marketIds.map((id) => JSON.parse(body(table, PATHS.profile(id))) as MarketProfile);
 }
 
 /** FHFA's hpi_at_metro.csv one quarter on: after each series' last row, a row for the next quarter 1 % above it (a "-" stays "-"). */

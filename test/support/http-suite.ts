@@ -9,13 +9,11 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { buildRouteTable } from '../../src/build/build.ts';
-import { fixturesOnDisk } from '../../src/sources/load.ts';
 import type { Route, RouteTable } from '../../src/routes/route-table.ts';
 import { OWN, ROWS, ask, type EngineName } from './agreement.ts';
 import { SEED, fuzz, generator, summary } from './fuzz.ts';
+import { buildWorld } from '../world/world.ts';
 
 export interface StartedEngine {
   /** BASE_URL the engine's bytes were built with (links, schema ids). */
@@ -62,7 +60,6 @@ export interface Leniency {
   statedEncoding?: boolean;
 }
 
-const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 const ID = 'us-tx-austin';
 const PROFILE = `/api/markets/${ID}`;
 const CSV = `/api/markets/${ID}/csv`;
@@ -234,7 +231,7 @@ export interface Expected {
 const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 
 export function expectedFor(baseUrl: string, origin: string = baseUrl): Expected {
-  const table = buildRouteTable({ baseUrl, read: fixturesOnDisk(FIXTURES) });
+  const table = buildWorld({ baseUrl });
   const known = new Map<string, { path: string; encoding: string }>();
   for (const route of table.routes.values()) {
     for (const v of [route.identity, route.gzip, route.br]) if (v !== undefined) known.set(sha(v.body), { path: route.path, encoding: v.encoding });

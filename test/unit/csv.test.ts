@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { csvField, plainDecimal } from '../../src/contract/csv-format.ts';
-import { MARKET_IDS } from '../../src/contract/markets.ts';
 import { PATHS } from '../../src/contract/paths.ts';
 import { body, buildTable, servedProfiles } from '../support/data.ts';
+import { WORLD_MARKET_IDS } from '../world/world.ts';
 
 const HEADER = [
   'market_id',
@@ -109,19 +109,19 @@ describe('bulk CSV', () => {
   test('equals the union of the per-market CSVs, sorted by market_id then metric_id, with one header', () => {
     const [header, ...rows] = read(bulk);
     assert.deepEqual(header, HEADER);
-    const union = MARKET_IDS.flatMap((id) => read(body(table, PATHS.marketCsv(id))).slice(1));
+    const union = WORLD_MARKET_IDS.flatMap((id) => read(body(table, PATHS.marketCsv(id))).slice(1));
     const sorted = [...union].sort((a, b) => ((a[0] ?? '') + '\u0000' + (a[2] ?? '') < (b[0] ?? '') + '\u0000' + (b[2] ?? '') ? -1 : 1));
     assert.deepEqual(rows, sorted);
   });
   test('byte for byte, it is the header line followed by the per-market bodies in market_id order', () => {
-    const perMarket = [...MARKET_IDS].sort().map((id) => body(table, PATHS.marketCsv(id)).split('\r\n').slice(1).join('\r\n'));
+    const perMarket = [...WORLD_MARKET_IDS].sort().map((id) => body(table, PATHS.marketCsv(id)).split('\r\n').slice(1).join('\r\n'));
     assert.equal(bulk, `${HEADER.join(',')}\r\n${perMarket.join('')}`);
   });
 });
 
 describe('response headers of the CSV routes (docs/contract.md 4)', () => {
   test('per-market: text/csv; charset=utf-8 and attachment filename <market-id>-housing.csv', () => {
-    for (const id of MARKET_IDS) {
+    for (const id of WORLD_MARKET_IDS) {
       const headers = new Map(table.routes.get(PATHS.marketCsv(id))?.headers);
       assert.equal(headers.get('Content-Type'), 'text/csv; charset=utf-8');
       assert.equal(headers.get('Content-Disposition'), `attachment; filename="${id}-housing.csv"`);

@@ -1,12 +1,13 @@
-// Golden files for Austin (complete) and New York (permits summed from its five boroughs, geographyScope with a metropolitan division): any byte change is a visible diff.
+// Today's data, as golden files for Austin (complete) and New York (permits summed from its five boroughs, geographyScope with a metropolitan division): any byte change is a visible diff.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { test, type TestContext } from 'node:test';
 import { PATHS } from '../../src/contract/paths.ts';
-import { body, buildTable } from '../support/data.ts';
+import { body } from '../support/data.ts';
+import { buildToday } from '../support/today.ts';
 
 // Regenerate with: UPDATE_GOLDEN=1 node --import tsx --test test/unit/golden.test.ts (then review the diff).
-const table = buildTable();
+const table = buildToday();
 const golden = (t: TestContext, name: string, actual: string): void => {
   const file = new URL(`../golden/${name}`, import.meta.url);
   if (process.env['UPDATE_GOLDEN'] === '1') {

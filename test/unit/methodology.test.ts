@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Source as SourceRecord } from '../../src/contract/schemas.ts';
 import { isOverdue, nextExpectedRelease, sourceFreshness, worstFreshness } from '../../src/methodology/freshness.ts';
-import { METRICS, computeCoverage } from '../../src/methodology/metrics.ts';
+import { computeCoverage } from '../../src/methodology/metrics.ts';
 import {
   SCORE_KEYS,
   THRESHOLDS,
@@ -17,6 +17,7 @@ import {
 } from '../../src/methodology/scores.ts';
 import { METHODOLOGY_CHANGES, METHODOLOGY_VERSION } from '../../src/methodology/version.ts';
 import { servedProfiles, buildTable } from '../support/data.ts';
+import { WORLD_METRICS } from '../world/world.ts';
 
 /**
  * A market worked by hand:
@@ -241,7 +242,7 @@ describe('versions', () => {
 describe('the metric set', () => {
   test('ids, labels, units, decimals, sources and the nouns sentences use: what the JSON, the CSV and the pages carry', () => {
     assert.deepEqual(
-      METRICS.map((m) => [m.id, m.label, m.unit, m.decimals, m.sourceId, m.noun]),
+      WORLD_METRICS.map((m) => [m.id, m.label, m.unit, m.decimals, m.sourceId, m.noun]),
       [
         ['medianGrossRent', 'Median gross rent', 'USD/mo', 0, 'census-acs-5yr', 'median gross rent'],
         ['medianHouseholdIncome', 'Median household income', 'USD/yr', 0, 'census-acs-5yr', 'median household income'],
@@ -276,7 +277,7 @@ describe('the metric set', () => {
       homePriceChange: /a year earlier/,
       permits: /BPS annual place files/,
     };
-    for (const m of METRICS) assert.match(m.definition, table[m.id] ?? /^$/, m.id);
+    for (const m of WORLD_METRICS) assert.match(m.definition, table[m.id] ?? /^$/, m.id);
   });
 });
 
@@ -350,7 +351,7 @@ describe('freshness', () => {
 });
 
 test('coverage counts the ten required metrics and lists the missing ones', () => {
-  const all = new Set(METRICS.map((m) => m.id));
+  const all = new Set(WORLD_METRICS.map((m) => m.id));
   assert.deepEqual(computeCoverage(all), { totalRequired: 10, totalProvided: 10, percent: 100, missing: [] });
   all.delete('permits');
   all.delete('vacancyRate');
@@ -359,7 +360,7 @@ test('coverage counts the ten required metrics and lists the missing ones', () =
 });
 
 test("the metric set covers the contract's metrics and units, what the owners' and renters' scores read, and labels that need CSV quoting", () => {
-  const ids = METRICS.map((m) => m.id);
+  const ids = WORLD_METRICS.map((m) => m.id);
   for (const id of [
     'medianGrossRent',
     'homePriceIndex',
@@ -372,12 +373,12 @@ test("the metric set covers the contract's metrics and units, what the owners' a
     assert.ok(ids.includes(id), id);
   for (const unit of ['USD/mo', 'USD/yr', 'USD', '%', 'index', 'units'])
     assert.ok(
-      METRICS.some((m) => m.unit === unit),
+      WORLD_METRICS.some((m) => m.unit === unit),
       unit,
     );
   assert.ok(
-    METRICS.some((m) => m.label.includes(',')),
-    "METRICS.some((m) => m.label.includes(','))",
+    WORLD_METRICS.some((m) => m.label.includes(',')),
+    "WORLD_METRICS.some((m) => m.label.includes(','))",
   );
-  assert.ok(!METRICS.some((m) => m.label.includes('"')), 'no literal quotes in a label: the CSV would double them');
+  assert.ok(!WORLD_METRICS.some((m) => m.label.includes('"')), 'no literal quotes in a label: the CSV would double them');
 });

@@ -1,21 +1,17 @@
 // The charts' geometry as the pages render it: labels clear of lines and of each other, values printed once, colours told apart.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { buildRouteTable } from '../../src/build/build.ts';
 import { PATHS } from '../../src/contract/paths.ts';
 import { PLOT_WIDTHS, latestLabelBox } from '../../src/render/pages/price-chart.tsx';
 import { contrast } from '../../src/render/pages/chart-parts.ts';
 import { SCORE_KEYS, scoreColor, scoreLabel } from '../../src/render/pages/scores.ts';
 import { STYLESHEET } from '../../src/render/pages/stylesheet.ts';
-import { METRICS } from '../../src/methodology/metrics.ts';
 import { LABEL_SIZES, labelBox } from '../../src/render/pages/us-map.tsx';
 import { VISIONS, colourDifference } from '../support/colour.ts';
 import type { RouteTable } from '../../src/routes/route-table.ts';
+import { WORLD_METRICS, buildWorld } from '../world/world.ts';
 
-const FIXTURES = new URL('../../fixtures/', import.meta.url).pathname;
-const table: RouteTable = buildRouteTable({ baseUrl: 'http://localhost:3000', read: (path) => readFileSync(join(FIXTURES, path), 'utf8') });
+const table: RouteTable = buildWorld({ baseUrl: 'http://localhost:3000' });
 const page = (path: string): string => {
   const route = table.routes.get(path);
   assert.ok(route, `no route ${path}`);
@@ -161,7 +157,7 @@ describe('where a market stands', () => {
       const texts = [...chart.matchAll(/<text [^>]*y="([\d.]+)"[^>]*>([^<]*)<\/text>/g)].map((m) => ({ y: Number(m[1]), text: decode(m[2] ?? '') }));
       const lines = [...chart.matchAll(/<line x1="0" x2="100%" y1="([\d.]+)"/g)].map((m) => Number(m[1]));
       // One strip per metric, the price index and its change sharing one (the index is placed by its change).
-      assert.equal(lines.length, METRICS.length - 1, `${lines.length} strips`);
+      assert.equal(lines.length, WORLD_METRICS.length - 1, `${lines.length} strips`);
       for (const line of lines) {
         const own = texts.filter((t) => Math.abs(t.y - (line - 14)) < 0.01).map((t) => t.text);
         const ends = texts.filter((t) => Math.abs(t.y - (line + 19)) < 0.01).map((t) => t.text);

@@ -3,9 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { buildRouteTable } from '../../src/build/build.ts';
 import { PROFILE_CAVEATS, SCHEMA_VERSION, type MarketIndex, type MarketProfile } from '../../src/contract/schemas.ts';
-import { METRICS, valuesOf, type MetricId } from '../../src/methodology/metrics.ts';
+import { valuesOf, type MetricId } from '../../src/methodology/metrics.ts';
 import { THRESHOLDS, THRESHOLD_BASIS, scoreInputs } from '../../src/methodology/scores.ts';
 import { METHODOLOGY_VERSION } from '../../src/methodology/version.ts';
 import { formatDate, formatMetric, formatNumber, formatShort, formatValue, ordinal } from '../../src/render/pages/format.ts';
@@ -15,21 +14,21 @@ import { pageCaveat } from '../../src/render/pages/components.tsx';
 import { STYLESHEET } from '../../src/render/pages/stylesheet.ts';
 import { ENDPOINTS, PAGES, makeSite } from '../../src/render/pages/site.ts';
 import { assembleSnapshot } from '../../src/methodology/snapshot.ts';
-import { MARKETS } from '../../src/contract/markets.ts';
 import { loadSources } from '../../src/sources/load.ts';
 import { PATHS } from '../../src/contract/paths.ts';
 import { CONTENT_TYPES, type Kind } from '../../src/protocol/headers.ts';
 import { CATALOG_CODES, problemType } from '../../src/protocol/problems.ts';
 import type { RouteTable } from '../../src/routes/route-table.ts';
+import { WORLD_FIXTURES, WORLD_MARKETS, WORLD_METRICS, WORLD_SOURCES, buildWorld } from '../world/world.ts';
 
 const BASE_URL = 'http://localhost:3000';
-const FIXTURES = new URL('../../fixtures/', import.meta.url).pathname;
-const table: RouteTable = buildRouteTable({ baseUrl: BASE_URL, read: (path) => readFileSync(join(FIXTURES, path), 'utf8') });
+const FIXTURES = WORLD_FIXTURES;
+const table: RouteTable = buildWorld({ baseUrl: BASE_URL });
 
 /** The site with New York's median gross rent as the Census API writes an estimate it could not compute; built once, for the tests that read it. */
 let missingRent: RouteTable | undefined;
 const newYorkRentMissing = (): RouteTable =>
-  (missingRent ??= buildRouteTable({
+  (missingRent ??= buildWorld({
     baseUrl: BASE_URL,
     read: (path) => {
       const raw = readFileSync(join(FIXTURES, path), 'utf8');
@@ -182,8 +181,8 @@ describe('link checker over the route table', () => {
 
   it('keeps links under the base URL path when the service is mounted below a prefix', () => {
     const snapshot = assembleSnapshot(
-      MARKETS,
-      loadSources((path) => readFileSync(join(FIXTURES, path), 'utf8'), MARKETS),
+      WORLD_MARKETS,
+      loadSources((path) => readFileSync(join(FIXTURES, path), 'utf8'), WORLD_MARKETS, WORLD_SOURCES),
       BASE_URL,
     );
     const site = makeSite({ baseUrl: 'https://example.org/housing', snapshot });
@@ -234,7 +233,7 @@ describe('every page', () => {
   });
 
   it('is deterministic: the same fixtures give the same bytes', () => {
-    const again = buildRouteTable({ baseUrl: BASE_URL, read: (path) => readFileSync(join(FIXTURES, path), 'utf8') });
+    const again = buildWorld({ baseUrl: BASE_URL });
     for (const r of htmlRoutes) assert.ok(again.routes.get(r.path)?.identity.body.equals(r.identity.body), r.path);
     assert.ok(again.notFoundPage.equals(table.notFoundPage), 'again.notFoundPage.equals(table.notFoundPage)');
   });
@@ -625,7 +624,7 @@ describe('site pages', () => {
 
   it('home: every metric compared across the markets, in a chart each and in one table', () => {
     const html = text(PATHS.home);
-    for (const m of METRICS) {
+    for (const m of WORLD_METRICS) {
       const chart = html.match(
         new RegExp(`<svg class="chart chart-metric"[^>]*aria-labelledby="metric-chart-${m.id}-title metric-chart-${m.id}-desc">[\\s\\S]*?</svg>`),
       )?.[0];
@@ -644,7 +643,7 @@ describe('site pages', () => {
       const cells = [...row.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((c) => visible(c[1] ?? '').trim());
       assert.deepEqual(
         cells,
-        METRICS.map((m) => {
+        WORLD_METRICS.map((m) => {
           const v = p.profile.metrics[m.id]?.value;
           return v === undefined ? '— no value' : formatShort(m.id, v);
         }),
@@ -655,7 +654,7 @@ describe('site pages', () => {
 
   it('home, market and methodology pages name the illustrative values where the numbers are, linking the data-status page', () => {
     // Today's fixtures have none: a test world whose ACS retrieval.json marks the vacancy rates illustrative, as a hand-made fixture would.
-    const marked = buildRouteTable({
+    const marked = buildWorld({
       baseUrl: BASE_URL,
       read: (path) => {
         const raw = readFileSync(join(FIXTURES, path), 'utf8');
@@ -692,7 +691,7 @@ describe('site pages', () => {
   it('methodology: version, and each metric in its own section with its definition and a link to its source', () => {
     const html = text(PATHS.methodology);
     assert.ok(visible(html).includes(`Methodology ${METHODOLOGY_VERSION}`), 'visible(html).includes(`Methodology ${METHODOLOGY_VERSION}`)');
-    for (const m of METRICS) {
+    for (const m of WORLD_METRICS) {
       // The metric's section: from its anchor to the next metric's.
       const start = html.indexOf(`id="metric-${m.id}"`);
       assert.ok(start > 0, m.id);

@@ -1,17 +1,16 @@
 // Assembly: a profile's dates, freshness and provenance follow its sources (not the fixtures' happy case), and every refusal has its code.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { buildRouteTable } from '../../src/build/build.ts';
-import { findMarket, MARKETS, type MarketDefinition } from '../../src/contract/markets.ts';
+import { findMarket, type MarketDefinition } from '../../src/contract/markets.ts';
 import { renderJson } from '../../src/contract/json.ts';
 import { assembleSnapshot } from '../../src/methodology/snapshot.ts';
 import { loadSources, type LoadedSources } from '../../src/sources/load.ts';
 import { assembleProfile, assembleProfiles } from '../../src/methodology/profiles.ts';
 import type { MarketIndex, MarketProfile } from '../../src/contract/schemas.ts';
 import { DataError } from '../../src/contract/errors.ts';
-import { SOURCES } from '../../src/sources/registry.ts';
 import type { Observation, ReadFixture, SourceModule, SourceLoad } from '../../src/sources/source.ts';
 import { fixtureReader } from '../support/data.ts';
+import { WORLD_MARKETS, WORLD_SOURCES, buildWorld } from '../world/world.ts';
 
 const BASE = 'http://localhost:3000';
 /** A retrieval.json with these dates (and the fixture's vintage). */
@@ -22,8 +21,8 @@ const retrieval = (vintage: string, release: string | undefined, retrieved: stri
  * The profiles and the index as served (their JSON), assembled from these fixtures: what this file tests is assembly,
  * so the rest of the site (pages, series, compression, validation) is not built.
  */
-function assembled(read: ReadFixture, sources: readonly SourceModule[] = SOURCES): { profile: (id: string) => MarketProfile; index: MarketIndex } {
-  const snapshot = assembleSnapshot(MARKETS, loadSources(read, MARKETS, sources), BASE);
+function assembled(read: ReadFixture, sources: readonly SourceModule[] = WORLD_SOURCES): { profile: (id: string) => MarketProfile; index: MarketIndex } {
+  const snapshot = assembleSnapshot(WORLD_MARKETS, loadSources(read, WORLD_MARKETS, sources), BASE);
   const served = <T>(value: unknown): T => JSON.parse(renderJson(value)) as T;
   return {
     profile: (id) => served(snapshot.markets.find((m) => m.profile.market.id === id)?.profile ?? assert.fail(`no profile ${id}`)),
@@ -31,7 +30,7 @@ function assembled(read: ReadFixture, sources: readonly SourceModule[] = SOURCES
   };
 }
 
-function profilesWith(edits: Record<string, string>, adapters: readonly SourceModule[] = SOURCES): { austin: MarketProfile; index: MarketIndex } {
+function profilesWith(edits: Record<string, string>, adapters: readonly SourceModule[] = WORLD_SOURCES): { austin: MarketProfile; index: MarketIndex } {
   const { profile, index } = assembled(fixtureReader(Object.fromEntries(Object.entries(edits).map(([k, v]) => [k, () => v]))), adapters);
   return { austin: profile('us-tx-austin'), index };
 }
@@ -66,7 +65,7 @@ describe('dates follow the sources', () => {
     assert.deepEqual(phoenix.profile.coverage.missing, ['permits']);
   });
   test('sources are listed by id whatever order the adapters run in', () => {
-    const austin = assembled(fixtureReader(), [...SOURCES].reverse()).profile('us-tx-austin');
+    const austin = assembled(fixtureReader(), [...WORLD_SOURCES].reverse()).profile('us-tx-austin');
     assert.deepEqual(
       austin.sources.map((s) => s.sourceId),
       ['census-acs-5yr', 'census-bps', 'fhfa-hpi'],
@@ -102,7 +101,7 @@ describe('dates follow the sources', () => {
 
 /** The adapters with one source's load changed. */
 const changed = (sourceId: string, change: (load: SourceLoad) => void): SourceModule[] =>
-  SOURCES.map((a) =>
+  WORLD_SOURCES.map((a) =>
     a.sourceId !== sourceId
       ? a
       : {
@@ -150,7 +149,7 @@ describe('illustrative scores', () => {
 describe('refusals at assembly, each with its code and place', () => {
   const refused = (adapters: SourceModule[], code: string, message: RegExp): void => {
     assert.throws(
-      () => buildRouteTable({ baseUrl: BASE, read: fixtureReader(), sources: adapters }),
+      () => buildWorld({ baseUrl: BASE, sources: adapters }),
       (e: unknown) => e instanceof DataError && e.code === code && e.place.marketId === 'us-tx-austin' && message.test(e.message),
     );
   };

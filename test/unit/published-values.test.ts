@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { MarketProfile } from '../../src/contract/schemas.ts';
 import { MARKETS, MARKET_IDS } from '../../src/contract/markets.ts';
-import { FIXTURES_DIR, buildTable, servedProfiles } from '../support/data.ts';
+import { TODAY_FIXTURES, buildToday, todaysProfiles } from '../support/today.ts';
 
 /** An estimate and its 90 % margin of error; null where the agency publishes a code instead of a margin. */
 type Published = [number, number | null];
@@ -106,9 +106,9 @@ function expected(row: (typeof PUBLISHED)[number][1]): Record<string, { value: n
   };
 }
 
-const profiles = servedProfiles(buildTable());
+const profiles = todaysProfiles(buildToday());
 const byId = new Map(profiles.map((p) => [p.market.id, p]));
-const readme = (source: string): string => readFileSync(join(FIXTURES_DIR, source, 'README.md'), 'utf8');
+const readme = (source: string): string => readFileSync(join(TODAY_FIXTURES, source, 'README.md'), 'utf8');
 const README = { 'census-acs-5yr': readme('census-acs-5yr'), 'census-bps': readme('census-bps'), 'fhfa-hpi': readme('fhfa-hpi') } as Record<string, string>;
 /** The README's row of a value: `| us-tx-austin | medianGrossRent | 1729 | 14 | published | …`. */
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -1,15 +1,12 @@
 // The route table: every path the fixtures make, each route's headers in order, the vintages' bytes and which bytes share variants, written out here.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { readArchive } from '../../src/archive/archive.ts';
-import { buildRouteTable } from '../../src/build/build.ts';
 import { InvariantError } from '../../src/contract/errors.ts';
-import { MARKET_IDS } from '../../src/contract/markets.ts';
 import type { PastSnapshot } from '../../src/methodology/series.ts';
 import type { Route, RouteTable } from '../../src/routes/route-table.ts';
-import { BASE_URL, body, buildTable, fixtureReader } from '../support/data.ts';
+import { BASE_URL, body, buildTable } from '../support/data.ts';
+import { WORLD_MARKET_IDS, buildWorld, worldArchive } from '../world/world.ts';
 
-const ARCHIVE_DIR = new URL('../../archive/', import.meta.url).pathname;
 const DATE = '2026-11-29';
 const PAST = '2025-11-20';
 const ID = 'us-tx-austin';
@@ -88,15 +85,15 @@ const serviceRoutes = (date: string): [string, Headers][] => [
 ];
 
 /** Every route of the table for a snapshot of `date` not yet archived, with its headers. */
-const allRoutes = (date: string): [string, Headers][] => [...serviceRoutes(date), ...MARKET_IDS.flatMap((id) => marketRoutes(id, date))];
+const allRoutes = (date: string): [string, Headers][] => [...serviceRoutes(date), ...WORLD_MARKET_IDS.flatMap((id) => marketRoutes(id, date))];
 
 describe('the route table', () => {
   test('every path the sixteen markets make, and no other: 7 per market and 26 for the service', () => {
     const paths = allRoutes(DATE).map(([path]) => path);
-    assert.equal(MARKET_IDS.length, 16, 'the fixtures hold sixteen markets');
+    assert.equal(WORLD_MARKET_IDS.length, 16, 'the fixtures hold sixteen markets');
     assert.equal(table.routes.size, 138, 'routes');
     assert.deepEqual([...table.routes.keys()].sort(), paths.sort());
-    assert.deepEqual(table.marketIds, [...MARKET_IDS].sort(), 'the markets, by id');
+    assert.deepEqual(table.marketIds, [...WORLD_MARKET_IDS].sort(), 'the markets, by id');
   });
 
   test('each route with its headers, in the order they are sent, its Content-Type also on the route', () => {
@@ -133,7 +130,7 @@ describe('the route table', () => {
       '/data-catalog',
       '/privacy',
       '/changelog',
-      ...MARKET_IDS.map((id) => `/markets/${id}`),
+      ...WORLD_MARKET_IDS.map((id) => `/markets/${id}`),
     ];
     assert.deepEqual([...locs].sort(), pages.map((p) => `${BASE_URL}${p}`).sort());
     assert.equal([...sitemap.matchAll(/<lastmod>2026-11-29<\/lastmod>/g)].length, pages.length, 'one lastmod per page');
@@ -156,7 +153,7 @@ describe('the vintages in the table', () => {
     const pairs: [string, string][] = [
       ['/api/markets', `/api/vintages/${DATE}/markets`],
       ['/api/markets/csv', `/api/vintages/${DATE}/markets/csv`],
-      ...MARKET_IDS.flatMap((id): [string, string][] => [
+      ...WORLD_MARKET_IDS.flatMap((id): [string, string][] => [
         [`/api/markets/${id}`, `/api/vintages/${DATE}/markets/${id}`],
         [`/api/markets/${id}/csv`, `/api/vintages/${DATE}/markets/${id}/csv`],
       ]),
@@ -171,8 +168,8 @@ describe('the vintages in the table', () => {
     }
   });
 
-  const committed = readArchive(ARCHIVE_DIR);
-  /** The committed archive's record of the current snapshot: the cases below build with it alone, or moved to another date. */
+  const committed = worldArchive();
+  /** The world's archive (the committed snapshots up to its date); its record of the current snapshot: the cases below build with it alone, or moved to another date. */
   const archived = committed.filter((p) => p.snapshotDate === DATE);
 
   test('the archived snapshot of the same date: its recorded bytes, with the base URL put back, and listed once', () => {
@@ -182,7 +179,7 @@ describe('the vintages in the table', () => {
     // The committed record holds today's bytes; one more line end tells the record from today's document.
     const marked = Buffer.concat([record, Buffer.from('\n')]);
     const archive = archived.map((p): PastSnapshot => ({ ...p, documents: new Map([...p.documents, [`markets/${ID}.json`, marked]]) }));
-    const t = buildRouteTable({ baseUrl: BASE_URL, read: fixtureReader(), archive });
+    const t = buildWorld({ baseUrl: BASE_URL, archive });
     assert.equal(t.routes.size, 138, 'no route added or lost');
     assert.equal(body(t, `/api/vintages/${DATE}/markets/${ID}`), marked.toString('utf8').replaceAll('{base_url}', BASE_URL));
     assert.notEqual(body(t, `/api/vintages/${DATE}/markets/${ID}`), body(t, `/api/markets/${ID}`), "the record's bytes, not today's");
@@ -192,7 +189,7 @@ describe('the vintages in the table', () => {
 
   test('an archived snapshot of an earlier date: its own paths, immutable, with dated file names, beside the current one', () => {
     const earlier = archived.map((p): PastSnapshot => ({ ...p, snapshotDate: PAST }));
-    const t = buildRouteTable({ baseUrl: BASE_URL, read: fixtureReader(), archive: earlier });
+    const t = buildWorld({ baseUrl: BASE_URL, archive: earlier });
     assert.equal(t.routes.size, 138 + 34, 'an index, a bulk CSV and two documents per market');
     for (const [path, headers] of [...allRoutes(PAST).filter(([path]) => path.startsWith(`/api/vintages/${PAST}/`))])
       assert.deepEqual(routeAt(t, path).headers, headers, path);
@@ -208,7 +205,7 @@ describe('the vintages in the table', () => {
   test('two archived snapshots of one date stop the build at the first path both would serve', () => {
     const twice = archived.map((p): PastSnapshot => ({ ...p, snapshotDate: PAST }));
     assert.throws(
-      () => buildRouteTable({ baseUrl: BASE_URL, read: fixtureReader(), archive: [...twice, ...twice] }),
+      () => buildWorld({ baseUrl: BASE_URL, archive: [...twice, ...twice] }),
       (error: unknown) => error instanceof InvariantError && error.message === `route /api/vintages/${PAST}/markets/csv is defined twice`,
     );
   });
@@ -216,7 +213,7 @@ describe('the vintages in the table', () => {
   test('an archived file that no vintage path serves stops the build, naming the date and the file', () => {
     const stray = archived.map((p): PastSnapshot => ({ ...p, snapshotDate: PAST, documents: new Map([['notes.txt', Buffer.from('x')]]) }));
     assert.throws(
-      () => buildRouteTable({ baseUrl: BASE_URL, read: fixtureReader(), archive: stray }),
+      () => buildWorld({ baseUrl: BASE_URL, archive: stray }),
       (error: unknown) => error instanceof InvariantError && error.message === `the archive of ${PAST} holds notes.txt, which no vintage path serves`,
     );
   });

@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { ContractError, InvariantError } from '../../src/contract/errors.ts';
-import { MARKET_IDS } from '../../src/contract/markets.ts';
 import { PATHS } from '../../src/contract/paths.ts';
 import { comparePeriods, nextPeriod, periodRange } from '../../src/contract/periods.ts';
 import { SERIES_CSV_COLUMNS, type MarketSeries } from '../../src/contract/series.ts';
@@ -14,6 +13,7 @@ import type { MetricSeries } from '../../src/sources/source.ts';
 import { renderBulkSeriesCsv, seriesRows } from '../../src/render/csv-documents.ts';
 import { assertSeriesCsvTies, assertSeriesRules } from '../../src/validate/series-checks.ts';
 import { BASE_URL, FIXTURE_FILES, body, buildTable, fixtureReader, servedProfiles } from '../support/data.ts';
+import { WORLD_MARKET_IDS } from '../world/world.ts';
 
 const table = buildTable();
 const series = (id: string): MarketSeries => JSON.parse(body(table, PATHS.series(id))) as MarketSeries;
@@ -77,7 +77,7 @@ describe('periods', () => {
 });
 
 describe('the series of every market', () => {
-  for (const id of MARKET_IDS) {
+  for (const id of WORLD_MARKET_IDS) {
     test(`${id}: FHFA's index every quarter of the fixture; every other metric its one vintage; each ending at the profile's value`, () => {
       const s = series(id);
       const profile = servedProfiles(table).find((p) => p.market.id === id) ?? assert.fail(id);
@@ -124,7 +124,7 @@ describe('the series of every market', () => {
 describe('the series CSVs', () => {
   const rows = (path: string): Record<string, string>[] => parse(body(table, path), { columns: true }) as Record<string, string>[];
   test('long format: one row per observation of the JSON, in the descriptor columns, every cell of its type', () => {
-    for (const id of MARKET_IDS) {
+    for (const id of WORLD_MARKET_IDS) {
       const s = series(id);
       const csv = rows(PATHS.seriesCsv(id));
       const observations = Object.values(s.metrics).flatMap((m) => m.observations.map((o) => ({ m, o })));
@@ -148,13 +148,13 @@ describe('the series CSVs', () => {
   });
   test('the bulk series CSV is every market series CSV, in market order, under one header', () => {
     const bulk = body(table, PATHS.bulkSeriesCsv);
-    const [header, ...markets] = MARKET_IDS.map((id) => body(table, PATHS.seriesCsv(id)));
+    const [header, ...markets] = WORLD_MARKET_IDS.map((id) => body(table, PATHS.seriesCsv(id)));
     const headerLine = (header ?? '').split('\r\n')[0];
     const expected = `${headerLine}\r\n${[header, ...markets].map((text) => (text ?? '').split('\r\n').slice(1).join('\r\n')).join('')}`;
     assert.equal(bulk, expected);
   });
   test('rows in market id and metric id order, whatever order the documents and their metrics come in', () => {
-    const all = MARKET_IDS.map(series);
+    const all = WORLD_MARKET_IDS.map(series);
     const reversed = all.map((s) => ({ ...s, metrics: Object.fromEntries(Object.entries(s.metrics).reverse()) }) as MarketSeries).reverse();
     assert.equal(renderBulkSeriesCsv(reversed), renderBulkSeriesCsv(all));
     assert.equal(renderBulkSeriesCsv(reversed), body(table, PATHS.bulkSeriesCsv));

@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { synthetic } from '../support/upstream/index.ts';
 import { acsFiles } from '../support/upstream/census-acs-5yr.ts';
-import { MARKETS } from '../../src/contract/markets.ts';
 import { openEndedNote, proportionMargin } from '../../src/sources/census-acs-5yr/adapter.ts';
 import { censusAcs5yr } from '../../src/sources/census-acs-5yr/index.ts';
 import type { ReadFixture, SourceLoad } from '../../src/sources/source.ts';
 import { FIXTURE_FILES, fixtureReader } from '../support/data.ts';
 import { assertFixtureError } from '../support/refused.ts';
+import { WORLD_MARKETS } from '../world/world.ts';
 
 const PLACES = 'census-acs-5yr/acs5-2024-detailed-place.json';
 const STATES = 'census-acs-5yr/acs5-2024-detailed-state.json';
@@ -38,7 +38,7 @@ const PLACE = PLACE_HEADER.indexOf('place');
 
 type Cells = readonly unknown[];
 const response = (rows: readonly unknown[]): string => `[${rows.map((r) => JSON.stringify(r)).join(',\n')}]`;
-const texasMarkets = MARKETS.filter((m) => m.id === 'us-tx-austin' || m.id === 'us-tx-dallas');
+const texasMarkets = WORLD_MARKETS.filter((m) => m.id === 'us-tx-austin' || m.id === 'us-tx-dallas');
 
 /** A reader over a small in-memory pair of answers (states default to Texas alone; retrieval.json to the fixture's). */
 function reader(places: readonly unknown[], states?: readonly unknown[], retrieval = FIXTURE_FILES.get(RETRIEVAL) ?? ''): ReadFixture {
@@ -66,7 +66,7 @@ const austinWith = (field: string, cell: unknown): Cells => withCell(AUSTIN, PLA
 const texasWith = (field: string, cell: unknown): Cells => withCell(TEXAS, STATE_HEADER, field, cell);
 
 describe('census-acs-5yr: the real fixture', () => {
-  const load = censusAcs5yr.load(fixtureReader(), MARKETS);
+  const load = censusAcs5yr.load(fixtureReader(), WORLD_MARKETS);
   test('reads the sixteen markets among 320 other places and their twelve states, with the vintage as asOf and the release date of January 2026', () => {
     assert.equal(value(load, 'us-tx-austin', 'medianGrossRent'), 1729);
     assert.equal(value(load, 'us-tx-austin', 'medianHouseholdIncome'), 93658);
@@ -77,7 +77,7 @@ describe('census-acs-5yr: the real fixture', () => {
     assert.equal(observation(load, 'us-tx-austin', 'medianGrossRent')?.asOf, '2020-2024');
     assert.equal(load.source.latestReleaseDate, '2026-01-29');
     assert.equal(load.source.latestRetrievedAt, '2026-11-29');
-    for (const m of MARKETS) assert.equal(load.observations.filter((o) => o.marketId === m.id).length, 7, m.id);
+    for (const m of WORLD_MARKETS) assert.equal(load.observations.filter((o) => o.marketId === m.id).length, 7, m.id);
     // Other places skipped; the states answer holds only the markets' twelve states, so it skips none.
     assert.equal(load.skipped, 320);
     assert.deepEqual(load.missing, []);
@@ -257,9 +257,9 @@ describe('census-acs-5yr: places that are not markets', () => {
     assert.equal(value(load, 'us-tx-dallas', 'medianGrossRent'), 1472);
   });
   test('thousands of other places around the sixteen markets change none of their values', () => {
-    const plain = censusAcs5yr.load(fixtureReader(), MARKETS);
+    const plain = censusAcs5yr.load(fixtureReader(), WORLD_MARKETS);
     const files = acsFiles.withOthers(FIXTURE_FILES, 5000);
-    const national = censusAcs5yr.load((path) => files.get(path) ?? '', MARKETS);
+    const national = censusAcs5yr.load((path) => files.get(path) ?? '', WORLD_MARKETS);
     assert.equal(national.skipped, plain.skipped + 5000);
     const values = (load: SourceLoad): string[] => load.observations.map((o) => `${o.marketId} ${o.metricId} ${o.value}`).sort();
     assert.deepEqual(values(national), values(plain));

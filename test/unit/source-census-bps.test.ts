@@ -1,11 +1,12 @@
 // The Census BPS adapter reads the four regional annual place files as published: multi-line header, padded codes, MCD rows, New York City's boroughs.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { MARKETS, findMarket, type MarketDefinition } from '../../src/contract/markets.ts';
+import { findMarket, type MarketDefinition } from '../../src/contract/markets.ts';
 import { censusBps } from '../../src/sources/census-bps/index.ts';
 import type { ReadFixture, SourceLoad } from '../../src/sources/source.ts';
 import { fixtureReader } from '../support/data.ts';
 import { assertFixtureError } from '../support/refused.ts';
+import { WORLD_MARKETS } from '../world/world.ts';
 
 const value = (load: SourceLoad, marketId: string): number | undefined =>
   load.observations.find((o) => o.marketId === marketId && o.metricId === 'permits')?.value;
@@ -68,7 +69,7 @@ const NEW_YORK = market('us-ny-new-york');
 const PHOENIX = market('us-az-phoenix');
 
 describe('census-bps: the committed fixture (the four regional files of 2024, as published)', () => {
-  const load = censusBps.load(fixtureReader(), MARKETS);
+  const load = censusBps.load(fixtureReader(), WORLD_MARKETS);
   test('every market has permits; New York City is the sum of its five borough rows: 6929 + 10063 + 4467 + 5302 + 480', () => {
     assert.equal(load.observations.length, 16);
     assert.equal(value(load, 'us-ny-new-york'), 27241);

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { MARKETS, MARKET_IDS, type MarketDefinition } from '../../src/contract/markets.ts';
+import { type MarketDefinition } from '../../src/contract/markets.ts';
 import { PATHS } from '../../src/contract/paths.ts';
 import type { MarketProfile } from '../../src/contract/schemas.ts';
 import type { VintageIndex } from '../../src/contract/vintages.ts';
@@ -12,9 +12,9 @@ import type { PastSnapshot } from '../../src/methodology/series.ts';
 import { assembleSnapshot, type Snapshot } from '../../src/methodology/snapshot.ts';
 import { buildVintageIndex } from '../../src/methodology/vintages.ts';
 import { loadSources } from '../../src/sources/load.ts';
-import { SOURCES } from '../../src/sources/registry.ts';
 import type { ReadFixture, SourceModule } from '../../src/sources/source.ts';
 import { BASE_URL, FIXTURES_DIR, body, buildTable, fixtureReader } from '../support/data.ts';
+import { WORLD_MARKETS, WORLD_MARKET_IDS, WORLD_SOURCES } from '../world/world.ts';
 
 const AUSTIN = 'us-tx-austin';
 const SNAPSHOT = '2026-11-29';
@@ -48,8 +48,8 @@ const past = (snapshotDate: string, marketIds: readonly string[], methodologyVer
 });
 
 /** The snapshot the build assembles from the committed fixtures, with these archived snapshots (and these sources). */
-const snapshotWith = (archive: readonly PastSnapshot[], sources: readonly SourceModule[] = SOURCES): Snapshot =>
-  assembleSnapshot(MARKETS, loadSources(fixtureReader(), MARKETS, sources), BASE_URL, archive);
+const snapshotWith = (archive: readonly PastSnapshot[], sources: readonly SourceModule[] = WORLD_SOURCES): Snapshot =>
+  assembleSnapshot(WORLD_MARKETS, loadSources(fixtureReader(), WORLD_MARKETS, sources), BASE_URL, archive);
 
 describe('the vintage index', () => {
   test('the current snapshot: each cited source with its vintage, dates and files as committed, due and overdue judged at 2026-11-29', () => {
@@ -93,7 +93,7 @@ describe('the vintage index', () => {
         overdue: true,
       },
     ]);
-    assert.deepEqual(Object.keys(current?.links.markets ?? {}), [...MARKET_IDS].sort());
+    assert.deepEqual(Object.keys(current?.links.markets ?? {}), [...WORLD_MARKET_IDS].sort());
     assert.deepEqual(current?.links.markets[AUSTIN], {
       json: `${BASE_URL}/api/vintages/${SNAPSHOT}/markets/${AUSTIN}`,
       csv: `${BASE_URL}/api/vintages/${SNAPSHOT}/markets/${AUSTIN}/csv`,
@@ -142,7 +142,7 @@ describe('the vintage index', () => {
   });
 
   test('a source no market cites is not listed', () => {
-    const sources = SOURCES.map((m) =>
+    const sources = WORLD_SOURCES.map((m) =>
       m.sourceId !== 'fhfa-hpi'
         ? m
         : { ...m, load: (read: ReadFixture, markets: readonly MarketDefinition[]) => ({ ...m.load(read, markets), observations: [] }) },

@@ -1,10 +1,10 @@
-// Synthetic markets, and inputs from a few rows to national size, in every registered source's published layout: for tests and benchmarks, never the product.
-import { MARKETS, type MarketDefinition } from '../../../src/contract/markets.ts';
-import { SOURCES } from '../../../src/sources/registry.ts';
+// Synthetic markets, and inputs from a few rows to national size, in each source's published layout: for tests (the world's sources) and benchmarks (every registered one), never the product.
+import type { MarketDefinition } from '../../../src/contract/markets.ts';
 import type { ReadFixture, SourceModule } from '../../../src/sources/source.ts';
 import { acsFiles } from './census-acs-5yr.ts';
 import { bpsFiles } from './census-bps.ts';
 import { fhfaFiles } from './fhfa-hpi.ts';
+import { WORLD_MARKETS, WORLD_SOURCES } from '../../world/world.ts';
 
 /** A synthetic market and its index: every value a generator writes for it derives from the index, so files are deterministic. */
 export interface SyntheticMarket {
@@ -78,23 +78,29 @@ const readerOf =
     return text;
   };
 
-/** N markets with their codes, and fixture files in each source's layout with values of realistic size. */
-export function synthetic(n: number, sources: readonly SourceModule[] = SOURCES): { markets: MarketDefinition[]; read: ReadFixture } {
+/**
+ * N markets with their codes, and fixture files in each source's layout with values of realistic size: the build's
+ * inputs (`buildRouteTable({ baseUrl, ...synthetic(n) })`), of the test world's sources unless others are named.
+ */
+export function synthetic(
+  n: number,
+  sources: readonly SourceModule[] = WORLD_SOURCES,
+): { markets: MarketDefinition[]; read: ReadFixture; sources: readonly SourceModule[] } {
   const all: SyntheticMarket[] = Array.from({ length: n }, (_, i) => ({ i, market: syntheticMarket(i) }));
   const files = new Map(sources.flatMap((s) => [...generatorOf(s).files(all)]));
-  return { markets: all.map((m) => m.market), read: readerOf(files) };
+  return { markets: all.map((m) => m.market), read: readerOf(files), sources };
 }
 
 /** The fixtures grown to national size, each source by its own measure; deterministic: the same input gives the same bytes. */
-export function nationalFiles(files: ReadonlyMap<string, string>, sources: readonly SourceModule[] = SOURCES): Map<string, string> {
+export function nationalFiles(files: ReadonlyMap<string, string>, sources: readonly SourceModule[] = WORLD_SOURCES): Map<string, string> {
   return sources.reduce((out, s) => generatorOf(s).withOthers(out, generatorOf(s).nationalRows(out)), new Map(files));
 }
 
 /** The fixtures with every row that is not a market's removed: what a trimmed download would hold at the least. */
 export function marketRowsOnly(
   files: ReadonlyMap<string, string>,
-  markets: readonly MarketDefinition[] = MARKETS,
-  sources: readonly SourceModule[] = SOURCES,
+  markets: readonly MarketDefinition[] = WORLD_MARKETS,
+  sources: readonly SourceModule[] = WORLD_SOURCES,
 ): Map<string, string> {
   return sources.reduce((out, s) => generatorOf(s).onlyMarkets(out, markets), new Map(files));
 }

@@ -1,15 +1,16 @@
-// A test-only fourth source, written as src/sources/hud-fmr/index.ts would be: HUD's Fair Market Rents by metro area, one metric.
+// A test-only extra source, written as a source module is: a sample in the layout of HUD's Fair Market Rents by metro area, one metric.
 // test/integration/fourth-source.test.ts copies it into a copy of src/, adds it to the registry and builds: it must reach
-// every output with no other edit. It type-checks there, not here (its imports are relative to src/sources/hud-fmr/).
+// every output with no other edit. It type-checks there, not here (its imports are relative to src/sources/hud-fmr-sample/).
+// Its ids are its own, so the real HUD source can be registered beside it.
 import { FixtureError } from '../../contract/errors.ts';
 import type { MarketDefinition } from '../../contract/markets.ts';
 import { eachLine, loadedSource, numeric, readRetrieval, splitCsvLine, text } from '../parse.ts';
 import { defineSource, type MissingValue, type Observation, type ReadFixture, type SourceLoad } from '../source.ts';
 
-const SOURCE_ID = 'hud-fmr';
+const SOURCE_ID = 'hud-fmr-sample';
 const FILE = `${SOURCE_ID}/fy2026-fmr-metro.csv`;
 const HEADER = 'cbsa_code,area_name,fmr_2br';
-type FmrMetric = 'fairMarketRent';
+type FmrMetric = 'sampleFairMarketRent';
 
 /** One row per metro area: its CBSA code, HUD's name for the area, and the two-bedroom Fair Market Rent. */
 function readRows(source: string): Map<string, { name: string; rent: number; line: number }> {
@@ -26,14 +27,14 @@ function readRows(source: string): Map<string, { name: string; rent: number; lin
   return rows;
 }
 
-export const hudFmr = defineSource({
+export const hudFmrSample = defineSource({
   sourceId: SOURCE_ID,
   metrics: [
     {
-      id: 'fairMarketRent',
-      noun: 'the two-bedroom fair market rent',
-      label: 'Fair market rent, two bedrooms',
-      shortLabel: 'Fair market rent',
+      id: 'sampleFairMarketRent',
+      noun: 'the sample two-bedroom fair market rent',
+      label: 'Sample fair market rent, two bedrooms',
+      shortLabel: 'Sample fair market rent',
       unit: 'USD/mo',
       decimals: 0,
       required: false,
@@ -42,7 +43,7 @@ export const hudFmr = defineSource({
     },
   ],
   attribution: {
-    sourceName: 'HUD Fair Market Rents',
+    sourceName: 'HUD Fair Market Rents (test sample)',
     agency: 'U.S. Department of Housing and Urban Development',
     sourceUrl: 'https://www.huduser.gov/portal/datasets/fmr.html',
     confidence: 'low',
@@ -64,12 +65,12 @@ export const hudFmr = defineSource({
     for (const market of markets) {
       const row = rows.get(market.cbsaCode);
       if (row === undefined) {
-        missing.push({ marketId: market.id, metricId: 'fairMarketRent', reason: `no row for CBSA ${market.cbsaCode}`, origin: { file: FILE } });
+        missing.push({ marketId: market.id, metricId: 'sampleFairMarketRent', reason: `no row for CBSA ${market.cbsaCode}`, origin: { file: FILE } });
         continue;
       }
       observations.push({
         marketId: market.id,
-        metricId: 'fairMarketRent',
+        metricId: 'sampleFairMarketRent',
         value: row.rent,
         asOf: `FY${retrieval.vintage}`,
         sourceId: SOURCE_ID,
@@ -78,6 +79,6 @@ export const hudFmr = defineSource({
       });
     }
     const datasetName = `Fair Market Rents, metro areas, FY${retrieval.vintage}`;
-    return loadedSource(hudFmr, datasetName, retrieval, { observations, missing, skipped: rows.size - observations.length, series: [], notes: [] });
+    return loadedSource(hudFmrSample, datasetName, retrieval, { observations, missing, skipped: rows.size - observations.length, series: [], notes: [] });
   },
 });
