@@ -5,12 +5,14 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { componentSchemas } from '../../src/describe/openapi.ts';
 import { CSV_COLUMNS, SCHEMA_VERSION } from '../../src/contract/schemas.ts';
 import { SERIES_CSV_COLUMNS } from '../../src/contract/series.ts';
+import { ENDPOINTS, type AnyEndpoint, type Scope } from '../../src/contract/endpoints.ts';
+import { PATHS } from '../../src/contract/paths.ts';
 
 const SRC = new URL('../../src/', import.meta.url);
 const OUT = new URL('../src/generated/', import.meta.url);
 
 /** The dependency-free contract modules the client runs, copied as they are (a test checks they import nothing). */
-export const COPIED = ['contract/paths.ts', 'contract/csv-format.ts'] as const;
+export const COPIED = ['contract/csv-format.ts'] as const;
 
 const list = (names: readonly string[]): string => `[${names.map((n) => JSON.stringify(n)).join(', ')}]`;
 
@@ -44,6 +46,33 @@ export async function contractModule(): Promise<string> {
   ].join('\n');
 }
 
+/** What a path function of each scope takes. */
+const PARAMS: Readonly<Record<Scope, readonly string[]>> = { service: [], market: ['id'], vintage: ['date'], 'vintage-market': ['date', 'id'] };
+
+/**
+ * The text of generated/paths.ts: every path of the service (src/contract/paths.ts, the endpoints' from their records),
+ * a literal or a template function each, importing nothing.
+ */
+export function pathsModule(): string {
+  const records: Readonly<Record<string, AnyEndpoint>> = ENDPOINTS;
+  const entries = Object.entries(PATHS).map(([name, path]) => {
+    if (typeof path === 'string') return `  ${name}: ${JSON.stringify(path)},`;
+    // A page's path function names a market (the market page); an endpoint's, what its scope names.
+    const params = PARAMS[records[name]?.scope ?? 'market'];
+    const marked = (path as (...args: string[]) => string)(...params.map((p) => `\u0000${p}\u0000`));
+    const template = params.reduce((text, p) => text.replaceAll(`\u0000${p}\u0000`, `\${${p}}`), marked);
+    return `  ${name}: (${params.map((p) => `${p}: string`).join(', ')}): string => \`${template}\`,`;
+  });
+  return [
+    '// Generated at build time from src/contract/paths.ts and src/contract/endpoints.ts by client/scripts/generate.ts: do not edit.',
+    '/** Every public path of the service. */',
+    'export const PATHS = {',
+    ...entries,
+    '} as const;',
+    '',
+  ].join('\n');
+}
+
 /** A copied module: its header line says where it comes from, then its text unchanged. */
 export function copiedModule(file: (typeof COPIED)[number]): string {
   return `// Copied at build time from src/${file} by client/scripts/generate.ts: do not edit.\n${readFileSync(new URL(file, SRC), 'utf8')}`;
@@ -54,4 +83,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   mkdirSync(OUT, { recursive: true });
   writeFileSync(new URL('contract.ts', OUT), await contractModule());
   for (const file of COPIED) writeFileSync(new URL(file.replace('contract/', ''), OUT), copiedModule(file));
+  writeFileSync(new URL('paths.ts', OUT), pathsModule());
 }

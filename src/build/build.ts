@@ -1,8 +1,8 @@
 // The build orchestrator: load sources → assemble the snapshot (profiles, index, what the pages draw) → render routes → validate.
 import { MARKETS, type MarketDefinition } from '../contract/markets.ts';
-import { PATHS } from '../contract/paths.ts';
+import { ENDPOINT_LIST, endpointById, pathAt } from '../contract/endpoints.ts';
 import { InvariantError } from '../contract/errors.ts';
-import { assembleSnapshot, type Snapshot } from '../methodology/snapshot.ts';
+import { assembleSnapshot, type MarketData, type Snapshot } from '../methodology/snapshot.ts';
 import type { PastSnapshot } from '../methodology/series.ts';
 import { assertSameValues } from '../archive/archive.ts';
 import { buildRoutes, type RouteTable } from '../routes/route-table.ts';
@@ -11,6 +11,35 @@ import type { ReadFixture, SourceModule } from '../sources/source.ts';
 import { assertCsvTies, assertProfileRules, assertValid, compilePublished } from '../validate/contract-checks.ts';
 import { assertSeriesCsvTies, assertSeriesRules } from '../validate/series-checks.ts';
 import { parseJsonText } from '../contract/json.ts';
+
+/**
+ * What a document described by each schema or descriptor is held to, by the describing endpoint's id: a JSON document
+ * is validated against the served schema, then its rules; a CSV's rows tie to the documents of its markets.
+ */
+const CHECKS: Readonly<Record<string, { schema: boolean; rules: (body: string, markets: readonly MarketData[], route: string) => void }>> = {
+  profileSchema: { schema: true, rules: (_, markets, route) => markets.forEach((m) => assertProfileRules(m.profile, route)) },
+  indexSchema: { schema: true, rules: () => undefined },
+  seriesSchema: { schema: true, rules: (_, markets, route) => markets.forEach((m) => assertSeriesRules(m.seriesDocument, route)) },
+  vintagesSchema: { schema: true, rules: () => undefined },
+  csvDescriptor: {
+    schema: false,
+    rules: (body, markets, route) =>
+      assertCsvTies(
+        body,
+        markets.map((m) => m.profile),
+        route,
+      ),
+  },
+  seriesCsvDescriptor: {
+    schema: false,
+    rules: (body, markets, route) =>
+      assertSeriesCsvTies(
+        body,
+        markets.map((m) => m.seriesDocument),
+        route,
+      ),
+  },
+};
 
 export interface BuildOptions {
   baseUrl: string;
@@ -33,32 +62,25 @@ export function buildSnapshot(options: BuildOptions): { snapshot: Snapshot; tabl
   const snapshot = assembleSnapshot(markets, loadSources(options.read, markets, options.sources), options.baseUrl, options.archive);
   assertSameValues(snapshot);
   const table = buildRoutes({ baseUrl: options.baseUrl, snapshot });
-  const profiles = snapshot.markets.map((m) => m.profile);
-
-  // Validate what will be served: the published schema bytes against the served profile bytes.
+  // Validate what will be served: every document against the schema or descriptor its record names, as served.
   const served = (path: string): Buffer => {
     const route = table.routes.get(path);
     if (route === undefined) throw new InvariantError(`the route table has no ${path}`);
     return route.identity.body;
   };
-  const validateProfile = compilePublished(served(PATHS.profileSchema));
-  for (const p of profiles) {
-    const route = PATHS.profile(p.market.id);
-    assertValid(validateProfile, parseJsonText(served(route).toString()), p.market.id, route);
-    assertProfileRules(p, route);
-    assertCsvTies(served(PATHS.marketCsv(p.market.id)).toString(), [p], PATHS.marketCsv(p.market.id));
+  for (const [, record] of ENDPOINT_LIST) {
+    const check = CHECKS[record.describedBy ?? ''];
+    if (check === undefined || (record.scope !== 'service' && record.scope !== 'market')) continue;
+    const describer = endpointById(record.describedBy ?? '');
+    const validate = check.schema && describer !== undefined ? compilePublished(served(pathAt(describer, '', ''))) : undefined;
+    const at = (markets: readonly MarketData[], marketId = ''): void => {
+      const route = pathAt(record, marketId, '');
+      const body = served(route).toString();
+      if (validate !== undefined) assertValid(validate, parseJsonText(body), marketId === '' ? undefined : marketId, route);
+      check.rules(body, markets, route);
+    };
+    if (record.scope === 'service') at(snapshot.markets);
+    else for (const m of snapshot.markets) at([m], m.profile.market.id);
   }
-  assertValid(compilePublished(served(PATHS.indexSchema)), parseJsonText(served(PATHS.index).toString()), undefined, PATHS.index);
-  assertCsvTies(served(PATHS.bulkCsv).toString(), profiles, PATHS.bulkCsv);
-  const validateSeries = compilePublished(served(PATHS.seriesSchema));
-  const series = snapshot.markets.map((m) => m.seriesDocument);
-  for (const s of series) {
-    const route = PATHS.series(s.market.id);
-    assertValid(validateSeries, parseJsonText(served(route).toString()), s.market.id, route);
-    assertSeriesRules(s, route);
-    assertSeriesCsvTies(served(PATHS.seriesCsv(s.market.id)).toString(), [s], PATHS.seriesCsv(s.market.id));
-  }
-  assertSeriesCsvTies(served(PATHS.bulkSeriesCsv).toString(), series, PATHS.bulkSeriesCsv);
-  assertValid(compilePublished(served(PATHS.vintagesSchema)), parseJsonText(served(PATHS.vintages).toString()), undefined, PATHS.vintages);
   return { snapshot, table };
 }

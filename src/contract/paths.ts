@@ -1,31 +1,9 @@
-// Every public path of the service, named once so links, routes and tests cannot disagree.
+// Every public path of the service, named once so links, routes and tests cannot disagree: the pages here, the endpoints in their records.
+import { ENDPOINTS, indexLinks, type EndpointPaths, type IndexLink } from './endpoints.ts';
 
-export const PATHS = {
+/** The pages: one path each, and a market's page. */
+const PAGE_PATHS = {
   home: '/',
-  index: '/api/markets',
-  bulkCsv: '/api/markets/csv',
-  profile: (id: string): string => `/api/markets/${id}`,
-  marketCsv: (id: string): string => `/api/markets/${id}/csv`,
-  /** Every observation the snapshot holds of a market, per metric (JSON), and the same in long format (CSV). */
-  series: (id: string): string => `/api/markets/${id}/series`,
-  seriesCsv: (id: string): string => `/api/markets/${id}/series/csv`,
-  bulkSeriesCsv: '/api/markets/series/csv',
-  seriesSchema: '/api/schema/market-series',
-  seriesCsvDescriptor: '/api/schema/series-csv',
-  /** Every published snapshot, newest first; each at immutable addresses under its date. */
-  vintages: '/api/vintages',
-  vintageIndex: (date: string): string => `/api/vintages/${date}/markets`,
-  vintageProfile: (date: string, id: string): string => `/api/vintages/${date}/markets/${id}`,
-  vintageCsv: (date: string, id: string): string => `/api/vintages/${date}/markets/${id}/csv`,
-  vintageBulkCsv: (date: string): string => `/api/vintages/${date}/markets/csv`,
-  vintagesSchema: '/api/schema/vintages',
-  /** Every JSON and CSV document in one zip. */
-  download: '/api/download',
-  profileSchema: '/api/schema/market-profile',
-  csvDescriptor: '/api/schema/market-csv',
-  indexSchema: '/api/schema/market-index',
-  openApi: '/api/openapi',
-  dataPackage: '/api/datapackage',
   marketPage: (id: string): string => `/markets/${id}`,
   dataStatus: '/data-status',
   methodology: '/methodology',
@@ -33,11 +11,13 @@ export const PATHS = {
   dataCatalog: '/data-catalog',
   privacy: '/privacy',
   changelog: '/changelog',
-  stylesheet: '/assets/site.css',
-  health: '/healthz',
-  robots: '/robots.txt',
-  sitemap: '/sitemap.xml',
 } as const;
+
+/** Every endpoint's path, by its id, from its record. */
+const ENDPOINT_PATHS = Object.fromEntries(Object.entries(ENDPOINTS).map(([id, e]) => [id, e.path])) as EndpointPaths;
+
+/** Every path: the pages', and each endpoint's (contract/endpoints.ts). */
+export const PATHS = { ...PAGE_PATHS, ...ENDPOINT_PATHS };
 
 /** The pages every profile's `links` names, keyed as in docs/contract.md 2.1. */
 export function profileLinks(
@@ -55,16 +35,14 @@ export function profileLinks(
   };
 }
 
-/** CSV download name of one market (docs/contract.md 4). */
-export const marketCsvFilename = (id: string): string => `${id}-housing.csv`;
-export const BULK_CSV_FILENAME = 'housing-markets.csv';
-/** Series CSV download names: one market's, and every market's. */
-export const seriesCsvFilename = (id: string): string => `${id}-series.csv`;
-export const BULK_SERIES_CSV_FILENAME = 'housing-markets-series.csv';
-/** Vintage CSV download names carry the snapshot date, so two vintages saved side by side keep both. */
-export const vintageCsvFilename = (date: string, id: string): string => `${id}-housing-${date}.csv`;
-export const vintageBulkCsvFilename = (date: string): string => `housing-markets-${date}.csv`;
-export const DOWNLOAD_FILENAME = 'housing-markets.zip';
+/** The links of the index, and of each market's entry in it: the endpoints' (their records' `indexLink`) and the pages'. */
+export const INDEX_LINKS: readonly IndexLink[] = indexLinks('service', [{ key: 'html', position: 6, optional: false, path: PAGE_PATHS.home }]);
+export const ENTRY_LINKS: readonly IndexLink[] = indexLinks('market', [{ key: 'html', position: 3, optional: false, path: PAGE_PATHS.marketPage }]);
+
+/** Download names (docs/contract.md 4), from the records. */
+export const marketCsvFilename = ENDPOINTS.marketCsv.attachment;
+export const vintageCsvFilename = ENDPOINTS.vintageCsv.attachment;
+export const vintageBulkCsvFilename = ENDPOINTS.vintageBulkCsv.attachment;
 
 /**
  * What a vintage keeps (archive/<date>/…), by archive name, with the path each is served at; absolute URLs in archived

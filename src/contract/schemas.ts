@@ -1,5 +1,7 @@
 // The published contract, defined once: TypeScript types, the draft-07 schemas and the CSV descriptor.
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TObject, type TOptional, type TProperties, type TSchema } from '@sinclair/typebox';
+import type { ENDPOINTS, EndpointId, IndexLink } from './endpoints.ts';
+import { ENTRY_LINKS, INDEX_LINKS } from './paths.ts';
 import { GEOGRAPHY_LEVEL_IDS } from './geography.ts';
 import { byId, compareIds } from './json.ts';
 import { recordOf } from './records.ts';
@@ -169,6 +171,20 @@ const GeographyScope = Type.Object(
 
 const Links = Type.Object(recordOf(LINK_KEYS.map((key) => [key, Url])));
 
+type Records = typeof ENDPOINTS;
+/** The schema properties of the links of a scope, as types: each record's key (optional where its record says so), and the pages' keys. */
+type LinkProperties<S extends string, Page extends string> = {
+  [K in EndpointId as Records[K] extends { scope: S; indexLink: { key: infer Key extends string } } ? Key : never]: Records[K] extends {
+    indexLink: { optional: true };
+  }
+    ? TOptional<typeof Url>
+    : typeof Url;
+} & Record<Page, typeof Url>;
+
+/** The links object of the index or of a market's entry, from the links in their order (contract/paths.ts). */
+const linksSchema = <P extends TProperties>(links: readonly IndexLink[]): TObject<P> =>
+  Type.Object(recordOf(links.map((l) => [l.key, l.optional ? Type.Optional(Url) : Url]))) as unknown as TObject<P>;
+
 export const constants = {
   schemaVersion: Type.Literal(SCHEMA_VERSION),
   generatedAt: IsoDate,
@@ -209,24 +225,14 @@ const IndexEntry = Type.Object({
   illustrativeScores: Type.Optional(IllustrativeScores),
   coverage: Type.Object({ percent: Type.Number({ minimum: 0, maximum: 100 }), missing: Type.Array(Id) }),
   freshness: Type.Union([Type.Literal('fresh'), Type.Literal('aging'), Type.Literal('stale')]),
-  links: Type.Object({ json: Url, csv: Url, html: Url, series: Type.Optional(Url) }),
+  links: linksSchema<LinkProperties<'market', 'html'>>(ENTRY_LINKS),
 });
 
 export const MarketIndex = Type.Object({
   ...constants,
   count: Type.Integer({ minimum: 0 }),
   markets: Type.Array(IndexEntry),
-  links: Type.Object({
-    self: Url,
-    bulkCsv: Url,
-    profileSchema: Url,
-    csvDescriptor: Url,
-    indexSchema: Url,
-    html: Url,
-    bulkSeriesCsv: Type.Optional(Url),
-    vintages: Type.Optional(Url),
-    download: Type.Optional(Url),
-  }),
+  links: linksSchema<LinkProperties<'service', 'html'>>(INDEX_LINKS),
   caveats: Type.Array(NonEmpty, { minItems: 1 }),
 });
 

@@ -1,6 +1,7 @@
 // The series documents, defined once: a market's every observation per metric (JSON), the long-format series CSV and its descriptor.
 import { Type, type Static } from '@sinclair/typebox';
 import { GEOGRAPHY_LEVEL_IDS } from './geography.ts';
+import { describedPaths } from './endpoints.ts';
 import {
   CSV_CAVEATS,
   csvDescriptorDocument,
@@ -130,7 +131,7 @@ export type SeriesCsvDescriptor = Static<typeof SeriesCsvDescriptor>;
 
 export function seriesCsvDescriptor(): SeriesCsvDescriptor {
   return csvDescriptorDocument(
-    'Columns of the series CSVs (/api/markets/<market-id>/series/csv and /api/markets/series/csv): long format, one row per observation of a metric of a market, after a header line of the column names.',
+    `Columns of the series CSVs (${describedPaths('seriesCsvDescriptor').join(' and ')}): long format, one row per observation of a metric of a market, after a header line of the column names.`,
     SERIES_CSV_COLUMNS.map((c) => ({
       name: c.name,
       type: c.type,

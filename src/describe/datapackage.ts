@@ -1,7 +1,8 @@
 // The Frictionless Data Package served at /api/datapackage: the bulk CSV and each market CSV as tabular resources, with the Table Schema, dialect, sizes and hashes of the bytes served.
 import { createHash } from 'node:crypto';
 import { CSV_COLUMNS, PRODUCTION_MODE, PROFILE_CAVEATS, byId, displayName, type CsvColumn, type MarketProfile } from '../contract/schemas.ts';
-import { BULK_CSV_FILENAME, BULK_SERIES_CSV_FILENAME, PATHS, marketCsvFilename, seriesCsvFilename } from '../contract/paths.ts';
+import { PATHS } from '../contract/paths.ts';
+import { attachmentAt, dataPackagePaths } from '../contract/endpoints.ts';
 import { SERIES_CSV_COLUMNS } from '../contract/series.ts';
 import type { Snapshot, SourceData } from '../methodology/snapshot.ts';
 import { bodyOf, type Served } from './served.ts';
@@ -119,6 +120,43 @@ function illustrativeSentence(profiles: readonly MarketProfile[]): string {
     : ` The rows of metric_id ${ids.join(', ')} hold illustrative values, not the agency's published figures (the JSON profiles mark them "illustrative": true).`;
 }
 
+/**
+ * The table of each CSV descriptor: its Table Schema, and whether a resource's description names its illustrative
+ * values (the metrics CSV has no column for them; the series CSV has `illustrative`).
+ */
+const TABLES: Readonly<Record<string, { schemaOf: (marketIds: readonly string[]) => Json; namesIllustrative: boolean }>> = {
+  csvDescriptor: { schemaOf: tableSchema, namesIllustrative: true },
+  seriesCsvDescriptor: { schemaOf: seriesTableSchema, namesIllustrative: false },
+};
+
+/** A resource for every CSV the records give a Data Package entry (contract/endpoints.ts dataPackagePaths), in its order. */
+function resources(input: DataPackageInput, sorted: readonly MarketProfile[]): Json[] {
+  const byId = new Map(sorted.map((p) => [p.market.id, p]));
+  return dataPackagePaths(sorted.map((p) => p.market.id)).map(({ record, path, marketId }) => {
+    const table = TABLES[record.describedBy ?? ''] ?? fail(`no table schema for ${String(record.describedBy)}`);
+    const market = marketId === undefined ? undefined : byId.get(marketId);
+    const profiles = market === undefined ? sorted : [market];
+    const words = (text: string): string =>
+      market === undefined
+        ? text
+        : text.replaceAll('{market}', displayName(market.market)).replaceAll('{name}', market.market.name).replaceAll('{state}', market.market.state);
+    const entry = record.dataPackage ?? fail(`no Data Package entry of ${path}`);
+    return resource(
+      input,
+      path,
+      (attachmentAt(record, marketId ?? '', '') ?? '').replace(/\.csv$/, ''),
+      words(entry.title),
+      `${words(entry.description)}${table.namesIllustrative ? illustrativeSentence(profiles) : ''}`,
+      profiles.map((p) => p.market.id),
+      table.schemaOf,
+    );
+  });
+}
+
+const fail = (message: string): never => {
+  throw new InvariantError(message);
+};
+
 /** The Data Package descriptor (a JSON-ready object). */
 export function dataPackage(input: DataPackageInput): Json {
   const { baseUrl, snapshot } = input;
@@ -133,7 +171,6 @@ export function dataPackage(input: DataPackageInput): Json {
       if (!sources.has(s.sourceId)) sources.set(s.sourceId, { ...load, source: s });
     }
   const cited = [...sources.values()].sort(byId((s) => s.source.sourceId));
-  const name = (file: string): string => file.replace(/\.csv$/, '');
   return {
     profile: 'tabular-data-package',
     name: 'housing-market-profiles',
@@ -148,45 +185,6 @@ export function dataPackage(input: DataPackageInput): Json {
     keywords: ['housing', 'rent', 'house prices', 'building permits', 'affordability'],
     licenses: cited.map(({ source, licence }) => ({ name: licence.id, path: source.sourceUrl, title: licence.terms })),
     sources: cited.map(({ source }) => ({ title: `${source.agency}, ${source.datasetName}`, path: source.sourceUrl })),
-    resources: [
-      resource(
-        input,
-        PATHS.bulkCsv,
-        name(BULK_CSV_FILENAME),
-        'Every market',
-        `Every metric of every market, sorted by market_id, then metric_id.${illustrativeSentence(sorted)}`,
-        sorted.map((p) => p.market.id),
-      ),
-      ...sorted.map((p) =>
-        resource(
-          input,
-          PATHS.marketCsv(p.market.id),
-          name(marketCsvFilename(p.market.id)),
-          displayName(p.market),
-          `Every metric of ${p.market.name}, ${p.market.state}, sorted by metric_id.${illustrativeSentence([p])}`,
-          [p.market.id],
-        ),
-      ),
-      resource(
-        input,
-        PATHS.bulkSeriesCsv,
-        name(BULK_SERIES_CSV_FILENAME),
-        'Every market, every observation',
-        'Every observation of every metric of every market in long format (period, period_start, period_end, value, margin_of_error, illustrative, area), sorted by market_id, metric_id, then period.',
-        sorted.map((p) => p.market.id),
-        seriesTableSchema,
-      ),
-      ...sorted.map((p) =>
-        resource(
-          input,
-          PATHS.seriesCsv(p.market.id),
-          name(seriesCsvFilename(p.market.id)),
-          `${displayName(p.market)}: every observation`,
-          `Every observation of every metric of ${p.market.name}, ${p.market.state}, in long format, sorted by metric_id, then period.`,
-          [p.market.id],
-          seriesTableSchema,
-        ),
-      ),
-    ],
+    resources: resources(input, sorted),
   };
 }

@@ -6,6 +6,7 @@ import { NOT_MODIFIED_KEEP, PROBLEM_HEADERS, UNCACHED_PROBLEM_HEADERS, CONTENT_T
 import { BAD_TARGET_REASONS } from '../protocol/request-target.ts';
 import { PROBLEM_CATALOGUE, PROBLEM_CODES, badRequestProblem, marketProblem, problem } from '../protocol/problems.ts';
 import { PATHS } from '../contract/paths.ts';
+import { ENDPOINT_LIST, namesDate, namesMarket, pathAt, type OpenApiTag } from '../contract/endpoints.ts';
 import { bodyOf, type Served } from './served.ts';
 
 export const OPENAPI_VERSION = '3.1.0';
@@ -150,12 +151,10 @@ const TAGS = [
   { name: 'service', description: 'The state of the service itself.' },
 ] as const;
 
-type Tag = (typeof TAGS)[number]['name'];
-
 interface Operation {
   /** The OpenAPI path (a template for per-market paths). */
   template: string;
-  tag: Tag;
+  tag: OpenApiTag;
   /** A concrete path of it: where the headers and the example come from. */
   sample: string;
   operationId: string;
@@ -169,247 +168,22 @@ interface Operation {
   perVintage?: boolean;
 }
 
+/** The operation of every record that has one, in the records' order, with its sample path at a market and a date. */
 function operations(sample: string, date: string): Operation[] {
-  const csvText = (what: string): Json => ({ type: 'string', description: `CSV text: ${what}.` });
-  const jsonSchemaDoc = (what: string): Json => ({ type: 'object', description: `A JSON Schema (draft-07) document: ${what}.` });
-  return [
-    {
-      template: PATHS.index,
-      sample: PATHS.index,
-      tag: 'markets',
-      operationId: 'listMarkets',
-      summary: 'Every market, with scores, coverage, freshness and links',
-      description: 'The index of every market served, sorted by id, with the links to each market and to the schemas, and the caveats.',
-      schema: ref('schemas', 'MarketIndex'),
-      example: 'value',
-    },
-    {
-      template: PATHS.profile('{marketId}'),
-      sample: PATHS.profile(sample),
-      tag: 'markets',
-      operationId: 'getMarketProfile',
-      summary: 'One market profile',
-      description: 'The profile of one market: market, scores, metrics with their sources, freshness, coverage, caveats and links.',
-      schema: ref('schemas', 'MarketProfile'),
-      example: 'value',
-      perMarket: true,
-    },
-    {
-      template: PATHS.marketCsv('{marketId}'),
-      sample: PATHS.marketCsv(sample),
-      tag: 'markets',
-      operationId: 'getMarketCsv',
-      summary: "One market's metrics as CSV",
-      description:
-        'One row per metric of the market after a header line, UTF-8, RFC 4180 quoting, CRLF line ends; the columns are those of the CSV descriptor (/api/schema/market-csv).',
-      schema: { type: 'string', description: 'CSV text: the columns of the CSV descriptor, one row per metric.' },
-      example: 'value',
-      perMarket: true,
-    },
-    {
-      template: PATHS.bulkCsv,
-      sample: PATHS.bulkCsv,
-      tag: 'markets',
-      operationId: 'getBulkCsv',
-      summary: "Every market's metrics as one CSV",
-      description: 'The rows of every market CSV in one file, sorted by market_id, then metric_id, after one header line.',
-      schema: { type: 'string', description: 'CSV text: the columns of the CSV descriptor, one row per metric of every market.' },
-      example: 'excerpt',
-    },
-    {
-      template: PATHS.series('{marketId}'),
-      sample: PATHS.series(sample),
-      tag: 'series',
-      operationId: 'getMarketSeries',
-      summary: "One market's every observation, per metric",
-      description:
-        'Every observation the snapshot holds of each metric of the market (FHFA quarter by quarter; the ACS and BPS vintages), with period, period start and end, value, margin of error and the illustrative flag where the profile has them, unit, source, frequency and area.',
-      schema: ref('schemas', 'MarketSeries'),
-      example: 'excerpt',
-      perMarket: true,
-    },
-    {
-      template: PATHS.seriesCsv('{marketId}'),
-      sample: PATHS.seriesCsv(sample),
-      tag: 'series',
-      operationId: 'getMarketSeriesCsv',
-      summary: "One market's series as CSV, one row per observation",
-      description:
-        'Long format, one row per observation, UTF-8, RFC 4180 quoting, CRLF; the columns are those of the series CSV descriptor (/api/schema/series-csv).',
-      schema: csvText('the columns of the series CSV descriptor, one row per observation'),
-      example: 'excerpt',
-      perMarket: true,
-    },
-    {
-      template: PATHS.bulkSeriesCsv,
-      sample: PATHS.bulkSeriesCsv,
-      tag: 'series',
-      operationId: 'getBulkSeriesCsv',
-      summary: "Every market's series as one CSV",
-      description: 'The rows of every market series CSV in one file, sorted by market_id, metric_id, then period, after one header line.',
-      schema: csvText('the columns of the series CSV descriptor, one row per observation of every market'),
-      example: 'excerpt',
-    },
-    {
-      template: PATHS.vintages,
-      sample: PATHS.vintages,
-      tag: 'vintages',
-      operationId: 'listVintages',
-      summary: 'Every published snapshot, newest first',
-      description:
-        "Each snapshot's date, methodology version, its sources' vintages, files (with SHA-256) and next expected release, and the links to its documents, which never change.",
-      schema: ref('schemas', 'VintageIndex'),
-      example: 'value',
-    },
-    {
-      template: PATHS.vintageIndex('{snapshotDate}'),
-      sample: PATHS.vintageIndex(date),
-      tag: 'vintages',
-      operationId: 'getVintageIndex',
-      summary: 'The market index as one snapshot published it',
-      description: 'The index of markets of that snapshot, byte for byte as it was published; served with Cache-Control immutable.',
-      schema: ref('schemas', 'MarketIndex'),
-      example: 'excerpt',
-      perVintage: true,
-    },
-    {
-      template: PATHS.vintageProfile('{snapshotDate}', '{marketId}'),
-      sample: PATHS.vintageProfile(date, sample),
-      tag: 'vintages',
-      operationId: 'getVintageProfile',
-      summary: 'One market profile as one snapshot published it',
-      description: 'The profile of the market in that snapshot, byte for byte as it was published; served with Cache-Control immutable.',
-      schema: ref('schemas', 'MarketProfile'),
-      example: 'excerpt',
-      perMarket: true,
-      perVintage: true,
-    },
-    {
-      template: PATHS.vintageCsv('{snapshotDate}', '{marketId}'),
-      sample: PATHS.vintageCsv(date, sample),
-      tag: 'vintages',
-      operationId: 'getVintageCsv',
-      summary: "One market's CSV as one snapshot published it",
-      description: "The market's CSV in that snapshot, byte for byte as it was published (the CSV descriptor's columns); served with Cache-Control immutable.",
-      schema: csvText('the columns of the CSV descriptor, one row per metric'),
-      example: 'value',
-      perMarket: true,
-      perVintage: true,
-    },
-    {
-      template: PATHS.vintageBulkCsv('{snapshotDate}'),
-      sample: PATHS.vintageBulkCsv(date),
-      tag: 'vintages',
-      operationId: 'getVintageBulkCsv',
-      summary: 'Every market as one CSV, as one snapshot published it',
-      description: 'The bulk CSV of that snapshot, byte for byte as it was published; served with Cache-Control immutable.',
-      schema: csvText('the columns of the CSV descriptor, one row per metric of every market'),
-      example: 'excerpt',
-      perVintage: true,
-    },
-    {
-      template: PATHS.download,
-      sample: PATHS.download,
-      tag: 'download',
-      operationId: 'getDownload',
-      summary: 'Every JSON and CSV document in one zip',
-      description:
-        'A zip of every JSON and CSV document this service serves, byte for byte, under names that mirror the paths (markets/us-tx-austin.json, markets/us-tx-austin.csv, …), with a README.txt of the caveats, licences and files. Its bytes are the same for the same data.',
-      schema: { type: 'string', contentMediaType: 'application/zip' },
-      example: 'none',
-    },
-    {
-      template: PATHS.profileSchema,
-      sample: PATHS.profileSchema,
-      tag: 'descriptions',
-      operationId: 'getMarketProfileSchema',
-      summary: 'JSON Schema of a market profile',
-      description: 'The draft-07 schema of a market profile; components.schemas.MarketProfile here is the same schema.',
-      schema: jsonSchemaDoc('the market profile'),
-      example: 'value',
-    },
-    {
-      template: PATHS.indexSchema,
-      sample: PATHS.indexSchema,
-      tag: 'descriptions',
-      operationId: 'getMarketIndexSchema',
-      summary: 'JSON Schema of the market index',
-      description: 'The draft-07 schema of the index; components.schemas.MarketIndex here is the same schema.',
-      schema: jsonSchemaDoc('the market index'),
-      example: 'value',
-    },
-    {
-      template: PATHS.csvDescriptor,
-      sample: PATHS.csvDescriptor,
-      tag: 'descriptions',
-      operationId: 'getCsvDescriptor',
-      summary: 'The CSV column descriptor',
-      description: 'The eleven CSV columns in order, their types and constants, and the caveats of the CSV format.',
-      schema: ref('schemas', 'CsvDescriptor'),
-      example: 'value',
-    },
-    {
-      template: PATHS.seriesSchema,
-      sample: PATHS.seriesSchema,
-      tag: 'descriptions',
-      operationId: 'getMarketSeriesSchema',
-      summary: "JSON Schema of a market's series",
-      description: 'The draft-07 schema of a series document; components.schemas.MarketSeries here is the same schema.',
-      schema: jsonSchemaDoc('the market series'),
-      example: 'value',
-    },
-    {
-      template: PATHS.seriesCsvDescriptor,
-      sample: PATHS.seriesCsvDescriptor,
-      tag: 'descriptions',
-      operationId: 'getSeriesCsvDescriptor',
-      summary: 'The series CSV column descriptor',
-      description: 'The columns of both series CSV endpoints in order, their types (string, number, boolean, date) and constants, and the caveats.',
-      schema: ref('schemas', 'SeriesCsvDescriptor'),
-      example: 'value',
-    },
-    {
-      template: PATHS.vintagesSchema,
-      sample: PATHS.vintagesSchema,
-      tag: 'descriptions',
-      operationId: 'getVintageIndexSchema',
-      summary: 'JSON Schema of the vintage index',
-      description: 'The draft-07 schema of /api/vintages; components.schemas.VintageIndex here is the same schema.',
-      schema: jsonSchemaDoc('the vintage index'),
-      example: 'value',
-    },
-    {
-      template: PATHS.dataPackage,
-      sample: PATHS.dataPackage,
-      tag: 'descriptions',
-      operationId: 'getDataPackage',
-      summary: 'Frictionless Data Package of the CSVs',
-      description:
-        'A tabular Data Package (Frictionless Data v1): the bulk CSV and each market CSV as resources with absolute URLs, their Table Schema, CSV dialect, byte counts and SHA-256 hashes, sources and licenses.',
-      schema: { type: 'object', description: 'A Frictionless Data Package descriptor (profile tabular-data-package).' },
-      example: 'excerpt',
-    },
-    {
-      template: PATHS.openApi,
-      sample: PATHS.openApi,
-      tag: 'descriptions',
-      operationId: 'getOpenApi',
-      summary: 'This OpenAPI document',
-      description: 'This document: every endpoint, its responses, headers and examples.',
-      schema: { type: 'object', description: 'An OpenAPI 3.1 document.' },
-      example: 'excerpt',
-    },
-    {
-      template: PATHS.health,
-      sample: PATHS.health,
-      tag: 'service',
-      operationId: 'getHealth',
-      summary: 'Liveness probe',
-      description: 'Answers {"status":"ok"} while the service runs; never cached.',
-      schema: { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } },
-      example: 'value',
-    },
-  ];
+  return ENDPOINT_LIST.flatMap(([, record]) => {
+    const op = record.openApi;
+    if (op === undefined) return [];
+    return [
+      {
+        ...op,
+        schema: { ...op.schema },
+        template: pathAt(record, '{marketId}', '{snapshotDate}'),
+        sample: pathAt(record, sample, date),
+        ...(namesMarket(record) ? { perMarket: true } : {}),
+        ...(namesDate(record) ? { perVintage: true } : {}),
+      },
+    ];
+  });
 }
 
 /** The header line and the rows of the first market of a CSV of every market: the real bytes, cut short. */
@@ -472,10 +246,7 @@ export function openApiDocument(input: OpenApiInput): Json {
   const date = vintageDates[0] ?? '';
   for (const op of operations(sample, date)) {
     const route = served(op.sample);
-    const samples: [string, string][] = [
-      ...(op.perMarket ? [[sample, MARKET_ID_INNER] as [string, string]] : []),
-      ...(op.perVintage ? [[date, DATE_INNER] as [string, string]] : []),
-    ];
+    const samples: Samples = [...(op.perMarket ? [[sample, MARKET_ID_INNER] as const] : []), ...(op.perVintage ? [[date, DATE_INNER] as const] : [])];
     const media: Json =
       op.example === 'none' ? { schema: op.schema } : { schema: op.schema, examples: { [op.perMarket ? sample : 'served']: example(op, served, head) } };
     const responses: Json = {

@@ -1,7 +1,13 @@
 // Builds the /api/markets index envelope from the assembled profiles (docs/contract.md 2.8).
-import { PROFILE_CAVEATS, PRODUCTION_MODE, SCHEMA_VERSION, byId, type MarketIndex, type MarketProfile } from '../contract/schemas.ts';
+import { PROFILE_CAVEATS, PRODUCTION_MODE, SCHEMA_VERSION, byId, type IndexEntry, type MarketIndex, type MarketProfile } from '../contract/schemas.ts';
 import { METHODOLOGY_VERSION } from './version.ts';
-import { PATHS } from '../contract/paths.ts';
+import { ENTRY_LINKS, INDEX_LINKS } from '../contract/paths.ts';
+import type { IndexLink } from '../contract/endpoints.ts';
+import { recordOf } from '../contract/records.ts';
+
+/** The URLs of these links (those of the index, or of a market's entry), for a market where they name one; the schema's type is theirs. */
+const urlsOf = <Links>(links: readonly IndexLink[], baseUrl: string, marketId = ''): Links =>
+  recordOf(links.map((l) => [l.key, baseUrl + (typeof l.path === 'string' ? l.path : l.path(marketId))])) as Links;
 
 export function buildMarketIndex(profiles: readonly MarketProfile[], snapshotDate: string, baseUrl: string): MarketIndex {
   const markets = [...profiles].sort(byId((p) => p.market.id)).map((p) => ({
@@ -15,12 +21,7 @@ export function buildMarketIndex(profiles: readonly MarketProfile[], snapshotDat
     ...(p.profile.illustrativeScores === undefined ? {} : { illustrativeScores: p.profile.illustrativeScores }),
     coverage: { percent: p.profile.coverage.percent, missing: p.profile.coverage.missing },
     freshness: p.profile.freshness.freshness,
-    links: {
-      json: baseUrl + PATHS.profile(p.market.id),
-      csv: baseUrl + PATHS.marketCsv(p.market.id),
-      html: baseUrl + PATHS.marketPage(p.market.id),
-      series: baseUrl + PATHS.series(p.market.id),
-    },
+    links: urlsOf<IndexEntry['links']>(ENTRY_LINKS, baseUrl, p.market.id),
   }));
   return {
     schemaVersion: SCHEMA_VERSION,
@@ -30,17 +31,7 @@ export function buildMarketIndex(profiles: readonly MarketProfile[], snapshotDat
     liveData: false,
     count: markets.length,
     markets,
-    links: {
-      self: baseUrl + PATHS.index,
-      bulkCsv: baseUrl + PATHS.bulkCsv,
-      profileSchema: baseUrl + PATHS.profileSchema,
-      csvDescriptor: baseUrl + PATHS.csvDescriptor,
-      indexSchema: baseUrl + PATHS.indexSchema,
-      html: baseUrl + PATHS.home,
-      bulkSeriesCsv: baseUrl + PATHS.bulkSeriesCsv,
-      vintages: baseUrl + PATHS.vintages,
-      download: baseUrl + PATHS.download,
-    },
+    links: urlsOf<MarketIndex['links']>(INDEX_LINKS, baseUrl),
     caveats: [...PROFILE_CAVEATS],
   };
 }

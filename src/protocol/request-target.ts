@@ -1,4 +1,5 @@
 // Decides, once and safely, what a raw request target is: a route path, a bad request, a market path or an API path. Every engine follows these rules.
+import { ENDPOINT_LIST } from '../contract/endpoints.ts';
 
 /** Longer request paths are never a route; they answer 404 without being decoded. */
 export const MAX_PATH_LENGTH = 2048;
@@ -62,14 +63,59 @@ export function classifyPath(raw: string): PathVerdict {
 /** Unknown paths under these prefixes answer problem+json; any other unknown path gets the HTML 404 page. */
 export const isApiPath = (path: string): boolean => path.startsWith('/api/') || path === '/api' || path === '/healthz';
 
+/** What marks the id's place when a market path is made from its record. */
+const ID_MARK = '\u0000';
+const escapeSource = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The market paths of the records (scope `market`): the start they share before the id, and what follows the id in each. */
+const MARKET_PATHS = ENDPOINT_LIST.flatMap(([, r]) => (r.scope === 'market' ? [r.path(ID_MARK)] : []));
+const MARKET_PREFIX = MARKET_PATHS[0]?.split(ID_MARK)[0] ?? '';
+const MARKET_SUFFIXES = MARKET_PATHS.map((path) => {
+  const [prefix, suffix = ''] = path.split(ID_MARK);
+  if (prefix !== MARKET_PREFIX) throw new Error(`market path ${path} does not start with ${MARKET_PREFIX}`);
+  return suffix;
+});
+
+/** A segment trie of suffixes (`/csv`, `/series/csv`): whether a suffix ends at a node, and its next segments in order of first use. */
+interface Trie {
+  ends: boolean;
+  next: Map<string, Trie>;
+}
+function trieOf(suffixes: readonly string[]): Trie {
+  const root: Trie = { ends: false, next: new Map() };
+  for (const suffix of suffixes) {
+    let node = root;
+    for (const segment of suffix.split('/').slice(1)) {
+      const child = node.next.get(segment) ?? { ends: false, next: new Map() };
+      node.next.set(segment, child);
+      node = child;
+    }
+    node.ends = true;
+  }
+  return root;
+}
+/** The regex source matching exactly the suffixes below a node: `(?:/csv|/series(?:/csv)?)?` for '', /csv, /series, /series/csv. */
+function sourceOf(node: Trie): string {
+  if (node.next.size === 0) return '';
+  const alternatives = [...node.next].map(([segment, child]) => `/${escapeSource(segment)}${sourceOf(child)}`).join('|');
+  return node.ends ? `(?:${alternatives})?` : node.next.size === 1 ? alternatives : `(?:${alternatives})`;
+}
+const MARKET_SUFFIX_SOURCE = sourceOf(trieOf(MARKET_SUFFIXES));
+
 /**
- * The market paths, `/api/markets/<id>` with `/csv`, `/series` or `/series/csv` after it or nothing, as a regex source;
- * `id` is the pattern of the id segment.
+ * The market paths (`/api/markets/<id>` with `/csv`, `/series` or `/series/csv` after it or nothing: the records of
+ * scope `market`), as a regex source; `id` is the pattern of the id segment.
  */
-export const marketPathSource = (id: string): string => `^/api/markets/${id}(?:/csv|/series(?:/csv)?)?$`;
+export const marketPathSource = (id: string): string => `^${escapeSource(MARKET_PREFIX)}${id}${MARKET_SUFFIX_SOURCE}$`;
 const MARKET_PATH = new RegExp(marketPathSource('([^/]+)'));
-/** Segments in the id's place that name every market's documents (the bulk CSVs), never a market. */
-export const RESERVED_SEGMENT_SOURCE = '(?:csv|series)';
+/**
+ * Segments in the id's place that name every market's documents (the bulk CSVs: records of scope `service` whose path
+ * starts where a market path does), never a market.
+ */
+const RESERVED_SEGMENTS = ENDPOINT_LIST.flatMap(([, r]) =>
+  r.scope === 'service' && String(r.path).startsWith(MARKET_PREFIX) ? [String(r.path).slice(MARKET_PREFIX.length).split('/')[0] ?? ''] : [],
+);
+export const RESERVED_SEGMENT_SOURCE = `(?:${[...new Set(RESERVED_SEGMENTS)].map(escapeSource).join('|')})`;
 const RESERVED = new RegExp(`^${RESERVED_SEGMENT_SOURCE}$`);
 
 /** The id segment of a market path (`csv` and `series` are the bulk documents, not ids), or undefined. */

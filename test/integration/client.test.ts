@@ -19,7 +19,7 @@ import {
   createClient,
   type MarketProfilesClient,
 } from 'market-profiles-client';
-import { COPIED, contractModule, copiedModule } from '../../client/scripts/generate.ts';
+import { COPIED, contractModule, copiedModule, pathsModule } from '../../client/scripts/generate.ts';
 import { CSV_CAVEATS, CSV_COLUMNS, PROFILE_CAVEATS, SCHEMA_VERSION, type MarketProfile } from '../../src/contract/schemas.ts';
 import { PATHS } from '../../src/contract/paths.ts';
 import type { RouteTable } from '../../src/routes/route-table.ts';
@@ -412,6 +412,7 @@ describe('the client package', () => {
     const stale = 'client/src/generated/ is not what the contract makes now: run npm run compile';
     assert.ok(clientFile('src/generated/contract.ts') === (await contractModule()), stale);
     for (const file of COPIED) assert.ok(clientFile(`src/generated/${file.replace('contract/', '')}`) === copiedModule(file), `${stale} (${file})`);
+    assert.ok(clientFile('src/generated/paths.ts') === pathsModule(), `${stale} (paths.ts)`);
   });
 
   test("its generated types are the contract's TypeBox types, to the type (tsc on test/support/client-contract-types.ts)", () => {

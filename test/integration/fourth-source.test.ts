@@ -5,7 +5,7 @@
 // held before is read from its newest archived snapshot, so the test holds whatever sources the registry has.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -52,11 +52,12 @@ describe('a fourth source with one metric, added by its module, its fixture and 
 
   before(() => {
     work = mkdtempSync(join(tmpdir(), 'mp-fourth-source-'));
-    // The whole project as committed, archive/ included: the build serves every archived snapshot and holds the
-    // current one to its archived bytes.
-    const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' })
+    // The whole project as it stands, archive/ included (every file git tracks or would track: new files before they are
+    // committed too, nothing it ignores): the build serves every archived snapshot and holds the current one to its
+    // archived bytes.
+    const tracked = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' })
       .split('\0')
-      .filter((f) => f !== '');
+      .filter((f) => f !== '' && existsSync(join(ROOT, f)));
     for (const file of tracked) cpSync(join(ROOT, file), join(work, file), { recursive: true });
     symlinkSync(join(ROOT, 'node_modules'), join(work, 'node_modules'));
     cpSync(join(ADDED, 'hud-fmr-sample'), join(work, 'src', 'sources', 'hud-fmr-sample'), { recursive: true });

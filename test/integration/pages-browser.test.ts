@@ -9,8 +9,7 @@ import type { Result } from 'axe-core';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { PATHS } from '../../src/contract/paths.ts';
 import { startServer, type RunningServer } from '../../src/runtimes/server/listener.ts';
-import { METRICS } from '../../src/methodology/metrics.ts';
-import { buildWorld } from '../world/world.ts';
+import { WORLD_METRICS, buildWorld } from '../world/world.ts';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const SCREENSHOTS = new URL('../../artifacts/screenshots/', import.meta.url).pathname;
@@ -342,7 +341,7 @@ async function visitAll(
 }
 
 /** Chart classes each kind of page must carry, each with an accessible name. */
-const HOME_CHARTS = ['map', 'chart chart-compare', ...METRICS.map(() => 'chart chart-metric')];
+const HOME_CHARTS = ['map', 'chart chart-compare', ...WORLD_METRICS.map(() => 'chart chart-metric')];
 const MARKET_CHARTS = ['chart chart-market', 'chart chart-standing', 'chart chart-price'];
 
 /**

@@ -1,4 +1,5 @@
 // The checks `verify` runs, as tables: each check's name, the body that fills its faults, and what a PASS says; one loop runs them in order.
+import { contractDocumentPaths, gatheringCsvs } from '../../contract/endpoints.ts';
 import type { ValidateFunction } from 'ajv';
 import { checkDataPackage, checkOpenApi } from './descriptions.ts';
 import { Faults, TYPES, expectRepresentation, expectResponse, isObject, marketCsvFilename } from './expect.ts';
@@ -7,7 +8,6 @@ import { checkDeploymentLinks } from './links.ts';
 import { checkCompression, checkConditional, checkErrors } from './protocol.ts';
 import { checkBulkSeries, checkDownload, checkSeries, checkVintages } from './history.ts';
 import {
-  BULK_CSV_FILENAME,
   checkBulkCsv,
   checkDescriptor,
   checkIndex,
@@ -244,25 +244,32 @@ const CHECKS: readonly Entry<Found>[] = [
       return results.flat();
     },
   },
-  check(
-    'bulk CSV /api/markets/csv',
-    (f, { probe, markets }) =>
-      checkBulkCsv(
-        probe,
-        f,
-        markets.map((m) => m.rows),
-      ),
-    () => `text/csv; charset=utf-8, ${BULK_CSV_FILENAME}, equals the sorted union of the market CSVs`,
+  // Each CSV of every market holds the rows of the market CSVs its descriptor describes as well.
+  ...gatheringCsvs('csvDescriptor').map((record) =>
+    check(
+      `bulk CSV ${record.path}`,
+      (f, { probe, markets }) =>
+        checkBulkCsv(
+          probe,
+          f,
+          record,
+          markets.map((m) => m.rows),
+        ),
+      () => `text/csv; charset=utf-8, ${record.attachment ?? ''}, equals the sorted union of the market CSVs`,
+    ),
   ),
-  check(
-    'bulk series CSV /api/markets/series/csv',
-    (f, { probe, markets }) =>
-      checkBulkSeries(
-        probe,
-        f,
-        markets.map((m) => m.seriesRows),
-      ),
-    (rows) => `text/csv; charset=utf-8, ${rows ?? 0} rows, the market series CSVs in market order`,
+  ...gatheringCsvs('seriesCsvDescriptor').map((record) =>
+    check(
+      `bulk series CSV ${record.path}`,
+      (f, { probe, markets }) =>
+        checkBulkSeries(
+          probe,
+          f,
+          record,
+          markets.map((m) => m.seriesRows),
+        ),
+      (rows) => `text/csv; charset=utf-8, ${rows ?? 0} rows, the market series CSVs in market order`,
+    ),
   ),
   check(
     'vintages /api/vintages',
@@ -272,12 +279,11 @@ const CHECKS: readonly Entry<Found>[] = [
   check(
     'download /api/download',
     (f, { probe, facts }) =>
-      checkDownload(probe, f, [
-        '/api/markets',
-        '/api/markets/csv',
-        '/api/markets/series/csv',
-        ...facts.ids.flatMap((id) => [`/api/markets/${id}`, `/api/markets/${id}/csv`, `/api/markets/${id}/series`, `/api/markets/${id}/series/csv`]),
-      ]),
+      checkDownload(
+        probe,
+        f,
+        contractDocumentPaths(facts.ids).map((d) => d.path),
+      ),
     (files) => `application/zip, ${files ?? 0} files, each the bytes served at the path its name mirrors, and a README`,
   ),
   {

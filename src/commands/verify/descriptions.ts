@@ -1,23 +1,12 @@
 // The checks of `verify` on the machine-readable descriptions: the OpenAPI document and the Data Package, each held to what the deployment itself serves.
+import { ENDPOINT_LIST, dataPackagePaths, pathAt } from '../../contract/endpoints.ts';
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { CSV_COLUMNS, Faults, SERIES_CSV_COLUMNS, TYPES, expectRepresentation, expectResponse, isObject, readJsonBody } from './expect.ts';
 import { headerValue, type Probe } from './http.ts';
 
-/** The endpoints of the contract (docs/contract.md section 4), as OpenAPI path templates. */
-export const CONTRACT_PATHS = [
-  '/api/markets',
-  '/api/markets/{marketId}',
-  '/api/markets/{marketId}/csv',
-  '/api/markets/csv',
-  '/api/schema/market-profile',
-  '/api/schema/market-csv',
-  '/api/markets/{marketId}/series',
-  '/api/markets/{marketId}/series/csv',
-  '/api/markets/series/csv',
-  '/api/vintages',
-  '/api/download',
-] as const;
+/** The endpoints of the contract (docs/contract.md section 4: the records marked `contract`), as OpenAPI path templates. */
+export const CONTRACT_PATHS: readonly string[] = ENDPOINT_LIST.flatMap(([, r]) => (r.contract === true ? [pathAt(r, '{marketId}', '{snapshotDate}')] : []));
 
 const withoutMeta = (doc: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(Object.entries(doc).filter(([k]) => k !== '$schema' && k !== '$id'));
@@ -96,12 +85,7 @@ export async function checkDataPackage(probe: Probe, f: Faults, ids: readonly st
   f.expect(doc.profile === 'tabular-data-package', `/api/datapackage: profile is ${JSON.stringify(doc.profile)}, expected "tabular-data-package"`);
   const resources = Array.isArray(doc.resources) ? doc.resources.filter(isObject) : [];
   const sorted = [...ids].sort();
-  const want = [
-    `${probe.baseUrl}/api/markets/csv`,
-    ...sorted.map((id) => `${probe.baseUrl}/api/markets/${id}/csv`),
-    `${probe.baseUrl}/api/markets/series/csv`,
-    ...sorted.map((id) => `${probe.baseUrl}/api/markets/${id}/series/csv`),
-  ];
+  const want = dataPackagePaths(sorted).map((d) => `${probe.baseUrl}${d.path}`);
   f.expect(
     isDeepStrictEqual(
       resources.map((r) => r.path),

@@ -1,8 +1,9 @@
-// What `verify` expects of a deployment: the contract's own column lists, and the rest of docs/contract.md restated, so it checks the deployment against the contract rather than against our own server.
+// What `verify` expects of a deployment: the contract's own column lists, and its endpoints' records (paths, download names), so it checks the deployment against the contract rather than against our own server.
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { CSV_COLUMNS as CONTRACT_CSV_COLUMNS } from '../../contract/schemas.ts';
 import { SERIES_CSV_COLUMNS as CONTRACT_SERIES_CSV_COLUMNS } from '../../contract/series.ts';
 import { headerValue, type Fetched } from './http.ts';
+import { ENDPOINTS } from '../../contract/endpoints.ts';
 import { parseJsonText } from '../../contract/json.ts';
 
 export const TYPES = {
@@ -16,24 +17,22 @@ export const TYPES = {
 /** docs/contract.md 2.6 and 2.10: the columns of the market CSVs and of the series CSVs, in order, as the contract defines them. */
 export const CSV_COLUMNS = CONTRACT_CSV_COLUMNS.map((c) => c.name);
 export const SERIES_CSV_COLUMNS = CONTRACT_SERIES_CSV_COLUMNS.map((c) => c.name);
-export const seriesCsvFilename = (id: string): string => `${id}-series.csv`;
-export const BULK_SERIES_CSV_FILENAME = 'housing-markets-series.csv';
-export const DOWNLOAD_FILENAME = 'housing-markets.zip';
+export const seriesCsvFilename = ENDPOINTS.seriesCsv.attachment;
+export const DOWNLOAD_FILENAME = ENDPOINTS.download.attachment;
 /** docs/contract.md 2.11: what a vintage is served with. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** docs/contract.md 2.11: where the documents of the snapshot of `date` are served, and the names its CSVs are saved under. */
 export const VINTAGE = {
-  index: (date: string): string => `/api/vintages/${date}/markets`,
-  bulkCsv: (date: string): string => `/api/vintages/${date}/markets/csv`,
-  profile: (date: string, id: string): string => `/api/vintages/${date}/markets/${id}`,
-  csv: (date: string, id: string): string => `/api/vintages/${date}/markets/${id}/csv`,
-  bulkCsvFilename: (date: string): string => `housing-markets-${date}.csv`,
-  csvFilename: (date: string, id: string): string => `${id}-housing-${date}.csv`,
+  index: ENDPOINTS.vintageIndex.path,
+  bulkCsv: ENDPOINTS.vintageBulkCsv.path,
+  profile: ENDPOINTS.vintageProfile.path,
+  csv: ENDPOINTS.vintageCsv.path,
+  bulkCsvFilename: ENDPOINTS.vintageBulkCsv.attachment,
+  csvFilename: ENDPOINTS.vintageCsv.attachment,
 } as const;
 /** docs/contract.md 2.1: the keys of a profile's `links`. */
 export const LINK_KEYS = ['html', 'dataStatus', 'methodology', 'dataSources', 'dataCatalog', 'privacy', 'changelog'] as const;
-export const marketCsvFilename = (id: string): string => `${id}-housing.csv`;
-export const BULK_CSV_FILENAME = 'housing-markets.csv';
+export const marketCsvFilename = ENDPOINTS.marketCsv.attachment;
 /** A market id no deployment serves (docs/contract.md 2.2 form, a state code that does not exist). */
 export const PROBE_UNKNOWN_MARKET = 'us-zz-verify-unknown';
 

@@ -1,7 +1,7 @@
 // The checks of what analysts and mirrors take whole: each market's series tied to its profile, the bulk series, the vintages at their immutable addresses, and the zip against the bytes served.
+import type { EndpointRecord } from '../../contract/endpoints.ts';
 import type { ValidateFunction } from 'ajv';
 import {
-  BULK_SERIES_CSV_FILENAME,
   DOWNLOAD_FILENAME,
   Faults,
   IMMUTABLE,
@@ -77,13 +77,18 @@ export async function checkSeries(
   return rows;
 }
 
-/** /api/markets/series/csv: the market series CSVs' rows, all of them, in market order. */
-export async function checkBulkSeries(probe: Probe, f: Faults, marketRows: readonly (string[][] | undefined)[]): Promise<number> {
-  const path = '/api/markets/series/csv';
+/** A CSV of every market's series (its record): the market series CSVs' rows, all of them, in market order. */
+export async function checkBulkSeries(
+  probe: Probe,
+  f: Faults,
+  record: EndpointRecord<'service'>,
+  marketRows: readonly (string[][] | undefined)[],
+): Promise<number> {
+  const path = record.path;
   const res = await probe.fetch(path);
   if (!expectResponse(f, res, 200, TYPES.csv)) return 0;
   expectRepresentation(f, res);
-  expectAttachment(f, res, BULK_SERIES_CSV_FILENAME);
+  expectAttachment(f, res, record.attachment ?? '');
   const rows = readCsv(f, res, path, SERIES_CSV_COLUMNS);
   if (rows === undefined) return 0;
   const union = [...marketRows.flatMap((r) => r ?? [])];

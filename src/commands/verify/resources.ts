@@ -1,9 +1,9 @@
 // The resource checks of `verify`: index, schemas, each market's JSON, CSV and page, and the bulk CSV, read from what is served.
+import type { EndpointRecord } from '../../contract/endpoints.ts';
 import type { ValidateFunction } from 'ajv';
 import { compilePublished } from '../../validate/contract-checks.ts';
 import { CsvSyntaxError, parseCsv } from '../../contract/csv-format.ts';
 import {
-  BULK_CSV_FILENAME,
   CSV_COLUMNS,
   Faults,
   LINK_KEYS,
@@ -256,13 +256,13 @@ export function tieCsv(f: Faults, rows: readonly string[][], p: Profile, what: s
   );
 }
 
-/** /api/markets/csv: the market CSVs' rows, all of them and nothing else, sorted by market id and metric id. */
-export async function checkBulkCsv(probe: Probe, f: Faults, marketRows: readonly (string[][] | undefined)[]): Promise<void> {
-  const res = await probe.fetch('/api/markets/csv');
+/** A CSV of every market (its record): the market CSVs' rows, all of them and nothing else, sorted by market id and metric id. */
+export async function checkBulkCsv(probe: Probe, f: Faults, record: EndpointRecord<'service'>, marketRows: readonly (string[][] | undefined)[]): Promise<void> {
+  const res = await probe.fetch(record.path);
   if (!expectResponse(f, res, 200, TYPES.csv)) return;
   expectRepresentation(f, res);
-  expectAttachment(f, res, BULK_CSV_FILENAME);
-  const rows = readCsv(f, res, '/api/markets/csv');
+  expectAttachment(f, res, record.attachment ?? '');
+  const rows = readCsv(f, res, record.path);
   if (rows === undefined) return;
   const union = marketRows
     .flatMap((r) => r ?? [])
@@ -278,4 +278,4 @@ export async function checkBulkCsv(probe: Probe, f: Faults, marketRows: readonly
   );
 }
 
-export { BULK_CSV_FILENAME, marketCsvFilename };
+export { marketCsvFilename };

@@ -2,11 +2,12 @@
 import { Fragment } from 'preact';
 import { CSV_COLUMNS, SCHEMA_VERSION } from '../../contract/schemas.ts';
 import { SERIES_CSV_COLUMNS } from '../../contract/series.ts';
-import { BULK_CSV_FILENAME, BULK_SERIES_CSV_FILENAME, DOWNLOAD_FILENAME, PATHS, marketCsvFilename, seriesCsvFilename } from '../../contract/paths.ts';
+import { PATHS } from '../../contract/paths.ts';
+import { ENDPOINT_LIST, attachmentAt, pathAt, type AnyEndpoint } from '../../contract/endpoints.ts';
 import { CONTENT_TYPES } from '../../protocol/headers.ts';
 import { DOCUMENTED_CODES, PROBLEM_CATALOGUE } from '../../protocol/problems.ts';
 import { Facts, MarketRowHeader, ReflowTable } from './components.tsx';
-import { ENDPOINTS, type Site } from './site.ts';
+import type { Site } from './site.ts';
 
 /**
  * A command that breaks only where a reader expects it: at a space, or after a slash inside a URL (never between the two
@@ -44,83 +45,31 @@ interface EndpointDoc {
   curl: string;
 }
 
-function endpointDocs(site: Site): EndpointDoc[] {
-  const sample = site.profiles[0]?.market.id ?? 'us-tx-austin';
-  const docs = (path: string, example: string, extra = ''): Pick<EndpointDoc, 'path' | 'example' | 'curl'> => ({
+/** The catalog's entry of a record: its path (a template with <market-id> and <date>), a concrete path to curl, and the words. */
+function endpointDoc(site: Site, record: AnyEndpoint, sample: string): EndpointDoc {
+  const path = pathAt(record, '<market-id>', '<date>');
+  const example = pathAt(record, sample, site.snapshotDate);
+  const attachment = attachmentAt(record, '<market-id>', '<date>');
+  const listed = record.listed;
+  const description = record.catalog?.description ?? listed?.description ?? '';
+  return {
+    id: record.catalog?.anchor ?? `endpoint-${path.slice(1).replaceAll('/', '-')}`,
+    title: record.catalog?.title ?? listed?.label ?? path,
     path,
     example,
-    curl: `curl -sS${extra} ${site.url(example)}`,
-  });
-  const single = (path: string): EndpointDoc => {
-    const e = ENDPOINTS.find((x) => x.path === path);
-    const csv = e?.contentType === CONTENT_TYPES.csv;
-    return {
-      id: `endpoint-${path.slice(1).replaceAll('/', '-')}`,
-      title: e?.label ?? path,
-      contentType: e?.contentType ?? CONTENT_TYPES.json,
-      description: e?.description ?? '',
-      ...docs(path, path, csv ? ' -OJ' : ''),
-    };
+    contentType: CONTENT_TYPES[record.kind],
+    description: description.replace('{listed}', listed?.description ?? '').replace('{attachment}', attachment ?? ''),
+    // A download is saved under the name it is served with.
+    curl: `curl -sS${attachment === undefined ? '' : ' -OJ'} ${site.url(example)}`,
   };
-  return [
-    single(PATHS.index),
-    {
-      id: 'endpoint-market-json',
-      title: 'One market, JSON',
-      contentType: CONTENT_TYPES.json,
-      description: 'The market profile: market, scores, metrics with sources, freshness, coverage, caveats and links. Schema: the market profile schema below.',
-      ...docs(PATHS.profile('<market-id>'), PATHS.profile(sample)),
-    },
-    {
-      id: 'endpoint-market-csv',
-      title: 'One market, CSV',
-      contentType: CONTENT_TYPES.csv,
-      description: `One row per metric of the market, as an attachment named ${marketCsvFilename('<market-id>')}; -OJ saves it under that name.`,
-      ...docs(PATHS.marketCsv('<market-id>'), PATHS.marketCsv(sample), ' -OJ'),
-    },
-    { ...single(PATHS.bulkCsv), description: `Every market in one CSV, rows sorted by market id, then metric id; saved as ${BULK_CSV_FILENAME}.` },
-    {
-      id: 'endpoint-market-series',
-      title: 'One market, every observation, JSON',
-      contentType: CONTENT_TYPES.json,
-      description:
-        "Every observation the snapshot holds of each metric of the market: FHFA's index and its change quarter by quarter, each ACS and BPS vintage, with period, period start and end, value, margin of error and the illustrative flag, the unit, source, frequency and area. Schema: the market series schema below.",
-      ...docs(PATHS.series('<market-id>'), PATHS.series(sample)),
-    },
-    {
-      id: 'endpoint-market-series-csv',
-      title: 'One market, every observation, CSV',
-      contentType: CONTENT_TYPES.csv,
-      description: `The same in long format, one row per observation (the series CSV columns below), as an attachment named ${seriesCsvFilename('<market-id>')}.`,
-      ...docs(PATHS.seriesCsv('<market-id>'), PATHS.seriesCsv(sample), ' -OJ'),
-    },
-    {
-      ...single(PATHS.bulkSeriesCsv),
-      description: `Every market's series in one CSV, rows sorted by market id, metric id, then period; saved as ${BULK_SERIES_CSV_FILENAME}.`,
-    },
-    single(PATHS.vintages),
-    {
-      id: 'endpoint-vintage-profile',
-      title: 'One market as a snapshot published it',
-      contentType: CONTENT_TYPES.json,
-      description:
-        'The profile of a market in the snapshot of a date /api/vintages lists, byte for byte as published, with Cache-Control: public, max-age=31536000, immutable; /csv after it gives that CSV, and /api/vintages/<date>/markets and /api/vintages/<date>/markets/csv the index and the bulk CSV. Cite these addresses: they never change.',
-      ...docs(PATHS.vintageProfile('<date>', '<market-id>'), PATHS.vintageProfile(site.snapshotDate, sample)),
-    },
-    {
-      ...single(PATHS.download),
-      description: `${ENDPOINTS.find((e) => e.path === PATHS.download)?.description ?? ''} Saved as ${DOWNLOAD_FILENAME}.`,
-      curl: `curl -sS -OJ ${site.url(PATHS.download)}`,
-    },
-    single(PATHS.profileSchema),
-    single(PATHS.indexSchema),
-    single(PATHS.csvDescriptor),
-    single(PATHS.seriesSchema),
-    single(PATHS.seriesCsvDescriptor),
-    single(PATHS.vintagesSchema),
-    single(PATHS.openApi),
-    single(PATHS.dataPackage),
-  ];
+}
+
+/** Every record with a catalog entry, in the catalog's order. */
+function endpointDocs(site: Site): EndpointDoc[] {
+  const sample = site.profiles[0]?.market.id ?? 'us-tx-austin';
+  return ENDPOINT_LIST.flatMap(([, record]) => (record.catalog === undefined ? [] : [{ position: record.catalog.position, record }]))
+    .sort((a, b) => a.position - b.position)
+    .map(({ record }) => endpointDoc(site, record, sample));
 }
 
 function Endpoint({ site, doc }: { site: Site; doc: EndpointDoc }) {

@@ -9,6 +9,7 @@ import { MetricCharts, MetricTable } from './metric-compare.tsx';
 import { SCORE_KEYS, scoreLabel, scoreOf } from './scores.ts';
 import { ENDPOINTS, PAGES, type Site } from './site.ts';
 import { MAP_SCORE, MapLegend, MarketMap } from './us-map.tsx';
+import { ENDPOINT_LIST } from '../../contract/endpoints.ts';
 
 /** A dash for the eye, words for a screen reader. */
 function NotComputed() {
@@ -150,10 +151,7 @@ export function HomePage({ site }: { site: Site }) {
         <ChartData
           site={site}
           label="in these charts"
-          links={[
-            ['every metric of every market (CSV)', PATHS.bulkCsv],
-            ['every observation behind them, with periods and margins of error (CSV)', PATHS.bulkSeriesCsv],
-          ]}
+          links={ENDPOINT_LIST.flatMap(([, e]) => (e.chartData === undefined || typeof e.path !== 'string' ? [] : [[e.chartData, e.path] as const]))}
         />
         <h3 id="metrics-table">Every value in one table</h3>
         <MetricTable site={site} />

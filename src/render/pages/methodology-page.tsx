@@ -52,7 +52,7 @@ function MetricDefinitions({ site }: { site: Site }) {
                   {sourceNames.get(m.sourceId) ?? m.sourceId}
                 </a>,
               ],
-              ...(m.required ? [] : [['Required', 'no: shown where the source has it, left out of coverage'] as [string, string]]),
+              ...(m.required ? [] : [['Required', 'no: shown where the source has it, left out of coverage'] as const]),
             ]}
           />
         </div>

@@ -2,6 +2,7 @@
 import { byId, type MarketIndex, type Source } from '../../contract/schemas.ts';
 import { CONTENT_TYPES } from '../../protocol/headers.ts';
 import { PATHS } from '../../contract/paths.ts';
+import { ENDPOINT_LIST } from '../../contract/endpoints.ts';
 import type { MetricDefinition } from '../../methodology/metrics.ts';
 import type { AssembledProfile } from '../../methodology/profiles.ts';
 import type { MarketData, Snapshot, SourceData } from '../../methodology/snapshot.ts';
@@ -116,100 +117,20 @@ export interface Endpoint extends PageLink {
   description: string;
 }
 
-/** The endpoints that are one path each; per-market endpoints are listed with the markets. */
-export const ENDPOINTS: readonly Endpoint[] = [
-  {
-    path: PATHS.index,
-    label: 'Market index',
-    format: 'JSON',
-    contentType: CONTENT_TYPES.json,
-    description: 'Every market with its scores, coverage, freshness and links.',
-  },
-  {
-    path: PATHS.bulkCsv,
-    label: 'All markets, CSV',
-    format: 'CSV',
-    contentType: CONTENT_TYPES.csv,
-    description: 'One row per metric of every market, sorted by market id, then metric id.',
-  },
-  {
-    path: PATHS.bulkSeriesCsv,
-    label: 'All markets, every observation, CSV',
-    format: 'CSV',
-    contentType: CONTENT_TYPES.csv,
-    description:
-      'The history behind the charts in long format: one row per observation of every metric of every market, with period, period start and end, value, margin of error, the illustrative flag and the area.',
-  },
-  {
-    path: PATHS.download,
-    label: 'Everything, one zip',
-    format: 'zip',
-    contentType: CONTENT_TYPES.zip,
-    description:
-      'Every JSON and CSV document of the service in one file, byte for byte, under names that mirror the paths, with a README of the caveats, licences and files.',
-  },
-  {
-    path: PATHS.vintages,
-    label: 'Vintages',
-    format: 'JSON',
-    contentType: CONTENT_TYPES.json,
-    description:
-      "Every published snapshot, newest first: its date, methodology version, sources' vintages, files and next expected releases, and links to its documents, which never change.",
-  },
-  {
-    path: PATHS.profileSchema,
-    label: 'Market profile schema',
-    format: 'JSON Schema',
-    contentType: CONTENT_TYPES.json,
-    description: 'Draft-07 schema of one market profile.',
-  },
-  {
-    path: PATHS.indexSchema,
-    label: 'Market index schema',
-    format: 'JSON Schema',
-    contentType: CONTENT_TYPES.json,
-    description: 'Draft-07 schema of the market index.',
-  },
-  {
-    path: PATHS.csvDescriptor,
-    label: 'CSV column descriptor',
-    format: 'JSON',
-    contentType: CONTENT_TYPES.json,
-    description: 'The eleven CSV columns, their types and constants.',
-  },
-  {
-    path: PATHS.seriesSchema,
-    label: 'Market series schema',
-    format: 'JSON Schema',
-    contentType: CONTENT_TYPES.json,
-    description: "Draft-07 schema of one market's series.",
-  },
-  {
-    path: PATHS.seriesCsvDescriptor,
-    label: 'Series CSV column descriptor',
-    format: 'JSON',
-    contentType: CONTENT_TYPES.json,
-    description: 'The series CSV columns, their types (string, number, boolean, date) and constants.',
-  },
-  {
-    path: PATHS.vintagesSchema,
-    label: 'Vintage index schema',
-    format: 'JSON Schema',
-    contentType: CONTENT_TYPES.json,
-    description: 'Draft-07 schema of the vintage index.',
-  },
-  {
-    path: PATHS.openApi,
-    label: 'OpenAPI document',
-    format: 'OpenAPI 3.1',
-    contentType: CONTENT_TYPES.json,
-    description: 'Every endpoint with its responses, headers, errors and examples, for API tools and client generators.',
-  },
-  {
-    path: PATHS.dataPackage,
-    label: 'Data Package',
-    format: 'Frictionless Data Package',
-    contentType: CONTENT_TYPES.json,
-    description: 'The CSVs as tabular resources: Table Schema, CSV dialect, sizes, hashes, sources and licenses.',
-  },
-];
+/** The endpoints that are one path each, as the home page and every footer list them (their records' `listed`); per-market endpoints are listed with the markets. */
+export const ENDPOINTS: readonly Endpoint[] = ENDPOINT_LIST.flatMap(([, record]) =>
+  record.listed === undefined || typeof record.path !== 'string'
+    ? []
+    : [
+        {
+          position: record.listed.position,
+          path: record.path,
+          label: record.listed.label,
+          format: record.listed.format,
+          contentType: CONTENT_TYPES[record.kind],
+          description: record.listed.description,
+        },
+      ],
+)
+  .sort((a, b) => a.position - b.position)
+  .map(({ position: _, ...endpoint }) => endpoint);
