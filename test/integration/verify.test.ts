@@ -468,25 +468,8 @@ interface Planted {
   plant: (t: RouteTable) => void;
 }
 
-/** The market ids of the fixtures, in index order: each row below that edits a market's documents takes its own. */
-const M = [
-  'us-az-phoenix',
-  'us-ca-los-angeles',
-  'us-ca-san-diego',
-  'us-ca-san-francisco',
-  'us-co-denver',
-  'us-dc-washington',
-  'us-fl-miami',
-  'us-fl-tampa',
-  'us-ga-atlanta',
-  'us-il-chicago',
-  'us-ma-boston',
-  'us-ny-new-york',
-  'us-tn-nashville',
-  'us-tx-austin',
-  'us-tx-dallas',
-  'us-wa-seattle',
-] as const;
+/** The market ids of the world, in index order: each row below that edits a market's documents takes its own. */
+const M = WORLD_MARKET_IDS;
 const [PHX, LAX, SAN, SFO, DEN, WAS, MIA, TPA, ATL, CHI, BOS, NYC, NAS, AUS, DAL, SEA] = M;
 
 const index = (t: RouteTable, edit: (doc: JsonObject) => void): void => editJson(t, '/api/markets', edit);

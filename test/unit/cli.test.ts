@@ -4,9 +4,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { RUNNERS, main, type Runner } from '../../src/commands/cli.ts';
+import { RUNNERS, main, runnersFor, type Runner } from '../../src/commands/cli.ts';
 import { InvariantError } from '../../src/contract/errors.ts';
 import { FIXTURES_DIR } from '../support/data.ts';
+import { WORLD_INPUTS, copyWorldArchive } from '../world/world.ts';
 
 /** Runs main with stderr captured (stdout is left alone: the test runner reports on it). */
 async function captured(run: () => Promise<number>): Promise<{ code: number; err: string }> {
@@ -51,9 +52,11 @@ describe('a command that fails', () => {
     // A file where the output folder's parent should be: the write fails with ENOTDIR, even for root.
     writeFileSync(join(work, 'file'), 'not a folder');
     const out = join(work, 'file', 'dist');
-    const { code, err } = await captured(() => main(['build', '--fixtures', FIXTURES_DIR, '--out', out], {})).finally(() =>
-      rmSync(work, { recursive: true, force: true }),
-    );
+    const archive = join(work, 'archive');
+    copyWorldArchive(archive);
+    const { code, err } = await captured(() =>
+      main(['build', '--fixtures', FIXTURES_DIR, '--archive', archive, '--out', out], {}, runnersFor(WORLD_INPUTS)),
+    ).finally(() => rmSync(work, { recursive: true, force: true }));
     assert.equal(code, 1);
     const lines = err.split('\n');
     assert.equal(lines.length, 3, err);

@@ -6,14 +6,13 @@ import { ContractError, InvariantError } from '../../src/contract/errors.ts';
 import { PATHS } from '../../src/contract/paths.ts';
 import { comparePeriods, nextPeriod, periodRange } from '../../src/contract/periods.ts';
 import { SERIES_CSV_COLUMNS, type MarketSeries } from '../../src/contract/series.ts';
-import { buildSnapshot } from '../../src/build/build.ts';
 import { assembleSeries, type PastSnapshot } from '../../src/methodology/series.ts';
 import type { MetricId } from '../../src/methodology/metrics.ts';
 import type { MetricSeries } from '../../src/sources/source.ts';
 import { renderBulkSeriesCsv, seriesRows } from '../../src/render/csv-documents.ts';
 import { assertSeriesCsvTies, assertSeriesRules } from '../../src/validate/series-checks.ts';
 import { BASE_URL, FIXTURE_FILES, body, buildTable, fixtureReader, servedProfiles } from '../support/data.ts';
-import { WORLD_MARKET_IDS } from '../world/world.ts';
+import { WORLD_MARKET_IDS, buildWorldSnapshot } from '../world/world.ts';
 
 const table = buildTable();
 const series = (id: string): MarketSeries => JSON.parse(body(table, PATHS.series(id))) as MarketSeries;
@@ -166,7 +165,7 @@ describe('the series CSVs', () => {
 });
 
 describe('series across vintages', () => {
-  const now = buildSnapshot({ baseUrl: BASE_URL, read: fixtureReader() });
+  const now = buildWorldSnapshot({ baseUrl: BASE_URL, read: fixtureReader() });
   type Profile = ReturnType<typeof servedProfiles>[number];
   const austinNow = now.snapshot.markets.find((m) => m.profile.market.id === 'us-tx-austin') ?? assert.fail();
   /** Austin's profile as built today, its rent of 2019-2023 (1,600), edited: an archived snapshot's profiles. */
@@ -191,7 +190,7 @@ describe('series across vintages', () => {
       }),
       documents: new Map(),
     };
-    const later = buildSnapshot({ baseUrl: BASE_URL, read: fixtureReader(), archive: [past] });
+    const later = buildWorldSnapshot({ baseUrl: BASE_URL, read: fixtureReader(), archive: [past] });
     return later.snapshot.markets.find((m) => m.profile.market.id === 'us-tx-austin')?.seriesDocument.metrics ?? assert.fail();
   };
   test('a period the current files no longer hold comes from the newest archived snapshot that has it, naming that snapshot', () => {

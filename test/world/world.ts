@@ -25,7 +25,7 @@ export const ARCHIVE_DIR = fileURLToPath(new URL('../../archive/', import.meta.u
 export const WORLD_SOURCES: readonly SourceModule[] = [censusAcs5yr, fhfaHpi, censusBps];
 
 /** The world's markets, by id: the sixteen markets the service launched with, whatever the registry holds besides. */
-export const WORLD_MARKET_IDS: readonly string[] = [
+export const WORLD_MARKET_IDS = [
   'us-az-phoenix',
   'us-ca-los-angeles',
   'us-ca-san-diego',
@@ -42,7 +42,7 @@ export const WORLD_MARKET_IDS: readonly string[] = [
   'us-tx-austin',
   'us-tx-dallas',
   'us-wa-seattle',
-];
+] as const;
 
 export const WORLD_MARKETS: readonly MarketDefinition[] = WORLD_MARKET_IDS.map((id) => findMarket(id) ?? fail(`the market registry has no ${id}`));
 
