@@ -109,9 +109,16 @@ describe('engine configuration is generated from the manifest', () => {
     const seconds = (ms: number): string => `${ms / 1000}s`;
     assert.deepEqual(
       Object.fromEntries(
-        ['keepalive_timeout', 'client_header_timeout', 'client_body_timeout', 'send_timeout', 'reset_timedout_connection', 'large_client_header_buffers'].map(
-          (name) => [name, directive(name)],
-        ),
+        [
+          'keepalive_timeout',
+          'client_header_timeout',
+          'client_body_timeout',
+          'send_timeout',
+          'reset_timedout_connection',
+          'large_client_header_buffers',
+          'lingering_time',
+          'lingering_timeout',
+        ].map((name) => [name, directive(name)]),
       ),
       {
         keepalive_timeout: [seconds(LIMITS.keepAliveTimeoutMs)],
@@ -121,8 +128,12 @@ describe('engine configuration is generated from the manifest', () => {
         send_timeout: [seconds(LIMITS.stalledWriteCheckMs)],
         reset_timedout_connection: ['on'],
         large_client_header_buffers: [`1 ${LIMITS.maxHeaderSize / 1024}k`],
+        // Left at nginx's defaults (lingering_time 30s, lingering_timeout 5s), which the embedded server's are.
+        lingering_time: [],
+        lingering_timeout: [],
       },
     );
+    assert.deepEqual([LIMITS.lingeringTimeMs, LIMITS.lingeringTimeoutMs], [30_000, 5_000]);
   });
 
   test('a value nginx would read as a variable stops the build instead of being written', () => {

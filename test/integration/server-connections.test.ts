@@ -1,10 +1,9 @@
 // How the embedded server ends connections under attack: descriptors after a 408 or 400, no answer lost to a reset at the close, one answer per request, pipelining behind an Upgrade, the listener's start and close, clients that stop reading.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { after, before, describe, test } from 'node:test';
-import { kernelQueues } from '../../src/runtimes/server/connections.ts';
 import { startServer, type RunningServer } from '../../src/runtimes/server/listener.ts';
 import { startEmbedded } from '../support/embedded.ts';
 import { parseResponses } from '../support/http-suite.ts';
@@ -13,7 +12,15 @@ import { parseResponses } from '../support/http-suite.ts';
  * Limits short enough to watch each timeout happen. The bounds below are generous waits for a condition to become
  * true (never a measured duration): a correct server meets them in a fraction of their length on any machine.
  */
-const SHORT = { headersTimeoutMs: 300, requestTimeoutMs: 600, keepAliveTimeoutMs: 300, stalledWriteCheckMs: 300, timeoutCheckIntervalMs: 50 };
+const SHORT = {
+  headersTimeoutMs: 300,
+  requestTimeoutMs: 600,
+  keepAliveTimeoutMs: 300,
+  stalledWriteCheckMs: 300,
+  timeoutCheckIntervalMs: 50,
+  lingeringTimeMs: 600,
+  lingeringTimeoutMs: 300,
+};
 const BOUND_MS = 8_000;
 /**
  * Limits no test waits out, for the tests whose subject is not a timeout. A request sent as the connection opens still
@@ -100,9 +107,8 @@ function client(first?: string, to = port): { socket: Socket; text: () => string
 }
 
 /**
- * Clients that keep their side open after the server's answer and FIN: the server holds no connection and no
- * descriptor of its own once the kernel has delivered the answers (the lingering close reads the kernel's queue every
- * 250 ms), and still answers.
+ * Clients that keep their side open after the server's answer and FIN, and send nothing more: the server holds no
+ * connection and no descriptor of its own once the lingering timeout has passed (300 ms here), and still answers.
  */
 async function heldOpen(server: RunningServer, count: number, first: string | undefined, answer: RegExp, what: string): Promise<void> {
   const baseline = descriptors();
@@ -124,8 +130,14 @@ describe('descriptors', () => {
   });
 
   test('refused requests held open by the client: back to the baseline once the 400 is out', async () => {
-    // The parser answers 400 as soon as it reads the bytes: the server without the 300 ms timeouts.
-    await heldOpen(patient, 50, 'NOT HTTP AT ALL\r\n\r\n', /^HTTP\/1\.1 400 /, 'the refused request got its 400');
+    // The parser answers 400 as soon as it reads the bytes: a server without the 300 ms timeouts, but with the
+    // 300 ms lingering timeout.
+    const own = await startServer(running.table, { host: '127.0.0.1', port: 0 }, { limits: { ...PATIENT, lingeringTimeoutMs: 300 } });
+    try {
+      await heldOpen(own, 50, 'NOT HTTP AT ALL\r\n\r\n', /^HTTP\/1\.1 400 /, 'the refused request got its 400');
+    } finally {
+      await own.close();
+    }
   });
 });
 
@@ -182,11 +194,11 @@ describe('the TCP reset problem (RFC 9112 9.6): the connection closes after pipe
 
 describe("the lingering close: the client's own close ends the connection", () => {
   // After its last answer the server reads on (and throws away) whatever comes, so it sees the client's FIN and lets go
-  // at once. A server of its own whose kernel checks and timeouts never come within the test: only that FIN can end
+  // at once. A server of its own whose lingering bounds and timeouts never come within the test: only that FIN can end
   // its sockets. The closing request comes behind a large answer still going out, with another request behind it.
   let own: RunningServer;
   before(async () => {
-    ({ running: own } = await startEmbedded({ limits: { ...PATIENT, deliveredCheckMs: NEVER } }));
+    ({ running: own } = await startEmbedded({ limits: { ...PATIENT, lingeringTimeMs: NEVER, lingeringTimeoutMs: NEVER } }));
   });
   after(() => own.close());
   const closings: [string, string][] = [
@@ -426,27 +438,48 @@ describe('clients that stop reading', () => {
       }
     });
   }
+});
 
-  // IPv6 sockets are in a table of their own (/proc/self/net/tcp6), as are IPv4 clients of a server listening on `::`.
-  for (const address of ['127.0.0.1', '::1']) {
-    const skip = address === '::1' && !ipv6 ? 'no IPv6 loopback on this machine' : false;
-    test(`kernelQueues reads the bytes a socket has not had acknowledged (${address})`, { skip }, async () => {
-      // A plain listener, which closes nothing by itself: the embedded server's 300 ms timeouts here could end the
-      // connection before it is read.
-      const listener = createServer();
-      await new Promise<void>((ready) => listener.listen(0, address, ready));
-      const accepted = new Promise<Socket>((got) => listener.once('connection', got));
-      const quiet = connect({ host: address, port: (listener.address() as AddressInfo).port });
-      try {
-        const server = await accepted;
-        // The kernel's table is read in pages while other sockets come and go (other tests): an entry can be missed once.
-        await until('the socket is in the kernel table', () => kernelQueues([server])?.has(server) === true);
-        assert.equal(kernelQueues([server])?.get(server) ?? 0, 0);
-        server.destroy();
-      } finally {
-        quiet.destroy();
-        listener.close();
-      }
-    });
+describe('the lingering close, as a client sees it: the answer and the FIN, then the connection is let go at one of its two bounds', () => {
+  /**
+   * A client that asks for one answer and the close and keeps its side open; once the FIN has come it sends a byte
+   * every 20 ms, at once (`sending`) or only when the server has let go of the connection. Either way its writes are
+   * then refused by a reset.
+   */
+  async function closing(limits: { lingeringTimeMs: number; lingeringTimeoutMs: number }, sending: boolean): Promise<void> {
+    const own = await startServer(running.table, { host: '127.0.0.1', port: 0 }, { limits: { ...PATIENT, ...limits } });
+    const url = new URL(own.url);
+    const chunks: Buffer[] = [];
+    const seen: string[] = [];
+    let drip: NodeJS.Timeout | undefined;
+    const socket = connect({ host: '127.0.0.1', port: Number(url.port), allowHalfOpen: true }, () =>
+      socket.write(`GET /healthz HTTP/1.1\r\nHost: ${url.host}\r\nConnection: close\r\n\r\n`),
+    );
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('end', () => seen.push('FIN'));
+    socket.on('error', (error: NodeJS.ErrnoException) => seen.push(error.code ?? 'error'));
+    socket.on('close', () => seen.push('closed'));
+    try {
+      await until('the FIN', () => seen.includes('FIN'));
+      if (!sending) await until('the server lets go of the connection', () => own.connections.open.size === 0);
+      drip = setInterval(() => socket.write('x'), 20);
+      await until('the connection is closed', () => seen.includes('closed'));
+      assert.match(Buffer.concat(chunks).toString('latin1'), /^HTTP\/1\.1 200 [^]*"status": "ok"/, 'the whole answer');
+      assert.equal(seen[0], 'FIN', 'the FIN came first');
+      assert.ok(['ECONNRESET', 'EPIPE'].includes(seen[1] ?? ''), `then a reset (${seen.join(', ')})`);
+      await until('the server has let go of the connection', () => own.connections.open.size === 0);
+    } finally {
+      clearInterval(drip);
+      socket.destroy();
+      await own.close();
+    }
   }
+
+  test('a client that goes on sending is cut at the lingering time', async () => {
+    await closing({ lingeringTimeMs: 300, lingeringTimeoutMs: NEVER }, true);
+  });
+
+  test('a client that sends nothing more but keeps its side open is let go at the lingering timeout', async () => {
+    await closing({ lingeringTimeMs: NEVER, lingeringTimeoutMs: 300 }, false);
+  });
 });

@@ -41,6 +41,9 @@ describe('limits and timeouts', () => {
     assert.equal(LIMITS.stalledWriteCheckMs, 15_000);
     // A shutdown drains requests in flight for up to 10 s.
     assert.equal(LIMITS.drainTimeoutMs, 10_000);
+    // A closing connection reads what the client still sends for up to 30 s, less once the client is silent for 5 s.
+    assert.equal(LIMITS.lingeringTimeMs, 30_000);
+    assert.equal(LIMITS.lingeringTimeoutMs, 5_000);
     // node checks both timeouts on this interval, so it bounds how late a slow-loris socket is cut: at most half the header timeout.
     assert.ok(LIMITS.timeoutCheckIntervalMs <= 5_000, 'LIMITS.timeoutCheckIntervalMs <= 5_000');
   });

@@ -190,7 +190,7 @@ export function startServer(source: TableSource, listen: { host: string; port: n
   // node waits keepAliveTimeout plus this margin (1 s by default in newer versions) before closing an idle connection.
   (server as Server & { keepAliveTimeoutBuffer?: number }).keepAliveTimeoutBuffer = 0;
   // Not server.setTimeout: node re-arms that per-socket timer on every request, a measurable share of an answer.
-  const connections = new Connections(limits.deliveredCheckMs);
+  const connections = new Connections(limits);
   server.on('connection', (socket: Socket) => connections.track(socket));
   // The keep-alive timeout: the server, not node, decides how an idle connection ends (see Connections.closeIdle).
   server.on('timeout', (socket: Socket) => connections.closeIdle(socket));
