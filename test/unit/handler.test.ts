@@ -12,6 +12,8 @@ const HOST = ['Host', 'localhost:3000'];
 
 /** A response that records what the handler wrote; `failOnBody` throws where a body is written, as a bug would. */
 class StandInResponse extends EventEmitter {
+  /** The connection while node writes this answer; null once node has let go of it (or before its turn). */
+  socket: object | null = {};
   shouldKeepAlive = true;
   headersSent = false;
   writableFinished = false;
@@ -137,6 +139,35 @@ describe('the handler on stand-ins', () => {
     const plain = requestOf('GET', '/api/markets');
     answer(handler, plain);
     assert.equal(handler.answeredBeforeBody(plain.socket as never), false, 'a request without a body is not tracked');
+  });
+
+  test('the answer node has not finished with is known per connection: written, or queued behind another; none once node lets go of it', () => {
+    const { handler } = handlerWithLog();
+    const req = requestOf('GET', '/api/markets');
+    const socket = req.socket as never;
+    assert.equal(handler.answering(socket), undefined, 'nothing answered yet');
+    const res = answer(handler, req);
+    assert.equal(handler.answering(socket), res, 'written, node still holds the connection for it');
+    res.socket = null;
+    assert.equal(handler.answering(socket), undefined, 'node has let go of it');
+    const queued = Object.assign(new StandInResponse(), { socket: null });
+    answer(handler, Object.assign(requestOf('GET', '/api/markets'), { socket: req.socket }), queued);
+    queued.writableFinished = false;
+    assert.equal(handler.answering(socket), queued, 'queued behind another answer: not all of it has gone to the connection');
+  });
+
+  test('a request that expects 100-continue: its answer keeps the connection by saying so; an answer that closes it does not', () => {
+    const { handler } = handlerWithLog();
+    const kept = new StandInResponse();
+    handler.continued(requestOf('GET', '/api/markets') as unknown as IncomingMessage, kept as unknown as ServerResponse);
+    assert.equal(kept.statusCode, 200);
+    assert.deepEqual(kept.head?.slice(-2), ['Connection', 'keep-alive']);
+    const refused = new StandInResponse();
+    handler.continued(requestOf('GET', '/a/../b') as unknown as IncomingMessage, refused as unknown as ServerResponse);
+    assert.equal(refused.statusCode, 400);
+    assert.ok(!(refused.head ?? []).includes('keep-alive'), 'a 400 closes: no keep-alive line');
+    const plain = answer(handler, requestOf('GET', '/api/markets'));
+    assert.ok(!(plain.head ?? []).includes('Connection'), 'a request without Expect: no Connection line');
   });
 
   test('once the server is draining, every answer closes its connection', () => {

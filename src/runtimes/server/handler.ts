@@ -9,7 +9,7 @@ import { HOST_COUNT_REASON, HOST_VALUE_REASON, validHost } from '../../protocol/
 import { judgeRequest } from '../../protocol/verdict.ts';
 import type { RouteTable } from '../../routes/route-table.ts';
 import { logged, type LogLine, type Sent } from './access-log.ts';
-import { Answers, PREFLIGHT, flat, problemAnswer, type Answer, type PreparedRoute } from './answers.ts';
+import { Answers, PREFLIGHT, flat, problemAnswer, type Answer, type Flat, type PreparedRoute } from './answers.ts';
 import { readFacts, type RequestFacts } from './request-facts.ts';
 
 export interface HandlerOptions {
@@ -19,29 +19,40 @@ export interface HandlerOptions {
   maxHeaderSize?: number;
 }
 
+type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+
 /**
- * The request listener, plus the switch a shutdown flips so answers close their connections, and what the listener
- * asks when the parser fails on a connection: was its request already answered before its body had arrived?
+ * The request listener, plus the switch a shutdown flips so answers close their connections, the listener for a
+ * request that expects 100-continue, and what the listener asks when the parser fails on a connection or hands it
+ * over: was its request already answered before its body had arrived, and is an answer still going out on it?
  */
-export type Handler = ((req: IncomingMessage, res: ServerResponse) => void) & {
+export type Handler = Listener & {
   setDraining(): void;
+  /** A request with `Expect: 100-continue`: its final answer at once, without the interim 100. */
+  continued: Listener;
   answeredBeforeBody(socket: Socket): boolean;
+  /** The answer on this connection that node has not finished with yet (its 'finish' not emitted), if any. */
+  answering(socket: Socket): ServerResponse | undefined;
 };
 
 const NOTHING: Sent = { bytes: 0, encoding: 'identity' };
 
 /**
- * HTTP/1.1 connections persist unless a side says otherwise (RFC 9112 9.3), so node's `Connection: keep-alive` and
- * non-standard `Keep-Alive` lines are left out of answers that keep the connection; `Connection: close` still goes
- * out whenever the server will close. About 50 bytes and two string builds less on every answer.
+ * Writes the status line and headers. HTTP/1.1 connections persist unless a side says otherwise (RFC 9112 9.3), so
+ * node's `Connection: keep-alive` and non-standard `Keep-Alive` lines are left out of answers that keep the connection
+ * (about 50 bytes and two string builds less on every answer); `Connection: close` still goes out whenever the server
+ * will close. node closes the connection after a final answer to `Expect: 100-continue` sent without the interim 100,
+ * as the client may still send the body; for a request that declares none (`continued`), an answer that says
+ * `Connection: keep-alive` keeps it.
  */
-function quietKeepAlive(req: IncomingMessage, res: ServerResponse): void {
+function writeHead(req: IncomingMessage, res: ServerResponse, status: number, head: Flat, continued: boolean): void {
   if (res.shouldKeepAlive && req.httpVersionMinor === 1) res.removeHeader('connection');
+  res.writeHead(status, continued && res.shouldKeepAlive ? [...head, ...KEEP_ALIVE] : head);
 }
+const KEEP_ALIVE: Flat = ['Connection', 'keep-alive'];
 
-function send(req: IncomingMessage, res: ServerResponse, answer: Answer): Sent {
-  quietKeepAlive(req, res);
-  res.writeHead(answer.status, answer.head);
+function send(req: IncomingMessage, res: ServerResponse, answer: Answer, continued: boolean): Sent {
+  writeHead(req, res, answer.status, answer.head, continued);
   if (req.method === 'HEAD') {
     res.end();
     return NOTHING;
@@ -50,16 +61,15 @@ function send(req: IncomingMessage, res: ServerResponse, answer: Answer): Sent {
   return { bytes: answer.body.length, encoding: 'identity' };
 }
 
-function serve(req: IncomingMessage, res: ServerResponse, route: PreparedRoute, facts: RequestFacts, answers: Answers): Sent {
+function serve(req: IncomingMessage, res: ServerResponse, route: PreparedRoute, facts: RequestFacts, answers: Answers, continued: boolean): Sent {
   const chosen = chooseEncoding(route, answers.accept(facts.acceptEncoding));
   const encoding = chosen.variant.encoding;
-  quietKeepAlive(req, res);
   if (notModified(facts, chosen.variant.etag, route.lastModifiedMs)) {
-    res.writeHead(304, chosen.notModified);
+    writeHead(req, res, 304, chosen.notModified, continued);
     res.end();
     return { bytes: 0, encoding };
   }
-  res.writeHead(200, chosen.ok);
+  writeHead(req, res, 200, chosen.ok, continued);
   if (req.method === 'HEAD') {
     res.end();
     return { bytes: 0, encoding };
@@ -82,6 +92,8 @@ export function createHandler(table: RouteTable, options: HandlerOptions = {}): 
    * body are tracked.
    */
   const bodyPending = new WeakSet<Socket>();
+  /** The last answer begun on each connection: node writes a connection's answers in order, so it is the last to finish. */
+  const latest = new WeakMap<Socket, ServerResponse>();
   const awaitBody = (req: IncomingMessage): void => {
     const socket = req.socket;
     bodyPending.add(socket);
@@ -91,11 +103,12 @@ export function createHandler(table: RouteTable, options: HandlerOptions = {}): 
   const badRequest = (req: IncomingMessage, res: ServerResponse, detail: string): Sent => {
     // The framing of what follows cannot be trusted: answer, then close.
     res.shouldKeepAlive = false;
-    return send(req, res, problemAnswer(badRequestProblem(table.baseUrl, detail)));
+    return send(req, res, problemAnswer(badRequestProblem(table.baseUrl, detail)), false);
   };
 
-  const handle = (req: IncomingMessage, res: ServerResponse): Sent => {
+  const handle = (req: IncomingMessage, res: ServerResponse, continued: boolean): Sent => {
     if (draining) res.shouldKeepAlive = false;
+    latest.set(req.socket, res);
     const target = req.url as string;
     const method = req.method as string;
     const facts = readFacts(req.rawHeaders);
@@ -105,7 +118,7 @@ export function createHandler(table: RouteTable, options: HandlerOptions = {}): 
     // are 20 KB as sent and 5 KB as it counts.
     if (method.length + target.length + 12 + facts.headerBytes + 2 > maxHeaderSize) {
       res.shouldKeepAlive = false;
-      return send(req, res, problemAnswer(problem(table.baseUrl, 'headers_too_large')));
+      return send(req, res, problemAnswer(problem(table.baseUrl, 'headers_too_large')), false);
     }
     if (req.httpVersionMajor !== 1) {
       // HTTP/0.9 has no status line to answer with (nginx would send a bare body): no answer, the connection closes.
@@ -123,11 +136,11 @@ export function createHandler(table: RouteTable, options: HandlerOptions = {}): 
     const verdict = judgeRequest(method, target, lookup, answers.classify);
     switch (verdict.kind) {
       case 'route':
-        return serve(req, res, verdict.route, facts, answers);
+        return serve(req, res, verdict.route, facts, answers, continued);
       case 'not_found':
-        return send(req, res, answers.notFound(verdict.path));
+        return send(req, res, answers.notFound(verdict.path), continued);
       case 'preflight':
-        res.writeHead(204, PREFLIGHT);
+        res.writeHead(204, continued && res.shouldKeepAlive ? [...PREFLIGHT, ...KEEP_ALIVE] : PREFLIGHT);
         res.end();
         return NOTHING;
       case 'bad_request':
@@ -137,26 +150,34 @@ export function createHandler(table: RouteTable, options: HandlerOptions = {}): 
         // connection: so does this server, with the same problem.
         if (method === 'TRACE') {
           res.shouldKeepAlive = false;
-          return send(req, res, problemAnswer(methodProblem(table.baseUrl, undefined), [ALLOW]));
+          return send(req, res, problemAnswer(methodProblem(table.baseUrl, undefined), [ALLOW]), false);
         }
-        return send(req, res, problemAnswer(methodProblem(table.baseUrl, method, verdict.path), [ALLOW]));
+        return send(req, res, problemAnswer(methodProblem(table.baseUrl, method, verdict.path), [ALLOW]), continued);
     }
   };
 
-  const guarded = (req: IncomingMessage, res: ServerResponse): Sent => {
-    try {
-      return handle(req, res);
-    } catch (error) {
-      return fail(req, res, error);
-    }
-  };
+  const guarded =
+    (continued: boolean) =>
+    (req: IncomingMessage, res: ServerResponse): Sent => {
+      try {
+        return handle(req, res, continued);
+      } catch (error) {
+        return fail(req, res, error);
+      }
+    };
+  const listenerOf = (answer: (req: IncomingMessage, res: ServerResponse) => Sent): Listener =>
+    options.logLine === undefined ? (req, res) => void answer(req, res) : logged(answer, options.logLine);
   const setDraining = (): void => {
     draining = true;
   };
   const answeredBeforeBody = (socket: Socket): boolean => bodyPending.has(socket);
-  const listener =
-    options.logLine === undefined ? (req: IncomingMessage, res: ServerResponse): void => void guarded(req, res) : logged(guarded, options.logLine);
-  return Object.assign(listener, { setDraining, answeredBeforeBody });
+  // An answer node has not let go of yet still holds its socket (node detaches it once 'finish' is emitted); one queued
+  // behind another has not all gone to the socket yet.
+  const answering = (socket: Socket): ServerResponse | undefined => {
+    const res = latest.get(socket);
+    return res !== undefined && (res.socket !== null || !res.writableFinished) ? res : undefined;
+  };
+  return Object.assign(listenerOf(guarded(false)), { setDraining, continued: listenerOf(guarded(true)), answeredBeforeBody, answering });
 }
 
 const INTERNAL_ERROR = (() => {

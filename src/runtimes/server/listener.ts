@@ -92,8 +92,7 @@ function clientErrorHandler(table: RouteTable, logLine: LogLine | undefined, han
     connections.drain(socket);
     // Already closing, or about to once the last answer is written (node calls destroySoon then).
     if (!socket.writable || error.code === 'HPE_CLOSED_CONNECTION') return;
-    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
-    if (inFlight?.headersSent === true || handler.answeredBeforeBody(socket)) {
+    if (handler.answering(socket) !== undefined || handler.answeredBeforeBody(socket)) {
       connections.closeWhenWritten(socket);
       return;
     }
@@ -138,8 +137,8 @@ function answerRefused(
 function upgradeHandler(server: Server, handler: Handler, connections: Connections) {
   return (req: IncomingMessage, socket: Socket, head: Buffer): void => {
     // An answer to a request pipelined before this one may still be going out: this one waits its turn.
-    const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-    if (inFlight !== undefined && inFlight !== null) {
+    const inFlight = handler.answering(socket);
+    if (inFlight !== undefined) {
       inFlight.once('finish', () => answer(req, socket, head));
       return;
     }
@@ -213,10 +212,8 @@ export function startServer(source: TableSource, listen: { host: string; port: n
     // headers and the body of that request's answer. node then closes the connection, as the client may still send the
     // body; a request that declares no body has none to send, so its connection stays open, as on nginx.
     server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
-      if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
-        (res as ServerResponse & { _expect_continue: boolean })._expect_continue = false;
-      }
-      handler(req, res);
+      if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) handler.continued(req, res);
+      else handler(req, res);
     });
     server.on('upgrade', upgradeHandler(server, handler, connections));
     // CONNECT is not a method of this service: 405 for a path, 400 for the authority form it is meant for (not a path).
