@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { readBuild } from '../src/artifact/write.ts';
+import { readBuild } from '../src/artifact/manifest.ts';
 
 const [outDir = ''] = process.argv.slice(2);
 // The build's own fingerprint: this side serves what it holds, whatever code wrote it.

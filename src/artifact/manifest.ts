@@ -1,10 +1,13 @@
-// The manifest: how the route table maps onto files (path → file, variants, hashes, headers) and the error bodies kept as files, for every engine that serves from disk.
+// The manifest: how the route table maps onto files (path → file, variants, hashes, headers) and the error bodies kept as files, for every engine that serves from disk; and the table read back by it, for `serve`, when it was built from the same inputs.
 import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { InvariantError } from '../contract/errors.ts';
 import { byId } from '../contract/json.ts';
-import { CONTENT_TYPES, NOT_FOUND_PAGE_HEADERS, PROBLEM_HEADERS } from '../protocol/headers.ts';
+import { entriesOf } from '../contract/records.ts';
+import { CONTENT_TYPES, NOT_FOUND_PAGE_HEADERS, PROBLEM_HEADERS, type Kind } from '../protocol/headers.ts';
 import { marketProblem, notFoundProblem, problemText } from '../protocol/problems.ts';
-import type { Route, RouteTable } from '../routes/route-table.ts';
+import type { Route, RouteTable, Variant } from '../routes/route-table.ts';
 
 /** The folder under dist/ that a static engine serves as its root. */
 export const SITE_DIR = 'site';
@@ -131,5 +134,155 @@ export function buildManifest(table: RouteTable, builtFrom?: string): Manifest {
     notFoundPage,
     problems,
     ...(builtFrom === undefined ? {} : { builtFrom }),
+  };
+}
+
+/**
+ * Every file under a folder (none when it does not exist), by its path relative to the folder, sorted. Walked one
+ * folder at a time: node's own recursive readdirSync takes ten times as long, a good part of `serve`'s start-up.
+ */
+function filesUnder(dir: string): string[] {
+  const files: string[] = [];
+  const walk = (folder: string, prefix: string): void => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(join(folder, entry.name), `${prefix}${entry.name}/`);
+      else if (entry.isFile()) files.push(prefix + entry.name);
+    }
+  };
+  try {
+    walk(dir, '');
+  } catch {
+    return [];
+  }
+  return files.sort();
+}
+
+/** What a build depends on besides its code's own version. */
+export interface BuildInputs {
+  baseUrl: string;
+  fixturesDir: string;
+  archiveDir: string;
+}
+
+/** Files beside the code that run nothing: type declarations and tsc's record of its last build. */
+const NOT_CODE = /\.d\.ts$|\.tsbuildinfo$/;
+
+/**
+ * The fingerprint of a build's inputs: every byte (and name) of the fixtures and the archive, every module of the code
+ * that renders and compresses (this module's tree: lib/ when compiled, src/ under tsx; not the type declarations and
+ * tsc's build record beside it), node's version (its zlib makes the compressed bytes) and the base URL. Any change
+ * gives another fingerprint.
+ */
+export function buildFingerprint(inputs: BuildInputs): string {
+  const hash = createHash('sha256');
+  // Each file is read into the same buffer: fresh memory for every file costs more than reading them (bench:startup).
+  let scratch = Buffer.allocUnsafeSlow(256 * 1024);
+  const add = (label: string, dir: string, files: string[]): void => {
+    for (const file of files) {
+      const fd = openSync(join(dir, file), 'r');
+      let read = 0;
+      try {
+        const size = fstatSync(fd).size;
+        if (size > scratch.length) scratch = Buffer.allocUnsafeSlow(size);
+        for (let n = -1; n !== 0 && read < size; read += n) n = readSync(fd, scratch, read, size - read, read);
+      } finally {
+        closeSync(fd);
+      }
+      hash.update(`${label}\0${file}\0${read}\0`).update(scratch.subarray(0, read));
+    }
+  };
+  hash.update(`market-profiles build 2\0node ${process.version}\0base ${inputs.baseUrl}\0`);
+  const code = new URL('..', import.meta.url).pathname;
+  add(
+    'code',
+    code,
+    filesUnder(code).filter((file) => !NOT_CODE.test(file)),
+  );
+  add('fixtures', inputs.fixturesDir, filesUnder(inputs.fixturesDir));
+  add('archive', inputs.archiveDir, filesUnder(inputs.archiveDir));
+  return hash.digest('hex');
+}
+
+/**
+ * The files of `dir` that the manifest lists, each `bytes` long, read into one buffer: one allocation rather than one
+ * per file (reading them is most of `serve`'s start-up). Undefined when one is missing or has another length.
+ */
+function readListed(dir: string, files: readonly { file: string; bytes: number }[]): Buffer[] | undefined {
+  // One byte more than the files hold: a file longer than the manifest says reads into the next file's place (or this
+  // spare byte) and is refused.
+  const all = Buffer.allocUnsafeSlow(files.reduce((sum, f) => sum + f.bytes, 0) + 1);
+  const bodies: Buffer[] = [];
+  let at = 0;
+  for (const { file, bytes } of files) {
+    let fd: number;
+    try {
+      fd = openSync(join(dir, file), 'r');
+    } catch {
+      return undefined;
+    }
+    let read = 0;
+    try {
+      for (let n = -1; n !== 0 && read <= bytes; read += n) n = readSync(fd, all, at + read, bytes + 1 - read, read);
+    } finally {
+      closeSync(fd);
+    }
+    if (read !== bytes) return undefined;
+    bodies.push(all.subarray(at, at + bytes));
+    at += bytes;
+  }
+  return bodies;
+}
+
+const KIND_OF_TYPE = new Map<string, Kind>(entriesOf(CONTENT_TYPES).map(([kind, type]) => [type, kind]));
+
+/**
+ * The route table a build wrote to `outDir`, when its manifest says it was built from `builtFrom` (see
+ * buildFingerprint) and every file is there with the length the manifest gives; undefined otherwise (no build, another
+ * build, a file missing or cut short), and the caller builds afresh. A stale artifact is never read.
+ */
+export function readBuild(outDir: string, builtFrom: string): RouteTable | undefined {
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(readFileSync(join(outDir, 'manifest.json'), 'utf8')) as Manifest;
+  } catch {
+    return undefined;
+  }
+  if (manifest.builtFrom !== builtFrom) return undefined;
+  try {
+    return tableOf(manifest, outDir);
+  } catch {
+    return undefined; // a manifest of another shape: built afresh
+  }
+}
+
+function tableOf(manifest: Manifest, outDir: string): RouteTable | undefined {
+  const listed = [...manifest.routes.flatMap((entry) => entry.variants), manifest.notFoundPage];
+  const bodies = readListed(join(outDir, SITE_DIR), listed);
+  if (bodies === undefined) return undefined;
+  const bodyOf = new Map(listed.map((entry, i) => [entry, bodies[i] as Buffer]));
+  const routes = new Map<string, Route>();
+  for (const entry of manifest.routes) {
+    const kind = KIND_OF_TYPE.get(entry.contentType);
+    if (kind === undefined) return undefined;
+    const variants = new Map<string, Variant>(entry.variants.map((v) => [v.encoding, { encoding: v.encoding, body: bodyOf.get(v) as Buffer, etag: v.etag }]));
+    const identity = variants.get('identity');
+    if (identity === undefined) return undefined;
+    routes.set(entry.path, {
+      path: entry.path,
+      kind,
+      contentType: entry.contentType,
+      headers: Object.entries(entry.headers),
+      identity,
+      gzip: variants.get('gzip'),
+      br: variants.get('br'),
+    });
+  }
+  return {
+    baseUrl: manifest.baseUrl,
+    snapshotDate: manifest.snapshotDate,
+    lastModified: manifest.lastModified,
+    marketIds: manifest.marketIds,
+    routes,
+    notFoundPage: bodyOf.get(manifest.notFoundPage) as Buffer,
   };
 }

@@ -1,17 +1,13 @@
-// Writes the route table to disk as a deployable folder (site files, manifest, engine configs), atomically (temp folder, then rename), and reads it back for `serve` when it was built from the same inputs.
-import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
+// Writes the route table to disk as a deployable folder (site files, manifest, engine configs), atomically (temp folder, then rename); manifest.ts reads it back.
 import { link, mkdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
-import { CONTENT_TYPES, type Kind } from '../protocol/headers.ts';
+import { dirname, join, resolve } from 'node:path';
 import { cdnFiles } from './cdn.ts';
 import { EDGE_ASSETS_DIR, edgeFiles } from './edge.ts';
 import { ASSET_SIZE_LIMIT, edgeAssetFiles, edgeData } from './edge-data.ts';
 import { nginxFiles } from './nginx.ts';
 import { renderJson } from '../contract/json.ts';
-import { SITE_DIR, VARIANT_SUFFIX, buildManifest, errorFiles, fileFor, type Manifest } from './manifest.ts';
-import type { Route, RouteTable, Variant } from '../routes/route-table.ts';
-import { entriesOf } from '../contract/records.ts';
+import { SITE_DIR, VARIANT_SUFFIX, buildManifest, errorFiles, fileFor } from './manifest.ts';
+import type { RouteTable } from '../routes/route-table.ts';
 
 /** What an artifact records beside the table, and how its edge assets are cut. */
 export interface ArtifactOptions {
@@ -104,98 +100,4 @@ export async function writeBuild(table: RouteTable, outDir: string, options: Art
   const files = artifactFiles(table, options);
   await writeArtifact(files, outDir, { mtime: new Date(table.lastModified) });
   return files;
-}
-
-/** Every file under a folder (none when it does not exist), by its path relative to the folder, sorted. */
-function filesUnder(dir: string): string[] {
-  let entries;
-  try {
-    entries = readdirSync(dir, { recursive: true, withFileTypes: true });
-  } catch {
-    return [];
-  }
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => relative(dir, join(e.parentPath, e.name)))
-    .sort();
-}
-
-/** What a build depends on besides its code's own version. */
-export interface BuildInputs {
-  baseUrl: string;
-  fixturesDir: string;
-  archiveDir: string;
-}
-
-/**
- * The fingerprint of a build's inputs: every byte (and name) of the fixtures and the archive, every file of the code
- * that renders and compresses (this module's tree: lib/ when compiled, src/ under tsx), node's version (its zlib makes
- * the compressed bytes) and the base URL. Any change gives another fingerprint.
- */
-export function buildFingerprint(inputs: BuildInputs): string {
-  const hash = createHash('sha256');
-  const add = (label: string, dir: string): void => {
-    for (const file of filesUnder(dir)) {
-      const body = readFileSync(join(dir, file));
-      hash.update(`${label}\0${file}\0${body.length}\0`).update(body);
-    }
-  };
-  hash.update(`market-profiles build 1\0node ${process.version}\0base ${inputs.baseUrl}\0`);
-  add('code', new URL('..', import.meta.url).pathname);
-  add('fixtures', inputs.fixturesDir);
-  add('archive', inputs.archiveDir);
-  return hash.digest('hex');
-}
-
-const KIND_OF_TYPE = new Map<string, Kind>(entriesOf(CONTENT_TYPES).map(([kind, type]) => [type, kind]));
-
-/**
- * The route table a build wrote to `outDir`, when its manifest says it was built from `builtFrom` (see
- * buildFingerprint) and every file is there with the length the manifest gives; undefined otherwise (no build, another
- * build, a file missing or cut short), and the caller builds afresh. A stale artifact is never read.
- */
-export function readBuild(outDir: string, builtFrom: string): RouteTable | undefined {
-  let manifest: Manifest;
-  try {
-    manifest = JSON.parse(readFileSync(join(outDir, 'manifest.json'), 'utf8')) as Manifest;
-  } catch {
-    return undefined;
-  }
-  if (manifest.builtFrom !== builtFrom) return undefined;
-  try {
-    const read = (file: string, bytes: number): Buffer => {
-      const body = readFileSync(join(outDir, SITE_DIR, file));
-      if (body.length !== bytes) throw new Error(`${file}: ${body.length} bytes, the manifest says ${bytes}`);
-      return body;
-    };
-    const routes = new Map<string, Route>();
-    for (const entry of manifest.routes) {
-      const kind = KIND_OF_TYPE.get(entry.contentType);
-      if (kind === undefined) return undefined;
-      const variants = new Map<string, Variant>(entry.variants.map((v) => [v.encoding, { encoding: v.encoding, body: read(v.file, v.bytes), etag: v.etag }]));
-      const identity = variants.get('identity');
-      if (identity === undefined) return undefined;
-      const gzip = variants.get('gzip');
-      const br = variants.get('br');
-      routes.set(entry.path, {
-        path: entry.path,
-        kind,
-        contentType: entry.contentType,
-        headers: Object.entries(entry.headers),
-        identity,
-        gzip,
-        br,
-      });
-    }
-    return {
-      baseUrl: manifest.baseUrl,
-      snapshotDate: manifest.snapshotDate,
-      lastModified: manifest.lastModified,
-      marketIds: manifest.marketIds,
-      routes,
-      notFoundPage: read(manifest.notFoundPage.file, manifest.notFoundPage.bytes),
-    };
-  } catch {
-    return undefined;
-  }
 }

@@ -1,12 +1,11 @@
 // The command line: `build` writes dist/, `serve` answers from memory (dist/'s table when built from the same inputs, else built afresh); `list` and `get` read a running service.
-import { buildFingerprint, readBuild, writeBuild } from '../artifact/write.ts';
+import { buildFingerprint, readBuild } from '../artifact/manifest.ts';
 import type { BuildOptions } from '../build/build.ts';
 import {
   COMMAND_NAMES,
   foreignOption,
   isCommand,
   loadConfig,
-  loadFetchConfig,
   loadReadConfig,
   loadVerifyConfig,
   parseCommandLine,
@@ -18,10 +17,10 @@ import { listWords } from '../contract/words.ts';
 import { ConfigError, InvariantError } from '../contract/errors.ts';
 import type { RouteTable } from '../routes/route-table.ts';
 import { startServer } from '../runtimes/server/listener.ts';
-import { fixturesOnDisk } from '../sources/load.ts';
 
 // What only some commands need is imported when they run: `serve` over a matching build starts without loading the
-// renderer, the validators, the fetchers or the help text (about half its start-up time).
+// renderer, the validators, the fetchers, the fixture reader, the artifact writers or the help text (about half its
+// start-up time).
 const help = (): Promise<typeof import('./help.ts')> => import('./help.ts');
 
 /** What a build is given besides its options: the markets and the sources, the registry's unless a test names others. */
@@ -30,7 +29,7 @@ export type BuildInputs = Pick<BuildOptions, 'markets' | 'sources'>;
 const buildOptions = async (config: Config, inputs: BuildInputs): Promise<BuildOptions> => ({
   ...inputs,
   baseUrl: config.baseUrl,
-  read: fixturesOnDisk(config.fixturesDir),
+  read: (await import('../sources/load.ts')).fixturesOnDisk(config.fixturesDir),
   archive: (await import('../archive/archive.ts')).readArchive(config.archiveDir),
 });
 
@@ -84,6 +83,7 @@ async function serve(config: Config, inputs: BuildInputs): Promise<void> {
 async function build(config: Config, inputs: BuildInputs): Promise<void> {
   const started = process.hrtime.bigint();
   const table = await buildFromConfig(config, inputs);
+  const { writeBuild } = await import('../artifact/write.ts');
   const files = await writeBuild(table, config.outDir, { builtFrom: buildFingerprint(config) });
   const ms = Number((process.hrtime.bigint() - started) / 1_000_000n);
   process.stdout.write(`market-profiles: wrote ${files.size} files for ${table.routes.size} routes to ${config.outDir}/ in ${ms} ms\n`);
@@ -125,7 +125,10 @@ export const runnersFor = (inputs: BuildInputs = {}): Readonly<Record<Command, R
     return 0;
   },
   verify: async (args, _env, argv) => (await import('./verify/verify.ts')).verifyCommand(args, loadVerifyConfig(argv)),
-  fetch: async (_args, env, argv) => (await import('./fetch.ts')).fetchCommand(loadFetchConfig(env, argv), inputs),
+  fetch: async (_args, env, argv) => {
+    const { fetchCommand, loadFetchConfig } = await import('./fetch.ts');
+    return fetchCommand(loadFetchConfig(env, argv), inputs);
+  },
   list: async (args, env, argv) => (await import('./read.ts')).listCommand(args, loadReadConfig(env, argv)),
   get: async (args, env, argv) => (await import('./read.ts')).getCommand(args, loadReadConfig(env, argv)),
 });

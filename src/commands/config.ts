@@ -1,8 +1,6 @@
 // Every option in one table (flag, environment variable, kind of value, default, help) and every command in another (what it does, which options it reads), read with node:util parseArgs; help.ts writes the usage text and the README table from them.
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../contract/errors.ts';
-import { SOURCES } from '../sources/registry.ts';
-import type { Credential } from '../sources/source.ts';
 import { closest } from './suggest.ts';
 import { listWords } from '../contract/words.ts';
 import { baseUrlKind, integerKind, mirrorUrlKind, normalizeBaseUrl, onOffKind, textKind, type ValueKind } from './option-kinds.ts';
@@ -125,12 +123,7 @@ export const OPTIONS = {
   }),
 } as const;
 
-/**
- * The secrets the sources' APIs take (a source module declares its credential), each set only by its environment
- * variable: a secret has no flag, so it stays out of shell histories and process lists.
- */
-export const CREDENTIALS: readonly Credential[] = SOURCES.flatMap((s) => (s.credential === undefined ? [] : [s.credential]));
-/** How a credential is shown in the usage text and the README: its type and what leaving it unset means. */
+/** How a credential (the sources' secrets: fetch.ts lists them) is shown in the usage text and the README: its type and what leaving it unset means. */
 export const CREDENTIAL_KIND = textKind('string');
 export const CREDENTIAL_ABSENT = 'none';
 
@@ -411,21 +404,4 @@ export function loadReadConfig(env: Env, argv: readonly string[]): ReadConfig {
   const { baseUrl, csv, series, timeoutMs } = readOptions(['base-url', 'csv', 'series', 'timeout-ms'], env, argv);
   // The port names the service only when no base URL does, so only then is it read (and a bad one refused).
   return { baseUrl: baseUrl ?? localService(readOptions(['port'], env, argv).port), csv, series, timeoutMs };
-}
-
-export interface FetchConfig extends CommandOptions<'fetch'> {
-  /** Each source credential's value, by its environment variable; unset ones are absent. */
-  credentials: Readonly<Record<string, string>>;
-}
-
-/** The options of `fetch`, then the sources' credentials from their environment variables. */
-export function loadFetchConfig(env: Env, argv: readonly string[]): FetchConfig {
-  const options = loadOptions('fetch', env, argv);
-  const credentials = Object.fromEntries(
-    CREDENTIALS.flatMap((c) => {
-      const raw = env[c.env];
-      return raw === undefined ? [] : [[c.env, CREDENTIAL_KIND.parse(raw, c.env)] as const];
-    }),
-  );
-  return { ...options, credentials };
 }

@@ -2,13 +2,37 @@
 import { createHash } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { FetchConfig } from './config.ts';
+import { CREDENTIAL_KIND, loadOptions, type CommandOptions } from './config.ts';
 import { renderJson } from '../contract/json.ts';
 import { MARKETS, type MarketDefinition } from '../contract/markets.ts';
 import { MAX_FIXTURE_BYTES, fixturesOnDisk } from '../sources/load.ts';
 import { decodeFixture, readRetrieval, type Retrieval } from '../sources/parse.ts';
 import { SOURCES } from '../sources/registry.ts';
-import type { Observation, ReadFixture, RemoteFile, SourceLoad, SourceModule } from '../sources/source.ts';
+import type { Credential, Observation, ReadFixture, RemoteFile, SourceLoad, SourceModule } from '../sources/source.ts';
+
+/**
+ * The secrets the sources' APIs take (a source module declares its credential), each set only by its environment
+ * variable: a secret has no flag, so it stays out of shell histories and process lists. Here, not in config.ts, so that
+ * the commands that read no credential (serve) do not load the sources.
+ */
+export const CREDENTIALS: readonly Credential[] = SOURCES.flatMap((s) => (s.credential === undefined ? [] : [s.credential]));
+
+export interface FetchConfig extends CommandOptions<'fetch'> {
+  /** Each source credential's value, by its environment variable; unset ones are absent. */
+  credentials: Readonly<Record<string, string>>;
+}
+
+/** The options of `fetch`, then the sources' credentials from their environment variables. */
+export function loadFetchConfig(env: Readonly<Record<string, string | undefined>>, argv: readonly string[]): FetchConfig {
+  const options = loadOptions('fetch', env, argv);
+  const credentials = Object.fromEntries(
+    CREDENTIALS.flatMap((c) => {
+      const raw = env[c.env];
+      return raw === undefined ? [] : [[c.env, CREDENTIAL_KIND.parse(raw, c.env)] as const];
+    }),
+  );
+  return { ...options, credentials };
+}
 
 export interface FetchOptions {
   fixturesDir: string;

@@ -3,7 +3,6 @@ import { InvariantError } from '../contract/errors.ts';
 import {
   COMMANDS,
   COMMAND_NAMES,
-  CREDENTIALS,
   CREDENTIAL_ABSENT,
   CREDENTIAL_KIND,
   NAMES,
@@ -13,6 +12,7 @@ import {
   type Name,
   type OptionSpec,
 } from './config.ts';
+import { CREDENTIALS } from './fetch.ts';
 import { listWords } from '../contract/words.ts';
 
 const spec = (name: Name): OptionSpec<unknown> => OPTIONS[name];

@@ -149,6 +149,11 @@ describe('architecture', () => {
       loaded.filter((file) => /^(render|describe|build|validate)\//.test(file)),
       [],
     );
+    // Nor the sources (the fixture reader, the credentials: the build and fetch) or the artifact's writers (build).
+    assert.deepEqual(
+      loaded.filter((file) => /^sources\/|^artifact\/(?!manifest\.ts$)/.test(file)),
+      [],
+    );
   });
 
   it('only the entry point runs the CLI: nothing in src/, bench/ or scripts/ imports src/commands/cli.ts', () => {
