@@ -1,4 +1,4 @@
-// Every answer the server can give, made ready before a request needs it: route variants with flattened headers, and bounded caches of repeated misses.
+// Every answer the server can give, made ready once: route variants with flattened headers (at each route's first request), and bounded caches of repeated misses.
 import { PREFLIGHT_HEADERS, notFoundPageHeaders, notModifiedHeaders, okHeaders, problemHeaders, type Header } from '../../protocol/headers.ts';
 import { NO_HEADER, parseAcceptEncoding, type Acceptable } from '../../protocol/negotiation.ts';
 import { problemText, unknownPathProblem, type ProblemDetails } from '../../protocol/problems.ts';
@@ -68,7 +68,9 @@ class Bounded<V> extends Map<string, V> {
 }
 
 export class Answers {
-  readonly routes = new Map<string, PreparedRoute>();
+  /** Each route's answers, made at its first request: start-up reads the table and prepares nothing (bench:startup). */
+  private readonly prepared = new Map<string, PreparedRoute>();
+  private readonly lastModifiedMs: number;
   private readonly knownIds: ReadonlySet<string>;
   private readonly notFoundPage: Answer;
   private readonly accepts = new Bounded<Acceptable>(256);
@@ -78,14 +80,24 @@ export class Answers {
   private readonly verdicts = new Bounded<PathVerdict>(1024);
 
   constructor(private readonly table: RouteTable) {
-    const lastModifiedMs = Date.parse(table.lastModified);
-    for (const [path, route] of table.routes) this.routes.set(path, prepare(route, lastModifiedMs));
+    this.lastModifiedMs = Date.parse(table.lastModified);
     this.knownIds = new Set(table.marketIds);
     this.notFoundPage = {
       status: 404,
       head: flat(notFoundPageHeaders(table.notFoundPage.length)),
       body: table.notFoundPage,
     };
+  }
+
+  /** The route at a path, its answers ready; undefined for a path that is no route. */
+  readonly route = (path: string): PreparedRoute | undefined => this.prepared.get(path) ?? this.prepare(path);
+
+  private prepare(path: string): PreparedRoute | undefined {
+    const route = this.table.routes.get(path);
+    if (route === undefined) return undefined;
+    const ready = prepare(route, this.lastModifiedMs);
+    this.prepared.set(path, ready);
+    return ready;
   }
 
   /** The q-values of an Accept-Encoding value, parsed once per distinct value. */

@@ -83,7 +83,6 @@ const CHUNKED_LAST = /(?:^|,)\s*chunked\s*$/i;
 export function createHandler(table: RouteTable, options: HandlerOptions = {}): Handler {
   const maxHeaderSize = options.maxHeaderSize ?? Number.POSITIVE_INFINITY;
   const answers = new Answers(table);
-  const lookup = (path: string): PreparedRoute | undefined => answers.routes.get(path);
   /** Set while shutting down: every answer then closes its connection, so draining ends. */
   let draining = false;
   /**
@@ -133,7 +132,7 @@ export function createHandler(table: RouteTable, options: HandlerOptions = {}): 
     if (facts.transferEncoding !== undefined && !CHUNKED_LAST.test(facts.transferEncoding)) {
       return badRequest(req, res, 'The request has a Transfer-Encoding whose last coding is not chunked.');
     }
-    const verdict = judgeRequest(method, target, lookup, answers.classify);
+    const verdict = judgeRequest(method, target, answers.route, answers.classify);
     switch (verdict.kind) {
       case 'route':
         return serve(req, res, verdict.route, facts, answers, continued);
