@@ -30,6 +30,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 1);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 11);
 const WARMUP_SECONDS = 1;
+/** The embedded server's worst row, as a share of the ceiling's requests per second (issue 47). */
+const TARGET = 0.95;
 /** Measured round by round, interleaved; every other server is measured once per row. */
 const INTERLEAVED = ['ceiling', 'embedded', 'ceiling-2', 'bare'];
 
@@ -343,7 +345,9 @@ async function main(): Promise<void> {
     for (const n of notes) process.stdout.write(`\nnote: ${n}`);
     const worst = Math.min(...ratios.values());
     const floor = ROWS.map((row) => noise.get(row.name)).filter((r): r is number => r !== undefined);
-    process.stdout.write(`\n\nembedded server, worst row: ${worst.toFixed(2)} of the ceiling (target 0.90): ${worst >= 0.9 ? 'met' : 'NOT met'}\n`);
+    process.stdout.write(
+      `\n\nembedded server, worst row: ${worst.toFixed(2)} of the ceiling (target ${TARGET.toFixed(2)}): ${worst >= TARGET ? 'met' : 'NOT met'}\n`,
+    );
     const againstBare = ROWS.map((row) => {
       const emb = cells.get(`${row.name}|embedded`);
       const bareCells = cells.get(`${row.name}|bare`);

@@ -8,7 +8,7 @@
 // its first line, which says where the table came from, is printed. Each round starts one of each, alternating which
 // goes first; a run is timed from the spawn to the end of the first 200 answer to GET /api/markets (polled every
 // POLL_MS), then the process is sent SIGTERM and waited for. Environment: ROUNDS (default 5). Exit code 1 when the
-// ratio of the medians is over 3.
+// ratio of the medians is over 1.5.
 import { spawn, spawnSync } from 'node:child_process';
 import { request } from 'node:http';
 import { cpus } from 'node:os';
@@ -17,7 +17,8 @@ import { freePort } from '../scripts/nginx-run.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
-const TARGET = 3;
+/** The ratio of the medians, at most (issue 47). */
+const TARGET = 1.5;
 /** The build and every serve use this BASE_URL, so the artifact matches (a free port would name another origin). */
 const BASE_URL = 'http://localhost:3000';
 const OUT = '.dist-startup';
