@@ -1,6 +1,6 @@
 // The manifest: how the route table maps onto files (path → file, variants, hashes, headers) and the error bodies kept as files, for every engine that serves from disk; and the table read back by it, for `serve`, when it was built from the same inputs.
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readFileSync, readSync, readdirSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvariantError } from '../contract/errors.ts';
 import { byId } from '../contract/json.ts';
@@ -203,34 +203,29 @@ export function buildFingerprint(inputs: BuildInputs): string {
   return hash.digest('hex');
 }
 
-/**
- * The files of `dir` that the manifest lists, each `bytes` long, read into one buffer: one allocation rather than one
- * per file (reading them is most of `serve`'s start-up). Undefined when one is missing or has another length.
- */
-function readListed(dir: string, files: readonly { file: string; bytes: number }[]): Buffer[] | undefined {
-  // One byte more than the files hold: a file longer than the manifest says reads into the next file's place (or this
-  // spare byte) and is refused.
-  const all = Buffer.allocUnsafeSlow(files.reduce((sum, f) => sum + f.bytes, 0) + 1);
-  const bodies: Buffer[] = [];
-  let at = 0;
+/** Whether every file the manifest lists is in `dir` with the length it gives: a look at each, nothing read. */
+function allListed(dir: string, files: readonly { file: string; bytes: number }[]): boolean {
   for (const { file, bytes } of files) {
-    let fd: number;
-    try {
-      fd = openSync(join(dir, file), 'r');
-    } catch {
-      return undefined;
-    }
-    let read = 0;
-    try {
-      for (let n = -1; n !== 0 && read <= bytes; read += n) n = readSync(fd, all, at + read, bytes + 1 - read, read);
-    } finally {
-      closeSync(fd);
-    }
-    if (read !== bytes) return undefined;
-    bodies.push(all.subarray(at, at + bytes));
-    at += bytes;
+    const size = statSync(join(dir, file), { throwIfNoEntry: false })?.size;
+    if (size !== bytes) return false;
   }
-  return bodies;
+  return true;
+}
+
+/**
+ * The bytes of one listed file, read when first asked for and kept: `serve` reads a body at the first request that
+ * needs it, as a static server would, rather than all 900 of them before it listens (most of its start-up). A file that
+ * no longer has the manifest's length is an error of the deployment (replaced under a running server).
+ */
+function readLater(dir: string, { file, bytes }: { file: string; bytes: number }): () => Buffer {
+  let body: Buffer | undefined;
+  return () => {
+    if (body !== undefined) return body;
+    const read = readFileSync(join(dir, file));
+    if (read.length !== bytes) throw new InvariantError(`${file}: ${read.length} bytes on disk, the manifest says ${bytes}; rebuild`);
+    body = read;
+    return body;
+  };
 }
 
 const KIND_OF_TYPE = new Map<string, Kind>(entriesOf(CONTENT_TYPES).map(([kind, type]) => [type, kind]));
@@ -256,15 +251,23 @@ export function readBuild(outDir: string, builtFrom: string): RouteTable | undef
 }
 
 function tableOf(manifest: Manifest, outDir: string): RouteTable | undefined {
-  const listed = [...manifest.routes.flatMap((entry) => entry.variants), manifest.notFoundPage];
-  const bodies = readListed(join(outDir, SITE_DIR), listed);
-  if (bodies === undefined) return undefined;
-  const bodyOf = new Map(listed.map((entry, i) => [entry, bodies[i] as Buffer]));
+  const site = join(outDir, SITE_DIR);
+  if (!allListed(site, [...manifest.routes.flatMap((entry) => entry.variants), manifest.notFoundPage])) return undefined;
+  const variantOf = (v: ManifestVariant): Variant => {
+    const body = readLater(site, v);
+    return {
+      encoding: v.encoding,
+      etag: v.etag,
+      get body() {
+        return body();
+      },
+    };
+  };
   const routes = new Map<string, Route>();
   for (const entry of manifest.routes) {
     const kind = KIND_OF_TYPE.get(entry.contentType);
     if (kind === undefined) return undefined;
-    const variants = new Map<string, Variant>(entry.variants.map((v) => [v.encoding, { encoding: v.encoding, body: bodyOf.get(v) as Buffer, etag: v.etag }]));
+    const variants = new Map<string, Variant>(entry.variants.map((v) => [v.encoding, variantOf(v)]));
     const identity = variants.get('identity');
     if (identity === undefined) return undefined;
     routes.set(entry.path, {
@@ -283,6 +286,6 @@ function tableOf(manifest: Manifest, outDir: string): RouteTable | undefined {
     lastModified: manifest.lastModified,
     marketIds: manifest.marketIds,
     routes,
-    notFoundPage: bodyOf.get(manifest.notFoundPage) as Buffer,
+    notFoundPage: readLater(site, manifest.notFoundPage)(),
   };
 }

@@ -455,6 +455,22 @@ describe('serve loads the table a build wrote only when it was built from the sa
     );
   });
 
+  test('a body is read from dist/ when first asked for; a file replaced by one of another length since is refused by name', async () => {
+    const got = await builtOrBuild(loadConfig(env, argv), WORLD_INPUTS);
+    assert.match(got.from, /built from the same inputs/);
+    const file = join(out, 'site/api/markets/us-tx-austin/csv/index.csv');
+    const original = readFileSync(file);
+    truncateSync(file, 10);
+    try {
+      const csv = got.table.routes.get('/api/markets/us-tx-austin/csv');
+      assert.throws(() => csv?.identity.body, /api\/markets\/us-tx-austin\/csv\/index\.csv: 10 bytes on disk, the manifest says \d+; rebuild/);
+    } finally {
+      writeFileSync(file, original);
+    }
+    const json = got.table.routes.get('/api/markets/us-tx-austin')?.identity.body;
+    assert.deepStrictEqual(json, fresh('http://localhost:3000').routes.get('/api/markets/us-tx-austin')?.identity.body);
+  });
+
   test('a file of dist/ cut short: built afresh', async () => {
     truncateSync(join(out, 'site/api/markets/us-tx-austin/index.json'), 10);
     const got = await builtOrBuild(loadConfig(env, argv), WORLD_INPUTS);
