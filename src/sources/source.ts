@@ -131,6 +131,11 @@ export interface SourceModule<Id extends string = string, M extends string = str
   files: readonly string[];
   /** What `fetch` downloads; every other file of `files` is written by fetch itself (retrieval.json). */
   remote: readonly RemoteFile[];
+  /**
+   * The agency's own origins (`https://www.fhfa.gov`): the only ones, besides the origin asked, a download may be redirected
+   * to. `fetch` refuses a redirect anywhere else before it follows it.
+   */
+  origins: readonly string[];
   /** A secret the agency's API takes with every download, if any. */
   credential?: Credential;
   /** The vintage the files hold (a survey year, the latest quarter, the ACS period), read from the files themselves: fetch records it. */

@@ -107,6 +107,7 @@ export const censusAcs5yr = defineSource({
   },
   files: [PLACES, STATES, `${DIR}/retrieval.json`],
   remote: REMOTE,
+  origins: ['https://api.census.gov'],
   credential: {
     env: 'CENSUS_API_KEY',
     query: 'key',

@@ -35,6 +35,7 @@ export const censusBps = defineSource({
   },
   files: [...FILES, `${DIR}/retrieval.json`],
   remote: REMOTE,
+  origins: ['https://www2.census.gov', 'https://www.census.gov'],
   vintageOf: (read: ReadFixture) => fileSurvey(read(fileOf('ne')), fileOf('ne')),
   load(read: ReadFixture, markets: readonly MarketDefinition[]): SourceLoad<BpsMetric> {
     const retrieval = readRetrieval(read, DIR);

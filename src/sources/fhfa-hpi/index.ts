@@ -49,6 +49,7 @@ export const fhfaHpi = defineSource({
   },
   files: [FILE, `${DIR}/retrieval.json`],
   remote: [{ file: FILE, url: URL_METRO }],
+  origins: ['https://www.fhfa.gov'],
   vintageOf: (read: ReadFixture) => latestQuarterOf(read(FILE)),
   load(read: ReadFixture, markets: readonly MarketDefinition[]): SourceLoad<FhfaMetric> {
     const retrieval = readRetrieval(read, DIR);

@@ -57,6 +57,7 @@ export const hudFmrSample = defineSource({
   },
   files: [FILE, `${SOURCE_ID}/retrieval.json`],
   remote: [{ file: FILE, url: 'https://www.huduser.gov/portal/datasets/fmr/fmr2026/fy2026-fmr-metro.csv' }],
+  origins: ['https://www.huduser.gov'],
   load(read: ReadFixture, markets: readonly MarketDefinition[]): SourceLoad<FmrMetric> {
     const retrieval = readRetrieval(read, SOURCE_ID);
     const rows = readRows(read(FILE));
