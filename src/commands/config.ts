@@ -105,6 +105,11 @@ export const OPTIONS = {
     default: false,
     help: 'Download and check every file and print what would change, but write nothing.',
   }),
+  'allow-older': option({
+    kind: onOffKind,
+    default: false,
+    help: "Accept a download of an older vintage, or with an earlier latest period for a market's value, than the fixtures it replaces (an agency's withdrawal); never one with fewer markets or values.",
+  }),
   source: option({
     kind: textKind('source id'),
     absent: 'every source',
@@ -199,12 +204,12 @@ export const COMMANDS = {
   fetch: {
     synopsis: 'fetch',
     summary: [
-      "download every source from its agency, check it with the build's adapter, then replace",
-      'the fixtures (exit code 0 when all went well, 1 when a download failed and nothing was written)',
+      "download every source from its agency, check it with the build's loader and against the",
+      'fixtures, then replace them (exit code 0 when all went well, 1 when a download failed or was refused and nothing was written)',
     ],
     exitCodes:
-      '0 every source was downloaded and checked (and written, without --dry-run); 1 a download or check failed and nothing was written; 2 a usage error',
-    options: ['fixtures', 'dry-run', 'source', 'upstream', 'fetch-timeout-ms'],
+      '0 every source was downloaded and checked (and written, without --dry-run); 1 a download or check failed, or a download would publish less or older data, and nothing was written; 2 a usage error',
+    options: ['fixtures', 'dry-run', 'allow-older', 'source', 'upstream', 'fetch-timeout-ms'],
     credentials: true,
   },
   verify: {

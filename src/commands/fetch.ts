@@ -1,11 +1,13 @@
-// `market-profiles fetch`: downloads every source from the agency, parses it with the same adapter as the build, and only then replaces the fixtures, atomically.
+// `market-profiles fetch`: downloads every source from the agency, checks it with the build's own loader and against the fixtures it would replace, and only then replaces them, atomically.
 import { createHash } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { CREDENTIAL_KIND, loadOptions, type CommandOptions } from './config.ts';
+import { implausibleLastModified, regressions } from './fetch-checks.ts';
 import { renderJson } from '../contract/json.ts';
 import { MARKETS, type MarketDefinition } from '../contract/markets.ts';
-import { MAX_FIXTURE_BYTES, fixturesOnDisk } from '../sources/load.ts';
+import { DataError } from '../contract/errors.ts';
+import { MAX_FIXTURE_BYTES, fixturesOnDisk, loadSources, type LoadedSources } from '../sources/load.ts';
 import { decodeFixture, readRetrieval, type Retrieval } from '../sources/parse.ts';
 import { SOURCES } from '../sources/registry.ts';
 import type { Credential, Observation, ReadFixture, RemoteFile, SourceLoad, SourceModule } from '../sources/source.ts';
@@ -40,6 +42,8 @@ export interface FetchOptions {
   only?: readonly string[];
   /** Download and check, print what would change, write nothing. */
   dryRun?: boolean;
+  /** Accept a download of an older vintage, or with an earlier latest period for a value, than the fixtures (said on stderr). */
+  allowOlder?: boolean;
   /** Replaces the scheme and host of every agency address (a mirror, or the tests' replay server); the path and query stay. */
   upstream?: string;
   /** Secrets an agency's API takes, by the environment variable a source's credential names; never written to a file or a message. */
@@ -121,26 +125,55 @@ async function readCapped(response: Response, maxBytes: number): Promise<Buffer>
   return body;
 }
 
+/** Redirects followed per download, at most: an agency's address moves once or twice, a loop never ends. */
+export const MAX_REDIRECTS = 5;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * Where a redirect may lead: the origin asked (the agency's, or the mirror `--upstream` names) and the source's own
+ * origins. A redirect elsewhere is refused before it is followed, and never from https down to http.
+ */
+function redirectRefusal(from: URL, to: URL, allowed: ReadonlySet<string>, sourceId: string): string | undefined {
+  if (from.protocol === 'https:' && to.protocol !== 'https:') return `a redirect led from https to ${to.protocol.slice(0, -1)} (${to.origin}); refused`;
+  if (!allowed.has(to.origin)) return `a redirect led to ${to.origin}, which is not ${sourceId}'s own (${[...allowed].join(', ')}); refused`;
+  return undefined;
+}
+
 async function attempt(
   url: string,
-  options: Required<Pick<FetchOptions, 'timeoutMs' | 'maxBytes'>> & { fetch: typeof globalThis.fetch },
+  options: Required<Pick<FetchOptions, 'timeoutMs' | 'maxBytes'>> & { fetch: typeof globalThis.fetch; allowed: ReadonlySet<string>; sourceId: string },
 ): Promise<{ body: Buffer; lastModified: string | undefined; servedFrom: string | undefined }> {
-  let response: Response;
-  try {
-    response = await options.fetch(url, {
-      signal: AbortSignal.timeout(options.timeoutMs),
-      redirect: 'follow',
-      headers: { 'accept-encoding': 'gzip, deflate' },
-    });
-  } catch (error) {
-    throw new Transient(failureText(error, options.timeoutMs));
-  }
-  // A redirect may lead to a mirror or a CDN (recorded), never down from https to http.
-  const final = new URL(response.url === '' ? url : response.url);
   const asked = new URL(url);
-  if (asked.protocol === 'https:' && final.protocol !== 'https:') {
+  const signal = AbortSignal.timeout(options.timeoutMs);
+  let response: Response;
+  let current = asked;
+  // Redirects are followed here, one by one, so that each one's target is judged before anything is asked of it.
+  for (let hops = 0; ; hops += 1) {
+    try {
+      response = await options.fetch(current.href, { signal, redirect: 'manual', headers: { 'accept-encoding': 'gzip, deflate' } });
+    } catch (error) {
+      throw new Transient(failureText(error, options.timeoutMs));
+    }
+    const location = response.headers.get('location');
+    if (!REDIRECT_STATUSES.has(response.status) || location === null) break;
     await response.body?.cancel();
-    throw new FinalAnswer(`a redirect led from https to ${final.protocol.slice(0, -1)} (${final.origin}); refused`);
+    let next: URL;
+    try {
+      next = new URL(location, current);
+    } catch {
+      throw new FinalAnswer(`the server answered ${response.status} with a Location that is not a URL`);
+    }
+    const refusal = redirectRefusal(current, next, options.allowed, options.sourceId);
+    if (refusal !== undefined) throw new FinalAnswer(refusal);
+    if (hops + 1 > MAX_REDIRECTS) throw new FinalAnswer(`more than ${MAX_REDIRECTS} redirects; refused`);
+    current = next;
+  }
+  // A fetch that follows redirects itself (an injected one) reports where it ended: judged as a redirect would be.
+  const final = response.url === '' ? current : new URL(response.url);
+  const refusal = final.href === current.href ? undefined : redirectRefusal(current, final, options.allowed, options.sourceId);
+  if (refusal !== undefined) {
+    await response.body?.cancel();
+    throw new FinalAnswer(refusal);
   }
   if (response.status >= 500 || response.status === 429 || response.status === 408) {
     await response.body?.cancel();
@@ -159,6 +192,7 @@ async function attempt(
   }
   if (body.length === 0) throw new FinalAnswer('the answer is empty');
   const type = response.headers.get('content-type') ?? '';
+  // Its type and length only: an answer that is not the data is never quoted.
   if (/text\/html/i.test(type) || HTML_START.test(body.subarray(0, 512).toString('latin1'))) {
     throw new FinalAnswer(`the answer is an HTML page (${type || 'no content type'}), not the data file`, true);
   }
@@ -200,6 +234,8 @@ async function download(adapter: SourceModule, remote: RemoteFile, options: Fetc
     timeoutMs: options.timeoutMs ?? FETCH_DEFAULTS.timeoutMs,
     maxBytes: options.maxBytes ?? FETCH_DEFAULTS.maxBytes,
     fetch: options.fetch ?? globalThis.fetch,
+    allowed: new Set([new URL(address).origin, ...adapter.origins.map((o) => new URL(o).origin)]),
+    sourceId: adapter.sourceId,
   };
   let last = '';
   for (let i = 0; i < attempts; i += 1) {
@@ -301,8 +337,20 @@ export interface FetchReport {
 }
 
 /**
- * Downloads every selected source, parses each download with its adapter over the current fixtures, and writes the
- * new files and retrieval.json of every source only when all of them succeeded; otherwise nothing is written.
+ * The message of an error the build's loader threw on a download: its place and reason, bounded. It may quote the one
+ * field it names, never the answer: V8's JSON errors quote the start of the text, which is cut.
+ */
+function loaderText(error: unknown): string {
+  const message = (error as Error).message.replace(/, ".*?"(?:\.\.\.)? is not valid JSON/s, '');
+  const text = error instanceof DataError ? message : `the loader failed on it (a bug; please report it): ${message}`;
+  return text.length > 400 ? `${text.slice(0, 400)}…` : text;
+}
+
+/**
+ * Downloads every selected source, loads the downloads over the current fixtures with the build's own loader (every
+ * check the build makes of a fixture), refuses a download that would publish less or older data than the fixtures it
+ * replaces, and writes the new files and retrieval.json of every source only when all of them passed; otherwise nothing
+ * is written.
  */
 export async function fetchSources(options: FetchOptions): Promise<FetchReport> {
   const registered = options.sources ?? SOURCES;
@@ -314,7 +362,9 @@ export async function fetchSources(options: FetchOptions): Promise<FetchReport> 
   const current = fixturesOnDisk(options.fixturesDir);
   const now = (options.now ?? (() => new Date()))();
   const pending = new Map<string, Buffer>();
-  const report: FetchReport = { ok: false, sources: [], written: false };
+  const fetched: { adapter: SourceModule; downloads: Downloaded[] }[] = [];
+  const addresses = (adapter: SourceModule, downloads: readonly Downloaded[]): string =>
+    downloads.map((d) => shown(addressOf(d.remote, adapter, options), adapter)).join(' ');
   for (const adapter of adapters) {
     const downloads: Downloaded[] = [];
     for (const remote of adapter.remote) {
@@ -324,31 +374,53 @@ export async function fetchSources(options: FetchOptions): Promise<FetchReport> 
       );
       downloads.push(got);
     }
-    const files = new Map(downloads.map((d) => [d.remote.file, d.body]));
+    try {
+      // The vintage is read from the download too, so a file the adapter cannot read fails here, named as a download.
+      const retrieval = retrievalRecord(adapter, downloads, current, now, options);
+      for (const d of downloads) pending.set(d.remote.file, d.body);
+      pending.set(`${adapter.sourceId}/retrieval.json`, Buffer.from(renderJson(retrieval)));
+    } catch (error) {
+      throw new FetchError(adapter.sourceId, addresses(adapter, downloads), `the download does not pass the build's checks: ${loaderText(error)}`);
+    }
+    fetched.push({ adapter, downloads });
+  }
+  // The build's own loader over the fixtures as they would be: whatever it refuses in a fixture, fetch refuses in a download.
+  let loaded: LoadedSources;
+  try {
+    loaded = loadSources(overlay(current, pending), markets, adapters);
+  } catch (error) {
+    const file = error instanceof DataError ? error.place.file : undefined;
+    const culprit = fetched.find((f) => file?.startsWith(`${f.adapter.sourceId}/`)) ?? fetched[0];
+    throw new FetchError(
+      culprit?.adapter.sourceId ?? '-',
+      culprit === undefined ? '-' : addresses(culprit.adapter, culprit.downloads),
+      `the download does not pass the build's checks: ${loaderText(error)}`,
+    );
+  }
+  const report: FetchReport = { ok: false, sources: [], written: false };
+  for (const [i, { adapter, downloads }] of fetched.entries()) {
+    const after = loaded.loads[i] as SourceLoad;
     let before: SourceLoad | undefined;
     try {
       before = adapter.load(current, markets);
     } catch {
       before = undefined; // the current fixtures may not load (a first fetch, a changed layout): every value is then new
     }
-    let after: SourceLoad;
-    try {
-      // The vintage is read from the download too, so a file the adapter cannot read fails here, named as a download.
-      const retrieval = retrievalRecord(adapter, downloads, current, now, options);
-      files.set(`${adapter.sourceId}/retrieval.json`, Buffer.from(renderJson(retrieval)));
-      after = adapter.load(overlay(current, files), markets);
-    } catch (error) {
+    const { less, older } = regressions(before, after);
+    const refused = [...less, ...(options.allowOlder === true ? [] : older)];
+    if (refused.length > 0) {
+      const hint = options.allowOlder !== true && older.length > 0 ? ' (--allow-older accepts an older vintage or period, never less data)' : '';
       throw new FetchError(
         adapter.sourceId,
-        downloads.map((d) => shown(addressOf(d.remote, adapter, options), adapter)).join(' '),
-        `the download does not parse: ${(error as Error).message}`,
+        addresses(adapter, downloads),
+        `refused, it would publish less or older data than the fixtures: ${refused.join('; ')}${hint}`,
       );
     }
+    for (const reason of older) options.warn?.(`market-profiles: fetch: ${adapter.sourceId}: accepted with --allow-older: ${reason}`);
     const lines = changes(before, after);
     for (const line of lines) say(line);
     if (lines.length === 0) say(`${adapter.sourceId}: no value changed`);
     report.sources.push({ sourceId: adapter.sourceId, files: downloads.length, bytes: downloads.reduce((n, d) => n + d.body.length, 0), changes: lines });
-    for (const [file, body] of files) pending.set(file, body);
   }
   report.ok = true;
   if (options.dryRun) {
@@ -361,7 +433,10 @@ export async function fetchSources(options: FetchOptions): Promise<FetchReport> 
   return report;
 }
 
-/** retrieval.json of one source: the vintage and release date from the data and the agency's answer, the retrieval from the clock. */
+/**
+ * retrieval.json of one source: the vintage and release date from the data and the agency's answer, the retrieval from
+ * the clock. A Last-Modified dates the release only when it is plausible (fetch-checks.ts); otherwise it is said and left out.
+ */
 function retrievalRecord(adapter: SourceModule, downloads: readonly Downloaded[], current: ReadFixture, now: Date, options: FetchOptions): RetrievalRecord {
   let previous: Retrieval | undefined;
   try {
@@ -370,26 +445,38 @@ function retrievalRecord(adapter: SourceModule, downloads: readonly Downloaded[]
     previous = undefined;
   }
   const retrievedAt = now.toISOString();
-  const modified = downloads
-    .map((d) => (d.lastModified === undefined ? Number.NaN : Date.parse(d.lastModified)))
+  const vintage = adapter.vintageOf?.(overlay(current, new Map(downloads.map((d) => [d.remote.file, d.body])))) ?? previous?.vintage ?? 'unknown';
+  const plausible = downloads.map((d) => {
+    if (d.lastModified === undefined) return undefined;
+    const why = implausibleLastModified(d.lastModified, vintage, now);
+    if (why === undefined) return d.lastModified;
+    options.warn?.(
+      `market-profiles: fetch: ${adapter.sourceId}: ${d.remote.file}: Last-Modified "${d.lastModified.slice(0, 64)}" ${why}; ignored, it dates no release`,
+    );
+    return undefined;
+  });
+  const modified = plausible
+    .map((h) => (h === undefined ? Number.NaN : Date.parse(h)))
     .filter((t) => !Number.isNaN(t))
     .sort((a, b) => b - a)[0];
-  const vintage = adapter.vintageOf?.(overlay(current, new Map(downloads.map((d) => [d.remote.file, d.body])))) ?? previous?.vintage ?? 'unknown';
   // Without a date from the agency's answer, a release date is kept only while the vintage is the one it dated.
   const releaseDate = modified !== undefined ? isoDate(new Date(modified)) : previous?.vintage === vintage ? previous.latestReleaseDate : undefined;
   return {
     vintage,
     ...(releaseDate === undefined ? {} : { latestReleaseDate: releaseDate }),
     latestRetrievedAt: isoDate(now),
-    files: downloads.map((d) => ({
-      file: d.remote.file,
-      url: shown(addressOf(d.remote, adapter, { ...options, upstream: undefined }), adapter),
-      ...(d.servedFrom === undefined ? {} : { servedFrom: shown(d.servedFrom, adapter) }),
-      retrievedAt,
-      bytes: d.body.length,
-      sha256: sha256(d.body),
-      ...(d.lastModified === undefined ? {} : { lastModified: d.lastModified }),
-    })),
+    files: downloads.map((d, i) => {
+      const lastModified = plausible[i];
+      return {
+        file: d.remote.file,
+        url: shown(addressOf(d.remote, adapter, { ...options, upstream: undefined }), adapter),
+        ...(d.servedFrom === undefined ? {} : { servedFrom: shown(d.servedFrom, adapter) }),
+        retrievedAt,
+        bytes: d.body.length,
+        sha256: sha256(d.body),
+        ...(lastModified === undefined ? {} : { lastModified }),
+      };
+    }),
   };
 }
 
@@ -401,6 +488,7 @@ export async function fetchCommand(config: FetchConfig, inputs: Pick<FetchOption
       fixturesDir: config.fixtures,
       only: config.source === undefined ? [] : [config.source],
       dryRun: config.dryRun,
+      allowOlder: config.allowOlder,
       ...(config.upstream === undefined ? {} : { upstream: config.upstream }),
       credentials: config.credentials,
       timeoutMs: config.fetchTimeoutMs,

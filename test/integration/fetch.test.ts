@@ -8,6 +8,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { main, runnersFor } from '../../src/commands/cli.ts';
 import type { MarketProfile } from '../../src/contract/schemas.ts';
 import { addressOf, FetchError, fetchSources, type FetchOptions } from '../../src/commands/fetch.ts';
+import { codeOf, FILE as FHFA_FILE } from '../../src/sources/fhfa-hpi/format.ts';
 import { fixturesOnDisk } from '../../src/sources/load.ts';
 import { captureOutput } from '../support/capture.ts';
 import { FIXTURES_DIR, fhfaNextQuarter } from '../support/data.ts';
@@ -82,6 +83,7 @@ describe('fetch', () => {
       for (const remote of adapter.remote) {
         assert.match(remote.url, /^https:\/\/(?:api\.census\.gov|www2?\.census\.gov|www\.fhfa\.gov)\//, remote.url);
         assert.ok(adapter.files.includes(remote.file), `${remote.file} is one of ${adapter.sourceId}'s files`);
+        assert.ok(adapter.origins.includes(new URL(remote.url).origin), `${remote.url} is at one of ${adapter.sourceId}'s own origins`);
       }
     }
   });
@@ -171,13 +173,15 @@ describe('fetch', () => {
     await assert.rejects(fetchSources(options()), (error: unknown) => error instanceof FetchError && !error.message.includes('KEY'));
   });
 
-  it('a redirect to another origin (a mirror) is followed, and retrieval.json records where the bytes came from', async () => {
+  it("a redirect to the source's own origin is followed, and retrieval.json records where the bytes came from", async () => {
     const fhfa = REMOTES.find((r) => r.adapter.sourceId === 'fhfa-hpi') ?? assert.fail('no FHFA remote');
-    // The same server by another name is another origin.
-    const mirror = `${replay.origin.replace('127.0.0.1', 'localhost')}/mirror${new URL(fhfa.remote.url).pathname}`;
+    // The same server by another name is another origin: declared here as the source's own.
+    const own = replay.origin.replace('127.0.0.1', 'localhost');
+    const mirror = `${own}/mirror${new URL(fhfa.remote.url).pathname}`;
+    const sources = WORLD_SOURCES.map((s) => (s === fhfa.adapter ? { ...s, origins: [...s.origins, own] } : s));
     replay.replies.set(target(fhfa.remote.url), { kind: 'redirect', location: mirror });
     replay.replies.set(new URL(mirror).pathname, { kind: 'file', body: readFileSync(join(FIXTURES_DIR, fhfa.remote.file)) });
-    await fetchSources(options());
+    await fetchSources(options({ sources }));
     const retrieval = JSON.parse(readFileSync(join(dir, 'fhfa-hpi', 'retrieval.json'), 'utf8')) as { files: { url: string; servedFrom?: string }[] };
     assert.equal(retrieval.files[0]?.url, fhfa.remote.url);
     assert.equal(retrieval.files[0]?.servedFrom, mirror);
@@ -191,6 +195,43 @@ describe('fetch', () => {
       acs.files.every((f) => !('servedFrom' in f)),
       "acs.files.every((f) => !('servedFrom' in f))",
     );
+  });
+
+  it("a redirect to any other origin is refused before it is followed, naming the origin and never the page's body", async () => {
+    const fhfa = REMOTES.find((r) => r.adapter.sourceId === 'fhfa-hpi') ?? assert.fail('no FHFA remote');
+    const elsewhere = `${replay.origin.replace('127.0.0.1', 'localhost')}/elsewhere`;
+    replay.replies.set(target(fhfa.remote.url), { kind: 'redirect', location: elsewhere });
+    replay.replies.set('/elsewhere', { kind: 'file', body: 'SECRET-PAGE-TEXT,12420,2026,2,1.00,( 1.00)\n' });
+    const before = snapshot(dir);
+    await assert.rejects(fetchSources(options()), (error: unknown) => {
+      assert.ok(error instanceof FetchError, String(error));
+      assert.equal(error.sourceId, 'fhfa-hpi');
+      assert.match(
+        error.message,
+        new RegExp(`: a redirect led to ${new URL(elsewhere).origin}, which is not fhfa-hpi's own \\(${replay.origin}, https://www\\.fhfa\\.gov\\); refused$`),
+      );
+      assert.ok(!error.message.includes('SECRET'), error.message);
+      return true;
+    });
+    assert.ok(!replay.seen.includes('/elsewhere'), 'the other origin was never asked');
+    assert.deepEqual(snapshot(dir), before);
+    // A redirect that never ends is refused after the fifth.
+    replay.replies.set(target(fhfa.remote.url), { kind: 'redirect', location: target(fhfa.remote.url) });
+    await assert.rejects(fetchSources(options()), /: more than 5 redirects; refused$/);
+    assert.deepEqual(snapshot(dir), before);
+  });
+
+  it("an answer that is not the data is refused without a word of its body (the Census API's plain-text error)", async () => {
+    const acs = REMOTES.find((r) => r.adapter.sourceId === 'census-acs-5yr') ?? assert.fail('no ACS remote');
+    replay.replies.set(target(acs.remote.url), { kind: 'file', body: "error: error: unknown variable 'B25064_001X'" });
+    await assert.rejects(fetchSources(options()), (error: unknown) => {
+      assert.ok(error instanceof FetchError, String(error));
+      assert.match(error.message, /the download does not pass the build's checks: census-acs-5yr\/acs5-2024-detailed-place\.json: not valid JSON/);
+      // The addresses name the API's variables; what follows them is the reason, which quotes nothing of the answer.
+      const reason = error.message.slice(error.message.indexOf(": the download does not pass the build's checks: "));
+      assert.ok(!/unknown|variable|error: err/.test(reason), reason);
+      return true;
+    });
   });
 
   it('a redirect from https down to http is refused, naming both', async () => {
@@ -210,6 +251,164 @@ describe('fetch', () => {
         error.url === fhfa.remote.url &&
         /a redirect led from https to http \(http:\/\/mirror\.example\); refused$/.test(error.message),
     );
+  });
+
+  /** The world's markets' codes in FHFA's file: each one's metro, and the divisions that hold its city. */
+  const FHFA_MARKET_CODES = new Set(WORLD_MARKETS.flatMap((m) => [m.cbsaCode, ...m.divisions.map((d) => d.code)]));
+  const fhfaLines = (): string[] =>
+    readFileSync(join(FIXTURES_DIR, FHFA_FILE), 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
+  const joined = (lines: readonly string[]): string => `${lines.join('\n')}\n`;
+  /** A file of the world with the lines a test picks removed. */
+  const without = (file: string, drop: (line: string, i: number, lines: readonly string[]) => boolean): string => {
+    const lines = readFileSync(join(FIXTURES_DIR, file), 'utf8').split('\n');
+    return lines.filter((l, i) => !drop(l, i, lines)).join('\n');
+  };
+  const AUSTIN = WORLD_MARKETS.find((m) => m.id === 'us-tx-austin') ?? assert.fail('no Austin');
+
+  /**
+   * The six downloads issue 48 found written though they publish less or older data, each served by a hostile upstream:
+   * the file, its body, and the reason the refusal gives. The build's own checks may refuse one first (they name the
+   * source's file); either way the download is refused and the fixtures stay.
+   */
+  const HOSTILE: { shape: string; file: string; body: () => string; reason: RegExp }[] = [
+    {
+      shape: "FHFA's file cut at a line end before a market's latest quarter, with the Content-Length of what was sent",
+      file: FHFA_FILE,
+      body: () => {
+        const lines = fhfaLines();
+        const last = lines.length - 1 - [...lines].reverse().findIndex((l) => FHFA_MARKET_CODES.has(codeOf(l) ?? ''));
+        return joined(lines.slice(0, last));
+      },
+      reason:
+        /2 values go back to an earlier period: us-[a-z-]+ homePriceChange 2025 Q2 to 2026 Q2 → 2025 Q1 to 2026 Q1, us-[a-z-]+ homePriceIndex 2026 Q2 → 2026 Q1 \(--allow-older/,
+    },
+    {
+      shape: "the previous quarter's FHFA file",
+      file: FHFA_FILE,
+      body: () => joined(fhfaLines().filter((l) => !/",\d{5},2026,2,/.test(l))),
+      reason: /the download holds vintage 2026 Q1, older than the fixtures' 2026 Q2; 32 values go back to an earlier period: /,
+    },
+    {
+      shape: "FHFA's file with every market's series gone",
+      file: FHFA_FILE,
+      body: () => joined(fhfaLines().filter((l) => !FHFA_MARKET_CODES.has(codeOf(l) ?? ''))),
+      reason:
+        /16 markets have values in the fixtures and none in the download: us-az-phoenix, us-ca-los-angeles, us-ca-san-diego, us-ca-san-francisco, us-co-denver and 11 more/,
+    },
+    {
+      shape: "FHFA's file with one market a year stale",
+      file: FHFA_FILE,
+      body: () => {
+        const lines = fhfaLines();
+        const austin = lines.flatMap((l, i) => (codeOf(l) === AUSTIN.cbsaCode ? [i] : []));
+        const stale = new Set(austin.slice(-4));
+        return joined(lines.filter((_, i) => !stale.has(i)));
+      },
+      reason:
+        /2 values go back to an earlier period: us-tx-austin homePriceChange 2025 Q2 to 2026 Q2 → 2024 Q2 to 2025 Q2, us-tx-austin homePriceIndex 2026 Q2 → 2025 Q2 \(--allow-older/,
+    },
+    {
+      shape: "the ACS places' answer without a market's row",
+      file: 'census-acs-5yr/acs5-2024-detailed-place.json',
+      body: () => without('census-acs-5yr/acs5-2024-detailed-place.json', (l) => l.startsWith(`["${AUSTIN.placeName}"`)),
+      reason: /1 market has values in the fixtures and none in the download: us-tx-austin$/,
+    },
+    {
+      shape: "a BPS region's file without a market's row",
+      file: 'census-bps/so2024a.txt',
+      body: () => without('census-bps/so2024a.txt', (l) => /^2024,48,\d+,\d+,\d+,05000 /.test(l)),
+      reason: /1 market has values in the fixtures and none in the download: us-tx-austin$/,
+    },
+  ];
+  for (const { shape, file, body, reason } of HOSTILE) {
+    it(`refused, the fixtures untouched: ${shape}`, async () => {
+      const text = body();
+      assert.notEqual(text, readFileSync(join(FIXTURES_DIR, file), 'utf8'), 'the case changes the file');
+      const { adapter, remote } = REMOTES.find((r) => r.remote.file === file) ?? assert.fail(`no remote ${file}`);
+      // Its length declared, as an agency's server sends it: nothing at the transport says a line is missing.
+      replay.replies.set(target(remote.url), { kind: 'file', body: text, declared: true });
+      const before = snapshot(dir);
+      await assert.rejects(fetchSources(options()), (error: unknown) => {
+        assert.ok(error instanceof FetchError, String(error));
+        assert.equal(error.sourceId, adapter.sourceId);
+        const ours = new RegExp(`: refused, it would publish less or older data than the fixtures: ${reason.source}`);
+        const theBuilds = new RegExp(`: the download does not pass the build's checks: ${adapter.sourceId}/`);
+        assert.ok(ours.test(error.message) || theBuilds.test(error.message), error.message);
+        return true;
+      });
+      assert.deepEqual(snapshot(dir), before);
+    });
+  }
+
+  it('--allow-older accepts an older vintage, says so on stderr, and still refuses less data', async () => {
+    const previousQuarter = (HOSTILE.find((h) => h.shape === "the previous quarter's FHFA file") ?? assert.fail('no such case')).body();
+    const { remote } = REMOTES.find((r) => r.remote.file === FHFA_FILE) ?? assert.fail('no FHFA remote');
+    replay.replies.set(target(remote.url), { kind: 'file', body: previousQuarter });
+    const report = await fetchSources(options({ only: ['fhfa-hpi'], allowOlder: true }));
+    assert.equal(report.written, true);
+    assert.equal(readFileSync(join(dir, FHFA_FILE), 'utf8'), previousQuarter);
+    assert.equal((JSON.parse(readFileSync(join(dir, 'fhfa-hpi', 'retrieval.json'), 'utf8')) as { vintage: string }).vintage, '2026 Q1');
+    assert.ok(
+      lines.includes("market-profiles: fetch: fhfa-hpi: accepted with --allow-older: the download holds vintage 2026 Q1, older than the fixtures' 2026 Q2"),
+      lines.join('\n'),
+    );
+    // Fewer markets stay refused, with the flag or without.
+    cpSync(FIXTURES_DIR, dir, { recursive: true });
+    const acs = HOSTILE.find((h) => h.file.startsWith('census-acs-5yr/')) ?? assert.fail('no ACS case');
+    const acsRemote = REMOTES.find((r) => r.remote.file === acs.file) ?? assert.fail('no ACS remote');
+    replay.replies.set(target(acsRemote.remote.url), { kind: 'file', body: acs.body() });
+    await assert.rejects(fetchSources(options({ allowOlder: true })), /1 market has values in the fixtures and none in the download: us-tx-austin$/);
+    // The command reads the flag.
+    serveFixtures();
+    replay.replies.set(target(remote.url), { kind: 'file', body: previousQuarter });
+    const refused = await captureOutput(() => main(['fetch', '--fixtures', dir, '--upstream', replay.origin, '--dry-run'], {}, runnersFor(WORLD_INPUTS)));
+    const allowed = await captureOutput(() =>
+      main(['fetch', '--fixtures', dir, '--upstream', replay.origin, '--dry-run', '--allow-older'], {}, runnersFor(WORLD_INPUTS)),
+    );
+    assert.equal(refused.value, 1);
+    assert.match(
+      refused.err,
+      /older than the fixtures' 2026 Q2.*\(--allow-older accepts an older vintage or period, never less data\)\n.*fixtures were left as they were/s,
+    );
+    assert.equal(allowed.value, 0, allowed.err);
+    assert.match(allowed.err, /accepted with --allow-older: the download holds vintage 2026 Q1/);
+  });
+
+  it('a Last-Modified dates the release only when plausible: not over a day ahead of the fetch, not before its period ends', async () => {
+    const { remote } = REMOTES.find((r) => r.remote.file === FHFA_FILE) ?? assert.fail('no FHFA remote');
+    const body = fhfaNextQuarter(readFileSync(join(FIXTURES_DIR, FHFA_FILE), 'utf8')); // 2026 Q3, which ends on 2026-09-30
+    const now = new Date('2026-12-01T09:00:00Z');
+    const released = async (lastModified: string): Promise<string | undefined> => {
+      replay.replies.set(target(remote.url), { kind: 'file', body, lastModified });
+      cpSync(FIXTURES_DIR, dir, { recursive: true });
+      lines.length = 0;
+      await fetchSources(options({ only: ['fhfa-hpi'], now: () => now }));
+      const retrieval = JSON.parse(readFileSync(join(dir, 'fhfa-hpi', 'retrieval.json'), 'utf8')) as {
+        latestReleaseDate?: string;
+        files: { lastModified?: string }[];
+      };
+      assert.equal(retrieval.files[0]?.lastModified, retrieval.latestReleaseDate === undefined ? undefined : lastModified);
+      return retrieval.latestReleaseDate;
+    };
+    assert.equal(await released('Tue, 24 Nov 2026 14:00:00 GMT'), '2026-11-24');
+    // Within the day of clock skew allowed.
+    assert.equal(await released('Tue, 01 Dec 2026 20:00:00 GMT'), '2026-12-01');
+    assert.equal(await released('Wed, 30 Sep 2026 10:00:00 GMT'), '2026-09-30');
+    // Implausible: ignored and said; a new vintage then has no release date (the old one dated another vintage).
+    for (const [header, why] of [
+      ['Thu, 01 Jan 2099 00:00:00 GMT', 'is after the time of the fetch (2026-12-01T09:00:00.000Z), by more than a day'],
+      ['Thu, 03 Dec 2026 09:00:01 GMT', 'is after the time of the fetch (2026-12-01T09:00:00.000Z), by more than a day'],
+      ['Tue, 29 Sep 2026 23:59:59 GMT', 'is before the end of the period the file covers (2026 Q3, ending 2026-09-30)'],
+      ['yesterday', 'is not an HTTP date'],
+    ] as const) {
+      assert.equal(await released(header), undefined, header);
+      assert.ok(
+        lines.includes(`market-profiles: fetch: fhfa-hpi: ${FHFA_FILE}: Last-Modified "${header}" ${why}; ignored, it dates no release`),
+        lines.join('\n'),
+      );
+    }
   });
 
   it('a dry run downloads and checks everything, prints the changes, and writes nothing', async () => {
@@ -320,7 +519,7 @@ describe('fetch', () => {
     ['a truncated body', (body) => ({ kind: 'truncated', body }), /truncated|terminated|closed|socket/i],
     ['an answer slower than the timeout', () => ({ kind: 'silent' }), /no complete answer within 300 ms/],
     ['an empty file', () => ({ kind: 'file', body: '' }), /empty/],
-    ['a file the adapter cannot read', () => ({ kind: 'file', body: 'this is not the agency file\n' }), /does not parse/],
+    ['a file the adapter cannot read', () => ({ kind: 'file', body: 'this is not the agency file\n' }), /the download does not pass the build's checks: /],
   ];
   for (const [shape, reply, message] of failures) {
     for (const { adapter, remote } of REMOTES) {

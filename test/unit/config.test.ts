@@ -109,6 +109,7 @@ test("fetch: its options, then each source's credential from its environment var
   assert.deepEqual(loadFetchConfig({}, ['fetch']), {
     fixtures: DEFAULTS.fixturesDir,
     dryRun: false,
+    allowOlder: false,
     source: undefined,
     upstream: undefined,
     fetchTimeoutMs: 60_000,
@@ -125,6 +126,7 @@ test("fetch: its options, then each source's credential from its environment var
     {
       fixtures: DEFAULTS.fixturesDir,
       dryRun: true,
+      allowOlder: false,
       source: 'census-bps',
       upstream: 'https://mirror.example',
       fetchTimeoutMs: 5000,

@@ -1,0 +1,82 @@
+// What `fetch` asks of a download beyond the build's own checks: that it publishes no less and nothing older than the fixtures it replaces, and that its Last-Modified is plausible before it dates a release.
+import { comparePeriods, periodRange } from '../contract/periods.ts';
+import type { SourceLoad } from '../sources/source.ts';
+
+/** Names shown in one refusal, at most; the rest are counted. */
+const SHOWN = 5;
+
+const listed = (items: readonly string[]): string =>
+  items.length <= SHOWN ? items.join(', ') : `${items.slice(0, SHOWN).join(', ')} and ${items.length - SHOWN} more`;
+
+/** -1, 0 or 1 as period a ends before, with or after b; undefined when either is not a period label (nothing to compare). */
+function compared(a: string, b: string): number | undefined {
+  try {
+    return comparePeriods(a, b);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a download would take from the fixtures it replaces, in words, one reason per entry. */
+export interface Regressions {
+  /** Less data: a market, or a market's value, the fixtures give and the download does not. Always refused. */
+  less: string[];
+  /** Older data: an earlier vintage, or an earlier latest period for a market's value. Refused unless `--allow-older`. */
+  older: string[];
+}
+
+/**
+ * Compares one source's load of the download with its load of the current fixtures. A value the download marks as not
+ * available, on a line of its own (the agency's annotation), is the agency's word, not a loss; a value with no row at all is.
+ */
+export function regressions(before: SourceLoad | undefined, after: SourceLoad): Regressions {
+  const out: Regressions = { less: [], older: [] };
+  if (before === undefined) return out;
+  const key = (o: { marketId: string; metricId: string }): string => `${o.marketId} ${o.metricId}`;
+  const now = new Map(after.observations.map((o) => [key(o), o]));
+  const marketsAfter = new Set(after.observations.map((o) => o.marketId));
+  const annotated = new Set(after.missing.filter((m) => m.origin.line !== undefined).map(key));
+
+  const gone = [...new Set(before.observations.map((o) => o.marketId))].filter((id) => !marketsAfter.has(id)).sort();
+  if (gone.length > 0)
+    out.less.push(`${gone.length} ${gone.length === 1 ? 'market has' : 'markets have'} values in the fixtures and none in the download: ${listed(gone)}`);
+  const lost = before.observations
+    .filter((o) => marketsAfter.has(o.marketId) && !now.has(key(o)) && !annotated.has(key(o)))
+    .map(key)
+    .sort();
+  if (lost.length > 0)
+    out.less.push(
+      `${lost.length} ${lost.length === 1 ? 'value' : 'values'} of the fixtures ${lost.length === 1 ? 'has' : 'have'} no row in the download: ${listed(lost)}`,
+    );
+
+  if (compared(after.vintage, before.vintage) === -1) out.older.push(`the download holds vintage ${after.vintage}, older than the fixtures' ${before.vintage}`);
+  const earlier = before.observations.flatMap((o) => {
+    const next = now.get(key(o));
+    return next !== undefined && compared(next.asOf, o.asOf) === -1 ? [`${key(o)} ${o.asOf} → ${next.asOf}`] : [];
+  });
+  if (earlier.length > 0)
+    out.older.push(`${earlier.length} ${earlier.length === 1 ? 'value goes' : 'values go'} back to an earlier period: ${listed(earlier.sort())}`);
+  return out;
+}
+
+/** How far ahead of the clock a Last-Modified may be before it is taken for a wrong clock rather than a date: one day. */
+export const CLOCK_SKEW_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Whether an answer's Last-Modified can be the release date of the vintage it holds: a date, not after the time of the
+ * fetch (allowing a day of clock skew), and not before the end of the period the vintage covers (no agency publishes a
+ * quarter before it ends). Returns the reason it is not, or undefined when it is plausible.
+ */
+export function implausibleLastModified(header: string, vintage: string, now: Date): string | undefined {
+  const time = Date.parse(header);
+  if (Number.isNaN(time)) return 'is not an HTTP date';
+  if (time > now.getTime() + CLOCK_SKEW_MS) return `is after the time of the fetch (${now.toISOString()}), by more than a day`;
+  let end: string;
+  try {
+    end = periodRange(vintage).end;
+  } catch {
+    return undefined; // a vintage that is not a period label bounds nothing
+  }
+  if (new Date(time).toISOString().slice(0, 10) < end) return `is before the end of the period the file covers (${vintage}, ending ${end})`;
+  return undefined;
+}
