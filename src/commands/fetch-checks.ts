@@ -19,7 +19,7 @@ function compared(a: string, b: string): number | undefined {
 
 /** What a download would take from the fixtures it replaces, in words, one reason per entry. */
 export interface Regressions {
-  /** Less data: a market, or a market's value, the fixtures give and the download does not. Always refused. */
+  /** Less data: a market, a market's value, or the first periods of a series, the fixtures give and the download does not. Always refused. */
   less: string[];
   /** Older data: an earlier vintage, or an earlier latest period for a market's value. Refused unless `--allow-older`. */
   older: string[];
@@ -48,6 +48,15 @@ export function regressions(before: SourceLoad | undefined, after: SourceLoad): 
     out.less.push(
       `${lost.length} ${lost.length === 1 ? 'value' : 'values'} of the fixtures ${lost.length === 1 ? 'has' : 'have'} no row in the download: ${listed(lost)}`,
     );
+
+  // A history that starts later lost its first periods: the series documents and the charts would publish less.
+  const history = new Map(after.series.map((s) => [key(s), s.points[0]?.period]));
+  const shorter = before.series.flatMap((s) => {
+    const [first, start] = [s.points[0]?.period, history.get(key(s))];
+    return first !== undefined && start !== undefined && compared(start, first) === 1 ? [`${key(s)} from ${first} → from ${start}`] : [];
+  });
+  if (shorter.length > 0)
+    out.less.push(`${shorter.length} ${shorter.length === 1 ? 'series loses its' : 'series lose their'} first periods: ${listed(shorter.sort())}`);
 
   if (compared(after.vintage, before.vintage) === -1) out.older.push(`the download holds vintage ${after.vintage}, older than the fixtures' ${before.vintage}`);
   const earlier = before.observations.flatMap((o) => {

@@ -268,7 +268,8 @@ describe('fetch', () => {
   const AUSTIN = WORLD_MARKETS.find((m) => m.id === 'us-tx-austin') ?? assert.fail('no Austin');
 
   /**
-   * The six downloads issue 48 found written though they publish less or older data, each served by a hostile upstream:
+   * The six downloads issue 48 found written though they publish less or older data, and a history cut at its start, each
+   * served by a hostile upstream:
    * the file, its body, and the reason the refusal gives. The build's own checks may refuse one first (they name the
    * source's file); either way the download is refused and the fixtures stay.
    */
@@ -320,6 +321,17 @@ describe('fetch', () => {
       file: 'census-bps/so2024a.txt',
       body: () => without('census-bps/so2024a.txt', (l) => /^2024,48,\d+,\d+,\d+,05000 /.test(l)),
       reason: /1 market has values in the fixtures and none in the download: us-tx-austin$/,
+    },
+    {
+      shape: "FHFA's file with a market's first twenty quarters cut (its series would start later)",
+      file: FHFA_FILE,
+      body: () => {
+        const lines = fhfaLines();
+        const first = lines.findIndex((l) => FHFA_MARKET_CODES.has(codeOf(l) ?? ''));
+        return joined(lines.filter((_, i) => i < first || i >= first + 20));
+      },
+      reason:
+        /2 series lose their first periods: us-[a-z-]+ homePriceChange from \d{4} Q\d to \d{4} Q\d → from \d{4} Q\d to \d{4} Q\d, us-[a-z-]+ homePriceIndex from \d{4} Q\d → from \d{4} Q\d$/,
     },
   ];
   for (const { shape, file, body, reason } of HOSTILE) {

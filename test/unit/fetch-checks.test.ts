@@ -60,6 +60,21 @@ describe('regressions', () => {
     assert.deepEqual(regressions(FIXTURES, annotated), { less: [], older: [] });
   });
 
+  it('a series that starts later has lost its first periods', () => {
+    const series = (marketId: string, periods: string[]): SourceLoad['series'][number] => ({
+      marketId,
+      metricId: 'homePriceIndex',
+      perYear: 4,
+      points: periods.map((period) => ({ period, value: 1 })),
+    });
+    const withSeries = (...s: SourceLoad['series']): SourceLoad => ({ ...FIXTURES, series: s });
+    const before = withSeries(series('us-a', ['2025 Q1', '2025 Q2']), series('us-b', ['2025 Q1', '2025 Q2']));
+    assert.deepEqual(regressions(before, withSeries(series('us-a', ['2024 Q4', '2025 Q1', '2025 Q2']), series('us-b', ['2025 Q1', '2025 Q2']))).less, []);
+    assert.deepEqual(regressions(before, withSeries(series('us-a', ['2025 Q2']), series('us-b', ['2025 Q1', '2025 Q2']))).less, [
+      '1 series loses its first periods: us-a homePriceIndex from 2025 Q1 → from 2025 Q2',
+    ]);
+  });
+
   it('an older vintage and each value that goes back a period are named; more than five names are counted', () => {
     const older = load('2026 Q1', [
       observation('us-a', 'homePriceIndex', '2026 Q1'),
