@@ -108,7 +108,7 @@ export const OPTIONS = {
   'allow-older': option({
     kind: onOffKind,
     default: false,
-    help: "Accept a download of an older vintage, or with an earlier latest period for a market's value, than the fixtures it replaces (an agency's withdrawal); never one with fewer markets or values.",
+    help: "Accept a download of an older vintage, or with an earlier latest period for a market's value, than the fixtures it replaces (an agency's withdrawal); never one with less data (a market, a value or a series' first periods gone).",
   }),
   source: option({
     kind: textKind('source id'),
@@ -204,8 +204,8 @@ export const COMMANDS = {
   fetch: {
     synopsis: 'fetch',
     summary: [
-      "download every source from its agency, check it with the build's loader and against the",
-      'fixtures, then replace them (exit code 0 when all went well, 1 when a download failed or was refused and nothing was written)',
+      "download every source, check it with the build's loader and against the fixtures, then replace",
+      'them (exit code 0 when all went well, 1 when a download failed or was refused: nothing written)',
     ],
     exitCodes:
       '0 every source was downloaded and checked (and written, without --dry-run); 1 a download or check failed, or a download would publish less or older data, and nothing was written; 2 a usage error',
