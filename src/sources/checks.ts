@@ -107,11 +107,31 @@ export function checkLoad<M extends string>(source: SourceModule<string, M>, loa
       }
     }
   }
-  // 3 and 4 for the series: every point a period the source can hold, every value in range.
+  // 3 and 4 for the series: every point a period the source can hold, every value in range; every market's series of a
+  // metric begins where the others' do (a first row lost shortens one series only).
+  const firstRows = new Map<string, string>();
+  for (const s of load.series) {
+    const known = firstRows.get(s.metricId);
+    if (
+      s.firstRow !== undefined &&
+      ids.has(s.marketId) &&
+      (known === undefined || (periodRangeOf(s.firstRow)?.start ?? '') < (periodRangeOf(known)?.start ?? ''))
+    ) {
+      firstRows.set(s.metricId, s.firstRow);
+    }
+  }
   for (const s of load.series) {
     if (!ids.has(s.marketId)) continue;
     const origin = observations.find((o) => o.marketId === s.marketId && o.metricId === s.metricId)?.origin;
     const place: Place = { ...origin, marketId: s.marketId, column: s.metricId };
+    const begins = firstRows.get(s.metricId);
+    if (s.firstRow !== undefined && begins !== undefined && s.firstRow !== begins) {
+      throw new FixtureError(
+        'missing_row',
+        { ...place, file: origin?.file ?? retrieval.file },
+        `the series of ${s.metricId} begins in ${s.firstRow}, where the other markets' begin in ${begins}: the agency writes every series from one period on, so a row was lost`,
+      );
+    }
     for (const point of s.points) {
       if (point.noRow === true) {
         throw new FixtureError(

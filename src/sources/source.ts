@@ -41,6 +41,11 @@ export interface MissingValue<M extends string = string> {
 export interface MetricSeries<M extends string = string> {
   marketId: string;
   metricId: M;
+  /**
+   * The period of the series' first row in the file, a value or not, where the source writes every series from one
+   * period on (FHFA: the file's first quarter): the load refuses a market's series that begins later than the others'.
+   */
+  firstRow?: string;
   /** Periods in a year (4 for quarters): the year-over-year change compares a point with the one this many before. */
   perYear: number;
   /** Consecutive periods, oldest first, from the first with a value to the latest with one; undefined where the source has no value (FHFA's "-"). */

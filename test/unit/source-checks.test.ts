@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loadSources } from '../../src/sources/load.ts';
 import type { SourceModule } from '../../src/sources/source.ts';
-import { fixtureReader } from '../support/data.ts';
+import { FIXTURE_FILES, fixtureReader } from '../support/data.ts';
 import { assertFixtureError } from '../support/refused.ts';
 import { WORLD_MARKETS, WORLD_SOURCES } from '../world/world.ts';
 
@@ -87,6 +87,14 @@ describe('the load: one latest period per source, its vintage', () => {
       () => bps(withPeriods((id) => (id === 'us-tx-austin' ? 'FY2023' : 'FY2024'))),
       'out_of_range',
       "census-bps/so2024a.txt:59, column permits, market us-tx-austin: permits is as of FY2023, but the latest period of permits is FY2024, as 15 other markets' permits is: every market's latest period of a source is the same (its vintage, where written alike), so none is served an older one",
+    );
+  });
+  test("Los Angeles' first row (1975 Q1, a value) deleted: its series would begin a quarter later than the others', refused", () => {
+    const first = lines(FIXTURE_FILES.get(FHFA) ?? '').findIndex((l) => l.startsWith('"Los Angeles-Long Beach-Glendale, CA (MSAD)",31084,1975,1,')) + 1;
+    assertFixtureError(
+      () => load({ [FHFA]: withoutLine(first) }),
+      'missing_row',
+      /^fhfa-hpi\/hpi_at_metro\.csv:\d+, column homePriceIndex, market us-ca-los-angeles: the series of homePriceIndex begins in 1975 Q2, where the other markets' begin in 1975 Q1: the agency writes every series from one period on, so a row was lost$/,
     );
   });
   test("a row lost inside a market's series (Denver's 2000 Q1) is refused, not served as a gap", () => {

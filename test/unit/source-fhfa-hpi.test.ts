@@ -769,6 +769,7 @@ describe('fhfa-hpi: the committed fixture (2023 delineations, the 2026 Q2 releas
       gappy.series.filter((s) => s.metricId === 'homePriceIndex'),
       [
         {
+          firstRow: '2024 Q2',
           marketId: 'us-tx-austin',
           metricId: 'homePriceIndex',
           perYear: 4,

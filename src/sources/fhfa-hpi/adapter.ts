@@ -176,14 +176,25 @@ export function latestQuarterOf(source: string): string {
 function seriesOf(marketId: string, entry: Series, latest: Quarter): MetricSeries<FhfaMetric> {
   const end = quarterKey(latest.year, latest.quarter);
   let start = end;
-  for (const q of entry.quarters.values()) if (q.index !== undefined) start = Math.min(start, quarterKey(q.year, q.quarter));
+  let firstRow = end;
+  for (const q of entry.quarters.values()) {
+    firstRow = Math.min(firstRow, quarterKey(q.year, q.quarter));
+    if (q.index !== undefined) start = Math.min(start, quarterKey(q.year, q.quarter));
+  }
+  // A quarter lost among the "-" rows before the first value (the first value's own row, say) starts the points there.
+  for (let key = firstRow; key < start; key += 1) {
+    if (!entry.quarters.has(key)) {
+      start = key;
+      break;
+    }
+  }
   const points: { period: string; value: number | undefined }[] = [];
   // FHFA writes a row for every quarter of a series ("-" where it has no index): a quarter without one is marked, and the load refuses it.
   for (let key = start; key <= end; key += 1) {
     const row = entry.quarters.get(key);
     points.push({ period: quarterLabel(quarterOfKey(key)), value: row?.index, ...(row === undefined ? { noRow: true as const } : {}) });
   }
-  return { marketId, metricId: 'homePriceIndex', perYear: 4, points };
+  return { marketId, metricId: 'homePriceIndex', perYear: 4, points, firstRow: quarterLabel(quarterOfKey(firstRow)) };
 }
 
 /**
