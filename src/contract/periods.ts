@@ -1,6 +1,12 @@
 // The calendar span of a period label as the sources write it ("2024", "2020-2024", "2025 Q4", "2024 Q4 to 2025 Q4", "FY2026"): the series' period_start and period_end.
 import { InvariantError } from './errors.ts';
 
+/**
+ * The first and last days a zip file's MS-DOS dates can record (1980 to 2107): the download is dated by the snapshot, so
+ * the load refuses a retrieval or release date outside them.
+ */
+export const ZIP_DATES = { first: '1980-01-01', last: '2107-12-31' } as const;
+
 export interface PeriodRange {
   /** First day of the period, ISO date. */
   start: string;
@@ -10,9 +16,11 @@ export interface PeriodRange {
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 const lastDay = (year: number, month: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate();
+// Years are written with four digits, so that spans compare as text whatever the year ("0999" before "2005").
+const year = (y: number): string => String(y).padStart(4, '0');
 const span = (y1: number, m1: number, y2: number, m2: number): PeriodRange => ({
-  start: `${y1}-${pad(m1)}-01`,
-  end: `${y2}-${pad(m2)}-${pad(lastDay(y2, m2))}`,
+  start: `${year(y1)}-${pad(m1)}-01`,
+  end: `${year(y2)}-${pad(m2)}-${pad(lastDay(y2, m2))}`,
 });
 
 const QUARTER = /^(\d{4}) Q([1-4])$/;
@@ -33,19 +41,26 @@ function single(label: string): PeriodRange | undefined {
   return undefined;
 }
 
+/** The span a period label covers, or undefined for a label of no form the sources write (data, not a bug, may name one). */
+export function periodRangeOf(label: string): PeriodRange | undefined {
+  const parts = label.split(' to ');
+  const ranges = parts.map(single);
+  const first = ranges[0];
+  const last = ranges.at(-1);
+  if (parts.length > 2 || first === undefined || last === undefined || ranges.includes(undefined)) return undefined;
+  return { start: first.start, end: last.end };
+}
+
 /**
  * The span a period label covers. "A to B" (a change between two periods) runs from the start of A to the end of B.
  * A label of another form is a bug in a source module (its asOf), not bad input: it throws an InvariantError.
  */
 export function periodRange(label: string): PeriodRange {
-  const parts = label.split(' to ');
-  const ranges = parts.map(single);
-  const first = ranges[0];
-  const last = ranges.at(-1);
-  if (parts.length > 2 || first === undefined || last === undefined || ranges.includes(undefined)) {
+  const range = periodRangeOf(label);
+  if (range === undefined) {
     throw new InvariantError(`the period "${label}" is not a year, a span of years, a quarter, a fiscal year, or "A to B" of those`);
   }
-  return { start: first.start, end: last.end };
+  return range;
 }
 
 /** Sorts period labels by their span: earlier ends first, then earlier starts. */

@@ -1,5 +1,7 @@
 // A deterministic zip archive (PKWARE APPNOTE 6.3, deflate, UTF-8 names): the same files give the same bytes, so two builds give one ETag.
 import { deflateRawSync } from 'node:zlib';
+import { InvariantError } from '../contract/errors.ts';
+import { ZIP_DATES } from '../contract/periods.ts';
 
 export interface ZipEntry {
   /** The path inside the archive, with forward slashes. */
@@ -29,8 +31,14 @@ export function crc32(body: Buffer): number {
   return (c ^ 0xffffffff) >>> 0;
 }
 
-/** An MS-DOS date of midnight on an ISO date (zip's timestamps have no zone): every entry carries the snapshot's date. */
+/**
+ * An MS-DOS date of midnight on an ISO date (zip's timestamps have no zone): every entry carries the snapshot's date.
+ * It holds 1980 to 2107 only; the load refuses a retrieval date outside (ZIP_DATES), so one here is a bug.
+ */
 function dosDate(isoDate: string): number {
+  if (!(isoDate >= ZIP_DATES.first && isoDate <= ZIP_DATES.last)) {
+    throw new InvariantError(`a zip dates its entries ${ZIP_DATES.first} to ${ZIP_DATES.last} only, not ${isoDate}: the load should have refused that date`);
+  }
   const [y = 1980, m = 1, d = 1] = isoDate.split('-').map(Number);
   return ((y - 1980) << 9) | (m << 5) | d;
 }

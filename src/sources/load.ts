@@ -1,10 +1,11 @@
-// The loading stage: every source's adapter over the raw fixtures, and the snapshot date they give; the disk reader is its one side effect.
+// The loading stage: every source's adapter over the raw fixtures, held to the load's rules (checks.ts), and the snapshot date they give; the disk reader is its one side effect.
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataError, FixtureError } from '../contract/errors.ts';
 import type { MarketDefinition } from '../contract/markets.ts';
 import { byId } from '../contract/json.ts';
+import { checkedLoad } from './checks.ts';
 import { decodeFixture } from './parse.ts';
 import { SOURCES } from './registry.ts';
 import type { ReadFixture, SourceLoad, SourceModule } from './source.ts';
@@ -58,14 +59,18 @@ export function loadSources(read: ReadFixture, markets: readonly MarketDefinitio
     // The fixtures are valid UTF-8 without a byte-order mark (decodeFixture refuses the rest), so the text's UTF-8 bytes are the file's.
     const remote = new Set(source.remote.map((r) => r.file));
     const read_: SourceFile[] = [];
-    const load = source.load((path) => {
-      const text = read(path);
-      if (remote.has(path) && !read_.some((f) => f.file === path)) {
-        const bytes = Buffer.from(text, 'utf8');
-        read_.push({ file: path, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
-      }
-      return text;
-    }, markets);
+    const load = checkedLoad(
+      source,
+      (path) => {
+        const text = read(path);
+        if (remote.has(path) && !read_.some((f) => f.file === path)) {
+          const bytes = Buffer.from(text, 'utf8');
+          read_.push({ file: path, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
+        }
+        return text;
+      },
+      markets,
+    );
     files.set(source.sourceId, read_.sort(byId((f) => f.file)));
     return load;
   });

@@ -1,5 +1,6 @@
 // Shared checks for raw fixture fields, so every adapter rejects bad input the same way.
 import { FixtureError, InvariantError, type Place } from '../contract/errors.ts';
+import { ZIP_DATES } from '../contract/periods.ts';
 import type { Source } from '../contract/schemas.ts';
 import type { Observation, ReadFixture, SourceLoad, SourceModule } from './source.ts';
 
@@ -17,6 +18,7 @@ export function text(raw: string | undefined, place: Place, field: string): stri
       `text field "${field}" starts with "${raw[0]}", which a spreadsheet would execute as a formula: ${JSON.stringify(raw)}`,
     );
   }
+  refuseInvisible(raw, place, field);
   return raw;
 }
 
@@ -94,15 +96,116 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 /** A plain decimal number as upstreams publish it: optional sign, digits, optional fraction. */
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
+/**
+ * A number as upstreams publish it, refused unless it is a plain decimal whose size a count or a measure can have: at
+ * most Number.MAX_SAFE_INTEGER, so no value is served other than as written and nothing is sized by an absurd one.
+ */
 export function numeric(raw: string | undefined, place: Place, field: string): number {
   if (raw === undefined || raw.trim() === '') {
     throw new FixtureError('missing_field', { ...place, column: field }, `required field "${field}" is missing or empty`);
   }
+  refuseInvisible(raw, place, field);
   const trimmed = raw.trim();
   if (!DECIMAL.test(trimmed)) {
     throw new FixtureError('not_numeric', { ...place, column: field }, `field "${field}" must be a decimal number, got ${JSON.stringify(raw)}`);
   }
-  return Number(trimmed);
+  const value = Number(trimmed);
+  if (!(Math.abs(value) <= Number.MAX_SAFE_INTEGER)) {
+    throw new FixtureError(
+      'out_of_range',
+      { ...place, column: field },
+      `field "${field}" is ${trimmed.slice(0, 40)}${trimmed.length > 40 ? '…' : ''}, larger than any count or measure (at most 2^53 − 1)`,
+    );
+  }
+  return value;
+}
+
+/** The years a field may name: from the first the source publishes to the last its retrieval allows. */
+export interface YearSpan {
+  first: number;
+  last: number;
+  /** Why these are the bounds, after a colon in the message: "FHFA's indexes begin in 1975, and these files were retrieved on 2026-11-29". */
+  says: string;
+}
+
+/** A calendar year written with four digits, within the span; anything else (2205, 0999, -2019, 99999, 1e30) is refused with its place. */
+export function year(raw: string | undefined, place: Place, field: string, span: YearSpan): number {
+  const value = numeric(raw, place, field);
+  const written = (raw ?? '').trim();
+  if (!/^\d{4}$/.test(written) || value < span.first || value > span.last) {
+    throw new FixtureError(
+      'out_of_range',
+      { ...place, column: field },
+      `year ${JSON.stringify(written.slice(0, 40))} is not a year from ${span.first} to ${span.last}: ${span.says}`,
+    );
+  }
+  return value;
+}
+
+/**
+ * Characters no agency writes and no reader sees, which would be taken as data (a byte-order mark before a row makes
+ * it another series; a no-break space hides in a name): C0 and C1 controls but the line ends, a carriage return not
+ * ending a line, the no-break and other Unicode spaces, soft hyphens, zero-width and directional marks, and U+FEFF.
+ */
+const INVISIBLE_RANGES: readonly (readonly [number, number])[] = [
+  [0x00, 0x09],
+  [0x0b, 0x0c],
+  [0x0e, 0x1f],
+  [0x7f, 0xa0],
+  [0xad, 0xad],
+  [0x34f, 0x34f],
+  [0x61c, 0x61c],
+  [0x115f, 0x1160],
+  [0x17b4, 0x17b5],
+  [0x180b, 0x180f],
+  [0x2000, 0x200f],
+  [0x2028, 0x202f],
+  [0x205f, 0x206f],
+  [0x3000, 0x3000],
+  [0x3164, 0x3164],
+  [0xfe00, 0xfe0f],
+  [0xfeff, 0xfeff],
+  [0xffa0, 0xffa0],
+  [0xfff0, 0xfffb],
+];
+const escaped = (n: number): string => `\\u${n.toString(16).padStart(4, '0')}`;
+/** Written from the ranges as escapes: a class of the characters themselves would hold controls and combining marks. */
+const INVISIBLE = new RegExp(`[${INVISIBLE_RANGES.map(([a, b]) => (a === b ? escaped(a) : `${escaped(a)}-${escaped(b)}`)).join('')}]|\\r(?!\\n)`);
+
+const codePoint = (char: string): string => `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+
+/** Refuses a field holding an invisible character, naming it. */
+function refuseInvisible(raw: string, place: Place, field: string): void {
+  const found = INVISIBLE.exec(raw);
+  if (found === null) return;
+  throw new FixtureError(
+    'bad_encoding',
+    { ...place, column: field },
+    `field "${field}" holds the invisible character ${codePoint(found[0])} at position ${found.index + 1}, which the agency's files do not have; remove it`,
+  );
+}
+
+/** Refuses a file holding an invisible character anywhere (rows no market reads included), naming its line and column. */
+export function refuseInvisibleIn(source: string, file: string): void {
+  const found = INVISIBLE.exec(source);
+  if (found === null) return;
+  const { line, column } = lineAndColumn(source, found.index);
+  throw new FixtureError(
+    'bad_encoding',
+    { file, line },
+    `the invisible character ${codePoint(found[0])} at column ${column}, which the agency's files do not have and a reader would not see; remove it`,
+  );
+}
+
+/** The 1-based line and column of an offset into a text. */
+export function lineAndColumn(source: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let start = 0;
+  for (let i = source.indexOf('\n'); i !== -1 && i < offset; i = source.indexOf('\n', i + 1)) {
+    line += 1;
+    start = i + 1;
+  }
+  return { line, column: offset - start + 1 };
 }
 
 /** Rounds to a fixed number of decimals, half away from zero, without binary drift (1.005 → 1.01). */
@@ -135,55 +238,176 @@ export function isCalendarDate(value: string): boolean {
   return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value;
 }
 
+/** The fields of retrieval.json: what the load reads, and the files `fetch` records. */
+const RETRIEVAL_KEYS = ['vintage', 'latestReleaseDate', 'latestRetrievedAt', 'illustrative', 'illustrativeMetrics', 'files'];
+
 /** Reads `<source>/retrieval.json`: the vintage and the release and retrieval dates of the fixture. */
 export function readRetrieval(read: ReadFixture, sourceDir: string): Retrieval {
   const file = `${sourceDir}/retrieval.json`;
-  const parsed = parseJson(read(file), file);
+  const source = read(file);
+  const parsed = parseJson(source, file);
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new FixtureError('bad_shape', { file }, 'expected a JSON object');
+    throw new FixtureError('bad_shape', { file, line: 1 }, 'expected a JSON object');
   }
+  /** The place of a field: its pointer, and the line its key is on (the object's first line where the key is absent). */
+  const at = (key: string): Place => {
+    const found = source.indexOf(`"${key}"`);
+    return { file, line: lineAndColumn(source, Math.max(0, found)).line, pointer: `/${key}` };
+  };
   const record = parsed as Record<string, unknown>;
+  // A misspelt key would drop what it holds without a word: only the fields below (and `fetch`'s record of its files) are read.
+  const unknown = Object.keys(record).find((key) => !RETRIEVAL_KEYS.includes(key));
+  if (unknown !== undefined) {
+    throw new FixtureError(
+      'bad_shape',
+      at(unknown),
+      `unknown field ${JSON.stringify(unknown)}; retrieval.json holds ${RETRIEVAL_KEYS.map((k) => `"${k}"`).join(', ')}`,
+    );
+  }
   const vintage = record['vintage'];
   if (typeof vintage !== 'string' || vintage === '') {
-    throw new FixtureError('missing_field', { file, pointer: '/vintage' }, 'required field "vintage" is missing');
+    throw new FixtureError('missing_field', at('vintage'), 'required field "vintage" is missing');
   }
+  refuseInvisible(vintage, at('vintage'), 'vintage');
   const out: Retrieval = { vintage };
   for (const key of ['latestReleaseDate', 'latestRetrievedAt'] as const) {
     const value = record[key];
     if (value === undefined) continue;
     if (typeof value !== 'string' || !isCalendarDate(value)) {
-      throw new FixtureError('bad_shape', { file, pointer: `/${key}` }, `"${key}" must be an ISO date (YYYY-MM-DD), got ${JSON.stringify(value)}`);
+      throw new FixtureError('bad_shape', at(key), `"${key}" must be an ISO date (YYYY-MM-DD), got ${JSON.stringify(value)}`);
+    }
+    // The snapshot's date dates every entry of the download, and a zip's MS-DOS dates hold 1980 to 2107 only.
+    if (value < ZIP_DATES.first || value > ZIP_DATES.last) {
+      throw new FixtureError(
+        'out_of_range',
+        at(key),
+        `"${key}" is ${value}, outside ${ZIP_DATES.first} to ${ZIP_DATES.last}: the dates a zip file can record (the download is dated by the snapshot), and no agency released these data earlier`,
+      );
     }
     out[key] = value;
+  }
+  if (out.latestReleaseDate !== undefined && out.latestRetrievedAt !== undefined && out.latestReleaseDate > out.latestRetrievedAt) {
+    throw new FixtureError(
+      'out_of_range',
+      at('latestReleaseDate'),
+      `"latestReleaseDate" ${out.latestReleaseDate} is after "latestRetrievedAt" ${out.latestRetrievedAt}: a release cannot be retrieved before it is published`,
+    );
   }
   const illustrative = record['illustrative'];
   if (illustrative !== undefined) {
     if (typeof illustrative !== 'string' || illustrative.trim() === '') {
-      throw new FixtureError('bad_shape', { file, pointer: '/illustrative' }, '"illustrative" must be a sentence saying which values are not published');
+      throw new FixtureError('bad_shape', at('illustrative'), '"illustrative" must be a sentence saying which values are not published');
     }
     out.illustrative = illustrative;
   }
   const metrics = record['illustrativeMetrics'];
   if (metrics !== undefined) {
     if (out.illustrative === undefined) {
-      throw new FixtureError('bad_shape', { file, pointer: '/illustrativeMetrics' }, '"illustrativeMetrics" needs the sentence "illustrative" beside it');
+      throw new FixtureError('bad_shape', at('illustrativeMetrics'), '"illustrativeMetrics" needs the sentence "illustrative" beside it');
     }
     const ids: unknown[] = Array.isArray(metrics) ? metrics : [];
     const named = ids.filter((m): m is string => typeof m === 'string' && m !== '');
     if (named.length === 0 || named.length !== ids.length) {
-      throw new FixtureError('bad_shape', { file, pointer: '/illustrativeMetrics' }, '"illustrativeMetrics" must be a list of metric ids');
+      throw new FixtureError('bad_shape', at('illustrativeMetrics'), '"illustrativeMetrics" must be a list of metric ids');
     }
     out.illustrativeMetrics = named;
   }
   return out;
 }
 
+/** Parses a fixture's JSON; a syntax error names its line and column (the parser's message does not always say where). */
 export function parseJson(source: string, file: string): unknown {
   try {
     return JSON.parse(source);
   } catch (error) {
-    throw new FixtureError('bad_shape', { file }, `not valid JSON: ${(error as Error).message}`);
+    const { line, column } = lineAndColumn(source, Math.max(0, jsonErrorOffset(source)));
+    // V8 quotes the start of the text after its reason; the place says where, so the quote is left out.
+    const reason = (error as Error).message.replace(/, ".*" is not valid JSON$/s, '').replace(/ in JSON at position \d+.*$/s, '');
+    throw new FixtureError('bad_shape', { file, line }, `not valid JSON at column ${column}: ${reason}`);
   }
+}
+
+/** The offset of the first character at which a text stops being JSON (its length where it ends too soon), scanning without recursion. */
+export function jsonErrorOffset(source: string): number {
+  let i = 0;
+  const space = (): void => {
+    while (i < source.length && ' \t\n\r'.includes(source.charAt(i))) i += 1;
+  };
+  // What may come next: a value, a key (or the object's end), a colon, a comma or the container's end.
+  const stack: ('[' | '{')[] = [];
+  let expect: 'value' | 'key' | 'colon' | 'next' | 'first' = 'value';
+  for (;;) {
+    space();
+    if (i >= source.length) return stack.length === 0 && expect === 'next' ? -1 : source.length;
+    const ch = source.charAt(i);
+    if (expect === 'next' && stack.length === 0) return i;
+    if (expect === 'next') {
+      const top = stack.at(-1);
+      if (ch === ',') {
+        i += 1;
+        expect = top === '{' ? 'key' : 'value';
+      } else if ((ch === ']' && top === '[') || (ch === '}' && top === '{')) {
+        i += 1;
+        stack.pop();
+      } else return i;
+      continue;
+    }
+    if (expect === 'colon') {
+      if (ch !== ':') return i;
+      i += 1;
+      expect = 'value';
+      continue;
+    }
+    if (expect === 'first' && ((ch === ']' && stack.at(-1) === '[') || (ch === '}' && stack.at(-1) === '{'))) {
+      i += 1;
+      stack.pop();
+      expect = 'next';
+      continue;
+    }
+    if (expect === 'key' || (expect === 'first' && stack.at(-1) === '{')) {
+      if (ch !== '"') return i;
+      const end = stringEnd(source, i);
+      if (end < 0) return -end;
+      i = end;
+      expect = 'colon';
+      continue;
+    }
+    // A value.
+    if (ch === '[' || ch === '{') {
+      stack.push(ch);
+      i += 1;
+      expect = 'first';
+      continue;
+    }
+    if (ch === '"') {
+      const end = stringEnd(source, i);
+      if (end < 0) return -end;
+      i = end;
+    } else {
+      const literal = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(source.slice(i, i + 400));
+      if (literal === null) return i;
+      i += literal[0].length;
+    }
+    expect = 'next';
+  }
+}
+
+/** The offset after a JSON string starting at `start`, or minus the offset of what ends it wrongly. */
+function stringEnd(source: string, start: number): number {
+  for (let i = start + 1; i < source.length; i += 1) {
+    const code = source.charCodeAt(i);
+    if (code === 34) return i + 1;
+    if (code < 0x20) return -i;
+    if (code === 92) {
+      const next = source.charAt(i + 1);
+      if (next === 'u') {
+        if (!/^[0-9a-fA-F]{4}$/.test(source.slice(i + 2, i + 6))) return -i;
+        i += 5;
+      } else if ('"\\/bfnrt'.includes(next) && next !== '') i += 1;
+      else return -i;
+    }
+  }
+  return -source.length;
 }
 
 /** Splits one line of comma-separated values with RFC 4180 double-quote rules. */

@@ -27,7 +27,10 @@ export interface MissingValue<M extends string = string> {
   metricId: M;
   /** In words a reader understands, naming what the file said: `the Census API marks the estimate as not available (-666666666)`. */
   reason: string;
-  /** The file and line that said it; no line when the value is missing because no row exists. */
+  /**
+   * The file and line that said it; no line when the value is missing because no row exists, which the load refuses
+   * (src/sources/checks.ts): only a value the file itself says is absent is published as missing.
+   */
   origin: { file: string; line?: number };
 }
 
@@ -38,10 +41,20 @@ export interface MissingValue<M extends string = string> {
 export interface MetricSeries<M extends string = string> {
   marketId: string;
   metricId: M;
+  /**
+   * The period of the series' first row in the file, a value or not, where the source writes every series from one
+   * period on (FHFA: the file's first quarter): the load refuses a market's series that begins later than the others'.
+   */
+  firstRow?: string;
   /** Periods in a year (4 for quarters): the year-over-year change compares a point with the one this many before. */
   perYear: number;
   /** Consecutive periods, oldest first, from the first with a value to the latest with one; undefined where the source has no value (FHFA's "-"). */
-  points: readonly { period: string; value: number | undefined }[];
+  points: readonly {
+    period: string;
+    value: number | undefined;
+    /** The file has no row for the period though the series runs through it: a row lost, which the load refuses (src/sources/checks.ts). */
+    noRow?: true;
+  }[];
 }
 
 /** How a market's value was put together where that is not the plain reading of one row (New York City's permits: five borough rows). */
@@ -96,6 +109,11 @@ export interface MetricSpec<M extends string = string> {
   unitWords?: string;
   /** Decimals the upstream publishes the value with; values are rounded to this at ingestion. */
   decimals: number;
+  /**
+   * The values the metric can take, in its unit, low and high: the load refuses a value outside (a count of a
+   * trillion, a negative rent); absent, any finite number.
+   */
+  range?: readonly [low: number, high: number];
   /** Whether the methodology requires it of every market (coverage counts the required metrics). */
   required: boolean;
   definition: string;
@@ -122,6 +140,11 @@ export interface Credential {
 /** Everything about one upstream dataset. One registry (./registry.ts) lists the modules; nothing else names a source id. */
 export interface SourceModule<Id extends string = string, M extends string = string> {
   sourceId: Id;
+  /**
+   * The first period the agency publishes ("1975 Q1"): the load refuses a period that begins before it. Absent, only
+   * the retrieval date bounds the periods.
+   */
+  firstPeriod?: string;
   /** The metrics this source provides, in the order the pages list them. */
   metrics: readonly MetricSpec<M>[];
   /** What every profile citing it says of it (docs/contract.md 2.4), less what its files tell: the dataset's vintage and the dates. */

@@ -353,7 +353,7 @@ describe('a profile that breaks the published contract stops the build', () => {
       },
     );
   });
-  test('a value that is not a finite number is refused at assembly, naming the market and the fixture line', () => {
+  test('a value that is not a finite number is refused at load, naming the market and the fixture line', () => {
     assert.throws(
       () =>
         build(
@@ -365,9 +365,9 @@ describe('a profile that breaks the published contract stops the build', () => {
         ),
       (error: unknown) => {
         assert.ok(error instanceof DataError, 'error instanceof DataError');
-        assert.equal(error.code, 'not_numeric');
-        assert.deepEqual(error.place, { file: FHFA, line: FHFA_AUSTIN_2026_Q2, marketId: 'us-tx-austin' });
-        assert.equal(error.reason, 'source fhfa-hpi produced NaN for "homePriceIndex"; values must be finite numbers');
+        assert.equal(error.code, 'out_of_range');
+        assert.deepEqual(error.place, { file: FHFA, line: FHFA_AUSTIN_2026_Q2, marketId: 'us-tx-austin', column: 'homePriceIndex' });
+        assert.equal(error.reason, "homePriceIndex is NaN, outside the metric's range (from 0.01 to 100000 index)");
         return true;
       },
     );

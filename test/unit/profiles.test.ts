@@ -10,7 +10,7 @@ import type { MarketIndex, MarketProfile } from '../../src/contract/schemas.ts';
 import { DataError } from '../../src/contract/errors.ts';
 import type { Observation, ReadFixture, SourceModule, SourceLoad } from '../../src/sources/source.ts';
 import { fixtureReader } from '../support/data.ts';
-import { WORLD_MARKETS, WORLD_SOURCES, buildWorld } from '../world/world.ts';
+import { WORLD_MARKETS, WORLD_SOURCES } from '../world/world.ts';
 
 const BASE = 'http://localhost:3000';
 /** A retrieval.json with these dates (and the fixture's vintage). */
@@ -39,25 +39,29 @@ describe('dates follow the sources', () => {
   test('retrieved on different days: the snapshot is the latest retrieval, retrievedAt the oldest of the cited sources', () => {
     // The oldest is the last source by id, so the order of the sources cannot stand in for the order of the dates.
     const { austin } = profilesWith({
-      'census-acs-5yr/retrieval.json': retrieval('2020-2024', '2026-01-29', '2026-05-15'),
-      'census-bps/retrieval.json': retrieval('2025', '2026-05-01', '2026-05-20'),
-      'fhfa-hpi/retrieval.json': retrieval('2025 Q4', '2026-02-24', '2026-05-01'),
+      'census-acs-5yr/retrieval.json': retrieval('2020-2024', '2027-01-29', '2027-05-15'),
+      'census-bps/retrieval.json': retrieval('2024', '2027-05-01', '2027-05-20'),
+      'fhfa-hpi/retrieval.json': retrieval('2026 Q2', '2027-02-24', '2027-05-01'),
     });
-    assert.equal(austin.generatedAt, '2026-05-20');
-    assert.equal(austin.profile.updatedDate, '2026-05-20');
-    assert.equal(austin.profile.freshness.retrievedAt, '2026-05-01');
+    assert.equal(austin.generatedAt, '2027-05-20');
+    assert.equal(austin.profile.updatedDate, '2027-05-20');
+    assert.equal(austin.profile.freshness.retrievedAt, '2027-05-01');
     assert.deepEqual(
       austin.sources.map((s) => [s.sourceId, s.latestRetrievedAt]),
       [
-        ['census-acs-5yr', '2026-05-15'],
-        ['census-bps', '2026-05-20'],
-        ['fhfa-hpi', '2026-05-01'],
+        ['census-acs-5yr', '2027-05-15'],
+        ['census-bps', '2027-05-20'],
+        ['fhfa-hpi', '2027-05-01'],
       ],
     );
   });
-  test("a source that backs none of a market's metrics is not among its sources: Phoenix without its permits row", () => {
-    const WEST = 'census-bps/we2024a.txt';
-    const phoenix = assembled(fixtureReader({ [WEST]: (t) => t.replace(/\n2024,04,257000,[^\n]*/, '') })).profile('us-az-phoenix');
+  test("a source that backs none of a market's metrics is not among its sources: Phoenix's permits stated missing", () => {
+    // A row missing outright is refused by the load (src/sources/checks.ts); a value the file says is absent is published as missing.
+    const sources = changed('census-bps', (l) => {
+      l.observations = l.observations.filter((o) => o.marketId !== 'us-az-phoenix');
+      l.missing.push({ marketId: 'us-az-phoenix', metricId: 'permits', reason: 'not reported', origin: { file: 'census-bps/we2024a.txt', line: 7 } });
+    });
+    const phoenix = assembled(fixtureReader(), sources).profile('us-az-phoenix');
     assert.deepEqual(
       phoenix.sources.map((s) => s.sourceId),
       ['census-acs-5yr', 'fhfa-hpi'],
@@ -73,26 +77,26 @@ describe('dates follow the sources', () => {
   });
   test('an aging source makes the profile aging: FHFA released 130 days before the snapshot (quarterly: 93 to 184 days)', () => {
     const { austin, index } = profilesWith({
-      'census-acs-5yr/retrieval.json': retrieval('2020-2024', '2026-01-29', '2026-05-20'),
-      'census-bps/retrieval.json': retrieval('2024', '2025-05-01', '2026-05-20'),
-      'fhfa-hpi/retrieval.json': retrieval('2025 Q4', '2026-01-10', '2026-05-20'),
+      'census-acs-5yr/retrieval.json': retrieval('2020-2024', '2027-01-29', '2027-05-20'),
+      'census-bps/retrieval.json': retrieval('2024', '2026-05-01', '2027-05-20'),
+      'fhfa-hpi/retrieval.json': retrieval('2026 Q2', '2027-01-10', '2027-05-20'),
     });
     assert.equal(austin.profile.freshness.freshness, 'aging');
-    assert.match(austin.profile.freshness.note, /fhfa-hpi \(quarterly\) released 2026-01-10, 130 days before the snapshot: aging/);
-    assert.match(austin.profile.freshness.note, /census-acs-5yr \(annually\) released 2026-01-29, 111 days before the snapshot: fresh/);
+    assert.match(austin.profile.freshness.note, /fhfa-hpi \(quarterly\) released 2027-01-10, 130 days before the snapshot: aging/);
+    assert.match(austin.profile.freshness.note, /census-acs-5yr \(annually\) released 2027-01-29, 111 days before the snapshot: fresh/);
     assert.equal(index.markets.find((m) => m.id === 'us-tx-austin')?.freshness, 'aging');
   });
   test('the least fresh source wins: an aging FHFA and a stale BPS (released 870 days before) make the profile stale', () => {
     const { austin } = profilesWith({
-      'census-acs-5yr/retrieval.json': retrieval('2020-2024', '2026-01-29', '2026-05-20'),
-      'fhfa-hpi/retrieval.json': retrieval('2025 Q4', '2026-01-10', '2026-05-20'),
-      'census-bps/retrieval.json': retrieval('2024', '2024-01-01', '2026-05-20'),
+      'census-acs-5yr/retrieval.json': retrieval('2020-2024', '2027-01-29', '2027-05-20'),
+      'fhfa-hpi/retrieval.json': retrieval('2026 Q2', '2027-01-10', '2027-05-20'),
+      'census-bps/retrieval.json': retrieval('2024', '2024-12-31', '2027-05-20'),
     });
     assert.equal(austin.profile.freshness.freshness, 'stale');
-    assert.match(austin.profile.freshness.note, /census-bps \(annually\) released 2024-01-01, 870 days before the snapshot: stale/);
+    assert.match(austin.profile.freshness.note, /census-bps \(annually\) released 2024-12-31, 870 days before the snapshot: stale/);
   });
   test('a source with no release date is stale, and the note says the date is unknown', () => {
-    const { austin } = profilesWith({ 'census-bps/retrieval.json': retrieval('2025', undefined, '2026-05-20') });
+    const { austin } = profilesWith({ 'census-bps/retrieval.json': retrieval('2024', undefined, '2026-05-20') });
     assert.equal(austin.profile.freshness.freshness, 'stale');
     assert.match(austin.profile.freshness.note, /census-bps \(annually\) release date unknown: stale/);
     assert.equal(austin.sources.find((s) => s.sourceId === 'census-bps')?.latestReleaseDate, undefined);
@@ -139,6 +143,13 @@ describe('illustrative scores', () => {
         l.observations = l.observations
           .filter((o) => !(o.marketId === 'us-tx-austin' && o.metricId === 'medianGrossRent'))
           .map((o) => (o.marketId === 'us-tx-austin' && o.metricId === 'vacancyRate' ? { ...o, illustrative: true as const } : o));
+        // Missing as the file says so (an annotation value on its line): a value missing without a word is refused at load.
+        l.missing.push({
+          marketId: 'us-tx-austin',
+          metricId: 'medianGrossRent',
+          reason: 'an annotation',
+          origin: { file: 'census-acs-5yr/acs5-2024-detailed-place.json', line: 2 },
+        });
       }),
     );
     assert.deepEqual(Object.keys(austin.profile.scores).sort(), ['ownerAffordability', 'supply']);
@@ -147,9 +158,13 @@ describe('illustrative scores', () => {
 });
 
 describe('refusals at assembly, each with its code and place', () => {
+  // The loads straight from the adapters, past the load's own rules (src/sources/checks.ts, which refuse most of these
+  // first): assembly refuses them as well, whatever loads it is given.
   const refused = (adapters: SourceModule[], code: string, message: RegExp): void => {
+    const read = fixtureReader();
+    const loads = adapters.map((a) => a.load(read, WORLD_MARKETS));
     assert.throws(
-      () => buildWorld({ baseUrl: BASE, sources: adapters }),
+      () => assembleSnapshot(WORLD_MARKETS, { loads, files: new Map(), snapshotDate: '2026-11-29' }, BASE),
       (e: unknown) => e instanceof DataError && e.code === code && e.place.marketId === 'us-tx-austin' && message.test(e.message),
     );
   };

@@ -193,7 +193,7 @@ describe('census-acs-5yr: each market beside its state', () => {
     assertFixtureError(
       () => censusAcs5yr.load(reader([PLACE_HEADER, AUSTIN, DALLAS], [STATE_HEADER, ALABAMA]), texasMarkets),
       'missing_row',
-      "census-acs-5yr/acs5-2024-detailed-state.json: no row for state 48 (Texas), the state of us-tx-austin: every market's figures are shown beside its state's",
+      "census-acs-5yr/acs5-2024-detailed-state.json, market us-tx-austin: no row for state 48 (Texas), the state of us-tx-austin: every market's figures are shown beside its state's",
     );
   });
   test('a second row for a state is an error naming both lines', () => {
@@ -304,7 +304,6 @@ describe('census-acs-5yr: values a market row leaves out', () => {
       '-555555555',
       "B25064_001E is -555555555: the Census API's annotation that the estimate is controlled (a margin-of-error code, not an estimate)",
     ],
-    ['another negative value', '-1', 'B25064_001E is -1: a negative annotation value, not an estimate'],
   ];
   for (const [label, cell, reason] of cases) {
     test(`${label} in a market's rent leaves that metric missing with its reason and keeps the rest of the row`, () => {
@@ -323,9 +322,29 @@ describe('census-acs-5yr: values a market row leaves out', () => {
       "B25064_001E is -666666666: the Census API's annotation that the estimate could not be computed (too few sample observations, or a median in an open-ended interval)",
     );
   });
-  test('another negative value padded with spaces is named without the padding', () => {
-    const load = censusAcs5yr.load(reader([PLACE_HEADER, austinWith('B25077_001E', ' -1 '), DALLAS]), texasMarkets);
-    assert.equal(reasonOf(load, 'us-tx-austin', 'medianHomeValue'), 'B25077_001E is -1: a negative annotation value, not an estimate');
+  test('another negative value, padded or not, is refused: only the annotation values stand for an absent figure', () => {
+    for (const [field, cell] of [
+      ['B25064_001E', '-1'],
+      ['B25077_001E', ' -1 '],
+      ['B25064_001M', '-14'],
+    ] as const) {
+      assertFixtureError(
+        () => censusAcs5yr.load(reader([PLACE_HEADER, austinWith(field, cell), DALLAS]), texasMarkets),
+        'out_of_range',
+        `census-acs-5yr/acs5-2024-detailed-place.json:2, column ${field}, at /1: ${field} is ${cell.trim()}: negative, and not one of the Census API's annotation values (-666666666, -999999999, -888888888, -222222222, -333333333, -555555555)`,
+      );
+    }
+  });
+  test('a market without a row in the places answer is missing every metric, with no line: the load refuses it (src/sources/checks.ts)', () => {
+    const load = censusAcs5yr.load(reader([PLACE_HEADER, DALLAS]), texasMarkets);
+    const austin = load.missing.filter((m) => m.marketId === 'us-tx-austin');
+    assert.equal(austin.length, 7);
+    assert.deepEqual(austin[0], {
+      marketId: 'us-tx-austin',
+      metricId: 'medianGrossRent',
+      reason: 'the places answer has no row for state 48 place 05000 (Austin city, Texas)',
+      origin: { file: PLACES },
+    });
   });
   test('zero is a value, not an annotation: a place with no vacant home has a vacancy rate of 0', () => {
     const load = censusAcs5yr.load(reader([PLACE_HEADER, austinWith('B25002_003E', '0'), DALLAS]), texasMarkets);
@@ -424,7 +443,7 @@ describe('census-acs-5yr: layout', () => {
     assertFixtureError(
       () => censusAcs5yr.load(reader([]), texasMarkets),
       'bad_shape',
-      'census-acs-5yr/acs5-2024-detailed-place.json: expected a Census API response: an array whose first row names the variables',
+      'census-acs-5yr/acs5-2024-detailed-place.json:1: expected a Census API response: an array whose first row names the variables',
     );
   });
   const withPlaces =
@@ -471,7 +490,7 @@ describe('census-acs-5yr: layout', () => {
   }
   test('a response that is not an array of rows is an error', () => {
     const read: ReadFixture = (path) => (path === PLACES ? '{"error":"unknown variable"}' : reader([PLACE_HEADER])(path));
-    assertFixtureError(() => censusAcs5yr.load(read, texasMarkets), 'bad_shape', /acs5-2024-detailed-place\.json: expected a Census API response/);
+    assertFixtureError(() => censusAcs5yr.load(read, texasMarkets), 'bad_shape', /acs5-2024-detailed-place\.json:1: expected a Census API response/);
   });
 });
 

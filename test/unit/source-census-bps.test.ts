@@ -397,7 +397,7 @@ describe('census-bps: samples in the published layout', () => {
       '<html><head><title>Service Unavailable</title></head><body></body></html>\n',
       'census-bps/ne2024a.txt:1: expected the BPS place file\'s header ("Survey,State,6-Digit,..."), got "<html><head><title>Service Unavailable</"',
     ],
-    ['an empty file', '', 'census-bps/ne2024a.txt: the file is empty: no header and no data rows'],
+    ['an empty file', '', 'census-bps/ne2024a.txt:1: the file is empty: no header and no data rows'],
     ['a file cut off after its header', `${HEADER.join('\r\n')}\r\n`, 'census-bps/ne2024a.txt:2: no data rows after the header (a truncated file?)'],
     ['a data row before the header', `${BOSTON_ROW}\r\n`, 'census-bps/ne2024a.txt:1: a data row before the header lines ("Survey,State,6-Digit,...")'],
   ] as const) {

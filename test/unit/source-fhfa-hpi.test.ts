@@ -160,14 +160,14 @@ describe('fhfa-hpi: the published layout', () => {
   });
 
   test('an empty file is an error', () => {
-    assertFixtureError(() => fhfaHpi.load(readerOf('\n'), WORLD_MARKETS), 'bad_shape', 'fhfa-hpi/hpi_at_metro.csv: no data rows');
+    assertFixtureError(() => fhfaHpi.load(readerOf('\n'), WORLD_MARKETS), 'bad_shape', 'fhfa-hpi/hpi_at_metro.csv:1: no data rows');
   });
 
   test('a file of a header line alone is an error too', () => {
     assertFixtureError(
       () => fhfaHpi.load(readerOf('name,cbsa,yr,qtr,index_nsa,index_sa\n'), WORLD_MARKETS),
       'bad_shape',
-      'fhfa-hpi/hpi_at_metro.csv: no data rows',
+      'fhfa-hpi/hpi_at_metro.csv:1: no data rows',
     );
   });
 
@@ -205,9 +205,9 @@ describe('fhfa-hpi: the published layout', () => {
     assert.equal(observation(load, 'us-tx-austin')?.value, 505.7);
     assert.deepEqual(load.series?.[0]?.points, [
       { period: '2024 Q4', value: 503.8 },
-      { period: '2025 Q1', value: undefined },
-      { period: '2025 Q2', value: undefined },
-      { period: '2025 Q3', value: undefined },
+      { period: '2025 Q1', value: undefined, noRow: true },
+      { period: '2025 Q2', value: undefined, noRow: true },
+      { period: '2025 Q3', value: undefined, noRow: true },
       { period: '2025 Q4', value: 505.7 },
     ]);
   });
@@ -257,8 +257,32 @@ describe('fhfa-hpi: a market row that cannot be read is an error naming file, li
     [
       'a year with a fraction',
       `${AUSTIN_NAME},12420,2025.5,4,505.70,( 3.49)`,
-      'bad_shape',
-      'fhfa-hpi/hpi_at_metro.csv:1: year 2025.5 and quarter 4 do not name a calendar quarter',
+      'out_of_range',
+      'fhfa-hpi/hpi_at_metro.csv:1, column year: year "2025.5" is not a year from 1975 to 2026: FHFA\'s indexes begin in 1975, and these files were retrieved on 2026-09-28',
+    ],
+    ...['2205', '99999', '-2019', '0999', '1974', '2027'].map((year): [string, string, string, string] => [
+      `the year ${year}`,
+      `${AUSTIN_NAME},12420,${year},4,505.70,( 3.49)`,
+      'out_of_range',
+      `fhfa-hpi/hpi_at_metro.csv:1, column year: year "${year}" is not a year from 1975 to 2026: FHFA's indexes begin in 1975, and these files were retrieved on 2026-09-28`,
+    ]),
+    [
+      'a year of 1e30 written out, refused before anything is sized by it',
+      `${AUSTIN_NAME},12420,1${'0'.repeat(30)},4,505.70,( 3.49)`,
+      'out_of_range',
+      `fhfa-hpi/hpi_at_metro.csv:1, column year: field "year" is 1${'0'.repeat(30)}, larger than any count or measure (at most 2^53 − 1)`,
+    ],
+    [
+      'a year of 1e30 in exponent form',
+      `${AUSTIN_NAME},12420,1e30,4,505.70,( 3.49)`,
+      'not_numeric',
+      'fhfa-hpi/hpi_at_metro.csv:1, column year: field "year" must be a decimal number, got "1e30"',
+    ],
+    [
+      'a quarter that had not ended by the retrieval date (2026-09-28: 2026 Q3 ends two days later)',
+      `${AUSTIN_NAME},12420,2026,3,505.70,( 3.49)`,
+      'out_of_range',
+      'fhfa-hpi/hpi_at_metro.csv:1, column quarter: 2026 Q3 had not ended on 2026-09-28, the retrieval date: no index of it can have been published',
     ],
     [
       'a quarter with a fraction',
@@ -745,6 +769,7 @@ describe('fhfa-hpi: the committed fixture (2023 delineations, the 2026 Q2 releas
       gappy.series.filter((s) => s.metricId === 'homePriceIndex'),
       [
         {
+          firstRow: '2024 Q2',
           marketId: 'us-tx-austin',
           metricId: 'homePriceIndex',
           perYear: 4,

@@ -10,12 +10,16 @@ import {
   firstInvalidUtf8,
   isCalendarDate,
   loadedSource,
+  jsonErrorOffset,
   numeric,
+  parseJson,
   readRetrieval,
+  refuseInvisibleIn,
   roundTo,
   splitCsvLine,
   text,
   withRetrieval,
+  year,
 } from '../../src/sources/parse.ts';
 import { prng } from '../support/fuzz.ts';
 import { assertFixtureError } from '../support/refused.ts';
@@ -94,9 +98,9 @@ describe('retrieval.json', () => {
     assert.deepEqual(readRetrieval(reader('{"vintage":"2025"}'), 'src-x'), { vintage: '2025' });
   });
   test('not JSON, not an object, no vintage: an error naming the file', () => {
-    assertFixtureError(() => readRetrieval(reader('{'), 'src-x'), 'bad_shape', /^src-x\/retrieval\.json: not valid JSON/);
+    assertFixtureError(() => readRetrieval(reader('{'), 'src-x'), 'bad_shape', /^src-x\/retrieval\.json:1: not valid JSON at column 2/);
     for (const notAnObject of ['[]', 'null', '5', '"2025"', 'true']) {
-      assertFixtureError(() => readRetrieval(reader(notAnObject), 'src-x'), 'bad_shape', /^src-x\/retrieval\.json: expected a JSON object$/);
+      assertFixtureError(() => readRetrieval(reader(notAnObject), 'src-x'), 'bad_shape', /^src-x\/retrieval\.json:1: expected a JSON object$/);
     }
     assertFixtureError(() => readRetrieval(reader('{"vintage":""}'), 'src-x'), 'missing_field', /at \/vintage: required field "vintage" is missing/);
     assertFixtureError(() => readRetrieval(reader('{}'), 'src-x'), 'missing_field', /"vintage"/);
@@ -116,7 +120,7 @@ describe('retrieval.json', () => {
       assertFixtureError(
         () => readRetrieval(reader(`{"vintage":"2025","illustrative":${bad}}`), 'src-x'),
         'bad_shape',
-        /^src-x\/retrieval\.json, at \/illustrative: "illustrative" must be a sentence saying which values are not published$/,
+        /^src-x\/retrieval\.json:1, at \/illustrative: "illustrative" must be a sentence saying which values are not published$/,
       );
     }
   });
@@ -129,13 +133,13 @@ describe('retrieval.json', () => {
     assertFixtureError(
       () => readRetrieval(reader('{"vintage":"2025","illustrativeMetrics":["a"]}'), 'src-x'),
       'bad_shape',
-      'src-x/retrieval.json, at /illustrativeMetrics: "illustrativeMetrics" needs the sentence "illustrative" beside it',
+      'src-x/retrieval.json:1, at /illustrativeMetrics: "illustrativeMetrics" needs the sentence "illustrative" beside it',
     );
     for (const bad of ['"a"', '[]', '[""]', '["a",1]', '["a",null]', '{"0":"a"}']) {
       assertFixtureError(
         () => readRetrieval(reader(`{"vintage":"2025","illustrative":"Some.","illustrativeMetrics":${bad}}`), 'src-x'),
         'bad_shape',
-        'src-x/retrieval.json, at /illustrativeMetrics: "illustrativeMetrics" must be a list of metric ids',
+        'src-x/retrieval.json:1, at /illustrativeMetrics: "illustrativeMetrics" must be a list of metric ids',
       );
     }
   });
@@ -328,5 +332,87 @@ describe("a source's load: what it may claim", () => {
       'src-x/retrieval.json, at /illustrativeMetrics: "rents" is not a metric of src-x (rent, price)',
     );
     assert.equal(loadedSource(module, 'D', { vintage: '1', illustrative: 'Some.', illustrativeMetrics: ['price'] }, parts).illustrative, 'Some.');
+  });
+});
+
+describe('what the load refuses before it is data', () => {
+  const reader = (json: string) => (path: string) => (path === 'src-x/retrieval.json' ? json : '');
+  test('a retrieval or release date a zip cannot record (before 1980, after 2107) is refused at load, with the file, line and field', () => {
+    for (const [key, date] of [
+      ['latestRetrievedAt', '1979-12-31'],
+      ['latestRetrievedAt', '2108-01-01'],
+      ['latestReleaseDate', '1970-01-01'],
+    ]) {
+      assertFixtureError(
+        () => readRetrieval(reader(`{"vintage":"2025",\n"${key}":"${date}"}`), 'src-x'),
+        'out_of_range',
+        `src-x/retrieval.json:2, at /${key}: "${key}" is ${date}, outside 1980-01-01 to 2107-12-31: the dates a zip file can record (the download is dated by the snapshot), and no agency released these data earlier`,
+      );
+    }
+    assert.deepEqual(readRetrieval(reader('{"vintage":"2025","latestRetrievedAt":"2107-12-31"}'), 'src-x'), {
+      vintage: '2025',
+      latestRetrievedAt: '2107-12-31',
+    });
+  });
+  test('a release after the retrieval is refused', () => {
+    assertFixtureError(
+      () => readRetrieval(reader('{"vintage":"2025","latestReleaseDate":"2099-01-01","latestRetrievedAt":"2026-11-29"}'), 'src-x'),
+      'out_of_range',
+      'src-x/retrieval.json:1, at /latestReleaseDate: "latestReleaseDate" 2099-01-01 is after "latestRetrievedAt" 2026-11-29: a release cannot be retrieved before it is published',
+    );
+  });
+  test('an unknown field (a misspelt key would drop its date without a word) is refused', () => {
+    assertFixtureError(
+      () => readRetrieval(reader('{"vintage":"2025",\n"latestReleseDate":"2026-01-01"}'), 'src-x'),
+      'bad_shape',
+      'src-x/retrieval.json:2, at /latestReleseDate: unknown field "latestReleseDate"; retrieval.json holds "vintage", "latestReleaseDate", "latestRetrievedAt", "illustrative", "illustrativeMetrics", "files"',
+    );
+  });
+  test('a number past 2^53 − 1 is refused before anything is sized or rounded by it', () => {
+    assert.equal(numeric('9007199254740991', { file: 'f', line: 3 }, 'n'), 9_007_199_254_740_991);
+    assertFixtureError(
+      () => numeric('9007199254740993', { file: 'f', line: 3 }, 'n'),
+      'out_of_range',
+      'f:3, column n: field "n" is 9007199254740993, larger than any count or measure (at most 2^53 − 1)',
+    );
+  });
+  test('a year is four digits within its span: 2205, 0999, -2019, 99999 and 2025.5 are refused with the reason', () => {
+    const span = { first: 1975, last: 2026, says: 'the reason' };
+    assert.equal(year(' 2026 ', { file: 'f', line: 1 }, 'year', span), 2026);
+    for (const bad of ['2205', '0999', '-2019', '99999', '2025.5', '1974']) {
+      assertFixtureError(
+        () => year(bad, { file: 'f', line: 1 }, 'year', span),
+        'out_of_range',
+        `f:1, column year: year "${bad}" is not a year from 1975 to 2026: the reason`,
+      );
+    }
+  });
+  test('an invisible character inside a text or number field is refused, naming it', () => {
+    assertFixtureError(
+      () => text('Austin\u00a0city', { file: 'f', line: 2 }, 'NAME'),
+      'bad_encoding',
+      'f:2, column NAME: field "NAME" holds the invisible character U+00A0 at position 7, which the agency\'s files do not have; remove it',
+    );
+    assertFixtureError(
+      () => numeric('17\u200b29', { file: 'f', line: 2 }, 'B25064_001E'),
+      'bad_encoding',
+      'f:2, column B25064_001E: field "B25064_001E" holds the invisible character U+200B at position 3, which the agency\'s files do not have; remove it',
+    );
+  });
+  test("a file's invisible character is named with its line and column; a line's CRLF is not one, a lone CR is", () => {
+    assert.doesNotThrow(() => refuseInvisibleIn('a,b\r\nc,d\r\n', 'f'));
+    assertFixtureError(() => refuseInvisibleIn('a,b\nc,\rd\n', 'f'), 'bad_encoding', /^f:2: the invisible character U\+000D at column 3, /);
+    assertFixtureError(() => refuseInvisibleIn('a\nb\n\tc', 'f'), 'bad_encoding', /^f:3: the invisible character U\+0009 at column 1, /);
+  });
+  test('JSON that does not parse is refused with the line and column where it stops being JSON', () => {
+    assert.equal(jsonErrorOffset('[["a","b"],\n["c","d"]]'), -1);
+    assert.equal(jsonErrorOffset('[1,]'), 3);
+    assert.equal(jsonErrorOffset('[["a"],\n["b"]'), 13);
+    assertFixtureError(() => parseJson('[["a","b"],\n["c" "d"]]', 'f.json'), 'bad_shape', /^f\.json:2: not valid JSON at column 6: /);
+    assertFixtureError(
+      () => parseJson('[["a"],\n["b"]', 'f.json'),
+      'bad_shape',
+      "f.json:2: not valid JSON at column 6: Expected ',' or ']' after array element",
+    );
   });
 });

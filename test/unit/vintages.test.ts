@@ -145,7 +145,23 @@ describe('the vintage index', () => {
     const sources = WORLD_SOURCES.map((m) =>
       m.sourceId !== 'fhfa-hpi'
         ? m
-        : { ...m, load: (read: ReadFixture, markets: readonly MarketDefinition[]) => ({ ...m.load(read, markets), observations: [] }) },
+        : {
+            ...m,
+            // Every value stated missing by the file (FHFA's "-"), so the load's rules let the source through with nothing to cite.
+            load: (read: ReadFixture, markets: readonly MarketDefinition[]) => ({
+              ...m.load(read, markets),
+              observations: [],
+              series: [],
+              missing: markets.flatMap((market) =>
+                m.metrics.map((metric) => ({
+                  marketId: market.id,
+                  metricId: metric.id,
+                  reason: 'FHFA writes "-"',
+                  origin: { file: 'fhfa-hpi/hpi_at_metro.csv', line: 1 },
+                })),
+              ),
+            }),
+          },
     );
     assert.deepEqual(
       buildVintageIndex(snapshotWith([], sources), BASE_URL).vintages[0]?.sources.map((s) => s.sourceId),

@@ -89,6 +89,16 @@ describe('the download', () => {
     );
   });
 
+  test('a date zip cannot hold (before 1980, after 2107) is a bug here, named, not a RangeError: the load refuses such a retrieval date', () => {
+    for (const date of ['1979-12-31', '2108-01-01']) {
+      assert.throws(() => zipArchive([{ name: 'a', body: Buffer.from('a') }], date), {
+        name: 'InvariantError',
+        message: `a zip dates its entries 1980-01-01 to 2107-12-31 only, not ${date}: the load should have refused that date`,
+      });
+    }
+    assert.ok(zipArchive([], '1980-01-01').length > 0 && zipArchive([], '2107-12-31').length > 0, 'the first and last days are held');
+  });
+
   test('a gzip file made already is reused: its deflate stream and CRC-32 go in as they are, when node:zlib wrote it for this body', () => {
     const body = table.routes.get(PATHS.index)?.identity.body ?? assert.fail('no /api/markets');
     const gzip = gzipSync(body, { level: 1 });

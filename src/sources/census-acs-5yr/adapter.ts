@@ -21,7 +21,14 @@ function cellOf(raw: unknown, field: string, place: Place): Cell {
   const annotation = ANNOTATIONS.get(raw.trim());
   if (annotation !== undefined) return { absent: `${field} is ${raw.trim()}: the Census API's annotation that ${annotation}` };
   const value = numeric(raw, place, field);
-  if (value < 0) return { absent: `${field} is ${raw.trim()}: a negative annotation value, not an estimate` };
+  // Only the annotation values above stand for an absent figure; any other negative is no estimate nor margin the API writes.
+  if (value < 0) {
+    throw new FixtureError(
+      'out_of_range',
+      { ...place, column: field },
+      `${field} is ${raw.trim()}: negative, and not one of the Census API's annotation values (${[...ANNOTATIONS.keys()].join(', ')})`,
+    );
+  }
   return { value };
 }
 
@@ -51,7 +58,7 @@ function readResponse(
   let lines: number[] | undefined;
   const lineOf = (r: number): number => (lines ??= arrayElementLines(source))[r] ?? 0;
   if (!Array.isArray(parsed) || parsed.length === 0) {
-    throw new FixtureError('bad_shape', { file }, 'expected a Census API response: an array whose first row names the variables');
+    throw new FixtureError('bad_shape', { file, line: 1 }, 'expected a Census API response: an array whose first row names the variables');
   }
   const answer: readonly unknown[] = parsed;
   const header = answer[0];
@@ -210,12 +217,17 @@ export function readPlaceAnswers(
   const notes: ValueNote<AcsMetric>[] = [];
   for (const market of markets) {
     const row = places.rows.get(placeKey(market));
-    if (row === undefined) continue;
+    if (row === undefined) {
+      // No line: the file has no row, which the load refuses (src/sources/checks.ts) rather than publish the metrics as missing.
+      const reason = `the places answer has no row for state ${market.placeGeoid.state} place ${market.placeGeoid.place} (${market.placeName})`;
+      for (const metricId of ACS_METRICS) missing.push({ marketId: market.id, metricId, reason, origin: { file: PLACES } });
+      continue;
+    }
     const stateRow = states.rows.get(market.placeGeoid.state);
     if (stateRow === undefined) {
       throw new FixtureError(
         'missing_row',
-        { file: STATES },
+        { file: STATES, marketId: market.id },
         `no row for state ${market.placeGeoid.state} (${market.state}), the state of ${market.id}: every market's figures are shown beside its state's`,
       );
     }

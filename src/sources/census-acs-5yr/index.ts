@@ -7,6 +7,8 @@ import { DIR, PLACES, REMOTE, SOURCE_ID, STATES, VINTAGE } from './format.ts';
 
 export const censusAcs5yr = defineSource({
   sourceId: SOURCE_ID,
+  // The first 5-year estimates the Census Bureau released.
+  firstPeriod: '2005-2009',
   metrics: [
     {
       id: 'medianGrossRent',
@@ -15,6 +17,7 @@ export const censusAcs5yr = defineSource({
       shortLabel: 'Median rent',
       unit: 'USD/mo',
       decimals: 0,
+      range: [0, 100_000],
       required: true,
       definition: 'Median monthly contract rent plus utilities paid by renter households (ACS table B25064).',
       margin: "The Census Bureau's 90 % margin of error, published with the estimate and served beside it.",
@@ -26,6 +29,7 @@ export const censusAcs5yr = defineSource({
       shortLabel: 'Median income',
       unit: 'USD/yr',
       decimals: 0,
+      range: [0, 10_000_000],
       required: true,
       definition:
         'Median household income in the past 12 months, renters and owners alike, in inflation-adjusted dollars of the last survey year (ACS table B19013).',
@@ -38,6 +42,7 @@ export const censusAcs5yr = defineSource({
       shortLabel: 'Home value',
       unit: 'USD',
       decimals: 0,
+      range: [0, 100_000_000],
       required: true,
       definition: 'Median value of owner-occupied housing units, as the owners estimate what the home would sell for (ACS table B25077).',
       margin: "The Census Bureau's 90 % margin of error, published with the estimate and served beside it.",
@@ -49,6 +54,7 @@ export const censusAcs5yr = defineSource({
       shortLabel: 'Owner costs',
       unit: 'USD/mo',
       decimals: 0,
+      range: [0, 100_000],
       required: true,
       definition:
         'Median selected monthly owner costs (mortgage payments, real estate taxes, insurance, utilities, fuels and fees) of owner-occupied units with a mortgage (ACS table B25088, row 2).',
@@ -61,6 +67,7 @@ export const censusAcs5yr = defineSource({
       shortLabel: 'Homeownership',
       unit: '%',
       decimals: 1,
+      range: [0, 100],
       required: true,
       definition:
         "Owner-occupied housing units as a share of occupied housing units: ACS table B25003 row 2 over table B25002 row 2 (the occupied units, which are B25003's total), one decimal.",
@@ -74,6 +81,7 @@ export const censusAcs5yr = defineSource({
       shortLabel: 'Vacant homes',
       unit: '%',
       decimals: 1,
+      range: [0, 100],
       required: true,
       definition:
         "Vacant housing units of every kind (for rent, for sale, seasonal and other vacant) as a share of all housing units: ACS table B25002 row 3 over table B25001 (which equals B25002's total), one decimal. Not the rental vacancy rate, which needs table B25004.",
@@ -87,6 +95,7 @@ export const censusAcs5yr = defineSource({
       shortLabel: 'Housing units',
       unit: 'units',
       decimals: 0,
+      range: [0, 1_000_000_000],
       required: true,
       definition: 'All housing units, occupied and vacant (ACS table B25001).',
       margin: "The Census Bureau's 90 % margin of error, published with the estimate and served beside it.",

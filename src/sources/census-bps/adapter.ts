@@ -68,7 +68,7 @@ function readFile(source: string, file: string, byPlace: ReadonlyMap<string, Mar
     }
     rows.push(parseRow(raw, { file, line }, market));
   });
-  if (!headerSeen) throw new FixtureError('bad_shape', { file }, 'the file is empty: no header and no data rows');
+  if (!headerSeen) throw new FixtureError('bad_shape', { file, line: 1 }, 'the file is empty: no header and no data rows');
   if (survey === undefined) throw new FixtureError('bad_shape', { file, line: lastLine }, 'no data rows after the header (a truncated file?)');
   return { rows, skipped, survey };
 }

@@ -1,7 +1,8 @@
 // Reads hpi_at_metro.csv: each market's series by the documented choice (the whole metro, else the division holding its city), its latest quarter and the year's change.
 import { FixtureError, type Place } from '../../contract/errors.ts';
 import type { MarketDefinition } from '../../contract/markets.ts';
-import { eachLine, numeric, roundTo, splitCsvLine, text } from '../parse.ts';
+import { ZIP_DATES } from '../../contract/periods.ts';
+import { eachLine, numeric, roundTo, splitCsvLine, text, year as yearOf, type YearSpan } from '../parse.ts';
 import type { Area } from '../../contract/geography.ts';
 import type { MetricSeries, MissingValue, Observation } from '../source.ts';
 import { CODE, FILE, DIR, SOURCE_ID, MSAD, MSAD_MARKER, NO_VALUE, STANDARD_ERROR, STATE, codeOf, quarterKey, quarterLabel, quarterOfKey } from './format.ts';
@@ -51,7 +52,28 @@ const isHeader = (raw: string): boolean => {
   return code === undefined || !/^\d+$/.test(code.trim());
 };
 
-function parseRow(raw: string, place: Place): { name: string; code: string; year: number; quarter: number; index: number | undefined } {
+/** FHFA's all-transactions metro indexes begin in 1975 Q1. */
+export const FIRST_YEAR = 1975;
+
+/** The quarters a row may name: from FHFA's first to the last that ended by the retrieval date (by the zip's last year, where none is recorded). */
+export interface QuarterSpan {
+  span: YearSpan;
+  /** The key of the last quarter that ended on or before the retrieval date. */
+  lastKey: number;
+  retrievedAt: string | undefined;
+}
+
+export function quarterSpan(retrievedAt: string | undefined): QuarterSpan {
+  const [y = 2107, m = 12, d = 31] = (retrievedAt ?? ZIP_DATES.last).split('-').map(Number);
+  // A quarter has ended once its last month has: on its last day, that quarter; else the one before.
+  const endsToday = m % 3 === 0 && d === new Date(Date.UTC(y, m, 0)).getUTCDate();
+  const lastKey = quarterKey(y, Math.floor((m - 1) / 3) + 1) - (endsToday ? 0 : 1);
+  const last = quarterOfKey(lastKey).year;
+  const says = `FHFA's indexes begin in ${FIRST_YEAR}, and ${retrievedAt === undefined ? `a zip file dates nothing after ${ZIP_DATES.last}` : `these files were retrieved on ${retrievedAt}`}`;
+  return { span: { first: FIRST_YEAR, last, says }, lastKey, retrievedAt };
+}
+
+function parseRow(raw: string, place: Place, quarters: QuarterSpan): { name: string; code: string; year: number; quarter: number; index: number | undefined } {
   const fields = splitCsvLine(raw, place);
   if (fields.length !== 6) {
     throw new FixtureError('bad_shape', place, `expected 6 fields (name, code, year, quarter, index, standard error), got ${fields.length}`);
@@ -60,10 +82,17 @@ function parseRow(raw: string, place: Place): { name: string; code: string; year
   const name = text(nameField, place, 'name');
   const code = codeField.trim();
   if (!CODE.test(code)) throw new FixtureError('bad_shape', { ...place, column: 'code' }, `the code must be five digits, got ${JSON.stringify(codeField)}`);
-  const year = numeric(yearField, place, 'year');
+  const year = yearOf(yearField, place, 'year', quarters.span);
   const quarter = numeric(quarterField, place, 'quarter');
-  if (!Number.isInteger(year) || !Number.isInteger(quarter) || quarter < 1 || quarter > 4) {
+  if (!Number.isInteger(quarter) || quarter < 1 || quarter > 4) {
     throw new FixtureError('bad_shape', place, `year ${yearField} and quarter ${quarterField} do not name a calendar quarter`);
+  }
+  if (quarterKey(year, quarter) > quarters.lastKey) {
+    throw new FixtureError(
+      'out_of_range',
+      { ...place, column: 'quarter' },
+      `${quarterLabel({ year, quarter })} had not ended on ${quarters.retrievedAt ?? ZIP_DATES.last}, the retrieval date: no index of it can have been published`,
+    );
   }
   const rawIndex = indexField.trim();
   const rawError = errorField.trim();
@@ -85,7 +114,7 @@ function parseRow(raw: string, place: Place): { name: string; code: string; year
 }
 
 /** Every series of a market's codes, in one pass; other rows are counted, not parsed. */
-function readSeries(source: string, wanted: ReadonlySet<string>): { series: Map<string, Series>; others: number; lastLine: number } {
+function readSeries(source: string, wanted: ReadonlySet<string>, quarters: QuarterSpan): { series: Map<string, Series>; others: number; lastLine: number } {
   const series = new Map<string, Series>();
   let others = 0;
   let anyRow = false;
@@ -104,7 +133,7 @@ function readSeries(source: string, wanted: ReadonlySet<string>): { series: Map<
       return;
     }
     const place = { file: FILE, line };
-    const row = parseRow(raw, place);
+    const row = parseRow(raw, place, quarters);
     let entry = series.get(row.code);
     if (entry === undefined) {
       entry = { code: row.code, name: row.name, quarters: new Map(), lastLine: line };
@@ -118,7 +147,7 @@ function readSeries(source: string, wanted: ReadonlySet<string>): { series: Map<
     entry.quarters.set(key, { year: row.year, quarter: row.quarter, index: row.index, line });
     entry.lastLine = line;
   });
-  if (!anyRow) throw new FixtureError('bad_shape', { file: FILE }, 'no data rows');
+  if (!anyRow) throw new FixtureError('bad_shape', { file: FILE, line: Math.max(1, lastLine) }, 'no data rows');
   return { series, others, lastLine };
 }
 
@@ -147,10 +176,25 @@ export function latestQuarterOf(source: string): string {
 function seriesOf(marketId: string, entry: Series, latest: Quarter): MetricSeries<FhfaMetric> {
   const end = quarterKey(latest.year, latest.quarter);
   let start = end;
-  for (const q of entry.quarters.values()) if (q.index !== undefined) start = Math.min(start, quarterKey(q.year, q.quarter));
+  let firstRow = end;
+  for (const q of entry.quarters.values()) {
+    firstRow = Math.min(firstRow, quarterKey(q.year, q.quarter));
+    if (q.index !== undefined) start = Math.min(start, quarterKey(q.year, q.quarter));
+  }
+  // A quarter lost among the "-" rows before the first value (the first value's own row, say) starts the points there.
+  for (let key = firstRow; key < start; key += 1) {
+    if (!entry.quarters.has(key)) {
+      start = key;
+      break;
+    }
+  }
   const points: { period: string; value: number | undefined }[] = [];
-  for (let key = start; key <= end; key += 1) points.push({ period: quarterLabel(quarterOfKey(key)), value: entry.quarters.get(key)?.index });
-  return { marketId, metricId: 'homePriceIndex', perYear: 4, points };
+  // FHFA writes a row for every quarter of a series ("-" where it has no index): a quarter without one is marked, and the load refuses it.
+  for (let key = start; key <= end; key += 1) {
+    const row = entry.quarters.get(key);
+    points.push({ period: quarterLabel(quarterOfKey(key)), value: row?.index, ...(row === undefined ? { noRow: true as const } : {}) });
+  }
+  return { marketId, metricId: 'homePriceIndex', perYear: 4, points, firstRow: quarterLabel(quarterOfKey(firstRow)) };
 }
 
 /**
@@ -184,9 +228,9 @@ export interface FhfaValues {
 }
 
 /** Every market's index and change, and history, from the file; a market without a series, or without a value, is missing with the reason. */
-export function readSeriesFile(source: string, markets: readonly MarketDefinition[]): FhfaValues {
+export function readSeriesFile(source: string, markets: readonly MarketDefinition[], retrievedAt?: string): FhfaValues {
   const wanted = new Set(markets.flatMap((m) => seriesCodesOf(m)));
-  const { series, others, lastLine } = readSeries(source, wanted);
+  const { series, others } = readSeries(source, wanted, quarterSpan(retrievedAt));
 
   const observations: Observation<FhfaMetric>[] = [];
   const missing: MissingValue<FhfaMetric>[] = [];
@@ -201,7 +245,7 @@ export function readSeriesFile(source: string, markets: readonly MarketDefinitio
       .find((e) => e !== undefined);
     if (entry === undefined) {
       const reason = `${FILE.slice(DIR.length + 1)} has no series for ${describeCodes(market)}`;
-      for (const metricId of METRICS) missing.push({ marketId: market.id, metricId, reason, origin: { file: FILE, line: lastLine } });
+      for (const metricId of METRICS) missing.push({ marketId: market.id, metricId, reason, origin: { file: FILE } });
       continue;
     }
     used.add(entry.code);

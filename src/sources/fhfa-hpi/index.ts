@@ -2,11 +2,12 @@
 import type { MarketDefinition } from '../../contract/markets.ts';
 import { loadedSource, readRetrieval } from '../parse.ts';
 import { defineSource, type ReadFixture, type SourceLoad } from '../source.ts';
-import { latestQuarterOf, readSeriesFile, type FhfaMetric } from './adapter.ts';
+import { FIRST_YEAR, latestQuarterOf, readSeriesFile, type FhfaMetric } from './adapter.ts';
 import { DIR, FILE, SOURCE_ID, URL_METRO } from './format.ts';
 
 export const fhfaHpi = defineSource({
   sourceId: SOURCE_ID,
+  firstPeriod: `${FIRST_YEAR} Q1`,
   metrics: [
     {
       id: 'homePriceIndex',
@@ -16,6 +17,7 @@ export const fhfaHpi = defineSource({
       unit: 'index',
       unitWords: '1995 Q1 = 100',
       decimals: 2,
+      range: [0.01, 100_000],
       required: true,
       definition:
         'FHFA all-transactions house price index of the metro area, or of the metropolitan division holding the city where FHFA divides the metro: latest quarter, not seasonally adjusted, 1995 Q1 = 100.',
@@ -29,6 +31,7 @@ export const fhfaHpi = defineSource({
       unit: '%',
       unitWords: '% on a year earlier',
       decimals: 1,
+      range: [-100, 10_000],
       required: true,
       definition: 'Change of the house price index from the same quarter a year earlier.',
       margin: 'None: the change between two published index values, for which FHFA publishes no margin.',
@@ -53,7 +56,7 @@ export const fhfaHpi = defineSource({
   vintageOf: (read: ReadFixture) => latestQuarterOf(read(FILE)),
   load(read: ReadFixture, markets: readonly MarketDefinition[]): SourceLoad<FhfaMetric> {
     const retrieval = readRetrieval(read, DIR);
-    const { kinds, through, ...values } = readSeriesFile(read(FILE), markets);
+    const { kinds, through, ...values } = readSeriesFile(read(FILE), markets, retrieval.latestRetrievedAt);
     const datasetName = `House Price Index, ${kinds} all-transactions indexes, quarterly, not seasonally adjusted (through ${through ?? retrieval.vintage})`;
     return loadedSource(fhfaHpi, datasetName, retrieval, { ...values, notes: [] });
   },

@@ -91,7 +91,7 @@ function files(markets: readonly SyntheticMarket[]): Map<string, string> {
       units,
     };
   });
-  return new Map([...filesOf(rows), [`${DIR}/retrieval.json`, '{"vintage":"2025","latestReleaseDate":"2026-05-01","latestRetrievedAt":"2026-09-28"}']]);
+  return new Map([...filesOf(rows), [`${DIR}/retrieval.json`, '{"vintage":"2024","latestReleaseDate":"2026-05-01","latestRetrievedAt":"2026-09-28"}']]);
 }
 
 /**
