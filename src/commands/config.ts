@@ -254,9 +254,6 @@ export type Command = keyof typeof COMMANDS;
 export const COMMAND_NAMES: Command[] = keysOf(COMMANDS);
 export const isCommand = (name: string): name is Command => Object.hasOwn(COMMANDS, name);
 
-/** The name an error message gives an option: its environment variable where it has one, else its flag. */
-const label = (name: Name): string => (OPTIONS[name] as OptionSpec<unknown>).env ?? `--${name}`;
-
 export interface ParsedArgs {
   positionals: string[];
   /** Flags as given, still raw; `help` when --help or -h was given. */
@@ -317,13 +314,16 @@ function flagsOf(argv: readonly string[]): ParsedArgs['flags'] {
   return flags;
 }
 
-/** One option's value: the flag, else the environment variable, else the default; a bad value is refused. */
+/**
+ * One option's value: the flag, else the environment variable, else the default. A bad value is refused naming where
+ * it came from: the flag as typed (`--port`) or the environment variable (`PORT`).
+ */
 function valueOf<N extends Name>(name: N, flags: ParsedArgs['flags'], env: Env): ValueOf<N> {
   const spec = OPTIONS[name] as OptionSpec<ValueOf<N>>;
   const flag = flags.get(name);
-  if (flag !== undefined) return typeof flag === 'boolean' ? (flag as ValueOf<N>) : spec.kind.parse(flag, label(name));
+  if (flag !== undefined) return typeof flag === 'boolean' ? (flag as ValueOf<N>) : spec.kind.parse(flag, `--${name}`);
   const fromEnv = spec.env === undefined ? undefined : env[spec.env];
-  return fromEnv === undefined ? spec.default : spec.kind.parse(fromEnv, label(name));
+  return fromEnv === undefined || spec.env === undefined ? spec.default : spec.kind.parse(fromEnv, spec.env);
 }
 
 type Camel<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;

@@ -45,25 +45,25 @@ export const onOffKind: ValueKind<boolean> = {
   },
 };
 
-/** The service's origin (and path), without a trailing slash; its errors name BASE_URL, which `verify`'s target shares. */
-export function normalizeBaseUrl(raw: string): string {
+/** The service's origin (and path), without a trailing slash; its errors name `name`: BASE_URL unless told (`verify`'s target shares it), or the flag typed. */
+export function normalizeBaseUrl(raw: string, name = 'BASE_URL'): string {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(`BASE_URL must be an absolute http(s) URL, got "${raw}"`);
+    throw new ConfigError(`${name} must be an absolute http(s) URL, got "${raw}"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`BASE_URL must use http or https, got "${raw}"`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name} must use http or https, got "${raw}"`);
   if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
-    throw new ConfigError(`BASE_URL must not carry a query, fragment or credentials, got "${raw}"`);
+    throw new ConfigError(`${name} must not carry a query, fragment or credentials, got "${raw}"`);
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
 const URL_TYPE = 'absolute http(s) URL';
 
-/** The base URL itself: normalizeBaseUrl's errors say what is wrong with it. */
-export const baseUrlKind: ValueKind<string> = { type: URL_TYPE, switch: false, parse: (raw) => normalizeBaseUrl(raw) };
+/** The base URL itself: normalizeBaseUrl's errors say what is wrong with it, naming the option as it was given. */
+export const baseUrlKind: ValueKind<string> = { type: URL_TYPE, switch: false, parse: (raw, name) => normalizeBaseUrl(raw, name) };
 
 /** Another origin of the same form (a mirror): refused with one message naming its option. */
 export const mirrorUrlKind: ValueKind<string> = {

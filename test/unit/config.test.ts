@@ -48,6 +48,26 @@ test('bad values are refused with a message naming the option', () => {
   assert.throws(() => loadConfig({ LOG: 'maybe' }), /LOG/);
 });
 
+test('a bad value is refused naming where it came from: the flag as typed, or the environment variable', () => {
+  assertConfigError(() => loadConfig({}, ['serve', '--port', 'abc']), '--port must be an integer from 0 to 65535, got "abc"');
+  assertConfigError(() => loadConfig({}, ['serve', '--port=abc']), '--port must be an integer from 0 to 65535, got "abc"');
+  assertConfigError(() => loadConfig({ PORT: 'abc' }, ['serve']), 'PORT must be an integer from 0 to 65535, got "abc"');
+  // A good environment variable under a bad flag: the flag is the value read, so the flag is named.
+  assertConfigError(() => loadConfig({ PORT: '8080' }, ['serve', '--port', 'abc']), '--port must be an integer from 0 to 65535, got "abc"');
+  // A bad environment variable under a good flag is never read.
+  assert.equal(loadConfig({ PORT: 'abc' }, ['serve', '--port', '8080']).port, 8080);
+  assertConfigError(() => loadConfig({}, ['serve', '--base-url', 'not a url']), '--base-url must be an absolute http(s) URL, got "not a url"');
+  assertConfigError(() => loadConfig({ BASE_URL: 'ftp://x.example' }), 'BASE_URL must use http or https, got "ftp://x.example"');
+  assertConfigError(
+    () => loadConfig({}, ['serve', '--base-url=https://x.example/?a=1']),
+    '--base-url must not carry a query, fragment or credentials, got "https://x.example/?a=1"',
+  );
+  assertConfigError(() => loadConfig({}, ['serve', '--host', '']), '--host must not be empty');
+  assertConfigError(() => loadConfig({ HOST: '' }), 'HOST must not be empty');
+  assertConfigError(() => loadReadConfig({}, ['list', '--port', '70000']), '--port must be an integer from 0 to 65535, got "70000"');
+  assertConfigError(() => loadFetchConfig({}, ['fetch', '--upstream', 'mirror']), '--upstream must be an absolute http(s) URL, got "mirror"');
+});
+
 test('verify reads its options from the same table: defaults, and bad values refused like the others', () => {
   assert.deepEqual(loadVerifyConfig(['verify', 'http://x.example']), { json: false, concurrency: 8, timeoutMs: 10_000 });
   assert.deepEqual(loadVerifyConfig(['verify', 'http://x.example', '--json', '--concurrency=3', '--timeout-ms', '500']), {
@@ -160,7 +180,7 @@ test('every command refuses a bad value with exit code 2 and a message naming th
   } finally {
     process.stderr.write = write;
   }
-  assert.match(messages[0] ?? '', /^market-profiles: serve: PORT must be an integer/);
+  assert.match(messages[0] ?? '', /^market-profiles: serve: --port must be an integer/);
   assert.match(messages[1] ?? '', /^market-profiles: build: PORT must be an integer/);
   assert.match(messages[2] ?? '', /^market-profiles: verify: --concurrency must be an integer/);
   assert.match(messages[3] ?? '', /^market-profiles: build: .*--nope/);

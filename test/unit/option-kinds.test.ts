@@ -63,6 +63,11 @@ describe("the service's base URL", () => {
     assert.equal(baseUrlKind.parse('https://data.example.org/', 'BASE_URL'), 'https://data.example.org');
   });
 
+  test('as an option, its refusal names the option as it was given: the flag or the environment variable', () => {
+    assertConfigError(() => baseUrlKind.parse('ftp://x.example', '--base-url'), '--base-url must use http or https, got "ftp://x.example"');
+    assertConfigError(() => baseUrlKind.parse('ftp://x.example', 'BASE_URL'), 'BASE_URL must use http or https, got "ftp://x.example"');
+  });
+
   test('what is no absolute URL, another scheme, a query, a fragment or credentials is refused, each with its reason', () => {
     assertConfigError(() => normalizeBaseUrl('not a url'), 'BASE_URL must be an absolute http(s) URL, got "not a url"');
     assertConfigError(() => normalizeBaseUrl('/relative'), 'BASE_URL must be an absolute http(s) URL, got "/relative"');
