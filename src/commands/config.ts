@@ -256,7 +256,7 @@ export const isCommand = (name: string): name is Command => Object.hasOwn(COMMAN
 
 export interface ParsedArgs {
   positionals: string[];
-  /** Flags as given, still raw; `help` when --help or -h was given. */
+  /** Flags as given, still raw (a switch: true when bare, else the word after `=`); `help` when --help or -h was given. */
   flags: Map<string, string | boolean>;
   /** The first flag that is unknown or lacks (or has a stray) value; loading the options refuses it. */
   problem: string | undefined;
@@ -289,7 +289,8 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
     const type = PARSE_OPTIONS[t.name]?.type;
     if (type === undefined) return [unknownOption(t.rawName, positionals[0])];
     if (type === 'string' && t.value === undefined) return [`${t.rawName} needs a value`];
-    if (type === 'boolean' && t.value !== undefined) return [`${t.rawName} takes no value`];
+    // A switch may take a word after `=` (`--log=false`), which loading reads; --help takes none.
+    if (t.name === 'help' && t.value !== undefined) return [`${t.rawName} takes no value`];
     return [];
   });
   const flags = new Map(Object.entries(values).filter((entry): entry is [string, string | boolean] => entry[1] !== undefined));
