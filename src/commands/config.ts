@@ -126,6 +126,11 @@ export const OPTIONS = {
     default: 60_000,
     help: 'Time allowed for each download, in milliseconds; a download is tried three times.',
   }),
+  verbose: option({
+    kind: onOffKind,
+    default: false,
+    help: "Also print each file's full address (with the agency's whole query), its size and every retry, and each failure with its address; without it, one line per source.",
+  }),
 } as const;
 
 /** How a credential (the sources' secrets: fetch.ts lists them) is shown in the usage text and the README: its type and what leaving it unset means. */
@@ -205,11 +210,12 @@ export const COMMANDS = {
     synopsis: 'fetch',
     summary: [
       "download every source, check it with the build's loader and against the fixtures, then replace",
-      'them (exit code 0 when all went well, 1 when a download failed or was refused: nothing written)',
+      'the fixtures of each source that passed, one line per source (exit code 1 when any failed: that',
+      "source's fixtures are left as they were)",
     ],
     exitCodes:
-      '0 every source was downloaded and checked (and written, without --dry-run); 1 a download or check failed, or a download would publish less or older data, and nothing was written; 2 a usage error',
-    options: ['fixtures', 'dry-run', 'allow-older', 'source', 'upstream', 'fetch-timeout-ms'],
+      "0 every source was downloaded and checked (and written, without --dry-run); 1 a source's download or check failed, or its download would publish less or older data: its fixtures were left as they were, the other sources' written; 2 a usage error",
+    options: ['fixtures', 'dry-run', 'allow-older', 'source', 'upstream', 'fetch-timeout-ms', 'verbose'],
     credentials: true,
   },
   verify: {

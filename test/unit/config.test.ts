@@ -166,6 +166,7 @@ test("fetch: its options, then each source's credential from its environment var
     source: undefined,
     upstream: undefined,
     fetchTimeoutMs: 60_000,
+    verbose: false,
     credentials: {},
   });
   assert.deepEqual(
@@ -175,6 +176,7 @@ test("fetch: its options, then each source's credential from its environment var
       '--source',
       'census-bps',
       '--fetch-timeout-ms=5000',
+      '--verbose',
     ]),
     {
       fixtures: DEFAULTS.fixturesDir,
@@ -183,6 +185,7 @@ test("fetch: its options, then each source's credential from its environment var
       source: 'census-bps',
       upstream: 'https://mirror.example',
       fetchTimeoutMs: 5000,
+      verbose: true,
       credentials: { CENSUS_API_KEY: 's3cret' },
     },
   );
