@@ -283,8 +283,9 @@ async function download(adapter: SourceModule, remote: RemoteFile, options: Fetc
         );
       }
       last = error;
-      if (options.verbose === true)
-        options.warn?.(`market-profiles: fetch: ${adapter.sourceId}: ${shown(address, adapter)}: ${error.message}${i + 1 < attempts ? '; trying again' : ''}`);
+      // The last attempt's failure is the source's, said once with the count of attempts.
+      if (options.verbose === true && i + 1 < attempts)
+        options.warn?.(`market-profiles: fetch: ${adapter.sourceId}: ${shown(address, adapter)}: ${error.message}; trying again`);
     }
   }
   const reason = `${last?.message ?? 'no attempt was made'} (after ${attempts} attempts)`;

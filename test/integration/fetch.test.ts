@@ -647,7 +647,6 @@ describe('fetch', () => {
     const address = addressOf(bps.remote[0] ?? assert.fail('no BPS file'), bps, { upstream: replay.origin });
     assert.deepEqual(lines, [
       `market-profiles: fetch: census-bps: ${address}: fetch failed (ECONNREFUSED); trying again`,
-      `market-profiles: fetch: census-bps: ${address}: fetch failed (ECONNREFUSED)`,
       `census-bps: could not reach ${replay.origin} (ECONNREFUSED)`,
       `market-profiles: fetch: census-bps: ${address}: fetch failed (ECONNREFUSED) (after 2 attempts)`,
       'market-profiles: fetch: 1 of 1 source failed (census-bps); its fixtures were left as they were',
