@@ -45,6 +45,19 @@ export async function builtOrBuild(config: Config, inputs: BuildInputs = {}): Pr
   return { table: await buildFromConfig(config, inputs), from: `built now (${config.outDir}/ holds no build of these inputs)` };
 }
 
+/**
+ * What a listen that failed says, as the one line reportFailure prints: a port in use (or one this user may not bind)
+ * names the address and how to choose another, by flag or by variable; any other error is left as it is.
+ */
+export function listenFailure(error: unknown, listen: Pick<Config, 'host' | 'port'>): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  const address = `${listen.host.includes(':') ? `[${listen.host}]` : listen.host}:${listen.port}`;
+  const another = 'serve on another with --port <another> (or PORT=<another>; 0 picks a free one)';
+  if (code === 'EADDRINUSE') return new Error(`${address} is in use by another program; ${another}`);
+  if (code === 'EACCES') return new Error(`${address} needs privileges this user lacks (ports below 1024 do); ${another}`);
+  return error;
+}
+
 async function serve(config: Config, inputs: BuildInputs): Promise<void> {
   // With port 0 the links can only follow the port once it is bound; otherwise a fixture error stops us before listening.
   const late = config.port === 0 && config.baseUrlFollowsPort;
@@ -65,7 +78,9 @@ async function serve(config: Config, inputs: BuildInputs): Promise<void> {
     from = got.from;
     source = got.table;
   }
-  const running = await startServer(source, config, { log: config.log });
+  const running = await startServer(source, config, { log: config.log }).catch((error: unknown) => {
+    throw listenFailure(error, config);
+  });
   process.stdout.write(`market-profiles: serving ${running.table.routes.size} routes on ${running.url} (links use ${running.table.baseUrl}); ${from}\n`);
   let stopping = false;
   const stop = (signal: string): void => {

@@ -126,6 +126,11 @@ export const OPTIONS = {
     default: 60_000,
     help: 'Time allowed for each download, in milliseconds; a download is tried three times.',
   }),
+  verbose: option({
+    kind: onOffKind,
+    default: false,
+    help: "Also print each file's full address (with the agency's whole query), its size and every retry, and each failure with its address; without it, one line per source.",
+  }),
 } as const;
 
 /** How a credential (the sources' secrets: fetch.ts lists them) is shown in the usage text and the README: its type and what leaving it unset means. */
@@ -205,11 +210,12 @@ export const COMMANDS = {
     synopsis: 'fetch',
     summary: [
       "download every source, check it with the build's loader and against the fixtures, then replace",
-      'them (exit code 0 when all went well, 1 when a download failed or was refused: nothing written)',
+      'the fixtures of each source that passed, one line per source (exit code 1 when any failed: that',
+      "source's fixtures are left as they were)",
     ],
     exitCodes:
-      '0 every source was downloaded and checked (and written, without --dry-run); 1 a download or check failed, or a download would publish less or older data, and nothing was written; 2 a usage error',
-    options: ['fixtures', 'dry-run', 'allow-older', 'source', 'upstream', 'fetch-timeout-ms'],
+      "0 every source was downloaded and checked (and written, without --dry-run); 1 a source's download or check failed, or its download would publish less or older data: its fixtures were left as they were, the other sources' written; 2 a usage error",
+    options: ['fixtures', 'dry-run', 'allow-older', 'source', 'upstream', 'fetch-timeout-ms', 'verbose'],
     credentials: true,
   },
   verify: {
@@ -254,12 +260,9 @@ export type Command = keyof typeof COMMANDS;
 export const COMMAND_NAMES: Command[] = keysOf(COMMANDS);
 export const isCommand = (name: string): name is Command => Object.hasOwn(COMMANDS, name);
 
-/** The name an error message gives an option: its environment variable where it has one, else its flag. */
-const label = (name: Name): string => (OPTIONS[name] as OptionSpec<unknown>).env ?? `--${name}`;
-
 export interface ParsedArgs {
   positionals: string[];
-  /** Flags as given, still raw; `help` when --help or -h was given. */
+  /** Flags as given, still raw (a switch: true when bare, else the word after `=`); `help` when --help or -h was given. */
   flags: Map<string, string | boolean>;
   /** The first flag that is unknown or lacks (or has a stray) value; loading the options refuses it. */
   problem: string | undefined;
@@ -292,7 +295,8 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
     const type = PARSE_OPTIONS[t.name]?.type;
     if (type === undefined) return [unknownOption(t.rawName, positionals[0])];
     if (type === 'string' && t.value === undefined) return [`${t.rawName} needs a value`];
-    if (type === 'boolean' && t.value !== undefined) return [`${t.rawName} takes no value`];
+    // A switch may take a word after `=` (`--log=false`), which loading reads; --help takes none.
+    if (t.name === 'help' && t.value !== undefined) return [`${t.rawName} takes no value`];
     return [];
   });
   const flags = new Map(Object.entries(values).filter((entry): entry is [string, string | boolean] => entry[1] !== undefined));
@@ -317,13 +321,16 @@ function flagsOf(argv: readonly string[]): ParsedArgs['flags'] {
   return flags;
 }
 
-/** One option's value: the flag, else the environment variable, else the default; a bad value is refused. */
+/**
+ * One option's value: the flag, else the environment variable, else the default. A bad value is refused naming where
+ * it came from: the flag as typed (`--port`) or the environment variable (`PORT`).
+ */
 function valueOf<N extends Name>(name: N, flags: ParsedArgs['flags'], env: Env): ValueOf<N> {
   const spec = OPTIONS[name] as OptionSpec<ValueOf<N>>;
   const flag = flags.get(name);
-  if (flag !== undefined) return typeof flag === 'boolean' ? (flag as ValueOf<N>) : spec.kind.parse(flag, label(name));
+  if (flag !== undefined) return typeof flag === 'boolean' ? (flag as ValueOf<N>) : spec.kind.parse(flag, `--${name}`);
   const fromEnv = spec.env === undefined ? undefined : env[spec.env];
-  return fromEnv === undefined ? spec.default : spec.kind.parse(fromEnv, label(name));
+  return fromEnv === undefined || spec.env === undefined ? spec.default : spec.kind.parse(fromEnv, spec.env);
 }
 
 type Camel<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;

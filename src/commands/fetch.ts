@@ -1,4 +1,4 @@
-// `market-profiles fetch`: downloads every source from the agency, checks it with the build's own loader and against the fixtures it would replace, and only then replaces them, atomically.
+// `market-profiles fetch`: downloads every source from the agency, checks it with the build's own loader and against the fixtures it would replace, and only then replaces that source's fixtures, atomically; one line per source says how it went.
 import { createHash } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -7,7 +7,7 @@ import { implausibleLastModified, regressions } from './fetch-checks.ts';
 import { renderJson } from '../contract/json.ts';
 import { MARKETS, type MarketDefinition } from '../contract/markets.ts';
 import { DataError } from '../contract/errors.ts';
-import { MAX_FIXTURE_BYTES, fixturesOnDisk, loadSources, type LoadedSources } from '../sources/load.ts';
+import { MAX_FIXTURE_BYTES, fixturesOnDisk, loadSources } from '../sources/load.ts';
 import { decodeFixture, readRetrieval, type Retrieval } from '../sources/parse.ts';
 import { SOURCES } from '../sources/registry.ts';
 import type { Credential, Observation, ReadFixture, RemoteFile, SourceLoad, SourceModule } from '../sources/source.ts';
@@ -60,6 +60,8 @@ export interface FetchOptions {
   /** The clock that dates the retrieval (injected so tests are deterministic). */
   now?: () => Date;
   fetch?: typeof globalThis.fetch;
+  /** Each file's full address, size and retries too, not only one line per source. */
+  verbose?: boolean;
   /** Progress and changes (stdout); problems go to `warn` (stderr). */
   say?: (line: string) => void;
   warn?: (line: string) => void;
@@ -67,29 +69,45 @@ export interface FetchOptions {
 
 export const FETCH_DEFAULTS = { timeoutMs: 60_000, attempts: 3, backoffMs: 1_000, maxBytes: MAX_FIXTURE_BYTES } as const;
 
-/** A download that cannot be used; it names the source and the address (never the API key). */
+/**
+ * A source that could not be fetched: its message names the source and the address (never the API key), for --verbose;
+ * `outcome` is what its one line says after the source's id, without the address: `refused: <reason>`, `could not reach
+ * the agency (ECONNREFUSED)`, `failed: <reason>`.
+ */
 export class FetchError extends Error {
+  readonly outcome: string;
   constructor(
     readonly sourceId: string,
     readonly url: string,
     reason: string,
+    outcome?: string,
   ) {
     super(`${sourceId}: ${url}: ${reason}`);
     this.name = 'FetchError';
+    this.outcome = outcome ?? `failed: ${reason}`;
   }
 }
 
-/** A failure worth another attempt (a timeout, a reset, a 5xx). */
-class Transient extends Error {}
+/** A failure worth another attempt (a timeout, a reset, a 5xx); `unreachable` is the network's code when no answer came at all. */
+class Transient extends Error {
+  constructor(
+    message: string,
+    readonly unreachable?: string,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * An answer another attempt would not change (a 404, an HTML page, an empty or too large body): it is not retried.
- * `refusal` marks the shapes an API gives a request it will not serve (401, 403, an HTML page), where a credential may be why.
+ * `refusal` marks the shapes an API gives a request it will not serve (401, 403, an HTML page), where a credential may be why;
+ * `status` an error status, which the source's line calls a failure of the agency's rather than a refusal of fetch's.
  */
 class FinalAnswer extends Error {
   constructor(
     message: string,
     readonly refusal = false,
+    readonly status = false,
   ) {
     super(message);
   }
@@ -152,7 +170,7 @@ async function attempt(
     try {
       response = await options.fetch(current.href, { signal, redirect: 'manual', headers: { 'accept-encoding': 'gzip, deflate' } });
     } catch (error) {
-      throw new Transient(failureText(error, options.timeoutMs));
+      throw new Transient(failureText(error, options.timeoutMs), networkCode(error));
     }
     const location = response.headers.get('location');
     if (!REDIRECT_STATUSES.has(response.status) || location === null) break;
@@ -181,7 +199,7 @@ async function attempt(
   }
   if (response.status !== 200) {
     await response.body?.cancel();
-    throw new FinalAnswer(`the server answered ${response.status}, not 200`, response.status === 401 || response.status === 403);
+    throw new FinalAnswer(`the server answered ${response.status}, not 200`, response.status === 401 || response.status === 403, true);
   }
   let body: Buffer;
   try {
@@ -197,6 +215,12 @@ async function attempt(
     throw new FinalAnswer(`the answer is an HTML page (${type || 'no content type'}), not the data file`, true);
   }
   return { body, lastModified: response.headers.get('last-modified') ?? undefined, servedFrom: final.origin === asked.origin ? undefined : final.href };
+}
+
+/** The network's code for a request that got no answer at all (ECONNREFUSED, ENOTFOUND), if it gave one; not for a timeout. */
+function networkCode(error: unknown): string | undefined {
+  const code = (error as { cause?: { code?: unknown } }).cause?.code;
+  return typeof code === 'string' && /^E[A-Z_]+$/.test(code) ? code : undefined;
 }
 
 /** What went wrong with a request, as one line of a message; a timeout says how long it waited. */
@@ -227,8 +251,13 @@ const shown = (address: string, source: Pick<SourceModule, 'credential'>): strin
   return url.href;
 };
 
+/** A file as its source's line names it: its path within the source's folder. */
+const fileName = (adapter: Pick<SourceModule, 'sourceId'>, remote: RemoteFile): string =>
+  remote.file.startsWith(`${adapter.sourceId}/`) ? remote.file.slice(adapter.sourceId.length + 1) : remote.file;
+
 async function download(adapter: SourceModule, remote: RemoteFile, options: FetchOptions): Promise<Downloaded> {
   const address = addressOf(remote, adapter, options);
+  const file = fileName(adapter, remote);
   const attempts = options.attempts ?? FETCH_DEFAULTS.attempts;
   const settings = {
     timeoutMs: options.timeoutMs ?? FETCH_DEFAULTS.timeoutMs,
@@ -237,21 +266,36 @@ async function download(adapter: SourceModule, remote: RemoteFile, options: Fetc
     allowed: new Set([new URL(address).origin, ...adapter.origins.map((o) => new URL(o).origin)]),
     sourceId: adapter.sourceId,
   };
-  let last = '';
+  let last: Transient | undefined;
   for (let i = 0; i < attempts; i += 1) {
     if (i > 0) await new Promise((wake) => setTimeout(wake, (options.backoffMs ?? FETCH_DEFAULTS.backoffMs) * 2 ** (i - 1)));
     try {
       return { remote, ...(await attempt(address, settings)) };
     } catch (error) {
-      last = (error as Error).message;
       if (!(error instanceof Transient)) {
         const hint = error instanceof FinalAnswer && error.refusal ? credentialHint(adapter, options) : '';
-        throw new FetchError(adapter.sourceId, shown(address, adapter), `${last}${hint}`);
+        const reason = `${(error as Error).message}${hint}`;
+        throw new FetchError(
+          adapter.sourceId,
+          shown(address, adapter),
+          reason,
+          `${error instanceof FinalAnswer && !error.status ? 'refused' : 'failed'}: ${file}: ${reason}`,
+        );
       }
-      options.warn?.(`market-profiles: fetch: ${adapter.sourceId}: ${shown(address, adapter)}: ${last}${i + 1 < attempts ? '; trying again' : ''}`);
+      last = error;
+      // The last attempt's failure is the source's, said once with the count of attempts.
+      if (options.verbose === true && i + 1 < attempts)
+        options.warn?.(`market-profiles: fetch: ${adapter.sourceId}: ${shown(address, adapter)}: ${error.message}; trying again`);
     }
   }
-  throw new FetchError(adapter.sourceId, shown(address, adapter), `${last} (after ${attempts} attempts)`);
+  const reason = `${last?.message ?? 'no attempt was made'} (after ${attempts} attempts)`;
+  const where = options.upstream === undefined ? 'the agency' : new URL(options.upstream).origin;
+  throw new FetchError(
+    adapter.sourceId,
+    shown(address, adapter),
+    reason,
+    last?.unreachable === undefined ? `failed: ${file}: ${reason}` : `could not reach ${where} (${last.unreachable})`,
+  );
 }
 
 /**
@@ -330,9 +374,13 @@ async function writeAtomically(dir: string, files: ReadonlyMap<string, Buffer>):
 }
 
 export interface FetchReport {
+  /** Every selected source passed its checks (and was written, unless a dry run). */
   ok: boolean;
-  /** Per source: files downloaded and the value changes. */
-  sources: { sourceId: string; files: number; bytes: number; changes: string[] }[];
+  /** The sources that passed: their vintage, files downloaded and value changes. */
+  sources: { sourceId: string; vintage: string; files: number; bytes: number; changes: string[] }[];
+  /** The sources that failed, one error each, in the registry's order; their fixtures were left as they were. */
+  failures: FetchError[];
+  /** The files of the sources that passed were written (false on a dry run, or when none passed). */
   written: boolean;
 }
 
@@ -346,11 +394,93 @@ function loaderText(error: unknown): string {
   return text.length > 400 ? `${text.slice(0, 400)}…` : text;
 }
 
+/** What one source's fetch gives when it passed: the files to write and its report. */
+interface Passed {
+  files: Map<string, Buffer>;
+  report: FetchReport['sources'][number];
+}
+
 /**
- * Downloads every selected source, loads the downloads over the current fixtures with the build's own loader (every
- * check the build makes of a fixture), refuses a download that would publish less or older data than the fixtures it
- * replaces, and writes the new files and retrieval.json of every source only when all of them passed; otherwise nothing
- * is written.
+ * One source: downloads its files, loads them over the current fixtures with the build's own loader (every check the
+ * build makes of a fixture), and refuses a download that would publish less or older data than the fixtures it
+ * replaces. Throws a FetchError saying why it failed; writes nothing.
+ */
+async function fetchSource(
+  adapter: SourceModule,
+  options: FetchOptions,
+  current: ReadFixture,
+  markets: readonly MarketDefinition[],
+  now: Date,
+): Promise<Passed> {
+  const say = options.say ?? (() => undefined);
+  const downloads: Downloaded[] = [];
+  for (const remote of adapter.remote) {
+    const got = await download(adapter, remote, options);
+    if (options.verbose === true)
+      say(
+        `${adapter.sourceId}: ${shown(addressOf(remote, adapter, options), adapter)}: ${got.body.length} bytes${got.servedFrom === undefined ? '' : `, served from ${shown(got.servedFrom, adapter)}`}`,
+      );
+    downloads.push(got);
+  }
+  const addresses = downloads.map((d) => shown(addressOf(d.remote, adapter, options), adapter)).join(' ');
+  const unusable = (error: unknown): FetchError => {
+    const reason = `the download does not pass the build's checks: ${loaderText(error)}`;
+    return new FetchError(adapter.sourceId, addresses, reason, `refused: ${reason}`);
+  };
+  const files = new Map<string, Buffer>();
+  let retrieval: RetrievalRecord;
+  try {
+    // The vintage is read from the download too, so a file the adapter cannot read fails here, named as a download.
+    retrieval = retrievalRecord(adapter, downloads, current, now, options);
+  } catch (error) {
+    throw unusable(error);
+  }
+  for (const d of downloads) files.set(d.remote.file, d.body);
+  files.set(`${adapter.sourceId}/retrieval.json`, Buffer.from(renderJson(retrieval)));
+  // The build's own loader over the fixtures as they would be: whatever it refuses in a fixture, fetch refuses in a download.
+  let after: SourceLoad;
+  try {
+    after = loadSources(overlay(current, files), markets, [adapter]).loads[0] as SourceLoad;
+  } catch (error) {
+    throw unusable(error);
+  }
+  let before: SourceLoad | undefined;
+  try {
+    before = adapter.load(current, markets);
+  } catch {
+    before = undefined; // the current fixtures may not load (a first fetch, a changed layout): every value is then new
+  }
+  const { less, older } = regressions(before, after);
+  const refused = [...less, ...(options.allowOlder === true ? [] : older)];
+  if (refused.length > 0) {
+    const hint = options.allowOlder !== true && older.length > 0 ? ' (--allow-older accepts an older vintage or period, never less data)' : '';
+    const reason = `it would publish less or older data than the fixtures: ${refused.join('; ')}${hint}`;
+    throw new FetchError(adapter.sourceId, addresses, `refused, ${reason}`, `refused: ${reason}`);
+  }
+  for (const reason of older) options.warn?.(`market-profiles: fetch: ${adapter.sourceId}: accepted with --allow-older: ${reason}`);
+  return {
+    files,
+    report: {
+      sourceId: adapter.sourceId,
+      vintage: retrieval.vintage,
+      files: downloads.length,
+      bytes: downloads.reduce((n, d) => n + d.body.length, 0),
+      changes: changes(before, after),
+    },
+  };
+}
+
+/** A source's line when it passed: `fhfa-hpi: fetched 2026 Q2, 1 file, unchanged` (or how many values changed). */
+const passedLine = (r: FetchReport['sources'][number]): string =>
+  `${r.sourceId}: fetched ${r.vintage}, ${r.files} ${r.files === 1 ? 'file' : 'files'}, ${
+    r.changes.length === 0 ? 'unchanged' : `${r.changes.length} ${r.changes.length === 1 ? 'value' : 'values'} changed`
+  }`;
+
+/**
+ * Fetches every selected source, each on its own: a source that passed every check has its files and retrieval.json
+ * written atomically (unless a dry run), whatever became of the others; a source that failed leaves its fixtures as
+ * they were. Each source's outcome is one line (stdout when it passed, with its changes below it; stderr when not), then
+ * what was written and which sources failed. The report's `ok` is false when any failed.
  */
 export async function fetchSources(options: FetchOptions): Promise<FetchReport> {
   const registered = options.sources ?? SOURCES;
@@ -359,77 +489,41 @@ export async function fetchSources(options: FetchOptions): Promise<FetchReport> 
   if (unknown.length > 0) throw new FetchError(unknown.join(', '), '-', `no such source; the sources are ${registered.map((a) => a.sourceId).join(', ')}`);
   const markets = options.markets ?? MARKETS;
   const say = options.say ?? (() => undefined);
+  const warn = options.warn ?? (() => undefined);
   const current = fixturesOnDisk(options.fixturesDir);
   const now = (options.now ?? (() => new Date()))();
-  const pending = new Map<string, Buffer>();
-  const fetched: { adapter: SourceModule; downloads: Downloaded[] }[] = [];
-  const addresses = (adapter: SourceModule, downloads: readonly Downloaded[]): string =>
-    downloads.map((d) => shown(addressOf(d.remote, adapter, options), adapter)).join(' ');
+  const report: FetchReport = { ok: false, sources: [], failures: [], written: false };
+  // Files of the sources that passed: written, or on a dry run, not.
+  let files = 0;
   for (const adapter of adapters) {
-    const downloads: Downloaded[] = [];
-    for (const remote of adapter.remote) {
-      const got = await download(adapter, remote, options);
-      say(
-        `${adapter.sourceId}: ${shown(addressOf(remote, adapter, options), adapter)}: ${got.body.length} bytes${got.servedFrom === undefined ? '' : `, served from ${shown(got.servedFrom, adapter)}`}`,
-      );
-      downloads.push(got);
-    }
+    let passed: Passed;
     try {
-      // The vintage is read from the download too, so a file the adapter cannot read fails here, named as a download.
-      const retrieval = retrievalRecord(adapter, downloads, current, now, options);
-      for (const d of downloads) pending.set(d.remote.file, d.body);
-      pending.set(`${adapter.sourceId}/retrieval.json`, Buffer.from(renderJson(retrieval)));
+      passed = await fetchSource(adapter, options, current, markets, now);
     } catch (error) {
-      throw new FetchError(adapter.sourceId, addresses(adapter, downloads), `the download does not pass the build's checks: ${loaderText(error)}`);
+      if (!(error instanceof FetchError)) throw error;
+      report.failures.push(error);
+      warn(`${adapter.sourceId}: ${error.outcome}`);
+      if (options.verbose === true) warn(`market-profiles: fetch: ${error.message}`);
+      continue;
     }
-    fetched.push({ adapter, downloads });
+    if (options.dryRun !== true) await writeAtomically(options.fixturesDir, passed.files);
+    files += passed.files.size;
+    report.sources.push(passed.report);
+    say(passedLine(passed.report));
+    for (const line of passed.report.changes) say(`  ${line}`);
   }
-  // The build's own loader over the fixtures as they would be: whatever it refuses in a fixture, fetch refuses in a download.
-  let loaded: LoadedSources;
-  try {
-    loaded = loadSources(overlay(current, pending), markets, adapters);
-  } catch (error) {
-    const file = error instanceof DataError ? error.place.file : undefined;
-    const culprit = fetched.find((f) => file?.startsWith(`${f.adapter.sourceId}/`)) ?? fetched[0];
-    throw new FetchError(
-      culprit?.adapter.sourceId ?? '-',
-      culprit === undefined ? '-' : addresses(culprit.adapter, culprit.downloads),
-      `the download does not pass the build's checks: ${loaderText(error)}`,
+  report.ok = report.failures.length === 0;
+  report.written = options.dryRun !== true && files > 0;
+  if (options.dryRun === true && files > 0) say(`market-profiles: fetch: dry run, ${files} files not written`);
+  else if (files > 0) say(`market-profiles: fetch: wrote ${files} files to ${options.fixturesDir}/`);
+  if (!report.ok) {
+    const failed = report.failures.map((f) => f.sourceId);
+    warn(
+      `market-profiles: fetch: ${failed.length} of ${adapters.length} ${adapters.length === 1 ? 'source' : 'sources'} failed (${failed.join(', ')}); ${
+        failed.length === 1 ? 'its fixtures were' : 'their fixtures were'
+      } left as they were${options.verbose === true ? '' : ' (--verbose names each address)'}`,
     );
   }
-  const report: FetchReport = { ok: false, sources: [], written: false };
-  for (const [i, { adapter, downloads }] of fetched.entries()) {
-    const after = loaded.loads[i] as SourceLoad;
-    let before: SourceLoad | undefined;
-    try {
-      before = adapter.load(current, markets);
-    } catch {
-      before = undefined; // the current fixtures may not load (a first fetch, a changed layout): every value is then new
-    }
-    const { less, older } = regressions(before, after);
-    const refused = [...less, ...(options.allowOlder === true ? [] : older)];
-    if (refused.length > 0) {
-      const hint = options.allowOlder !== true && older.length > 0 ? ' (--allow-older accepts an older vintage or period, never less data)' : '';
-      throw new FetchError(
-        adapter.sourceId,
-        addresses(adapter, downloads),
-        `refused, it would publish less or older data than the fixtures: ${refused.join('; ')}${hint}`,
-      );
-    }
-    for (const reason of older) options.warn?.(`market-profiles: fetch: ${adapter.sourceId}: accepted with --allow-older: ${reason}`);
-    const lines = changes(before, after);
-    for (const line of lines) say(line);
-    if (lines.length === 0) say(`${adapter.sourceId}: no value changed`);
-    report.sources.push({ sourceId: adapter.sourceId, files: downloads.length, bytes: downloads.reduce((n, d) => n + d.body.length, 0), changes: lines });
-  }
-  report.ok = true;
-  if (options.dryRun) {
-    say(`market-profiles: fetch: dry run, ${pending.size} files not written`);
-    return report;
-  }
-  await writeAtomically(options.fixturesDir, pending);
-  report.written = true;
-  say(`market-profiles: fetch: wrote ${pending.size} files to ${options.fixturesDir}/`);
   return report;
 }
 
@@ -480,10 +574,10 @@ function retrievalRecord(adapter: SourceModule, downloads: readonly Downloaded[]
   };
 }
 
-/** The `fetch` subcommand: progress and changes on stdout, problems on stderr; exit code 0 only when every file was fetched, parsed and (unless a dry run) written. */
+/** The `fetch` subcommand: a line per source and the changes on stdout, problems on stderr; exit code 0 only when every source was fetched, checked and (unless a dry run) written, 1 when any failed. */
 export async function fetchCommand(config: FetchConfig, inputs: Pick<FetchOptions, 'markets' | 'sources'> = {}): Promise<number> {
   try {
-    await fetchSources({
+    const report = await fetchSources({
       ...inputs,
       fixturesDir: config.fixtures,
       only: config.source === undefined ? [] : [config.source],
@@ -492,11 +586,13 @@ export async function fetchCommand(config: FetchConfig, inputs: Pick<FetchOption
       ...(config.upstream === undefined ? {} : { upstream: config.upstream }),
       credentials: config.credentials,
       timeoutMs: config.fetchTimeoutMs,
+      verbose: config.verbose,
       say: (line) => process.stdout.write(`${line}\n`),
       warn: (line) => process.stderr.write(`${line}\n`),
     });
-    return 0;
+    return report.ok ? 0 : 1;
   } catch (error) {
+    // Only before any source is fetched: a --source that names none.
     if (!(error instanceof FetchError)) throw error;
     process.stderr.write(`market-profiles: fetch failed: ${error.message}\nmarket-profiles: the fixtures were left as they were.\n`);
     return 1;

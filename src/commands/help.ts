@@ -14,6 +14,7 @@ import {
 } from './config.ts';
 import { CREDENTIALS } from './fetch.ts';
 import { listWords } from '../contract/words.ts';
+import { switchForms } from './option-kinds.ts';
 
 const spec = (name: Name): OptionSpec<unknown> => OPTIONS[name];
 const takes = (command: Command, name: Name): boolean => (COMMANDS[command].options as readonly Name[]).includes(name);
@@ -21,11 +22,11 @@ const takes = (command: Command, name: Name): boolean => (COMMANDS[command].opti
 const flagText = (name: Name): string => (spec(name).envOnly ? '' : `--${name}${spec(name).kind.switch ? '' : ' VALUE'}`);
 const envText = (name: Name): string => spec(name).env ?? '';
 
-/** The type as shown: a switch set by its environment variable says how that spells on and off. */
-function typeText(name: Name): string {
-  const { env, kind } = spec(name);
-  return env === undefined ? kind.type : (kind.envType ?? kind.type);
-}
+/** The type as shown; a switch's forms are said once, below the table and the options (switchForms). */
+const typeText = (name: Name): string => spec(name).kind.type;
+
+/** Whether some of these options are switches, so that the text says the forms a switch takes. */
+const anySwitch = (names: readonly Name[]): boolean => names.some((name) => spec(name).kind.switch);
 
 /** The default as shown: the value in code font (`3000`), off or on for a switch, or what leaving the option unset means. */
 function shownDefault(name: Name): string {
@@ -73,7 +74,7 @@ export function usageText(): string {
     .sort((a, b) => BLOCK_ORDER[a] - BLOCK_ORDER[b])
     // Said once, on the first block.
     .map((command, i) => `options of ${command}${i === 0 ? ' (flags win over environment variables)' : ''}:\n${usageLines(command).join('\n')}`);
-  return `usage: market-profiles <command> [options]\n\ncommands:\n${commands.join('\n')}\n\n${blocks.join('\n\n')}\n\nmarket-profiles <command> --help prints one command's usage, options and exit codes.\n`;
+  return `usage: market-profiles <command> [options]\n\ncommands:\n${commands.join('\n')}\n\n${blocks.join('\n\n')}\n\n${switchForms(false)}\nmarket-profiles <command> --help prints one command's usage, options and exit codes.\n`;
 }
 
 /** `market-profiles <command> --help`: that command alone: what it does, its options as it reads them, its exit codes. */
@@ -87,12 +88,13 @@ export function commandUsage(command: Command): string {
     ...about,
     '',
     ...(options.length > 0 ? ['options (flags win over environment variables):', ...options, ''] : []),
+    ...(anySwitch(spec.options) ? [switchForms(false), ''] : []),
     `exit codes: ${spec.exitCodes}`,
     '',
   ].join('\n');
 }
 
-/** The README's options table (a test keeps the README equal to it); the Commands column lists who reads each option. */
+/** The README's options table and, below it, the forms a switch takes (a test keeps the README equal to it); the Commands column lists who reads each option. */
 export function optionsTable(): string {
   const rows = NAMES.map((name) => {
     const { env, envOnly, help } = spec(name);
@@ -111,5 +113,5 @@ export function optionsTable(): string {
   });
   const credentialReaders = COMMAND_NAMES.filter(readsCredentials).map((command) => `\`${command}\``);
   for (const c of CREDENTIALS) rows.push(`| \`${c.env}\` |  | ${CREDENTIAL_KIND.type} | ${CREDENTIAL_ABSENT} | ${credentialReaders.join(', ')} | ${c.help} |`);
-  return ['| Environment | Flag | Type | Default | Commands | Meaning |', '|---|---|---|---|---|---|', ...rows].join('\n');
+  return [['| Environment | Flag | Type | Default | Commands | Meaning |', '|---|---|---|---|---|---|', ...rows].join('\n'), switchForms(true)].join('\n\n');
 }

@@ -1,10 +1,12 @@
-// The installed command (a child process): each command's --help, and a build that cannot write its output (two lines on stderr and exit code 1, not Node's stack trace).
+// The installed command (a child process): each command's --help, a build that cannot write its output and a serve on a port in use (lines on stderr and exit code 1, not Node's stack trace).
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { COMMAND_NAMES } from '../../src/commands/config.ts';
 import { commandUsage, usageText } from '../../src/commands/help.ts';
 import { TODAY_FIXTURES } from '../support/today.ts';
@@ -40,6 +42,45 @@ test('a build whose output folder cannot be made: the error in one line, that th
       /^market-profiles: build failed: ENOTDIR: not a directory, [^\n]*file\/dist[^\n]*\nmarket-profiles: the previous output was left as it was\.\n$/,
     );
   } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
+test('serve on a port another program holds: one line naming it and how to choose another, exit code 1, no stack trace', async () => {
+  const holder = createServer();
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+  const { port } = holder.address() as AddressInfo;
+  const work = mkdtempSync(join(tmpdir(), 'mp-cli-'));
+  try {
+    const archive = fileURLToPath(new URL('../../archive/', import.meta.url));
+    const child = spawn(process.execPath, [
+      BIN,
+      'serve',
+      '--port',
+      String(port),
+      '--fixtures',
+      TODAY_FIXTURES,
+      '--archive',
+      archive,
+      '--out',
+      join(work, 'dist'),
+    ]);
+    let [out, err] = ['', ''];
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      // Should it serve after all, it is stopped, and the assertions below fail instead of the test hanging.
+      if (out.includes('serving')) child.kill();
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    assert.equal(out, '');
+    assert.equal(
+      err,
+      `market-profiles: serve failed: 127.0.0.1:${port} is in use by another program; serve on another with --port <another> (or PORT=<another>; 0 picks a free one)\n`,
+    );
+    assert.equal(code, 1);
+  } finally {
+    await new Promise((resolve) => holder.close(resolve));
     rmSync(work, { recursive: true, force: true });
   }
 });

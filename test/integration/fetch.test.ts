@@ -1,4 +1,4 @@
-// `fetch` against a loopback server that replays the agencies' files: success, a dry run, and every failure shape, with the fixtures untouched whenever anything fails.
+// `fetch` against a loopback server that replays the agencies' files: success, a dry run, and every failure shape, with a failed source's fixtures untouched, the others' written, and one line per source.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -15,8 +15,9 @@ import { FIXTURES_DIR, fhfaNextQuarter } from '../support/data.ts';
 import { startReplay, type Replay, type Reply } from '../support/replay.ts';
 import { WORLD_INPUTS, WORLD_MARKETS, WORLD_SOURCES, buildWorld } from '../world/world.ts';
 
-/** Every file of a folder with the SHA-256 of its bytes, to prove a failed fetch wrote nothing. */
-function snapshot(dir: string): Record<string, string> {
+/** Every file of a folder (or of one source's folder within it) with the SHA-256 of its bytes, to prove a failed fetch wrote nothing there. */
+function snapshot(root: string, sourceId?: string): Record<string, string> {
+  const dir = sourceId === undefined ? root : join(root, sourceId);
   const out: Record<string, string> = {};
   const walk = (d: string): void => {
     for (const name of readdirSync(d)) {
@@ -55,6 +56,14 @@ describe('fetch', () => {
     warn: (line) => lines.push(line),
     ...extra,
   });
+  /** Runs fetch when one source is meant to fail: that source's error (the others may pass). */
+  const failed = async (opts: FetchOptions): Promise<FetchError> => {
+    const report = await fetchSources(opts);
+    assert.equal(report.ok, false, 'a source failed');
+    const [error, ...more] = report.failures;
+    assert.ok(error !== undefined && more.length === 0, `one source failed: ${report.failures.join('\n')}`);
+    return error;
+  };
   /** The agencies' files as the fixtures hold them, each at its address. */
   const serveFixtures = (): void => {
     replay.replies.clear();
@@ -150,27 +159,26 @@ describe('fetch', () => {
     const missingKey =
       '<!DOCTYPE html><html><head><title>Missing Key</title></head><body><p>A valid key must be included with each data API request.</p></body></html>';
     replay.replies.set(target(acs.remote.url), { kind: 'html', body: missingKey });
-    await assert.rejects(
-      fetchSources(options()),
-      (error: unknown) =>
-        error instanceof FetchError &&
-        error.sourceId === 'census-acs-5yr' &&
-        /the answer is an HTML page \(text\/html; charset=utf-8\), not the data file; CENSUS_API_KEY is not set, and this API refuses requests without a key: a key is free at https:\/\/api\.census\.gov\/data\/key_signup\.html, then set CENSUS_API_KEY$/.test(
-          error.message,
-        ),
+    const missing = await failed(options());
+    assert.equal(missing.sourceId, 'census-acs-5yr');
+    assert.match(
+      missing.message,
+      /the answer is an HTML page \(text\/html; charset=utf-8\), not the data file; CENSUS_API_KEY is not set, and this API refuses requests without a key: a key is free at https:\/\/api\.census\.gov\/data\/key_signup\.html, then set CENSUS_API_KEY$/,
     );
     replay.replies.set(target(addressOf(acs.remote, acs.adapter, { credentials: { CENSUS_API_KEY: 'wrong' } })), { kind: 'html', body: missingKey });
-    await assert.rejects(fetchSources(options({ credentials: { CENSUS_API_KEY: 'wrong' } })), /; CENSUS_API_KEY is set: the API may have refused that key$/);
+    assert.match((await failed(options({ credentials: { CENSUS_API_KEY: 'wrong' } }))).message, /; CENSUS_API_KEY is set: the API may have refused that key$/);
     // A 403 is a refusal too; a 404 is not, and says nothing of keys.
     replay.replies.set(target(acs.remote.url), { kind: 'status', status: 403 });
-    await assert.rejects(fetchSources(options()), /answered 403, not 200; CENSUS_API_KEY is not set/);
+    assert.match((await failed(options())).message, /answered 403, not 200; CENSUS_API_KEY is not set/);
     replay.replies.set(target(acs.remote.url), { kind: 'status', status: 404 });
-    await assert.rejects(fetchSources(options()), (error: unknown) => error instanceof FetchError && !error.message.includes('KEY'));
+    assert.doesNotMatch((await failed(options())).message, /KEY/);
     // Another source's failure says nothing of keys.
     const bps = REMOTES.find((r) => r.adapter.sourceId === 'census-bps') ?? assert.fail('no BPS remote');
     serveFixtures();
     replay.replies.set(target(bps.remote.url), { kind: 'html' });
-    await assert.rejects(fetchSources(options()), (error: unknown) => error instanceof FetchError && !error.message.includes('KEY'));
+    const other = await failed(options());
+    assert.equal(other.sourceId, 'census-bps');
+    assert.doesNotMatch(other.message, /KEY/);
   });
 
   it("a redirect to the source's own origin is followed, and retrieval.json records where the bytes came from", async () => {
@@ -181,7 +189,7 @@ describe('fetch', () => {
     const sources = WORLD_SOURCES.map((s) => (s === fhfa.adapter ? { ...s, origins: [...s.origins, own] } : s));
     replay.replies.set(target(fhfa.remote.url), { kind: 'redirect', location: mirror });
     replay.replies.set(new URL(mirror).pathname, { kind: 'file', body: readFileSync(join(FIXTURES_DIR, fhfa.remote.file)) });
-    await fetchSources(options({ sources }));
+    await fetchSources(options({ sources, verbose: true }));
     const retrieval = JSON.parse(readFileSync(join(dir, 'fhfa-hpi', 'retrieval.json'), 'utf8')) as { files: { url: string; servedFrom?: string }[] };
     assert.equal(retrieval.files[0]?.url, fhfa.remote.url);
     assert.equal(retrieval.files[0]?.servedFrom, mirror);
@@ -202,36 +210,35 @@ describe('fetch', () => {
     const elsewhere = `${replay.origin.replace('127.0.0.1', 'localhost')}/elsewhere`;
     replay.replies.set(target(fhfa.remote.url), { kind: 'redirect', location: elsewhere });
     replay.replies.set('/elsewhere', { kind: 'file', body: 'SECRET-PAGE-TEXT,12420,2026,2,1.00,( 1.00)\n' });
-    const before = snapshot(dir);
-    await assert.rejects(fetchSources(options()), (error: unknown) => {
-      assert.ok(error instanceof FetchError, String(error));
+    const before = snapshot(dir, 'fhfa-hpi');
+    {
+      const error = await failed(options());
       assert.equal(error.sourceId, 'fhfa-hpi');
       assert.match(
         error.message,
         new RegExp(`: a redirect led to ${new URL(elsewhere).origin}, which is not fhfa-hpi's own \\(${replay.origin}, https://www\\.fhfa\\.gov\\); refused$`),
       );
       assert.ok(!error.message.includes('SECRET'), error.message);
-      return true;
-    });
+    }
     assert.ok(!replay.seen.includes('/elsewhere'), 'the other origin was never asked');
-    assert.deepEqual(snapshot(dir), before);
+    assert.deepEqual(snapshot(dir, 'fhfa-hpi'), before);
     // A redirect that never ends is refused after the fifth.
     replay.replies.set(target(fhfa.remote.url), { kind: 'redirect', location: target(fhfa.remote.url) });
-    await assert.rejects(fetchSources(options()), /: more than 5 redirects; refused$/);
-    assert.deepEqual(snapshot(dir), before);
+    assert.match((await failed(options())).message, /: more than 5 redirects; refused$/);
+    assert.deepEqual(snapshot(dir, 'fhfa-hpi'), before);
   });
 
   it("an answer that is not the data is refused without a word of its body (the Census API's plain-text error)", async () => {
     const acs = REMOTES.find((r) => r.adapter.sourceId === 'census-acs-5yr') ?? assert.fail('no ACS remote');
     replay.replies.set(target(acs.remote.url), { kind: 'file', body: "error: error: unknown variable 'B25064_001X'" });
-    await assert.rejects(fetchSources(options()), (error: unknown) => {
-      assert.ok(error instanceof FetchError, String(error));
+    {
+      const error = await failed(options());
       assert.match(error.message, /the download does not pass the build's checks: census-acs-5yr\/acs5-2024-detailed-place\.json: not valid JSON/);
       // The addresses name the API's variables; what follows them is the reason, which quotes nothing of the answer.
       const reason = error.message.slice(error.message.indexOf(": the download does not pass the build's checks: "));
       assert.ok(!/unknown|variable|error: err/.test(reason), reason);
-      return true;
-    });
+      assert.ok(!/unknown|variable|error: err/.test(error.outcome), error.outcome);
+    }
   });
 
   it('a redirect from https down to http is refused, naming both', async () => {
@@ -244,13 +251,9 @@ describe('fetch', () => {
       Object.defineProperty(response, 'url', { value: 'http://mirror.example/hpi_at_metro.csv' });
       return response;
     };
-    await assert.rejects(
-      fetchSources({ ...options({ only: ['fhfa-hpi'], fetch: fetchThat }), upstream: undefined }),
-      (error: unknown) =>
-        error instanceof FetchError &&
-        error.url === fhfa.remote.url &&
-        /a redirect led from https to http \(http:\/\/mirror\.example\); refused$/.test(error.message),
-    );
+    const error = await failed({ ...options({ only: ['fhfa-hpi'], fetch: fetchThat }), upstream: undefined });
+    assert.equal(error.url, fhfa.remote.url);
+    assert.match(error.message, /a redirect led from https to http \(http:\/\/mirror\.example\); refused$/);
   });
 
   /** The world's markets' codes in FHFA's file: each one's metro, and the divisions that hold its city. */
@@ -341,16 +344,19 @@ describe('fetch', () => {
       const { adapter, remote } = REMOTES.find((r) => r.remote.file === file) ?? assert.fail(`no remote ${file}`);
       // Its length declared, as an agency's server sends it: nothing at the transport says a line is missing.
       replay.replies.set(target(remote.url), { kind: 'file', body: text, declared: true });
-      const before = snapshot(dir);
-      await assert.rejects(fetchSources(options()), (error: unknown) => {
-        assert.ok(error instanceof FetchError, String(error));
-        assert.equal(error.sourceId, adapter.sourceId);
-        const ours = new RegExp(`: refused, it would publish less or older data than the fixtures: ${reason.source}`);
-        const theBuilds = new RegExp(`: the download does not pass the build's checks: ${adapter.sourceId}/`);
-        assert.ok(ours.test(error.message) || theBuilds.test(error.message), error.message);
-        return true;
-      });
-      assert.deepEqual(snapshot(dir), before);
+      const before = snapshot(dir, adapter.sourceId);
+      const error = await failed(options());
+      assert.equal(error.sourceId, adapter.sourceId);
+      const ours = new RegExp(`: refused, it would publish less or older data than the fixtures: ${reason.source}`);
+      const theBuilds = new RegExp(`: the download does not pass the build's checks: ${adapter.sourceId}/`);
+      assert.ok(ours.test(error.message) || theBuilds.test(error.message), error.message);
+      // Its line says the same without the address.
+      const line = new RegExp(`^refused: it would publish less or older data than the fixtures: ${reason.source}`);
+      assert.ok(
+        line.test(error.outcome) || error.outcome.startsWith(`refused: the download does not pass the build's checks: ${adapter.sourceId}/`),
+        error.outcome,
+      );
+      assert.deepEqual(snapshot(dir, adapter.sourceId), before);
     });
   }
 
@@ -371,8 +377,11 @@ describe('fetch', () => {
     const acs = HOSTILE.find((h) => h.file.startsWith('census-acs-5yr/')) ?? assert.fail('no ACS case');
     const acsRemote = REMOTES.find((r) => r.remote.file === acs.file) ?? assert.fail('no ACS remote');
     replay.replies.set(target(acsRemote.remote.url), { kind: 'file', body: acs.body() });
-    await assert.rejects(fetchSources(options({ allowOlder: true })), /1 market has values in the fixtures and none in the download: us-tx-austin$/);
-    // The command reads the flag.
+    assert.match((await failed(options({ allowOlder: true }))).message, /1 market has values in the fixtures and none in the download: us-tx-austin$/);
+    // The ACS's refusal held back no other source: FHFA's older file, accepted with the flag, was written.
+    assert.equal(readFileSync(join(dir, FHFA_FILE), 'utf8'), previousQuarter);
+    // The command reads the flag (over the fixtures as they were).
+    cpSync(FIXTURES_DIR, dir, { recursive: true });
     serveFixtures();
     replay.replies.set(target(remote.url), { kind: 'file', body: previousQuarter });
     const refused = await captureOutput(() => main(['fetch', '--fixtures', dir, '--upstream', replay.origin, '--dry-run'], {}, runnersFor(WORLD_INPUTS)));
@@ -466,7 +475,8 @@ describe('fetch', () => {
     for (const [reply, message] of finals) {
       replay.seen.length = 0;
       replay.replies.set(target(remote.url), reply);
-      await assert.rejects(fetchSources(options({ maxBytes: 100 })), message);
+      // The first source alone: with a limit of 100 bytes, every other source's files are over it too.
+      assert.match((await failed(options({ only: ['census-acs-5yr'], maxBytes: 100 }))).message, message);
       assert.equal(replay.seen.filter((s) => s === target(remote.url)).length, 1, String(message));
     }
   });
@@ -476,14 +486,14 @@ describe('fetch', () => {
     for (const status of [429, 408, 503, 599]) {
       replay.seen.length = 0;
       replay.replies.set(target(remote.url), { kind: 'status', status });
-      await assert.rejects(fetchSources(options()), new RegExp(`answered ${status} \\(after 2 attempts\\)$`));
+      assert.match((await failed(options())).message, new RegExp(`answered ${status} \\(after 2 attempts\\)$`));
       assert.equal(replay.seen.filter((s) => s === target(remote.url)).length, 2, String(status));
     }
     // Any other status is final, a 2xx other than 200 among them (a part of the file is not the file).
     for (const status of [203, 206, 499]) {
       replay.seen.length = 0;
       replay.replies.set(target(remote.url), { kind: 'status', status });
-      await assert.rejects(fetchSources(options()), new RegExp(`answered ${status}, not 200$`));
+      assert.match((await failed(options())).message, new RegExp(`answered ${status}, not 200$`));
       assert.equal(replay.seen.filter((s) => s === target(remote.url)).length, 1, String(status));
     }
   });
@@ -497,8 +507,8 @@ describe('fetch', () => {
       replay.replies.set(target(fhfa.remote.url), { kind: 'file', body, declared });
       const report = await fetchSources(options({ ...only, maxBytes: body.length }));
       assert.equal(report.ok, true, `declared: ${declared}`);
-      await assert.rejects(
-        fetchSources(options({ ...only, maxBytes: body.length - 1 })),
+      assert.match(
+        (await failed(options({ ...only, maxBytes: body.length - 1 }))).message,
         new RegExp(
           declared
             ? `the answer declares ${body.length} bytes, more than the limit of ${body.length - 1}$`
@@ -518,9 +528,7 @@ describe('fetch', () => {
     ];
     for (const [reply, type] of replies) {
       replay.replies.set(target(remote.url), reply);
-      await assert.rejects(fetchSources(options()), {
-        message: new RegExp(`: the answer is an HTML page \\(${type.replace('/', '\\/')}\\), not the data file$`),
-      });
+      assert.match((await failed(options())).message, new RegExp(`: the answer is an HTML page \\(${type.replace('/', '\\/')}\\), not the data file$`));
     }
   });
 
@@ -535,22 +543,36 @@ describe('fetch', () => {
   ];
   for (const [shape, reply, message] of failures) {
     for (const { adapter, remote } of REMOTES) {
-      it(`${shape} from ${adapter.sourceId} (${remote.file}): an error naming the source and the address, the fixtures untouched`, async () => {
+      it(`${shape} from ${adapter.sourceId} (${remote.file}): one line naming the source and why, the address with --verbose; its fixtures untouched, the others fetched`, async () => {
         replay.replies.set(target(remote.url), reply(readFileSync(join(FIXTURES_DIR, remote.file))));
-        const before = snapshot(dir);
+        const before = snapshot(dir, adapter.sourceId);
         // A short timeout only where the timeout is what is tested: the silent answer never comes, so it always fires.
         const timeoutMs = reply(Buffer.alloc(0)).kind === 'silent' ? 300 : 600_000;
-        await assert.rejects(fetchSources(options({ timeoutMs })), (error: unknown) => {
-          assert.ok(error instanceof FetchError, String(error));
-          assert.equal(error.sourceId, adapter.sourceId);
-          assert.ok(
-            error.message.includes(remote.url.replace(/^https:\/\/[^/]+/, replay.origin)) || error.message.includes(new URL(remote.url).pathname),
-            error.message,
-          );
-          assert.match(error.message, message);
-          return true;
-        });
-        assert.deepEqual(snapshot(dir), before);
+        const report = await fetchSources(options({ timeoutMs }));
+        assert.equal(report.ok, false);
+        const [error, ...more] = report.failures;
+        assert.ok(error !== undefined && more.length === 0, report.failures.join('\n'));
+        assert.equal(error.sourceId, adapter.sourceId);
+        // The error (what --verbose prints) names the address; the source's line says why without it.
+        assert.ok(
+          error.message.includes(remote.url.replace(/^https:\/\/[^/]+/, replay.origin)) || error.message.includes(new URL(remote.url).pathname),
+          error.message,
+        );
+        assert.match(error.message, message);
+        assert.match(error.outcome, message);
+        assert.ok(lines.includes(`${adapter.sourceId}: ${error.outcome}`), lines.join('\n'));
+        for (const line of lines) assert.ok(!line.includes(replay.origin) && !line.includes(new URL(remote.url).pathname), line);
+        assert.deepEqual(snapshot(dir, adapter.sourceId), before);
+        // Every other source was fetched, checked and written.
+        const others = WORLD_SOURCES.filter((s) => s !== adapter).map((s) => s.sourceId);
+        assert.deepEqual(
+          report.sources.map((s) => s.sourceId),
+          others,
+        );
+        for (const id of others) {
+          const retrieval = JSON.parse(readFileSync(join(dir, id, 'retrieval.json'), 'utf8')) as { files: { retrievedAt: string }[] };
+          assert.equal(retrieval.files[0]?.retrievedAt, '2026-10-06T12:00:00.000Z', id);
+        }
       });
     }
   }
@@ -564,7 +586,11 @@ describe('fetch', () => {
       lastModified: 'Tue, 24 Nov 2026 14:00:00 GMT',
     });
     await fetchSources(options({ now: () => new Date('2026-12-01T09:00:00Z') }));
-    assert.ok(lines.includes('us-tx-austin homePriceIndex 506.31 → 511.37 (2026 Q2 → 2026 Q3)'), 'fetch prints the change, market by market');
+    assert.ok(lines.includes('fhfa-hpi: fetched 2026 Q3, 1 file, 32 values changed'), lines.join('\n'));
+    assert.ok(
+      lines.includes('  us-tx-austin homePriceIndex 506.31 → 511.37 (2026 Q2 → 2026 Q3)'),
+      'fetch prints the change, market by market, under its source',
+    );
     const table = buildWorld({ baseUrl: 'http://localhost:3000', read: fixturesOnDisk(dir) });
     const austin = JSON.parse(table.routes.get('/api/markets/us-tx-austin')?.identity.body.toString() ?? '{}') as MarketProfile;
     assert.equal(austin.generatedAt, '2026-12-01');
@@ -585,23 +611,96 @@ describe('fetch', () => {
     assert.equal(austin.profile.freshness.freshness, 'aging');
   });
 
-  it('the command: exit code 1 and a message on stderr naming the source and the address; 0 on success', async () => {
+  it("a source the network cannot reach is one line with the network's code; the sources after it are still fetched and written", async () => {
+    const bps = WORLD_SOURCES.find((a) => a.sourceId === 'census-bps') ?? assert.fail('no BPS');
+    const unreachable = new Set(bps.remote.map((r) => new URL(r.url).pathname));
+    // No connection to BPS's host (as undici reports a refused connection); every other address is answered by the replay server.
+    const offline: typeof globalThis.fetch = async (input, init) => {
+      const url = new URL(String(input));
+      if (unreachable.has(url.pathname)) {
+        throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 192.0.2.1:443'), { code: 'ECONNREFUSED' }) });
+      }
+      const answer = await globalThis.fetch(`${replay.origin}${url.pathname}${url.search}`, init);
+      return new Response(answer.body, { status: answer.status, headers: answer.headers });
+    };
+    const before = snapshot(dir, 'census-bps');
+    const report = await fetchSources({ ...options({ fetch: offline }), upstream: undefined });
+    assert.equal(report.ok, false);
+    assert.deepEqual(lines, [
+      'census-acs-5yr: fetched 2020-2024, 2 files, unchanged',
+      'fhfa-hpi: fetched 2026 Q2, 1 file, unchanged',
+      'census-bps: could not reach the agency (ECONNREFUSED)',
+      `market-profiles: fetch: wrote 5 files to ${dir}/`,
+      'market-profiles: fetch: 1 of 3 sources failed (census-bps); its fixtures were left as they were (--verbose names each address)',
+    ]);
+    assert.deepEqual(snapshot(dir, 'census-bps'), before);
+    // Through a mirror, the line names the mirror.
+    lines.length = 0;
+    await fetchSources(options({ fetch: offline, only: ['census-bps'] }));
+    assert.deepEqual(lines, [
+      `census-bps: could not reach ${replay.origin} (ECONNREFUSED)`,
+      'market-profiles: fetch: 1 of 1 source failed (census-bps); its fixtures were left as they were (--verbose names each address)',
+    ]);
+    // With --verbose, each retry and the failure name the address.
+    lines.length = 0;
+    await fetchSources(options({ fetch: offline, only: ['census-bps'], verbose: true }));
+    const address = addressOf(bps.remote[0] ?? assert.fail('no BPS file'), bps, { upstream: replay.origin });
+    assert.deepEqual(lines, [
+      `market-profiles: fetch: census-bps: ${address}: fetch failed (ECONNREFUSED); trying again`,
+      `census-bps: could not reach ${replay.origin} (ECONNREFUSED)`,
+      `market-profiles: fetch: census-bps: ${address}: fetch failed (ECONNREFUSED) (after 2 attempts)`,
+      'market-profiles: fetch: 1 of 1 source failed (census-bps); its fixtures were left as they were',
+    ]);
+  });
+
+  it('the command: one line per source, the failed one on stderr, exit code 1, the others written; --verbose adds the addresses; 0 on success', async () => {
     const { adapter, remote } = REMOTES[0] ?? assert.fail('no remote file');
+    assert.equal(remote.file, 'census-acs-5yr/acs5-2024-detailed-place.json');
     replay.replies.set(target(remote.url), { kind: 'status', status: 404 });
-    const before = snapshot(dir);
+    const before = snapshot(dir, adapter.sourceId);
     const failing = await captureOutput(() =>
       main(['fetch', '--fixtures', dir, '--upstream', replay.origin, '--fetch-timeout-ms', '2000'], {}, runnersFor(WORLD_INPUTS)),
     );
+    assert.equal(failing.value, 1);
+    assert.equal(
+      failing.out,
+      `fhfa-hpi: fetched 2026 Q2, 1 file, unchanged\ncensus-bps: fetched 2024, 4 files, unchanged\nmarket-profiles: fetch: wrote 7 files to ${dir}/\n`,
+    );
+    assert.equal(
+      failing.err,
+      'census-acs-5yr: failed: acs5-2024-detailed-place.json: the server answered 404, not 200\n' +
+        'market-profiles: fetch: 1 of 3 sources failed (census-acs-5yr); its fixtures were left as they were (--verbose names each address)\n',
+    );
+    assert.deepEqual(snapshot(dir, adapter.sourceId), before);
+
+    const verbose = await captureOutput(() =>
+      main(['fetch', '--fixtures', dir, '--upstream', replay.origin, '--dry-run', '--verbose'], {}, runnersFor(WORLD_INPUTS)),
+    );
+    assert.equal(verbose.value, 1);
+    const address = addressOf(remote, adapter, { upstream: replay.origin });
+    assert.equal(
+      verbose.err,
+      'census-acs-5yr: failed: acs5-2024-detailed-place.json: the server answered 404, not 200\n' +
+        `market-profiles: fetch: census-acs-5yr: ${address}: the server answered 404, not 200\n` +
+        'market-profiles: fetch: 1 of 3 sources failed (census-acs-5yr); its fixtures were left as they were\n',
+    );
+    const fhfa = REMOTES.find((r) => r.adapter.sourceId === 'fhfa-hpi') ?? assert.fail('no FHFA remote');
+    const fhfaBytes = readFileSync(join(FIXTURES_DIR, fhfa.remote.file)).length;
+    assert.ok(
+      verbose.out.startsWith(
+        `fhfa-hpi: ${addressOf(fhfa.remote, fhfa.adapter, { upstream: replay.origin })}: ${fhfaBytes} bytes\nfhfa-hpi: fetched 2026 Q2, 1 file, unchanged\n`,
+      ),
+      verbose.out,
+    );
+    assert.match(verbose.out, /\nmarket-profiles: fetch: dry run, 7 files not written\n$/);
+
     serveFixtures();
     const succeeding = await captureOutput(() => main(['fetch', '--fixtures', dir, '--upstream', replay.origin, '--dry-run'], {}, runnersFor(WORLD_INPUTS)));
-    const [failed, succeeded] = [failing.value, succeeding.value];
-    const stderr = [failing.err, succeeding.err];
-    const stdout = [failing.out, succeeding.out];
-    assert.equal(failed, 1);
-    assert.deepEqual(snapshot(dir), before);
-    assert.match(stderr.join(''), new RegExp(`fetch failed: ${adapter.sourceId}: .*${new URL(remote.url).pathname.replaceAll('.', '\\.')}.*404`));
-    assert.match(stderr.join(''), /fixtures were left as they were/);
-    assert.equal(succeeded, 0);
-    assert.match(stdout.join(''), /dry run/);
+    assert.equal(succeeding.value, 0);
+    assert.equal(succeeding.err, '');
+    assert.equal(
+      succeeding.out,
+      'census-acs-5yr: fetched 2020-2024, 2 files, unchanged\nfhfa-hpi: fetched 2026 Q2, 1 file, unchanged\ncensus-bps: fetched 2024, 4 files, unchanged\nmarket-profiles: fetch: dry run, 10 files not written\n',
+    );
   });
 });

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { RUNNERS, main, runnersFor, type Runner } from '../../src/commands/cli.ts';
+import { RUNNERS, listenFailure, main, runnersFor, type Runner } from '../../src/commands/cli.ts';
 import { InvariantError } from '../../src/contract/errors.ts';
 import { FIXTURES_DIR } from '../support/data.ts';
 import { WORLD_INPUTS, copyWorldArchive } from '../world/world.ts';
@@ -69,5 +69,37 @@ describe('a command that fails', () => {
     const { code, err } = await captured(() => main(['list'], {}, failingIn('list', 'gone')));
     assert.equal(code, 1);
     assert.equal(err, 'market-profiles: list failed: gone\n');
+  });
+});
+
+describe('serve on an address it cannot bind', () => {
+  /** An error as node:net's listen gives it. */
+  const listenError = (code: string): Error => Object.assign(new Error(`listen ${code}: address already in use 127.0.0.1:3000`), { code });
+
+  test('a port in use: one line naming the address and how to choose another port, by flag or by variable', async () => {
+    const failure = listenFailure(listenError('EADDRINUSE'), { host: '127.0.0.1', port: 3000 });
+    assert.ok(failure instanceof Error, String(failure));
+    assert.equal(
+      failure.message,
+      '127.0.0.1:3000 is in use by another program; serve on another with --port <another> (or PORT=<another>; 0 picks a free one)',
+    );
+    // What main prints of it: the one line, exit code 1.
+    const { code, err } = await captured(() => main(['serve'], {}, failingIn('serve', failure)));
+    assert.equal(code, 1);
+    assert.equal(
+      err,
+      'market-profiles: serve failed: 127.0.0.1:3000 is in use by another program; serve on another with --port <another> (or PORT=<another>; 0 picks a free one)\n',
+    );
+  });
+
+  test('an IPv6 host is bracketed; a port this user may not bind says so; any other error is left as it is', () => {
+    assert.match(String(listenFailure(listenError('EADDRINUSE'), { host: '::1', port: 8080 })), /^Error: \[::1\]:8080 is in use by another program; /);
+    assert.equal(
+      (listenFailure(listenError('EACCES'), { host: '0.0.0.0', port: 80 }) as Error).message,
+      '0.0.0.0:80 needs privileges this user lacks (ports below 1024 do); serve on another with --port <another> (or PORT=<another>; 0 picks a free one)',
+    );
+    const other = listenError('EADDRNOTAVAIL');
+    assert.equal(listenFailure(other, { host: '10.9.9.9', port: 3000 }), other);
+    assert.equal(listenFailure('gone', { host: '127.0.0.1', port: 3000 }), 'gone');
   });
 });

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { readFileSync } from 'node:fs';
-import { main } from '../../src/commands/cli.ts';
+import { RUNNERS, main, type Runner } from '../../src/commands/cli.ts';
 import { DEFAULTS, loadConfig, loadReadConfig, loadVerifyConfig, parseCommandLine } from '../../src/commands/config.ts';
 import { loadFetchConfig } from '../../src/commands/fetch.ts';
 import { optionsTable, usageLines } from '../../src/commands/help.ts';
@@ -48,6 +48,26 @@ test('bad values are refused with a message naming the option', () => {
   assert.throws(() => loadConfig({ LOG: 'maybe' }), /LOG/);
 });
 
+test('a bad value is refused naming where it came from: the flag as typed, or the environment variable', () => {
+  assertConfigError(() => loadConfig({}, ['serve', '--port', 'abc']), '--port must be an integer from 0 to 65535, got "abc"');
+  assertConfigError(() => loadConfig({}, ['serve', '--port=abc']), '--port must be an integer from 0 to 65535, got "abc"');
+  assertConfigError(() => loadConfig({ PORT: 'abc' }, ['serve']), 'PORT must be an integer from 0 to 65535, got "abc"');
+  // A good environment variable under a bad flag: the flag is the value read, so the flag is named.
+  assertConfigError(() => loadConfig({ PORT: '8080' }, ['serve', '--port', 'abc']), '--port must be an integer from 0 to 65535, got "abc"');
+  // A bad environment variable under a good flag is never read.
+  assert.equal(loadConfig({ PORT: 'abc' }, ['serve', '--port', '8080']).port, 8080);
+  assertConfigError(() => loadConfig({}, ['serve', '--base-url', 'not a url']), '--base-url must be an absolute http(s) URL, got "not a url"');
+  assertConfigError(() => loadConfig({ BASE_URL: 'ftp://x.example' }), 'BASE_URL must use http or https, got "ftp://x.example"');
+  assertConfigError(
+    () => loadConfig({}, ['serve', '--base-url=https://x.example/?a=1']),
+    '--base-url must not carry a query, fragment or credentials, got "https://x.example/?a=1"',
+  );
+  assertConfigError(() => loadConfig({}, ['serve', '--host', '']), '--host must not be empty');
+  assertConfigError(() => loadConfig({ HOST: '' }), 'HOST must not be empty');
+  assertConfigError(() => loadReadConfig({}, ['list', '--port', '70000']), '--port must be an integer from 0 to 65535, got "70000"');
+  assertConfigError(() => loadFetchConfig({}, ['fetch', '--upstream', 'mirror']), '--upstream must be an absolute http(s) URL, got "mirror"');
+});
+
 test('verify reads its options from the same table: defaults, and bad values refused like the others', () => {
   assert.deepEqual(loadVerifyConfig(['verify', 'http://x.example']), { json: false, concurrency: 8, timeoutMs: 10_000 });
   assert.deepEqual(loadVerifyConfig(['verify', 'http://x.example', '--json', '--concurrency=3', '--timeout-ms', '500']), {
@@ -65,12 +85,45 @@ test('an unknown flag is refused, not ignored', () => {
   assertConfigError(() => loadVerifyConfig(['verify', '--conccurency', '2']), /--conccurency/);
 });
 
-test('a flag without its value, or a switch given one, is refused naming the flag; the first such flag is the one reported', () => {
+test('a flag without its value, or --help given one, is refused naming the flag; the first such flag is the one reported', () => {
   assert.equal(parseCommandLine(['serve', '--port']).problem, '--port needs a value');
-  assert.equal(parseCommandLine(['serve', '--log=yes']).problem, '--log takes no value');
-  assert.equal(parseCommandLine(['serve', '--log=yes', '--port']).problem, '--log takes no value');
+  assert.equal(parseCommandLine(['serve', '--help=yes']).problem, '--help takes no value');
+  assert.equal(parseCommandLine(['serve', '--help=yes', '--port']).problem, '--help takes no value');
   assert.equal(parseCommandLine(['serve', '--port', '8080', '--log']).problem, undefined);
+  assert.equal(parseCommandLine(['serve', '--log=yes', '--port']).problem, '--port needs a value');
   assertConfigError(() => loadConfig({}, ['serve', '--base-url']), '--base-url needs a value');
+});
+
+test('every switch is on bare, and takes true/false, 1/0, yes/no or on/off after = in any case, as its variable does', () => {
+  const on = ['true', '1', 'yes', 'on', 'TRUE', 'Yes', 'On'];
+  const off = ['false', '0', 'no', 'off', 'FALSE', 'No', 'OFF'];
+  for (const word of on) {
+    assert.equal(loadConfig({}, ['serve', `--log=${word}`]).log, true, word);
+    assert.equal(loadConfig({ LOG: word }, ['serve']).log, true, word);
+  }
+  for (const word of off) {
+    assert.equal(loadConfig({}, ['serve', `--log=${word}`]).log, false, word);
+    assert.equal(loadConfig({ LOG: word }, ['serve']).log, false, word);
+  }
+  // The flag wins over the variable, whichever way each points.
+  assert.equal(loadConfig({ LOG: '1' }, ['serve', '--log=false']).log, false);
+  assert.equal(loadConfig({ LOG: 'off' }, ['serve', '--log']).log, true);
+  // The last of a repeated flag wins.
+  assert.equal(loadConfig({}, ['serve', '--log', '--log=no']).log, false);
+  // The switches of the other commands read the same words.
+  assert.equal(loadVerifyConfig(['verify', 'http://x.example', '--json=no']).json, false);
+  assert.equal(loadVerifyConfig(['verify', 'http://x.example', '--json=YES']).json, true);
+  const read = loadReadConfig({}, ['get', 'x', '--csv=on', '--series=0']);
+  assert.deepEqual({ csv: read.csv, series: read.series }, { csv: true, series: false });
+  const fetch = loadFetchConfig({}, ['fetch', '--dry-run=true', '--allow-older=off']);
+  assert.deepEqual({ dryRun: fetch.dryRun, allowOlder: fetch.allowOlder }, { dryRun: true, allowOlder: false });
+});
+
+test('a switch given another word is refused naming the flag (or its variable) and the words it takes', () => {
+  assertConfigError(() => loadConfig({}, ['serve', '--log=maybe']), '--log must be true/false, 1/0, yes/no or on/off, got "maybe"');
+  assertConfigError(() => loadConfig({ LOG: 'maybe' }, ['serve']), 'LOG must be true/false, 1/0, yes/no or on/off, got "maybe"');
+  assertConfigError(() => loadVerifyConfig(['verify', 'x', '--json=pretty']), '--json must be true/false, 1/0, yes/no or on/off, got "pretty"');
+  assertConfigError(() => loadFetchConfig({}, ['fetch', '--dry-run=y']), '--dry-run must be true/false, 1/0, yes/no or on/off, got "y"');
 });
 
 test("an unknown flag is answered with the nearest of the command's flags, or of every command's when there is no command", () => {
@@ -113,6 +166,7 @@ test("fetch: its options, then each source's credential from its environment var
     source: undefined,
     upstream: undefined,
     fetchTimeoutMs: 60_000,
+    verbose: false,
     credentials: {},
   });
   assert.deepEqual(
@@ -122,6 +176,7 @@ test("fetch: its options, then each source's credential from its environment var
       '--source',
       'census-bps',
       '--fetch-timeout-ms=5000',
+      '--verbose',
     ]),
     {
       fixtures: DEFAULTS.fixturesDir,
@@ -130,6 +185,7 @@ test("fetch: its options, then each source's credential from its environment var
       source: 'census-bps',
       upstream: 'https://mirror.example',
       fetchTimeoutMs: 5000,
+      verbose: true,
       credentials: { CENSUS_API_KEY: 's3cret' },
     },
   );
@@ -160,10 +216,29 @@ test('every command refuses a bad value with exit code 2 and a message naming th
   } finally {
     process.stderr.write = write;
   }
-  assert.match(messages[0] ?? '', /^market-profiles: serve: PORT must be an integer/);
+  assert.match(messages[0] ?? '', /^market-profiles: serve: --port must be an integer/);
   assert.match(messages[1] ?? '', /^market-profiles: build: PORT must be an integer/);
   assert.match(messages[2] ?? '', /^market-profiles: verify: --concurrency must be an integer/);
   assert.match(messages[3] ?? '', /^market-profiles: build: .*--nope/);
+});
+
+test('the command line takes a switch with a word: serve --log=true runs, --log=maybe is exit code 2 naming the flag and the words', async () => {
+  // serve's runner stands in for the real one (no socket here): it reads its options as serve does and exits 0 when the log is on.
+  const runners = { ...RUNNERS, serve: (async (_args, env, argv) => (loadConfig(env, argv).log ? 0 : 1)) as Runner };
+  const messages: string[] = [];
+  const write = process.stderr.write.bind(process.stderr);
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    messages.push(String(chunk));
+    return true;
+  }) as typeof process.stderr.write;
+  try {
+    assert.equal(await main(['serve', '--log=true'], {}, runners), 0);
+    assert.equal(await main(['serve', '--log=FALSE'], { LOG: '1' }, runners), 1);
+    assert.equal(await main(['serve', '--log=maybe'], {}, runners), 2);
+  } finally {
+    process.stderr.write = write;
+  }
+  assert.deepEqual(messages, ['market-profiles: serve: --log must be true/false, 1/0, yes/no or on/off, got "maybe"\n']);
 });
 
 test("the README's options table is the one generated from the options table", () => {

@@ -56,6 +56,14 @@ describe("each command's --help", () => {
     assert.doesNotMatch(baseUrlLine, /Origin of every absolute URL/);
   });
 
+  test('a command with a boolean option says once how a switch is spelled; one without says nothing of it', () => {
+    const forms =
+      /^A boolean option is on as a bare flag \(--log\), or set by a word after = \(--log=false\); .* true\/false, 1\/0, yes\/no or on\/off, in any case/m;
+    for (const command of ['serve', 'fetch', 'verify', 'get'] as const) assert.equal(commandUsage(command).match(new RegExp(forms, 'gm'))?.length, 1, command);
+    for (const command of ['build', 'archive', 'list'] as const) assert.doesNotMatch(commandUsage(command), /A boolean option/, command);
+    assert.equal(usageText().match(new RegExp(forms, 'gm'))?.length, 1);
+  });
+
   test('the global help still lists every command and every option, and says that each command has its own', () => {
     const text = usageText();
     for (const command of COMMAND_NAMES) assert.match(text, new RegExp(`^options of ${command}`, 'm'));

@@ -1,7 +1,7 @@
 // The kinds of option value: whole numbers within bounds, text, on/off words, base URLs and mirrors; each reads a good value and refuses a bad one in one message naming the option.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { baseUrlKind, integerKind, mirrorUrlKind, normalizeBaseUrl, onOffKind, textKind } from '../../src/commands/option-kinds.ts';
+import { baseUrlKind, integerKind, mirrorUrlKind, normalizeBaseUrl, onOffKind, switchForms, textKind } from '../../src/commands/option-kinds.ts';
 import { assertConfigError } from '../support/refused.ts';
 
 describe('a whole number from min to max, both included', () => {
@@ -36,23 +36,31 @@ test('text: anything but the empty string, as given', () => {
   assert.equal(path.switch, false);
 });
 
-describe('on or off: a bare flag, or its environment variable in words', () => {
+describe('on or off: a bare flag, or a flag or environment variable in words', () => {
   test('1, true, yes and on are on; 0, false, no, off and the empty string are off; in any case', () => {
     for (const raw of ['1', 'true', 'yes', 'on', 'TRUE', 'Yes', 'ON']) assert.equal(onOffKind.parse(raw, 'LOG'), true, raw);
     for (const raw of ['0', 'false', 'no', 'off', '', 'FALSE', 'No', 'OFF']) assert.equal(onOffKind.parse(raw, 'LOG'), false, raw);
   });
 
-  test('any other word is refused, naming the words it takes', () => {
+  test('any other word is refused, naming the option as given and the words it takes', () => {
     for (const raw of ['maybe', '2', 'y', 'enabled', ' on']) {
-      assertConfigError(() => onOffKind.parse(raw, 'LOG'), `LOG must be 1/0, true/false, yes/no or on/off, got "${raw}"`);
+      assertConfigError(() => onOffKind.parse(raw, 'LOG'), `LOG must be true/false, 1/0, yes/no or on/off, got "${raw}"`);
+      assertConfigError(() => onOffKind.parse(raw, '--log'), `--log must be true/false, 1/0, yes/no or on/off, got "${raw}"`);
     }
   });
 
-  test('it is the one kind that is a switch, and its variable says the words', () => {
+  test('it is the one kind that is a switch; its type is one word, the forms are said once, in words for the README and the usage text', () => {
     assert.equal(onOffKind.switch, true);
     for (const kind of [integerKind(0, 1), textKind('path'), baseUrlKind, mirrorUrlKind]) assert.equal(kind.switch, false, kind.type);
     assert.equal(onOffKind.type, 'boolean');
-    assert.equal(onOffKind.envType, 'boolean (`1`/`0`, `true`/`false`)');
+    assert.equal(
+      switchForms(true),
+      'A boolean option is on as a bare flag (`--log`), or set by a word after `=` (`--log=false`); that word, and its environment variable, is one of `true`/`false`, `1`/`0`, `yes`/`no` or `on`/`off`, in any case (an empty variable is off).',
+    );
+    assert.equal(
+      switchForms(false),
+      'A boolean option is on as a bare flag (--log), or set by a word after = (--log=false); that word, and its environment variable, is one of true/false, 1/0, yes/no or on/off, in any case (an empty variable is off).',
+    );
   });
 });
 
@@ -61,6 +69,11 @@ describe("the service's base URL", () => {
     assert.equal(normalizeBaseUrl('http://localhost:3000/'), 'http://localhost:3000');
     assert.equal(normalizeBaseUrl('HTTPS://Data.Example.org:443/api/v1//'), 'https://data.example.org/api/v1');
     assert.equal(baseUrlKind.parse('https://data.example.org/', 'BASE_URL'), 'https://data.example.org');
+  });
+
+  test('as an option, its refusal names the option as it was given: the flag or the environment variable', () => {
+    assertConfigError(() => baseUrlKind.parse('ftp://x.example', '--base-url'), '--base-url must use http or https, got "ftp://x.example"');
+    assertConfigError(() => baseUrlKind.parse('ftp://x.example', 'BASE_URL'), 'BASE_URL must use http or https, got "ftp://x.example"');
   });
 
   test('what is no absolute URL, another scheme, a query, a fragment or credentials is refused, each with its reason', () => {
