@@ -54,8 +54,8 @@ function readme(context: DownloadContext, names: readonly [string, string][]): s
     '',
     `${DATA_PACKAGE_ENTRY} is the one file whose bytes differ from the address beside it: each resource's path is the`,
     'name of its CSV in this folder, not its address, so the unpacked folder is a Data Package on its own (bytes and',
-    'hashes are those of the files here); a Frictionless tool validates it offline, e.g. `frictionless validate',
-    `${DATA_PACKAGE_ENTRY}\`. Every other file is exactly what the service serves.`,
+    "hashes are those of the files here), which Frictionless Data's tools validate offline. Every other file is",
+    'exactly what the service serves.',
     '',
   ];
   return lines.join('\n');
