@@ -353,7 +353,7 @@ export const ENDPOINTS = {
       operationId: 'getDownload',
       summary: 'Every JSON and CSV document in one zip',
       description:
-        'A zip of every JSON and CSV document this service serves, byte for byte, under names that mirror the paths (markets/us-tx-austin.json, markets/us-tx-austin.csv, …), with a README.txt of the caveats, licences and files. Its bytes are the same for the same data.',
+        'A zip of every JSON and CSV document this service serves, byte for byte, under names that mirror the paths (markets/us-tx-austin.json, markets/us-tx-austin.csv, …), with a README.txt of the caveats, licences and files. Its datapackage.json points each resource at the CSV beside it in the zip, so the unpacked folder is a Data Package on its own. Its bytes are the same for the same data.',
       schema: { type: 'string', contentMediaType: 'application/zip' },
       example: 'none',
     },

@@ -67,13 +67,18 @@ export function areaPhrase(b: Area, cbsaName: string | undefined): string {
   }
 }
 
-/** The area's one code, as the series CSV's geography_code holds it: "4805000", "36047", "12420", "35614". */
+/**
+ * The area's one code, as the series documents and CSVs hold it: a Census area by the Census Bureau's GEO_ID, the form
+ * its API answers carry ("1600000US0455000" for a place, "0500000US36047" for a county), which no spreadsheet or CSV
+ * reader takes for a number, so the FIPS codes' leading zeros survive; a metro area or division by the code FHFA
+ * publishes ("12420", "35614": five digits, never a leading zero).
+ */
 export function areaCode(b: Area): string {
   switch (b.level) {
     case 'place':
-      return `${b.codes.stateFips}${b.codes.placeFips}`;
+      return `1600000US${b.codes.stateFips}${b.codes.placeFips}`;
     case 'county':
-      return `${b.codes.stateFips}${b.codes.countyFips}`;
+      return `0500000US${b.codes.stateFips}${b.codes.countyFips}`;
     case 'cbsa':
       return b.codes.cbsa;
     case 'division':

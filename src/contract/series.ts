@@ -21,8 +21,9 @@ const Geography = Type.Object(
   {
     level: Type.Union(GEOGRAPHY_LEVEL_IDS.map((level) => Type.Literal(level))),
     code: Type.String({
-      pattern: '^[0-9]+$',
-      description: "The area's code: a Census place GEOID (state and place FIPS), a county FIPS, a CBSA or a metropolitan division code.",
+      pattern: '^(1600000US[0-9]{7}|0500000US[0-9]{5}|[1-9][0-9]{4})$',
+      description:
+        'The area\'s code: a Census place or county by its Census GEO_ID ("1600000US0455000": summary level, US, state and place FIPS), a CBSA or metropolitan division by FHFA\'s five-digit code.',
     }),
     name: NonEmpty,
   },
@@ -95,7 +96,8 @@ export const SERIES_CSV_COLUMNS = [
     name: 'geography_code',
     type: 'string',
     required: true,
-    description: "The area's code (kept as text: leading zeros matter): place GEOID, county FIPS, CBSA or division code.",
+    description:
+      "The area's code, text in every tool: a Census place or county by its Census GEO_ID (1600000US0455000: summary level, US, state and place FIPS), a CBSA or metropolitan division by FHFA's five-digit code.",
   },
   {
     name: 'snapshot_date',
@@ -103,10 +105,15 @@ export const SERIES_CSV_COLUMNS = [
     required: true,
     description: 'The snapshot the value was read from (an archived vintage for a period the current files no longer hold).',
   },
-  { name: 'updated_date', type: 'date', required: true, description: 'The current snapshot date; identical on all rows of one export.' },
+  {
+    name: 'updated_date',
+    type: 'string',
+    required: true,
+    description: "The current snapshot date, an ISO date (a string, as the profile CSV's column is); identical on all rows of one export.",
+  },
   { name: 'methodology_version', type: 'string', required: true, description: 'Methodology contract version, v<major>.<minor>.' },
   { name: 'production_mode', type: 'string', required: true, const: PRODUCTION_MODE, description: 'Always static-fixture.' },
-  { name: 'live_data', type: 'boolean', required: true, const: 'false', description: 'Always false.' },
+  { name: 'live_data', type: 'string', required: true, const: 'false', description: 'Always false (a string, as the contract fixes it in the profile CSV).' },
 ] as const;
 
 export type SeriesCsvColumn = (typeof SERIES_CSV_COLUMNS)[number]['name'];

@@ -29,30 +29,30 @@ export const CSV_DIALECT = {
 } as const;
 
 /**
- * Table Schema types where a column is more than text. The contract's descriptor calls every column but `value` a
- * string; here `updated_date` is the ISO date it always is and `live_data` the boolean `false` it always is, so
- * Frictionless tools cast them.
+ * The one type of each column the profile CSV and the series CSV share, as the contract's descriptor gives it: every
+ * column but `value` a string, `updated_date` an ISO date written as text and `live_data` the text "false" (2.6). A
+ * Table Schema that typed them otherwise would disagree with the descriptor a reader also sees; constraints say the
+ * rest.
  */
-const TABLE_TYPES: Partial<Record<CsvColumn, Json>> = {
-  value: { type: 'number' },
-  updated_date: { type: 'date', format: 'default' },
-  live_data: { type: 'boolean', trueValues: ['true'], falseValues: ['false'] },
-};
+const SHARED_CONSTRAINTS = {
+  production_mode: { enum: [PRODUCTION_MODE] },
+  live_data: { enum: ['false'] },
+  updated_date: { pattern: '[0-9]{4}-[0-9]{2}-[0-9]{2}' },
+  methodology_version: { pattern: 'v[0-9]+\\.[0-9]+' },
+} as const;
 
 /** The Table Schema of a CSV holding the given markets. */
 export function tableSchema(marketIds: readonly string[]): Json {
   const constraints: Partial<Record<CsvColumn, Json>> = {
+    ...SHARED_CONSTRAINTS,
     market_id: { enum: [...marketIds] },
     metric_id: { pattern: '[a-z][A-Za-z0-9]*' },
-    methodology_version: { pattern: 'v[0-9]+\\.[0-9]+' },
-    production_mode: { enum: [PRODUCTION_MODE] },
-    live_data: { enum: [false] },
   };
   return {
     fields: CSV_COLUMNS.map((c) => ({
       name: c.name,
       description: c.description,
-      ...(TABLE_TYPES[c.name] ?? { type: 'string' }),
+      type: c.type,
       constraints: { required: true, ...constraints[c.name] },
     })),
     primaryKey: ['market_id', 'metric_id'],
@@ -64,9 +64,8 @@ export function seriesTableSchema(marketIds: readonly string[]): Json {
   const typeOf = (type: (typeof SERIES_CSV_COLUMNS)[number]['type']): Json =>
     type === 'date' ? { type: 'date', format: 'default' } : type === 'boolean' ? { type: 'boolean', trueValues: ['true'], falseValues: ['false'] } : { type };
   const constraints: Partial<Record<(typeof SERIES_CSV_COLUMNS)[number]['name'], Json>> = {
+    ...SHARED_CONSTRAINTS,
     market_id: { enum: [...marketIds] },
-    production_mode: { enum: [PRODUCTION_MODE] },
-    live_data: { enum: [false] },
   };
   return {
     fields: SERIES_CSV_COLUMNS.map((c) => ({

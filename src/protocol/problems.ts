@@ -30,13 +30,13 @@ export const PROBLEM_CATALOGUE = {
     title: 'Not found',
     type: 'catalog',
     detail: 'Nothing is published at this path. Paths are exact and lower case, without a trailing slash; the data catalog lists every endpoint.',
-    note: 'Nothing is published at the path under /api/. Paths are exact and lower case, without a trailing slash; the body links this catalog. Unknown page paths outside /api/ answer an HTML "page not found" page instead.',
+    note: 'Nothing is published at the path under /api/. Paths are exact and lower case, without a trailing slash; the body links this catalog. Where a path differs from a published one only by case or a trailing slash, canonicalPath names that one (still a 404, never a redirect); under /api/vintages/ a date no snapshot has gets the list of snapshot dates, knownSnapshotDates. Unknown page paths outside /api/ answer an HTML "page not found" page instead.',
   },
   market_not_found: {
     status: 404,
     title: 'Market not found',
     type: 'catalog',
-    note: 'The <market-id> in a JSON or CSV path is not a supported market. The body echoes the id as marketId (when it is safe to echo), lists knownMarketIds and links the index.',
+    note: 'The <market-id> in a JSON or CSV path is not a supported market. The body echoes the id as marketId (when it is safe to echo), lists knownMarketIds and links the index; an id that is a known one in other case gets the path as canonicalPath.',
   },
   method_not_allowed: {
     status: 405,
@@ -122,6 +122,53 @@ export const problemText = (p: ProblemDetails): string => renderJson(p);
 export const notFoundProblem = (baseUrl: string, path?: string): ProblemDetails =>
   problem(baseUrl, 'not_found', undefined, path, { catalog: `${baseUrl}${PATHS.dataCatalog}` });
 
+/**
+ * What a 404 under /api/ can point to: the published path a request's path differs from only by case or a trailing
+ * slash (by that path lower-cased without its trailing slashes), and the snapshot dates with vintages, newest first.
+ */
+export interface PathHints {
+  readonly canonical: ReadonlyMap<string, string>;
+  readonly snapshotDates: readonly string[];
+}
+
+const hintKey = (path: string): string => path.toLowerCase().replace(/(?<=.)\/+$/, '');
+/** The date segment of a vintage path (/api/vintages/<date>/…). */
+const VINTAGE_PATH = new RegExp(`^${PATHS.vintages.replaceAll('/', '\\/')}\\/([^/]+)(?:\\/|$)`);
+/** A segment that is a date, as snapshot dates are written. */
+export const DATE_SEGMENT_SOURCE = '[0-9]{4}-[0-9]{2}-[0-9]{2}';
+
+/** The hints of a set of published paths (a route table's). */
+export function pathHints(paths: Iterable<string>): PathHints {
+  const canonical = new Map<string, string>();
+  const dates = new Set<string>();
+  for (const path of paths) {
+    if (!isApiPath(path)) continue;
+    canonical.set(hintKey(path), path);
+    const date = VINTAGE_PATH.exec(path)?.[1];
+    if (date !== undefined) dates.add(date);
+  }
+  return { canonical, snapshotDates: [...dates].sort().reverse() };
+}
+
+const NO_HINTS: PathHints = { canonical: new Map(), snapshotDates: [] };
+
+/** The sentence and field a 404 adds when its path differs from a published one only by case or a trailing slash. */
+export const canonicalHint = (problem: ProblemDetails, canonical: string): ProblemDetails => ({
+  ...problem,
+  detail: `${problem.detail} Did you mean ${canonical}? Paths are case-sensitive and end without a slash.`,
+  canonicalPath: canonical,
+});
+
+/** An unknown date under /api/vintages/: the dates there are, newest first, and the list of vintages. */
+export function vintageProblem(baseUrl: string, date: string, path: string | undefined, snapshotDates: readonly string[]): ProblemDetails {
+  const named = new RegExp(`^${DATE_SEGMENT_SOURCE}$`).test(date) ? `There is no snapshot of ${date}.` : 'There is no snapshot of that date.';
+  return problem(baseUrl, 'not_found', `${named} The snapshots are those of ${snapshotDates.join(', ')}; /api/vintages lists them.`, path, {
+    catalog: `${baseUrl}${PATHS.dataCatalog}`,
+    knownSnapshotDates: snapshotDates,
+    vintages: `${baseUrl}${PATHS.vintages}`,
+  });
+}
+
 /** The answer to an unknown market id on the JSON or CSV path: echo the id (when it is a safe token), list the known ones. */
 export function marketProblem(baseUrl: string, id: string, path: string | undefined, knownIds: readonly string[]): ProblemDetails {
   const echo = echoableSegment(id);
@@ -140,10 +187,25 @@ export function marketProblem(baseUrl: string, id: string, path: string | undefi
  * What a path without a route answers: the HTML 404 page (`undefined`) outside /api/, market_not_found for an unknown
  * id on a market path, not_found for anything else under /api/ (and /healthz's neighbours).
  */
-export function unknownPathProblem(baseUrl: string, path: string, known: ReadonlySet<string>, knownIds: readonly string[]): ProblemDetails | undefined {
+export function unknownPathProblem(
+  baseUrl: string,
+  path: string,
+  known: ReadonlySet<string>,
+  knownIds: readonly string[],
+  hints: PathHints = NO_HINTS,
+): ProblemDetails | undefined {
   if (!isApiPath(path)) return undefined;
+  // Only a path of unreserved characters is compared (as it is echoed): case folds the same way on every engine.
+  const canonical = echoablePath(path) ? hints.canonical.get(hintKey(path)) : undefined;
+  const date = VINTAGE_PATH.exec(path)?.[1];
   const id = marketIdOf(path);
-  return id !== undefined && !known.has(id) ? marketProblem(baseUrl, id, path, knownIds) : notFoundProblem(baseUrl, path);
+  const found =
+    id !== undefined && !known.has(id)
+      ? marketProblem(baseUrl, id, path, knownIds)
+      : canonical === undefined && date !== undefined && hints.snapshotDates.length > 0 && !hints.snapshotDates.includes(date)
+        ? vintageProblem(baseUrl, date, path, hints.snapshotDates)
+        : notFoundProblem(baseUrl, path);
+  return canonical === undefined ? found : canonicalHint(found, canonical);
 }
 
 export const methodDetail = (method: string | undefined): string =>

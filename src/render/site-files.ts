@@ -1,4 +1,5 @@
 // The files for crawlers and mirrors: robots.txt, the sitemap of the pages, and the entries of the one-file download (every JSON and CSV document, and a README).
+import { renderJson } from '../contract/json.ts';
 import { CSV_CAVEATS, PROFILE_CAVEATS } from '../contract/schemas.ts';
 import { PATHS } from '../contract/paths.ts';
 import type { SourceData } from '../methodology/snapshot.ts';
@@ -51,6 +52,11 @@ function readme(context: DownloadContext, names: readonly [string, string][]): s
     'Files:',
     ...names.map(([name, path]) => `- ${name}  ${context.baseUrl}${path}`),
     '',
+    `${DATA_PACKAGE_ENTRY} is the one file whose bytes differ from the address beside it: each resource's path is the`,
+    'name of its CSV in this folder, not its address, so the unpacked folder is a Data Package on its own (bytes and',
+    "hashes are those of the files here), which Frictionless Data's tools validate offline. Every other file is",
+    'exactly what the service serves.',
+    '',
   ];
   return lines.join('\n');
 }
@@ -63,11 +69,34 @@ interface DocumentRoute {
   gzip?: { body: Buffer };
 }
 
-/** The zip's entries: every JSON and CSV route but the liveness probe, under names that mirror the paths, and README.txt. */
+/** The Data Package's name in the zip (/api/datapackage → datapackage.json). */
+export const DATA_PACKAGE_ENTRY = zipName(PATHS.dataPackage, 'json');
+
+/**
+ * The Data Package as the zip holds it: the served one with each resource's path, an address on `baseUrl`, made the
+ * name of that CSV inside the zip, so the unpacked folder stands alone. Everything else (bytes, hashes, schemas) is the
+ * served document's.
+ */
+export function localDataPackage(served: Buffer, baseUrl: string): Buffer {
+  const pkg = JSON.parse(served.toString('utf8')) as { resources?: { path?: unknown }[] };
+  for (const resource of pkg.resources ?? []) {
+    if (typeof resource.path === 'string' && resource.path.startsWith(baseUrl)) resource.path = zipName(resource.path.slice(baseUrl.length), 'csv');
+  }
+  return Buffer.from(renderJson(pkg), 'utf8');
+}
+
+/**
+ * The zip's entries: every JSON and CSV route but the liveness probe, under names that mirror the paths, and README.txt;
+ * the Data Package among them points at the files beside it (localDataPackage).
+ */
 export function downloadEntries(routes: Iterable<DocumentRoute>, context: DownloadContext): ZipEntry[] {
   const documents = [...routes].filter((r) => (r.kind === 'json' || r.kind === 'csv') && r.path !== PATHS.health);
   const entries = documents
-    .map((r) => ({ name: zipName(r.path, r.kind as 'json' | 'csv'), body: r.identity.body, path: r.path, gzip: r.gzip?.body }))
+    .map((r) =>
+      r.path === PATHS.dataPackage
+        ? { name: DATA_PACKAGE_ENTRY, body: localDataPackage(r.identity.body, context.baseUrl), path: r.path, gzip: undefined }
+        : { name: zipName(r.path, r.kind as 'json' | 'csv'), body: r.identity.body, path: r.path, gzip: r.gzip?.body },
+    )
     .sort((a, b) => (a.name < b.name ? -1 : 1));
   const list: [string, string][] = entries.map((e) => [e.name, e.path]);
   return [

@@ -12,7 +12,16 @@ import {
   type Header,
 } from '../protocol/headers.ts';
 import { chooseEncoding, parseAcceptEncoding, type Acceptable, type Encoding } from '../protocol/negotiation.ts';
-import { badRequestProblem, methodProblem, problem, problemText, unknownPathProblem, type ProblemDetails } from '../protocol/problems.ts';
+import {
+  badRequestProblem,
+  methodProblem,
+  pathHints,
+  problem,
+  problemText,
+  unknownPathProblem,
+  type PathHints,
+  type ProblemDetails,
+} from '../protocol/problems.ts';
 import { judgeRequest } from '../protocol/verdict.ts';
 import { assetParts, type AssetPart, type EdgeData, type EdgeRoute } from '../artifact/edge-data.ts';
 
@@ -100,6 +109,8 @@ export function createEdgeWorker(data: EdgeData): EdgeWorker {
   const routes = new Map<string, EdgeRoute>(Object.entries(data.routes));
   const prepared = new Map<EdgeRoute, PreparedRoute>();
   const known = new Set(data.marketIds);
+  /** What a 404 can point to (canonical paths, snapshot dates), made at the first miss. */
+  let hints: PathHints | undefined;
   const lastModifiedMs = Date.parse(data.lastModified);
   const [notFoundFile, notFoundBytes] = data.notFoundPage;
   const notFoundParts = assetParts(notFoundFile, notFoundBytes);
@@ -222,7 +233,8 @@ export function createEdgeWorker(data: EdgeData): EdgeWorker {
         return answer(200, headers, head ? null : await stored(env, chosen.files, chosen.bytes), head);
       }
       case 'not_found': {
-        const p = unknownPathProblem(data.baseUrl, verdict.path, known, data.marketIds);
+        hints ??= pathHints(routes.keys());
+        const p = unknownPathProblem(data.baseUrl, verdict.path, known, data.marketIds, hints);
         if (p !== undefined) return problemResponse(p, head);
         const headers = notFoundPageHeaders(notFoundBytes);
         return answer(404, explicit ? [...headers, EXPLICIT_IDENTITY] : headers, head ? null : await stored(env, notFoundParts, notFoundBytes), head);

@@ -440,6 +440,9 @@ describe('the client package', () => {
     // build, run by the root's prepare (npm ci) and by npm pack (prepack); no lifecycle script an install runs, prepare included.
     assert.deepEqual(Object.keys(pkg.scripts as object), ['build', 'prepack']);
     assert.deepEqual((pkg.exports as Record<string, unknown>)['.'], { types: './lib/client.d.ts', default: './lib/client.js' });
+    assert.deepEqual((pkg.exports as Record<string, unknown>)['./cli'], { types: './lib/cli.d.ts', default: './lib/cli.js' });
+    assert.deepEqual(pkg.bin, { 'market-profiles-client': 'lib/bin.js' });
+    assert.match(clientFile('lib/bin.js'), /^#!\/usr\/bin\/env node\n/);
     assert.deepEqual(pkg.files, ['lib/']);
     assert.match(clientFile('lib/client.d.ts'), /export declare function createClient/);
   });
@@ -450,6 +453,13 @@ describe('the client package', () => {
     assert.match(readFileSync(new URL('../../src/commands/read.ts', import.meta.url), 'utf8'), /from 'market-profiles-client';/);
     const resolved = createRequire(import.meta.url).resolve('market-profiles-client');
     assert.equal(resolved, fileURLToPath(new URL('lib/client.js', CLIENT)));
+  });
+
+  test("the root README's table lists every method of a client, once, in the interface's order", () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const listed = [...readme.matchAll(/^\| `(\w+)\(/gm)].map((m) => m[1]);
+    const methods = Object.keys(createClient({ baseUrl: 'http://localhost:3000' })).filter((key) => key !== 'baseUrl');
+    assert.deepEqual([...listed].sort(), [...methods].sort());
   });
 
   test('npm pack of it is a few kilobytes: lib/, its README and package.json', async () => {

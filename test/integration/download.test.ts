@@ -1,15 +1,18 @@
-// The one-file download read by other tools: Python's zipfile and Info-ZIP's unzip unpack every file to the bytes served.
+// The one-file download read by other tools: Python's zipfile and Info-ZIP's unzip unpack every file to the bytes served, and the unpacked folder is a Data Package Frictionless reads offline.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { PATHS } from '../../src/contract/paths.ts';
 import { unzip } from '../../src/commands/verify/unzip.ts';
 import { buildTable } from '../support/data.ts';
+import { frictionless } from '../support/frictionless.ts';
 
-const zip = buildTable().routes.get(PATHS.download)?.identity.body ?? assert.fail('no /api/download');
+const table = buildTable();
+const zip = table.routes.get(PATHS.download)?.identity.body ?? assert.fail('no /api/download');
 
 describe('the download, unpacked by other tools', () => {
   test("Python's zipfile and Info-ZIP's unzip read every file back, dated the snapshot day", () => {
@@ -31,6 +34,45 @@ describe('the download, unpacked by other tools', () => {
       }
       execFileSync('unzip', ['-q', '-d', join(dir, 'out'), join(dir, 'all.zip')]);
       assert.deepEqual(readFileSync(join(dir, 'out', 'markets', 'us-tx-austin.csv')), entries.get('markets/us-tx-austin.csv'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the download unpacked: a Data Package on its own, offline', () => {
+  const entries = unzip(zip);
+  const pkg = JSON.parse(entries.get('datapackage.json')?.toString('utf8') ?? '{}') as { resources: { path: string; bytes: number; hash: string }[] };
+
+  test('datapackage.json names the CSVs beside it, with their bytes and hashes; it is /api/datapackage otherwise', () => {
+    const served = JSON.parse(table.routes.get(PATHS.dataPackage)?.identity.body.toString('utf8') ?? '{}') as typeof pkg;
+    assert.ok(pkg.resources.length > 0, 'pkg.resources.length > 0');
+    for (const [i, r] of pkg.resources.entries()) {
+      const body = entries.get(r.path) ?? assert.fail(`${r.path} is not in the zip`);
+      assert.equal(r.bytes, body.length, r.path);
+      assert.equal(r.hash, `sha256:${createHash('sha256').update(body).digest('hex')}`, r.path);
+      assert.deepEqual({ ...r, path: '' }, { ...served.resources[i], path: '' }, r.path);
+    }
+  });
+
+  test("Frictionless Data's library loads the unpacked folder from disk, validates it and casts every row of every resource", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mp-zip-pkg-'));
+    try {
+      for (const [name, body] of entries) {
+        mkdirSync(dirname(join(dir, name)), { recursive: true });
+        writeFileSync(join(dir, name), body);
+      }
+      const loaded = await frictionless().Package.load(join(dir, 'datapackage.json'));
+      assert.deepEqual(
+        loaded.errors.map((e) => e.message),
+        [],
+      );
+      assert.equal(loaded.valid, true);
+      for (const r of loaded.resources) {
+        assert.ok(r.valid && r.tabular, r.name);
+        const rows = await r.read({ keyed: true });
+        assert.ok(rows.length > 0 && rows.every((row) => typeof row.value === 'number'), r.name);
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -14,6 +14,7 @@ import type { Route, RouteTable } from '../../src/routes/route-table.ts';
 import { OWN, ROWS, ask, type EngineName } from './agreement.ts';
 import { SEED, fuzz, generator, summary } from './fuzz.ts';
 import { buildWorld } from '../world/world.ts';
+import { pathHints, problemText, unknownPathProblem } from '../../src/protocol/problems.ts';
 
 export interface StartedEngine {
   /** BASE_URL the engine's bytes were built with (links, schema ids). */
@@ -562,6 +563,35 @@ export function defineHttpSuite(name: string, start: () => Promise<StartedEngine
             assert.equal(checkProblem(res).code, 'method_not_allowed');
           }
         }
+      });
+
+      test('a 404 points the way: the published path a path differs from only by case or a trailing slash, the snapshot dates there are', async () => {
+        const hints = pathHints(x.table.routes.keys());
+        const known = new Set(x.table.marketIds);
+        const id = x.table.marketIds[0] ?? assert.fail('no market');
+        const dates = hints.snapshotDates;
+        assert.ok(dates.length > 0, 'the table has vintages');
+        const cases: [string, string, Record<string, unknown>][] = [
+          [`/api/markets/${id.toUpperCase()}`, 'market_not_found', { canonicalPath: `/api/markets/${id}` }],
+          [`/api/markets/${id}/`, 'not_found', { canonicalPath: `/api/markets/${id}` }],
+          [`/api/markets/${id}/CSV//`, 'not_found', { canonicalPath: `/api/markets/${id}/csv` }],
+          ['/api/Markets', 'not_found', { canonicalPath: '/api/markets' }],
+          ['/api/vintages/1999-01-01/markets', 'not_found', { knownSnapshotDates: dates }],
+          [`/api/vintages/${dates[0] ?? ''}/Markets`, 'not_found', { canonicalPath: `/api/vintages/${dates[0] ?? ''}/markets` }],
+          ['/api/markets/nowhere/csv/', 'not_found', {}],
+        ];
+        for (const [path, code, fields] of cases) {
+          const res = await fetchRaw('GET', path);
+          assert.equal(res.status, 404, path);
+          const got = checkProblem(res, path);
+          assert.equal(got.code, code, path);
+          for (const [key, value] of Object.entries(fields)) assert.deepEqual(got[key], value, `${path}: ${key}`);
+          if (!('canonicalPath' in fields)) assert.equal(got['canonicalPath'], undefined, `${path}: no canonical path`);
+          const expected = unknownPathProblem(x.table.baseUrl, path, known, x.table.marketIds, hints) ?? assert.fail(path);
+          assert.equal(res.body.toString('utf8'), problemText(expected), `${path}: the very body every engine answers`);
+        }
+        assert.match(String(checkProblem(await fetchRaw('GET', `/api/markets/${id}/`)).detail), new RegExp(`Did you mean /api/markets/${id}\\?`));
+        assert.match(String(checkProblem(await fetchRaw('GET', '/api/vintages/1999-01-01/markets')).detail), /There is no snapshot of 1999-01-01\./);
       });
 
       test('OPTIONS answers a CORS preflight', async () => {

@@ -104,7 +104,7 @@ describe('the series of every market', () => {
 
   test("the area: the Census place's GEOID for city values, the CBSA or division code for the index", () => {
     const austin = series('us-tx-austin');
-    assert.deepEqual(austin.metrics['medianGrossRent']?.geography, { level: 'place', code: '4805000', name: 'Austin city, Texas' });
+    assert.deepEqual(austin.metrics['medianGrossRent']?.geography, { level: 'place', code: '1600000US4805000', name: 'Austin city, Texas' });
     assert.deepEqual(austin.metrics['homePriceIndex']?.geography, { level: 'cbsa', code: '12420', name: 'Austin-Round Rock-San Marcos, TX' });
     assert.deepEqual(series('us-ny-new-york').metrics['homePriceIndex']?.geography.code, '35614');
   });
@@ -245,11 +245,11 @@ describe('series across vintages', () => {
         const place = old.geographyScope?.boundaries.find((b) => b.metrics.includes('medianGrossRent')) ?? assert.fail();
         Object.assign(place, { name: 'Old Austin city, Texas', codes: { ...place.codes, placeFips: '05001' } });
       })['medianGrossRent'] ?? assert.fail();
-    assert.deepEqual(rent.geography, { level: 'place', code: '4805000', name: 'Austin city, Texas' });
+    assert.deepEqual(rent.geography, { level: 'place', code: '1600000US4805000', name: 'Austin city, Texas' });
     assert.deepEqual(
       rent.observations.map((o) => [o.period, o.geography]),
       [
-        ['2019-2023', { level: 'place', code: '4805001', name: 'Old Austin city, Texas' }],
+        ['2019-2023', { level: 'place', code: '1600000US4805001', name: 'Old Austin city, Texas' }],
         ['2020-2024', undefined],
       ],
     );

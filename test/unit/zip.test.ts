@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import { deflateRawSync, gzipSync } from 'node:zlib';
 import { PATHS } from '../../src/contract/paths.ts';
 import { unzip } from '../../src/commands/verify/unzip.ts';
-import { zipName } from '../../src/render/site-files.ts';
+import { DATA_PACKAGE_ENTRY, localDataPackage, zipName } from '../../src/render/site-files.ts';
 import { crc32, zipArchive } from '../../src/render/zip.ts';
 import { BASE_URL, buildTable } from '../support/data.ts';
 
@@ -17,11 +17,20 @@ describe('the download', () => {
     assert.equal(crc32(Buffer.alloc(0)), 0);
   });
 
-  test('every JSON and CSV route but the liveness probe is in it, under a name that mirrors its path, with its exact bytes', () => {
+  test('every JSON and CSV route but the liveness probe is in it, under a name that mirrors its path, with its exact bytes (the Data Package pointing at the files beside it)', () => {
     const entries = unzip(zip);
     const documents = [...table.routes.values()].filter((r) => (r.kind === 'json' || r.kind === 'csv') && r.path !== PATHS.health);
     assert.equal(entries.size, documents.length + 1, 'the documents and README.txt');
-    for (const r of documents) assert.deepEqual(entries.get(zipName(r.path, r.kind as 'json' | 'csv')), r.identity.body, r.path);
+    for (const r of documents) {
+      const expected = r.path === PATHS.dataPackage ? localDataPackage(r.identity.body, BASE_URL) : r.identity.body;
+      assert.deepEqual(entries.get(zipName(r.path, r.kind as 'json' | 'csv')), expected, r.path);
+    }
+    const local = JSON.parse(entries.get(DATA_PACKAGE_ENTRY)?.toString('utf8') ?? '{}') as { id: string; resources: { path: string }[] };
+    assert.ok(
+      local.resources.every((r) => entries.has(r.path)),
+      local.resources.map((r) => r.path).join(' '),
+    );
+    assert.equal(local.id, `${BASE_URL}${PATHS.dataPackage}`, 'its id stays the address of the served document');
     assert.deepEqual(
       [
         '/api/markets',
@@ -37,6 +46,7 @@ describe('the download', () => {
     assert.match(readme, /Caveats \(show them with the data\):/);
     assert.match(readme, /U\.S\. Census Bureau/);
     assert.match(readme, new RegExp(`- markets/us-tx-austin\\.csv  ${BASE_URL}/api/markets/us-tx-austin/csv`));
+    assert.match(readme, /datapackage\.json is the one file whose bytes differ from the address beside it/);
   });
 
   test('deterministic: the same documents give the same bytes (one ETag), whatever order they come in', () => {

@@ -18,6 +18,7 @@ import {
 import { headerValue, type Probe } from './http.ts';
 import { expectAttachment, readCsv, schemaFaults, type Profile } from './resources.ts';
 import { ZipReadError, zipEntries, type ArchiveEntry } from './unzip.ts';
+import { DATA_PACKAGE_ENTRY, localDataPackage } from '../../render/site-files.ts';
 
 const column = (name: (typeof SERIES_CSV_COLUMNS)[number]): number => SERIES_CSV_COLUMNS.indexOf(name);
 
@@ -223,11 +224,14 @@ export async function checkDownload(probe: Probe, f: Faults, mustHold: readonly 
       const path = pathOfEntry(entry.name);
       if (path === undefined) return `${entry.name} names no JSON or CSV document`;
       const served = await probe.fetch(path);
-      const fault = `${entry.name} is not the bytes of GET ${path} (${served.status}, ${served.body.length} vs ${entry.size} bytes)`;
-      if (served.status !== 200 || served.body.length !== entry.size) return fault;
+      // The Data Package is the served one with its resources' paths made the names of the files beside it.
+      const expected = entry.name === DATA_PACKAGE_ENTRY && served.status === 200 ? localDataPackage(served.body, probe.baseUrl) : served.body;
+      const what = entry.name === DATA_PACKAGE_ENTRY ? `GET ${path} with its resources' paths made the files' names` : `GET ${path}`;
+      const fault = `${entry.name} is not the bytes of ${what} (${served.status}, ${expected.length} vs ${entry.size} bytes)`;
+      if (served.status !== 200 || expected.length !== entry.size) return fault;
       const body = readEntry(entry);
       if (body instanceof ZipReadError) return unreadable(body);
-      return body.equals(served.body) ? undefined : fault;
+      return body.equals(expected) ? undefined : fault;
     }),
   );
   for (const fault of answers) if (fault !== undefined) f.add(fault);

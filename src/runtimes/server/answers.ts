@@ -1,7 +1,7 @@
 // Every answer the server can give, made ready once: route variants with flattened headers (at each route's first request), and bounded caches of repeated misses.
 import { PREFLIGHT_HEADERS, notFoundPageHeaders, notModifiedHeaders, okHeaders, problemHeaders, type Header } from '../../protocol/headers.ts';
 import { NO_HEADER, parseAcceptEncoding, type Acceptable } from '../../protocol/negotiation.ts';
-import { problemText, unknownPathProblem, type ProblemDetails } from '../../protocol/problems.ts';
+import { pathHints, problemText, unknownPathProblem, type PathHints, type ProblemDetails } from '../../protocol/problems.ts';
 import { classifyPath, type PathVerdict } from '../../protocol/request-target.ts';
 import type { Route, RouteTable, Variant } from '../../routes/route-table.ts';
 
@@ -73,6 +73,8 @@ export class Answers {
   private readonly lastModifiedMs: number;
   private readonly knownIds: ReadonlySet<string>;
   private readonly notFoundPage: Answer;
+  /** What a 404 can point to (canonical paths, snapshot dates), made at the first miss. */
+  private hints: PathHints | undefined;
   private readonly accepts = new Bounded<Acceptable>(256);
   /** Misses repeat (a mistyped id, a probe for /wp-admin), so their answers are kept by decoded path, */
   private readonly byPath = new Bounded<Answer>(1024);
@@ -115,7 +117,8 @@ export class Answers {
   }
 
   private notFoundAnswer(path: string): Answer {
-    const problem = unknownPathProblem(this.table.baseUrl, path, this.knownIds, this.table.marketIds);
+    this.hints ??= pathHints(this.table.routes.keys());
+    const problem = unknownPathProblem(this.table.baseUrl, path, this.knownIds, this.table.marketIds, this.hints);
     return problem === undefined ? this.notFoundPage : problemAnswer(problem);
   }
 }

@@ -1,0 +1,91 @@
+// The client's own bin as a user gets it: the client packed, installed into a fresh project outside the repository, and `npx --no -- market-profiles-client list` and `get` run there against the running server.
+import assert from 'node:assert/strict';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { PATHS } from '../../src/contract/paths.ts';
+import type { RouteTable } from '../../src/routes/route-table.ts';
+import { startEmbedded } from '../support/embedded.ts';
+
+const CLIENT = fileURLToPath(new URL('../../client/', import.meta.url));
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+describe('the client bin, installed from its tarball into a project of its own', () => {
+  const home = mkdtempSync(join(tmpdir(), 'mp-client-bin-'));
+  const project = join(home, 'project');
+  let stop: () => Promise<void>;
+  let table: RouteTable;
+  let baseUrl: string;
+  /** `npx --no -- market-profiles-client …` in the project: the installed bin, never a download. */
+  const npx = (args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> =>
+    new Promise((resolve) => {
+      execFile(
+        'npx',
+        ['--no', '--', 'market-profiles-client', ...args],
+        { cwd: project, encoding: 'utf8', env: { ...process.env, ...env } },
+        (error, out, err) => {
+          resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, out, err });
+        },
+      );
+    });
+  before(async () => {
+    // lib/ is what npm ci built (the prepare script); --ignore-scripts packs it as it is, without building again.
+    execFileSync(NPM, ['pack', '--ignore-scripts', '--silent', '--pack-destination', home], { cwd: CLIENT, stdio: ['ignore', 'ignore', 'inherit'] });
+    const tarball = readdirSync(home).find((name) => name.endsWith('.tgz')) ?? assert.fail('npm pack wrote no tarball');
+    execFileSync('mkdir', [project]);
+    writeFileSync(join(project, 'package.json'), '{ "name": "an-analysts-project", "private": true }\n');
+    // The client has no dependencies: nothing is asked of a registry.
+    execFileSync(NPM, ['install', '--offline', '--no-audit', '--no-fund', '--silent', join(home, tarball)], {
+      cwd: project,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const started = await startEmbedded();
+    ({ table, baseUrl } = started);
+    stop = () => started.running.close();
+  });
+  after(async () => {
+    await stop();
+    rmSync(home, { recursive: true, force: true });
+  });
+  const served = (path: string): string => table.routes.get(path)?.identity.body.toString('utf8') ?? '';
+
+  test('list prints the index as served, exit code 0', async () => {
+    const { code, out, err } = await npx(['list', '--base-url', baseUrl]);
+    assert.equal(code, 0, err);
+    assert.equal(err, '');
+    assert.equal(out, served(PATHS.index));
+  });
+
+  test('get prints the profile, --csv the CSV with its caveats on stderr, --series --csv the series CSV; BASE_URL works as --base-url does', async () => {
+    assert.equal((await npx(['get', 'us-tx-austin'], { BASE_URL: baseUrl })).out, served(PATHS.profile('us-tx-austin')));
+    const csv = await npx(['get', 'us-tx-austin', '--csv', `--base-url=${baseUrl}`]);
+    assert.equal(csv.code, 0, csv.err);
+    assert.equal(csv.out, served(PATHS.marketCsv('us-tx-austin')));
+    assert.match(csv.err, /^market-profiles-client: caveat: /m);
+    const series = await npx(['get', 'us-tx-austin', '--series', '--csv=true', '--base-url', baseUrl]);
+    assert.equal(series.out, served(PATHS.seriesCsv('us-tx-austin')));
+  });
+
+  test("the same exit codes and messages as the service's list and get, under the bin's name", async () => {
+    const unknown = await npx(['get', 'us-zz-nowhere', '--base-url', baseUrl]);
+    assert.equal(unknown.code, 1);
+    assert.equal(unknown.out, '');
+    assert.match(unknown.err, /^market-profiles-client: get: market_not_found \(404\): .* Known market ids: /);
+    assert.deepEqual(await npx(['get', '--base-url', baseUrl]), {
+      code: 2,
+      out: '',
+      err: 'market-profiles-client: get: needs exactly one market id, e.g. market-profiles-client get us-tx-austin (market-profiles-client get --help says more)\n',
+    });
+    assert.deepEqual(await npx(['get', 'us-tx-austin', '--cvs']), {
+      code: 2,
+      out: '',
+      err: 'market-profiles-client: unknown option --cvs; did you mean --csv? (market-profiles-client --help says more)\n',
+    });
+    const help = await npx(['--help']);
+    assert.equal(help.code, 0);
+    assert.match(help.out, /^usage: market-profiles-client list/);
+  });
+});
