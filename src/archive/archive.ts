@@ -209,6 +209,22 @@ export function assertSameValues(snapshot: Snapshot): void {
   }
 }
 
+/**
+ * Fixtures retrieved before the newest archived snapshot are an older download (a stale mirror, an old copy of the
+ * fixtures): built, they would serve older data as current, and `archive` would file them into the past. Refused, naming
+ * the retrieval record that dates them and the archived snapshot they predate.
+ */
+export function assertNotBeforeArchive(snapshot: Snapshot): void {
+  const newest = snapshot.archive.reduce<string | undefined>((latest, p) => (latest === undefined || p.snapshotDate > latest ? p.snapshotDate : latest), undefined);
+  if (newest === undefined || newest <= snapshot.snapshotDate) return;
+  const dating = snapshot.sources.find((s) => s.source.latestRetrievedAt === snapshot.snapshotDate)?.source.sourceId ?? 'fixtures';
+  throw new ArchiveError(
+    'archive_newer',
+    { file: `${dating}/retrieval.json`, pointer: '/latestRetrievedAt' },
+    `the fixtures were retrieved on ${snapshot.snapshotDate}, before the newest archived snapshot, ${newest}; fixtures older than the archive are refused (fetch the current files, or build with the archive they belong to)`,
+  );
+}
+
 export interface ArchiveResult {
   /** The folder of the snapshot, relative to the archive. */
   folder: string;

@@ -143,6 +143,27 @@ describe('vintages: snapshots archived for ever', () => {
       writeFileSync(file, original);
     }
   });
+
+  test('fixtures retrieved before the newest archived snapshot are refused by build and archive, naming both dates; nothing is filed into the past', async () => {
+    // A download dated between the two archived snapshots: FHFA's file of FIRST, retrieved on 2026-12-15.
+    const older = join(work, 'older-fixtures');
+    cpSync(FIXTURES_DIR, older, { recursive: true });
+    writeFileSync(
+      join(older, 'fhfa-hpi/retrieval.json'),
+      JSON.stringify({ vintage: '2026 Q2', latestReleaseDate: '2026-08-25', latestRetrievedAt: '2026-12-15' }),
+    );
+    const before = site('/api/vintages');
+    const olderOpts = ['--fixtures', older, '--archive', archive];
+    const message = `fhfa-hpi/retrieval.json, at /latestRetrievedAt: the fixtures were retrieved on 2026-12-15, before the newest archived snapshot, ${SECOND}; fixtures older than the archive are refused (fetch the current files, or build with the archive they belong to)`;
+    const built = await run(['build', ...olderOpts, '--out', dist]);
+    assert.equal(built.code, 1);
+    assert.equal(built.err, `market-profiles: build failed: ${message}\nmarket-profiles: the previous output was left as it was.\n`);
+    assert.deepEqual(site('/api/vintages'), before, 'the previous dist/ stays');
+    const archived = await run(['archive', ...olderOpts]);
+    assert.equal(archived.code, 1);
+    assert.ok(archived.err.includes(message), archived.err);
+    assert.deepEqual(readdirSync(archive).sort(), [FIRST, SECOND], 'no snapshot filed before the newest');
+  });
 });
 
 describe('an archived snapshot unlike what `archive` writes stops the build at its file, and nothing outside the archive is read', () => {
