@@ -819,8 +819,8 @@ const PLANTED: readonly Planted[] = [
   },
   {
     check: 'vintages /api/vintages',
-    says: /^GET \/api\/vintages\/2026-11-29\/markets has Cache-Control "public, max-age=300", expected public, max-age=31536000, immutable$/,
-    plant: (t) => editHeader(t, '/api/vintages/2026-11-29/markets', 'Cache-Control', 'public, max-age=300'),
+    says: /^GET \/api\/vintages\/2026-11-29\/markets has Cache-Control "no-store", expected public, max-age=31536000, immutable \(or public, max-age=300 until the current snapshot is archived\)$/,
+    plant: (t) => editHeader(t, '/api/vintages/2026-11-29/markets', 'Cache-Control', 'no-store'),
   },
   { check: 'download /api/download', says: /^\/api\/download has no README\.txt$/, plant: (t) => editDownload(t, (files) => void files.delete('README.txt')) },
   {
