@@ -1,6 +1,7 @@
-// `npm run serve:nginx`: builds dist/ for PORT and BASE_URL, then runs the real nginx over it in the foreground.
+// `npm run serve:nginx`: builds dist/ for PORT and BASE_URL from FIXTURES_DIR and ARCHIVE_DIR (as `build` does), then runs the real nginx over it in the foreground.
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { readArchive } from '../src/archive/archive.ts';
 import { writeBuild } from '../src/artifact/write.ts';
 import { buildRouteTable } from '../src/build/build.ts';
 import { loadConfig } from '../src/commands/config.ts';
@@ -9,7 +10,7 @@ import { startNginx } from './nginx-run.ts';
 
 const config = loadConfig(process.env, process.argv.slice(2));
 // Always rebuilt: the links inside dist/ must name the address nginx is about to serve.
-const table = buildRouteTable({ baseUrl: config.baseUrl, read: fixturesOnDisk(config.fixturesDir) });
+const table = buildRouteTable({ baseUrl: config.baseUrl, read: fixturesOnDisk(config.fixturesDir), archive: readArchive(config.archiveDir) });
 await writeBuild(table, config.outDir);
 const runDir = join(tmpdir(), `market-profiles-nginx-${config.port}`);
 const nginx = await startNginx({

@@ -209,19 +209,70 @@ export function assertSameValues(snapshot: Snapshot): void {
   }
 }
 
+/**
+ * Fixtures retrieved before the newest archived snapshot are an older download (a stale mirror, an old copy of the
+ * fixtures): built, they would serve older data as current, and `archive` would file them into the past. Refused, naming
+ * the retrieval record that dates them and the archived snapshot they predate.
+ */
+export function assertNotBeforeArchive(snapshot: Snapshot): void {
+  const newest = snapshot.archive.reduce<string | undefined>((latest, p) => (latest === undefined || p.snapshotDate > latest ? p.snapshotDate : latest), undefined);
+  if (newest === undefined || newest <= snapshot.snapshotDate) return;
+  const dating = snapshot.sources.find((s) => s.source.latestRetrievedAt === snapshot.snapshotDate)?.source.sourceId ?? 'fixtures';
+  throw new ArchiveError(
+    'archive_newer',
+    { file: `${dating}/retrieval.json`, pointer: '/latestRetrievedAt' },
+    `the fixtures were retrieved on ${snapshot.snapshotDate}, before the newest archived snapshot, ${newest}; fixtures older than the archive are refused (fetch the current files, or build with the archive they belong to)`,
+  );
+}
+
 export interface ArchiveResult {
   /** The folder of the snapshot, relative to the archive. */
   folder: string;
   /** False when the same bytes were archived already. */
   written: boolean;
   documents: number;
+  /** The staging folders of interrupted runs removed first (removeAbandoned). */
+  removed: string[];
+}
+
+/** The folder `writeSnapshot` writes a snapshot into before renaming it into place: `.<date>.tmp-<pid>`, hidden from readArchive. */
+const STAGING = /^\.\d{4}-\d{2}-\d{2}\.tmp-(\d+)$/;
+
+/** Whether a process of that id exists (EPERM: it does, and is another user's). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /**
- * Adds the current snapshot to the archive: a new folder, written whole then renamed into place. A snapshot archived
+ * Removes the staging folders that `archive` runs killed before their rename left behind (a SIGKILL, a power cut): those
+ * whose process is gone, or is this one. A run still writing keeps its folder, so two runs at once never remove each
+ * other's; a dead run's id taken by another process keeps its folder until the next run after that one. Returns the
+ * names removed.
+ */
+export function removeAbandoned(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const removed: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const pid = STAGING.exec(name)?.[1];
+    if (pid === undefined || (Number(pid) !== process.pid && running(Number(pid)))) continue;
+    rmSync(join(dir, name), { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
+/**
+ * Adds the current snapshot to the archive: a new folder, written whole then renamed into place, once the staging folders
+ * of interrupted runs are gone (removeAbandoned). A snapshot archived
  * already is left as it is when its bytes are the same, and refused, naming the first file that differs, when not.
  */
 export function writeSnapshot(dir: string, snapshot: Snapshot, table: RouteTable): ArchiveResult {
+  const removed = removeAbandoned(dir);
   const documents = snapshotDocuments(table);
   const record = archiveRecord(snapshot, documents);
   const date = snapshot.snapshotDate;
@@ -238,7 +289,7 @@ export function writeSnapshot(dir: string, snapshot: Snapshot, table: RouteTable
         );
       }
     }
-    return { folder: date, written: false, documents: documents.size };
+    return { folder: date, written: false, documents: documents.size, removed };
   }
   const staging = join(dir, `.${date}.tmp-${process.pid}`);
   rmSync(staging, { recursive: true, force: true });
@@ -252,5 +303,5 @@ export function writeSnapshot(dir: string, snapshot: Snapshot, table: RouteTable
     rmSync(staging, { recursive: true, force: true });
     throw error;
   }
-  return { folder: date, written: true, documents: documents.size };
+  return { folder: date, written: true, documents: documents.size, removed };
 }

@@ -4,7 +4,7 @@ import { ENDPOINT_LIST, endpointById, pathAt } from '../contract/endpoints.ts';
 import { InvariantError } from '../contract/errors.ts';
 import { assembleSnapshot, type MarketData, type Snapshot } from '../methodology/snapshot.ts';
 import type { PastSnapshot } from '../methodology/series.ts';
-import { assertSameValues } from '../archive/archive.ts';
+import { assertNotBeforeArchive, assertSameValues } from '../archive/archive.ts';
 import { buildRoutes, type RouteTable } from '../routes/route-table.ts';
 import { loadSources } from '../sources/load.ts';
 import type { ReadFixture, SourceModule } from '../sources/source.ts';
@@ -60,6 +60,7 @@ export function buildRouteTable(options: BuildOptions): RouteTable {
 export function buildSnapshot(options: BuildOptions): { snapshot: Snapshot; table: RouteTable } {
   const markets = options.markets ?? MARKETS;
   const snapshot = assembleSnapshot(markets, loadSources(options.read, markets, options.sources), options.baseUrl, options.archive);
+  assertNotBeforeArchive(snapshot);
   assertSameValues(snapshot);
   const table = buildRoutes({ baseUrl: options.baseUrl, snapshot });
   // Validate what will be served: every document against the schema or descriptor its record names, as served.

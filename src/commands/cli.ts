@@ -110,6 +110,7 @@ async function archive(config: Config, inputs: BuildInputs): Promise<void> {
   const { writeSnapshot } = await import('../archive/archive.ts');
   const { snapshot, table } = buildSnapshot(await buildOptions(config, inputs));
   const result = writeSnapshot(config.archiveDir, snapshot, table);
+  for (const name of result.removed) process.stdout.write(`market-profiles: removed ${config.archiveDir}/${name}/, left by an interrupted archive run\n`);
   process.stdout.write(
     result.written
       ? `market-profiles: archived the snapshot of ${snapshot.snapshotDate}: ${result.documents} documents in ${config.archiveDir}/${result.folder}/\n`

@@ -90,6 +90,11 @@ export const OPTIONS = {
     default: 10_000,
     help: 'Time allowed for each request, in milliseconds, from sending it to the last byte of the answer.',
   }),
+  'max-bytes': option({
+    kind: integerKind(1, 1_073_741_824),
+    default: 67_108_864,
+    help: "The most of one answer's body read, in bytes (64 MiB); a body past it fails its check, naming the URL and the limit, and is never read further.",
+  }),
   csv: option({
     kind: onOffKind,
     default: false,
@@ -228,7 +233,7 @@ export const COMMANDS = {
       'deployment. For example: market-profiles verify http://127.0.0.1:3000',
     ],
     exitCodes: '0 every check passed; 1 a check failed; 2 a usage error',
-    options: ['json', 'concurrency', 'timeout-ms'],
+    options: ['json', 'concurrency', 'timeout-ms', 'max-bytes'],
   },
   list: {
     synopsis: 'list',

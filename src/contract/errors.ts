@@ -38,7 +38,7 @@ export type AssemblyErrorCode = 'unknown_metric' | 'not_numeric' | 'duplicate_me
 /** Why a built document breaks the published contract. */
 export type ContractErrorCode = 'schema' | 'csv_tie';
 /** Why the archive of published snapshots cannot be read, or would change. */
-export type ArchiveErrorCode = 'archive_tampered' | 'archive_changed' | 'archive_shape';
+export type ArchiveErrorCode = 'archive_tampered' | 'archive_changed' | 'archive_shape' | 'archive_newer';
 export type DataErrorCode = FixtureErrorCode | AssemblyErrorCode | ContractErrorCode | ArchiveErrorCode;
 
 export class DataError extends Error {

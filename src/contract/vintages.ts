@@ -70,7 +70,7 @@ export type Vintage = Static<typeof Vintage>;
 export type VintageSource = Static<typeof VintageSource>;
 
 export const VINTAGE_CAVEATS: readonly string[] = [
-  'A vintage is a snapshot as it was published: its documents never change, and are served with Cache-Control immutable.',
+  'A vintage is a snapshot as it was published: once archived, its documents never change, and are served with Cache-Control immutable; the current snapshot, until it is archived, is served at its vintage addresses with the ordinary Cache-Control, since it may still change.',
   "A vintage's documents link to this deployment's pages, which show the current snapshot.",
   'nextExpectedRelease and overdue are judged as of the snapshot date, not the day you read them.',
 ];

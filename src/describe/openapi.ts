@@ -67,12 +67,21 @@ function headerObject(name: string, values: readonly string[], samples: Samples,
 const ETAG_HEADER: Json = { description: HEADER_NOTES.ETag, required: true, schema: { type: 'string', pattern: '^"[^"]*"$' } };
 const CONTENT_ENCODING_HEADER: Json = { description: HEADER_NOTES['Content-Encoding'], required: false, schema: { type: 'string', enum: ['br', 'gzip'] } };
 
-/** The headers of a route's 200, ETag and Content-Encoding included (Content-Type is the media type's key). */
-function okHeaders(headers: readonly Header[], samples: Samples): Json {
+/**
+ * The headers of a route's 200, ETag and Content-Encoding included (Content-Type is the media type's key). `others`: the
+ * headers of the same operation at its other vintages, whose Cache-Control may differ (immutable once archived, the
+ * ordinary rule for the current snapshot until then): every value it takes is listed.
+ */
+function okHeaders(headers: readonly Header[], samples: Samples, others: readonly (readonly Header[])[] = []): Json {
+  const cacheRules = [...new Set(others.flat().flatMap(([k, v]) => (k === 'Cache-Control' ? [v] : [])))];
   return {
     ETag: ETAG_HEADER,
     'Content-Encoding': CONTENT_ENCODING_HEADER,
-    ...Object.fromEntries(headers.filter(([k]) => k !== 'Content-Type').map(([k, v]) => [k, headerObject(k, [v], samples)])),
+    ...Object.fromEntries(
+      headers
+        .filter(([k]) => k !== 'Content-Type')
+        .map(([k, v]) => [k, headerObject(k, k === 'Cache-Control' ? [...new Set([v, ...cacheRules])] : [v], samples)]),
+    ),
   };
 }
 
@@ -252,7 +261,11 @@ export function openApiDocument(input: OpenApiInput): Json {
     const responses: Json = {
       '200': {
         description: op.summary,
-        headers: okHeaders(route.headers, samples),
+        headers: okHeaders(
+          route.headers,
+          samples,
+          op.perVintage === true ? vintageDates.map((d) => served(op.template.replace('{marketId}', sample).replace('{snapshotDate}', d)).headers) : [],
+        ),
         content: { [route.contentType]: media },
       },
       '304': notModified(route.headers),

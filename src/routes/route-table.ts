@@ -51,8 +51,11 @@ export function buildRoutes(input: RouteInput): RouteTable {
     ...(kind === 'html' ? PAGE_HEADERS : []),
     ...extra,
   ];
-  /** A record's headers at one of its paths: its download name and the Link to what describes it (and, on the index, to this OpenAPI document). */
-  const recordHeaders = (record: AnyEndpoint, marketId = '', date = ''): Header[] => {
+  /**
+   * A record's headers at one of its paths: its download name and the Link to what describes it (and, on the index, to
+   * this OpenAPI document); its cache rule unless another is given.
+   */
+  const recordHeaders = (record: AnyEndpoint, marketId = '', date = '', cacheControl: string = CACHE_CONTROL[record.cache]): Header[] => {
     const extra: Header[] = [];
     const name = attachmentAt(record, marketId, date);
     if (name !== undefined) extra.push(['Content-Disposition', `attachment; filename="${name}"`]);
@@ -61,7 +64,7 @@ export function buildRoutes(input: RouteInput): RouteTable {
       const describes = `<${baseUrl}${pathAt(by, '', '')}>; rel="describedby"`;
       extra.push(['Link', record.serviceDesc === true ? `${describes}, <${baseUrl}${PATHS.openApi}>; rel="service-desc"` : describes]);
     }
-    return headersOf(record.kind, extra, CACHE_CONTROL[record.cache]);
+    return headersOf(record.kind, extra, cacheControl);
   };
   // Routes with the same bytes (a vintage not yet archived and the current documents) share their variants: compressed once.
   const byContent = new Map<string, Variants>();
@@ -104,23 +107,24 @@ export function buildRoutes(input: RouteInput): RouteTable {
   };
 
   render('documents');
-  // Every published snapshot at addresses that never change: the archived bytes, and the current snapshot's until it is archived.
-  const vintage = (date: string, name: string, body: Buffer): void => {
+  // Every published snapshot at its vintage addresses: the archived bytes, immutable; and the current snapshot's until it
+  // is archived, with the ordinary cache rule, since a rebuild before `archive` may still change them (docs/decisions.md).
+  const vintage = (date: string, name: string, body: Buffer, archived = true): void => {
     const path = vintagePathOf(date, name);
     const file = vintageFileOf(name);
     if (path === undefined || file === undefined) throw new InvariantError(`the archive of ${date} holds ${name}, which no vintage path serves`);
     const record: AnyEndpoint = ENDPOINTS[VINTAGE_RECORDS[file.kind]];
-    const headers = recordHeaders(record, 'id' in file ? file.id : '', date);
+    const headers = recordHeaders(record, 'id' in file ? file.id : '', date, archived ? CACHE_CONTROL[record.cache] : CACHE_CONTROL.ok);
     add(path, record.kind, headers, Buffer.from(body.toString('utf8').replaceAll(ARCHIVE_BASE_URL, baseUrl), 'utf8'));
   };
   for (const past of snapshot.archive) for (const [name, body] of past.documents) vintage(past.snapshotDate, name, body);
   if (!snapshot.archive.some((p) => p.snapshotDate === snapshotDate)) {
     const current = (path: string): Buffer => routes.get(path)?.identity.body ?? Buffer.alloc(0);
-    vintage(snapshotDate, 'markets.json', current(PATHS.index));
-    vintage(snapshotDate, 'markets.csv', current(PATHS.bulkCsv));
+    vintage(snapshotDate, 'markets.json', current(PATHS.index), false);
+    vintage(snapshotDate, 'markets.csv', current(PATHS.bulkCsv), false);
     for (const { profile: p } of snapshot.markets) {
-      vintage(snapshotDate, `markets/${p.market.id}.json`, current(PATHS.profile(p.market.id)));
-      vintage(snapshotDate, `markets/${p.market.id}.csv`, current(PATHS.marketCsv(p.market.id)));
+      vintage(snapshotDate, `markets/${p.market.id}.json`, current(PATHS.profile(p.market.id)), false);
+      vintage(snapshotDate, `markets/${p.market.id}.csv`, current(PATHS.marketCsv(p.market.id)), false);
     }
   }
   for (const [path, html] of renderPages(input)) add(path, 'html', headersOf('html'), html);

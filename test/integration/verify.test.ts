@@ -6,6 +6,7 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { brotliCompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import { main } from '../../src/commands/cli.ts';
+import { captureOutput } from '../support/capture.ts';
 import { fixturesOnDisk } from '../../src/sources/load.ts';
 import type { Route, RouteTable } from '../../src/routes/route-table.ts';
 import { etagOf } from '../../src/routes/variants.ts';
@@ -389,7 +390,7 @@ describe('verify against broken deployments names the fault', () => {
     try {
       const report = await verifyDeployment(huge.url);
       assert.deepEqual(report.checks.find((c) => c.name === 'download /api/download')?.faults, [
-        '/api/download is not a readable zip: README.txt: the directory says 4294967295 bytes, more than the limit of 268435456',
+        '/api/download is not a readable zip: README.txt: the directory says 4294967295 bytes, more than the limit of 67108864',
       ]);
     } finally {
       await huge.stop();
@@ -818,8 +819,8 @@ const PLANTED: readonly Planted[] = [
   },
   {
     check: 'vintages /api/vintages',
-    says: /^GET \/api\/vintages\/2026-11-29\/markets has Cache-Control "public, max-age=300", expected public, max-age=31536000, immutable$/,
-    plant: (t) => editHeader(t, '/api/vintages/2026-11-29/markets', 'Cache-Control', 'public, max-age=300'),
+    says: /^GET \/api\/vintages\/2026-11-29\/markets has Cache-Control "no-store", expected public, max-age=31536000, immutable \(or public, max-age=300 until the current snapshot is archived\)$/,
+    plant: (t) => editHeader(t, '/api/vintages/2026-11-29/markets', 'Cache-Control', 'no-store'),
   },
   { check: 'download /api/download', says: /^\/api\/download has no README\.txt$/, plant: (t) => editDownload(t, (files) => void files.delete('README.txt')) },
   {
@@ -1230,9 +1231,17 @@ describe('the verify command', () => {
         details.push((report.checks[0]?.detail ?? '').replace(/:\d+\//, ':<port>/'));
       }
       assert.deepEqual(details, [
-        'GET http://127.0.0.1:<port>/api/markets: the answer declares 10485760 bytes, more than the limit of 1048576',
-        'GET http://127.0.0.1:<port>/api/markets: the answer is larger than the limit of 1048576 bytes',
+        'GET http://127.0.0.1:<port>/api/markets: the answer declares 10485760 bytes, more than the limit of 1048576 bytes (--max-bytes)',
+        'GET http://127.0.0.1:<port>/api/markets: the answer is larger than the limit of 1048576 bytes (--max-bytes)',
       ]);
+      // The command line's --max-bytes is the limit the probe reads to.
+      const { port } = servers[0]?.address() as AddressInfo;
+      const cli = await captureOutput(() => main(['verify', `http://127.0.0.1:${port}`, '--max-bytes', '4096', '--timeout-ms', '20000'], {}));
+      assert.equal(cli.value, 1);
+      assert.ok(
+        cli.out.includes(`GET http://127.0.0.1:${port}/api/markets: the answer declares 10485760 bytes, more than the limit of 4096 bytes (--max-bytes)`),
+        cli.out,
+      );
     } finally {
       await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
     }
@@ -1253,6 +1262,9 @@ describe('the verify command', () => {
     }
   });
 });
+
+/** SHA-256 of 1,000 "x", worked out apart: printf 'x%.0s' {1..1000} | sha256sum */
+const X1000_SHA256 = '44f8354494a5ba03ba1792a8d3e9c534c47a9181980fde7a3f44b06ef2ae7c7f';
 
 describe('the probe verify sends its requests through', () => {
   /** A server that answers every request 200 with a declared length of 1,000 bytes, recording the paths asked for. */
@@ -1290,6 +1302,18 @@ describe('the probe verify sends its requests through', () => {
     }
   });
 
+  test('a body asked for its hash only is counted and hashed as it streams, never kept', async () => {
+    const probe = createProbe(realBase);
+    try {
+      const hashed = await probe.fetch('/hashed', { keep: false });
+      assert.deepEqual([hashed.status, hashed.body.length, hashed.bytes, hashed.sha256], [200, 0, 1000, X1000_SHA256]);
+      const kept = await probe.fetch('/kept');
+      assert.deepEqual([kept.body.length, kept.bytes, kept.sha256], [1000, 1000, X1000_SHA256]);
+    } finally {
+      probe.close();
+    }
+  });
+
   test('an answer cut off in its body fails at once, not at the deadline', async () => {
     // 10 of the 1,000 bytes it declares, then the connection reset: the request fails on the cut, with the deadline ten minutes off.
     const cut = createNetServer((socket) => {
@@ -1316,7 +1340,9 @@ describe('the probe verify sends its requests through', () => {
     try {
       const head = await probe.fetch('/big', { method: 'HEAD' });
       assert.deepEqual([head.status, head.headers['content-length'], head.body.length], [200, '1000', 0]);
-      await assert.rejects(probe.fetch('/big'), { message: `GET ${realBase}/big: the answer declares 1000 bytes, more than the limit of 100` });
+      await assert.rejects(probe.fetch('/big'), {
+        message: `GET ${realBase}/big: the answer declares 1000 bytes, more than the limit of 100 bytes (--max-bytes)`,
+      });
     } finally {
       probe.close();
     }

@@ -1,5 +1,6 @@
 // Vintages: each published snapshot archived whole and never rewritten; a second snapshot leaves the first addressable byte for byte, and a changed archived byte stops the build.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -142,6 +143,27 @@ describe('vintages: snapshots archived for ever', () => {
     } finally {
       writeFileSync(file, original);
     }
+  });
+
+  test('fixtures retrieved before the newest archived snapshot are refused by build and archive, naming both dates; nothing is filed into the past', async () => {
+    // A download dated between the two archived snapshots: FHFA's file of FIRST, retrieved on 2026-12-15.
+    const older = join(work, 'older-fixtures');
+    cpSync(FIXTURES_DIR, older, { recursive: true });
+    writeFileSync(
+      join(older, 'fhfa-hpi/retrieval.json'),
+      JSON.stringify({ vintage: '2026 Q2', latestReleaseDate: '2026-08-25', latestRetrievedAt: '2026-12-15' }),
+    );
+    const before = site('/api/vintages');
+    const olderOpts = ['--fixtures', older, '--archive', archive];
+    const message = `fhfa-hpi/retrieval.json, at /latestRetrievedAt: the fixtures were retrieved on 2026-12-15, before the newest archived snapshot, ${SECOND}; fixtures older than the archive are refused (fetch the current files, or build with the archive they belong to)`;
+    const built = await run(['build', ...olderOpts, '--out', dist]);
+    assert.equal(built.code, 1);
+    assert.equal(built.err, `market-profiles: build failed: ${message}\nmarket-profiles: the previous output was left as it was.\n`);
+    assert.deepEqual(site('/api/vintages'), before, 'the previous dist/ stays');
+    const archived = await run(['archive', ...olderOpts]);
+    assert.equal(archived.code, 1);
+    assert.ok(archived.err.includes(message), archived.err);
+    assert.deepEqual(readdirSync(archive).sort(), [FIRST, SECOND], 'no snapshot filed before the newest');
   });
 });
 
@@ -450,6 +472,37 @@ describe('an archived snapshot unlike what `archive` writes stops the build at i
     const names = (JSON.parse(readFileSync(join(dir, SECOND, 'snapshot.json'), 'utf8')) as SnapshotRecord).documents.map((d) => d.file);
     assert.deepEqual(names.slice(0, 4), ['markets.csv', 'markets.json', 'markets/us-az-phoenix.csv', 'markets/us-az-phoenix.json']);
     assert.deepEqual(names, [...names].sort());
+  });
+
+  test('the staging folders of runs killed before their rename: never read as snapshots, removed by the next `archive` unless their run is alive', async () => {
+    const dir = alteredArchive(() => undefined);
+    // A run SIGKILLed half-way: its process is gone (a child that has exited), its folder holds a document cut short.
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    const killed = `.${SECOND}.tmp-${dead}`;
+    mkdirSync(join(dir, killed, 'markets'), { recursive: true });
+    writeFileSync(join(dir, killed, 'markets.json'), '{');
+    // A run still writing: its process (the one that started this test's) is alive.
+    const writing = `.${SECOND}.tmp-${process.ppid}`;
+    mkdirSync(join(dir, writing));
+    writeFileSync(join(dir, writing, 'snapshot.json'), '{');
+    const dist = join(work, 'dist-staging');
+    const built = await run(['build', '--fixtures', FIXTURES_DIR, '--archive', dir, '--out', dist]);
+    assert.equal(built.code, 0, built.err);
+    const index = JSON.parse(readFileSync(join(dist, 'site/api/vintages/index.json'), 'utf8')) as VintageIndex;
+    assert.deepEqual(
+      index.vintages.map((v) => v.snapshotDate),
+      [FIRST, FIRST_RELEASE],
+      'only the archived snapshots are vintages',
+    );
+    const archived = await run(['archive', '--fixtures', FIXTURES_DIR, '--archive', dir]);
+    assert.deepEqual(archived, {
+      code: 0,
+      out:
+        `market-profiles: removed ${dir}/${killed}/, left by an interrupted archive run\n` +
+        `market-profiles: the snapshot of ${FIRST} is archived already, byte for byte (${dir}/${FIRST}/)\n`,
+      err: '',
+    });
+    assert.deepEqual(readdirSync(dir).sort(), [writing, FIRST_RELEASE, FIRST].sort());
   });
 
   test('a snapshot that cannot be put in place leaves no staging folder and nothing else changed', () => {

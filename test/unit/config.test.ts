@@ -69,12 +69,15 @@ test('a bad value is refused naming where it came from: the flag as typed, or th
 });
 
 test('verify reads its options from the same table: defaults, and bad values refused like the others', () => {
-  assert.deepEqual(loadVerifyConfig(['verify', 'http://x.example']), { json: false, concurrency: 8, timeoutMs: 10_000 });
-  assert.deepEqual(loadVerifyConfig(['verify', 'http://x.example', '--json', '--concurrency=3', '--timeout-ms', '500']), {
+  // 64 MiB: 67,108,864 bytes.
+  assert.deepEqual(loadVerifyConfig(['verify', 'http://x.example']), { json: false, concurrency: 8, timeoutMs: 10_000, maxBytes: 67_108_864 });
+  assert.deepEqual(loadVerifyConfig(['verify', 'http://x.example', '--json', '--concurrency=3', '--timeout-ms', '500', '--max-bytes', '4096']), {
     json: true,
     concurrency: 3,
     timeoutMs: 500,
+    maxBytes: 4096,
   });
+  assertConfigError(() => loadVerifyConfig(['--max-bytes', '0']), /--max-bytes/);
   assertConfigError(() => loadVerifyConfig(['--concurrency', 'many']), /--concurrency/);
   assertConfigError(() => loadVerifyConfig(['--concurrency', '0']), /--concurrency/);
   assert.throws(() => loadVerifyConfig(['--timeout-ms', '-5']), ConfigError);

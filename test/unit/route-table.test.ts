@@ -43,19 +43,22 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 const describedBy = (path: string): [string, string] => ['Link', `<${BASE_URL}${path}>; rel="describedby"`];
 const attachment = (filename: string): [string, string] => ['Content-Disposition', `attachment; filename="${filename}"`];
 
-/** Every path a market has, and the headers of each, for market `id` of the snapshot `date` not yet archived. */
-const marketRoutes = (id: string, date: string): [string, Headers][] => [
+/**
+ * Every path a market has, and the headers of each, for market `id` of the snapshot `date`: its vintage with the ordinary
+ * cache rule while the snapshot is not archived (`vintage` OK), immutable once it is.
+ */
+const marketRoutes = (id: string, date: string, vintage: string): [string, Headers][] => [
   [`/api/markets/${id}`, expected(JSON_TYPE, OK, [describedBy('/api/schema/market-profile')])],
   [`/api/markets/${id}/csv`, expected(CSV_TYPE, OK, [attachment(`${id}-housing.csv`), describedBy('/api/schema/market-csv')])],
   [`/api/markets/${id}/series`, expected(JSON_TYPE, OK, [describedBy('/api/schema/market-series')])],
   [`/api/markets/${id}/series/csv`, expected(CSV_TYPE, OK, [attachment(`${id}-series.csv`), describedBy('/api/schema/series-csv')])],
-  [`/api/vintages/${date}/markets/${id}`, expected(JSON_TYPE, IMMUTABLE, [describedBy('/api/schema/market-profile')])],
-  [`/api/vintages/${date}/markets/${id}/csv`, expected(CSV_TYPE, IMMUTABLE, [attachment(`${id}-housing-${date}.csv`), describedBy('/api/schema/market-csv')])],
+  [`/api/vintages/${date}/markets/${id}`, expected(JSON_TYPE, vintage, [describedBy('/api/schema/market-profile')])],
+  [`/api/vintages/${date}/markets/${id}/csv`, expected(CSV_TYPE, vintage, [attachment(`${id}-housing-${date}.csv`), describedBy('/api/schema/market-csv')])],
   [`/markets/${id}`, expected('text/html; charset=utf-8', OK, [], true)],
 ];
 
 /** The routes of the whole service, one of each market's included. */
-const serviceRoutes = (date: string): [string, Headers][] => [
+const serviceRoutes = (date: string, vintage: string): [string, Headers][] => [
   [
     '/api/markets',
     expected(JSON_TYPE, OK, [['Link', `<${BASE_URL}/api/schema/market-index>; rel="describedby", <${BASE_URL}/api/openapi>; rel="service-desc"`]]),
@@ -63,8 +66,8 @@ const serviceRoutes = (date: string): [string, Headers][] => [
   ['/api/markets/csv', expected(CSV_TYPE, OK, [attachment('housing-markets.csv'), describedBy('/api/schema/market-csv')])],
   ['/api/markets/series/csv', expected(CSV_TYPE, OK, [attachment('housing-markets-series.csv'), describedBy('/api/schema/series-csv')])],
   ['/api/vintages', expected(JSON_TYPE, OK, [describedBy('/api/schema/vintages')])],
-  [`/api/vintages/${date}/markets`, expected(JSON_TYPE, IMMUTABLE, [describedBy('/api/schema/market-index')])],
-  [`/api/vintages/${date}/markets/csv`, expected(CSV_TYPE, IMMUTABLE, [attachment(`housing-markets-${date}.csv`), describedBy('/api/schema/market-csv')])],
+  [`/api/vintages/${date}/markets`, expected(JSON_TYPE, vintage, [describedBy('/api/schema/market-index')])],
+  [`/api/vintages/${date}/markets/csv`, expected(CSV_TYPE, vintage, [attachment(`housing-markets-${date}.csv`), describedBy('/api/schema/market-csv')])],
   ['/api/schema/market-profile', expected(JSON_TYPE, OK)],
   ['/api/schema/market-csv', expected(JSON_TYPE, OK)],
   ['/api/schema/market-index', expected(JSON_TYPE, OK)],
@@ -84,8 +87,11 @@ const serviceRoutes = (date: string): [string, Headers][] => [
   ['/api/download', expected('application/zip', OK, [attachment('housing-markets.zip')])],
 ];
 
-/** Every route of the table for a snapshot of `date` not yet archived, with its headers. */
-const allRoutes = (date: string): [string, Headers][] => [...serviceRoutes(date), ...WORLD_MARKET_IDS.flatMap((id) => marketRoutes(id, date))];
+/** Every route of the table for a snapshot of `date`, with its headers: not yet archived unless `vintage` is IMMUTABLE. */
+const allRoutes = (date: string, vintage = OK): [string, Headers][] => [
+  ...serviceRoutes(date, vintage),
+  ...WORLD_MARKET_IDS.flatMap((id) => marketRoutes(id, date, vintage)),
+];
 
 describe('the route table', () => {
   test('every path the sixteen markets make, and no other: 7 per market and 26 for the service', () => {
@@ -183,6 +189,9 @@ describe('the vintages in the table', () => {
     assert.equal(t.routes.size, 138, 'no route added or lost');
     assert.equal(body(t, `/api/vintages/${DATE}/markets/${ID}`), marked.toString('utf8').replaceAll('{base_url}', BASE_URL));
     assert.notEqual(body(t, `/api/vintages/${DATE}/markets/${ID}`), body(t, `/api/markets/${ID}`), "the record's bytes, not today's");
+    // Archived: immutable from this build on.
+    for (const [path, headers] of [...allRoutes(DATE, IMMUTABLE).filter(([path]) => path.startsWith(`/api/vintages/${DATE}/`))])
+      assert.deepEqual(routeAt(t, path).headers, headers, path);
     const openApi = JSON.parse(body(t, '/api/openapi')) as unknown;
     assert.deepEqual(dateEnums(openApi), [[DATE]], "the OpenAPI document's vintage dates: one, not twice");
   });
@@ -191,7 +200,10 @@ describe('the vintages in the table', () => {
     const earlier = archived.map((p): PastSnapshot => ({ ...p, snapshotDate: PAST }));
     const t = buildWorld({ baseUrl: BASE_URL, archive: earlier });
     assert.equal(t.routes.size, 138 + 34, 'an index, a bulk CSV and two documents per market');
-    for (const [path, headers] of [...allRoutes(PAST).filter(([path]) => path.startsWith(`/api/vintages/${PAST}/`))])
+    for (const [path, headers] of [...allRoutes(PAST, IMMUTABLE).filter(([path]) => path.startsWith(`/api/vintages/${PAST}/`))])
+      assert.deepEqual(routeAt(t, path).headers, headers, path);
+    // The current snapshot, not archived: at its vintage addresses with the ordinary rule, since a rebuild may change it.
+    for (const [path, headers] of [...allRoutes(DATE).filter(([path]) => path.startsWith(`/api/vintages/${DATE}/`))])
       assert.deepEqual(routeAt(t, path).headers, headers, path);
     const record = (name: string): string => (earlier[0]?.documents.get(name) ?? assert.fail(name)).toString('utf8').replaceAll('{base_url}', BASE_URL);
     assert.equal(body(t, `/api/vintages/${PAST}/markets`), record('markets.json'));

@@ -1,5 +1,6 @@
 // What `verify` reads out of compressed bytes, the download's zip and the gzip and br answers: the bytes when they are sound, a clear fault when they are not, and never more than they claim.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { brotliCompressSync, constants, deflateRawSync, gzipSync } from 'node:zlib';
 import { decoded } from '../../src/commands/verify/expect.ts';
@@ -229,6 +230,8 @@ const answer = (body: Buffer, coding?: string): Fetched => ({
   status: 200,
   headers: coding === undefined ? {} : { 'content-encoding': coding },
   body,
+  bytes: body.length,
+  sha256: createHash('sha256').update(body).digest('hex'),
 });
 
 describe("verify's decoding of a compressed answer", () => {

@@ -274,7 +274,8 @@ const CHECKS: readonly Entry<Found>[] = [
   check(
     'vintages /api/vintages',
     (f, { probe, validateVintages, indexDoc }) => checkVintages(probe, f, validateVintages, indexDoc),
-    (found) => `${found?.vintages ?? 0} snapshots, the current one first; ${found?.documents ?? 0} documents, each 200 with Cache-Control immutable`,
+    (found) =>
+      `${found?.vintages ?? 0} snapshots, the current one first; ${found?.documents ?? 0} documents, each 200 with Cache-Control immutable (the current one's once archived)`,
   ),
   check(
     'download /api/download',

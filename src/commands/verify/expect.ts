@@ -19,8 +19,10 @@ export const CSV_COLUMNS = CONTRACT_CSV_COLUMNS.map((c) => c.name);
 export const SERIES_CSV_COLUMNS = CONTRACT_SERIES_CSV_COLUMNS.map((c) => c.name);
 export const seriesCsvFilename = ENDPOINTS.seriesCsv.attachment;
 export const DOWNLOAD_FILENAME = ENDPOINTS.download.attachment;
-/** docs/contract.md 2.11: what a vintage is served with. */
+/** docs/contract.md 2.11: what an archived vintage is served with. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** docs/contract.md 2.11: what the current snapshot's vintage is served with until it is archived (the ordinary rule). */
+export const NOT_YET_ARCHIVED = 'public, max-age=300';
 /** docs/contract.md 2.11: where the documents of the snapshot of `date` are served, and the names its CSVs are saved under. */
 export const VINTAGE = {
   index: ENDPOINTS.vintageIndex.path,

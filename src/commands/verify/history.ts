@@ -1,10 +1,12 @@
 // The checks of what analysts and mirrors take whole: each market's series tied to its profile, the bulk series, the vintages at their immutable addresses, and the zip against the bytes served.
+import { createHash } from 'node:crypto';
 import type { EndpointRecord } from '../../contract/endpoints.ts';
 import type { ValidateFunction } from 'ajv';
 import {
   DOWNLOAD_FILENAME,
   Faults,
   IMMUTABLE,
+  NOT_YET_ARCHIVED,
   SERIES_CSV_COLUMNS,
   TYPES,
   VINTAGE,
@@ -111,20 +113,29 @@ interface VintageDocument {
   path: string;
   type: string;
   attachment?: string;
+  /** The current snapshot's: immutable once archived, the ordinary rule until then. */
+  current: boolean;
 }
 
-/** The documents one vintage of the index links, each with what the contract says of it. */
-function documentsOf(v: Record<string, unknown>, date: string): VintageDocument[] {
+/** The documents one vintage of the index links, each with what the contract says of it; `current`: the snapshot of the index's date. */
+function documentsOf(v: Record<string, unknown>, date: string, current: boolean): VintageDocument[] {
   const links = isObject(v.links) ? v.links : {};
   const markets = isObject(links.markets) ? Object.entries(links.markets) : [];
   return [
-    { name: 'index', link: links.index, path: VINTAGE.index(date), type: TYPES.json },
-    { name: 'bulkCsv', link: links.bulkCsv, path: VINTAGE.bulkCsv(date), type: TYPES.csv, attachment: VINTAGE.bulkCsvFilename(date) },
+    { name: 'index', link: links.index, path: VINTAGE.index(date), type: TYPES.json, current },
+    { name: 'bulkCsv', link: links.bulkCsv, path: VINTAGE.bulkCsv(date), type: TYPES.csv, attachment: VINTAGE.bulkCsvFilename(date), current },
     ...markets.flatMap(([id, m]): VintageDocument[] => {
       const market = isObject(m) ? m : {};
       return [
-        { name: `markets.${id}.json`, link: market.json, path: VINTAGE.profile(date, id), type: TYPES.json },
-        { name: `markets.${id}.csv`, link: market.csv, path: VINTAGE.csv(date, id), type: TYPES.csv, attachment: VINTAGE.csvFilename(date, id) },
+        { name: `markets.${id}.json`, link: market.json, path: VINTAGE.profile(date, id), type: TYPES.json, current },
+        {
+          name: `markets.${id}.csv`,
+          link: market.csv,
+          path: VINTAGE.csv(date, id),
+          type: TYPES.csv,
+          attachment: VINTAGE.csvFilename(date, id),
+          current,
+        },
       ];
     }),
   ];
@@ -133,7 +144,8 @@ function documentsOf(v: Record<string, unknown>, date: string): VintageDocument[
 /**
  * /api/vintages: valid against its served schema, the current snapshot first (the index's date), and every document it
  * links at the deployment's own address for it (a link elsewhere is a fault, and is not followed), answering 200 with
- * its content type, Cache-Control immutable and, for a CSV, the attachment name with the snapshot's date.
+ * its content type, Cache-Control immutable (the current snapshot's: immutable once archived, the ordinary rule until
+ * then) and, for a CSV, the attachment name with the snapshot's date.
  */
 export async function checkVintages(
   probe: Probe,
@@ -157,7 +169,8 @@ export async function checkVintages(
     // A vintage without a date string is the schema's fault, named above.
     if (typeof v.snapshotDate !== 'string') return [];
     const date = v.snapshotDate;
-    return documentsOf(v, date).filter((d) => {
+    // The current snapshot is the one of the index's date, whatever its entry says (a wrong `current` is named above).
+    return documentsOf(v, date, isObject(indexDoc) && date === indexDoc.generatedAt).filter((d) => {
       // A link that is missing or not a string is the schema's fault too.
       if (typeof d.link !== 'string') return false;
       const expected = probe.baseUrl + d.path;
@@ -166,12 +179,14 @@ export async function checkVintages(
       return false;
     });
   });
-  const answers = await Promise.all(documents.map(async (d) => ({ d, answer: await probe.fetch(d.path) })));
+  // Their status and headers are checked, not their bytes: hashed as they stream, never kept.
+  const answers = await Promise.all(documents.map(async (d) => ({ d, answer: await probe.fetch(d.path, { keep: false }) })));
   for (const { d, answer } of answers) {
     expectResponse(f, answer, 200, d.type);
+    const rule = headerValue(answer, 'cache-control');
     f.expect(
-      headerValue(answer, 'cache-control') === IMMUTABLE,
-      `${requestText(answer)} has Cache-Control ${JSON.stringify(headerValue(answer, 'cache-control') ?? null)}, expected ${IMMUTABLE}`,
+      rule === IMMUTABLE || (d.current && rule === NOT_YET_ARCHIVED),
+      `${requestText(answer)} has Cache-Control ${JSON.stringify(rule ?? null)}, expected ${IMMUTABLE}${d.current ? ` (or ${NOT_YET_ARCHIVED} until the current snapshot is archived)` : ''}`,
     );
     if (d.attachment !== undefined) expectAttachment(f, answer, d.attachment);
   }
@@ -223,15 +238,23 @@ export async function checkDownload(probe: Probe, f: Faults, mustHold: readonly 
     files.map(async (entry) => {
       const path = pathOfEntry(entry.name);
       if (path === undefined) return `${entry.name} names no JSON or CSV document`;
-      const served = await probe.fetch(path);
-      // The Data Package is the served one with its resources' paths made the names of the files beside it.
-      const expected = entry.name === DATA_PACKAGE_ENTRY && served.status === 200 ? localDataPackage(served.body, probe.baseUrl) : served.body;
-      const what = entry.name === DATA_PACKAGE_ENTRY ? `GET ${path} with its resources' paths made the files' names` : `GET ${path}`;
-      const fault = `${entry.name} is not the bytes of ${what} (${served.status}, ${expected.length} vs ${entry.size} bytes)`;
-      if (served.status !== 200 || expected.length !== entry.size) return fault;
+      if (entry.name === DATA_PACKAGE_ENTRY) {
+        // The Data Package is the served one with its resources' paths made the names of the files beside it (small: kept).
+        const served = await probe.fetch(path);
+        const expected = served.status === 200 ? localDataPackage(served.body, probe.baseUrl) : served.body;
+        const fault = `${entry.name} is not the bytes of GET ${path} with its resources' paths made the files' names (${served.status}, ${expected.length} vs ${entry.size} bytes)`;
+        if (served.status !== 200 || expected.length !== entry.size) return fault;
+        const body = readEntry(entry);
+        if (body instanceof ZipReadError) return unreadable(body);
+        return body.equals(expected) ? undefined : fault;
+      }
+      // The answer is hashed as it streams and the entry is inflated only when the sizes agree: their SHA-256s are compared.
+      const served = await probe.fetch(path, { keep: false });
+      const fault = `${entry.name} is not the bytes of GET ${path} (${served.status}, ${served.bytes} vs ${entry.size} bytes)`;
+      if (served.status !== 200 || served.bytes !== entry.size) return fault;
       const body = readEntry(entry);
       if (body instanceof ZipReadError) return unreadable(body);
-      return body.equals(expected) ? undefined : fault;
+      return createHash('sha256').update(body).digest('hex') === served.sha256 ? undefined : fault;
     }),
   );
   for (const fault of answers) if (fault !== undefined) f.add(fault);

@@ -1,4 +1,5 @@
-// The probe `verify` sends its requests through (not the typed client the package exports): raw bytes (no automatic decompression), bounded concurrency, a deadline and a size limit on every request.
+// The probe `verify` sends its requests through (not the typed client the package exports): raw bytes (no automatic decompression), bounded concurrency, a deadline and a size limit on every request, each body hashed as it streams.
+import { createHash } from 'node:crypto';
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
@@ -7,8 +8,21 @@ export interface Fetched {
   method: string;
   status: number;
   headers: IncomingHttpHeaders;
-  /** The bytes as sent, still compressed if the server compressed them. */
+  /** The bytes as sent, still compressed if the server compressed them; empty when the request asked only for their hash (`keep`). */
   body: Buffer;
+  /** How many bytes the body had, and their SHA-256 (hex), counted as they arrived: kept or not. */
+  bytes: number;
+  sha256: string;
+}
+
+export interface FetchOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  /**
+   * Whether the body is kept (default true), or only counted and hashed as it streams; a function decides from the
+   * answer's headers (keep a page's HTML, hash the rest).
+   */
+  keep?: boolean | ((headers: IncomingHttpHeaders) => boolean);
 }
 
 export interface Probe {
@@ -19,7 +33,7 @@ export interface Probe {
   /** The most of one answer's body it reads, in bytes. */
   readonly maxBytes: number;
   /** `target` is a path below the base URL ("/api/markets") or an absolute URL. */
-  fetch(target: string, options?: { method?: string; headers?: Record<string, string> }): Promise<Fetched>;
+  fetch(target: string, options?: FetchOptions): Promise<Fetched>;
   close(): void;
 }
 
@@ -27,7 +41,7 @@ export interface ProbeOptions {
   concurrency?: number;
   /** The time each request may take from being sent to the end of its answer's body (default 10 s). */
   timeoutMs?: number;
-  /** The most of one answer's body the probe reads (default 256 MiB): past it, or declared past it, the request fails. */
+  /** The most of one answer's body the probe reads (default MAX_ANSWER_BYTES): past it, or declared past it, the request fails. */
   maxBytes?: number;
   /** Send the requests here instead of to the base URL (same paths); the base URL stays what links are checked against. */
   address?: string;
@@ -40,11 +54,12 @@ export const headerValue = (res: Fetched, name: string): string | undefined => {
 };
 
 /**
- * The most of one answer's body verify reads. At a thousand synthetic markets the largest document is the bulk series
- * CSV, 33 MB (the download 16.7 MB, the Data Package 10.1 MB); the bound keeps a deployment that streams without end
- * from filling memory before the deadline.
+ * The most of one answer's body verify reads (`--max-bytes`). At a thousand synthetic markets the largest document is
+ * the bulk series CSV, 33 MB (the download 16.7 MB, the Data Package 10.1 MB): twice that, so a deployment of that size
+ * passes, while one that serves larger bodies (or streams without end) is cut at the limit, never read whole. A body
+ * verify keeps is at most this long, and at most `concurrency` of them are read at once.
  */
-export const MAX_ANSWER_BYTES = 256 * 1024 * 1024;
+export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
 export function createProbe(baseUrl: string, options: ProbeOptions = {}): Probe {
   const address = options.address ?? baseUrl;
@@ -67,7 +82,7 @@ export function createProbe(baseUrl: string, options: ProbeOptions = {}): Probe 
     else next();
   };
 
-  const once = (url: URL, method: string, headers: Record<string, string>): Promise<Fetched> =>
+  const once = (url: URL, method: string, headers: Record<string, string>, keep: NonNullable<FetchOptions['keep']>): Promise<Fetched> =>
     new Promise((resolve, reject) => {
       // A deadline for the whole exchange, not an idle timer: a server that sends a byte now and then is cut at it too.
       const deadline = setTimeout(() => req.destroy(new Error(`no complete answer within ${timeoutMs} ms`)), timeoutMs);
@@ -78,17 +93,28 @@ export function createProbe(baseUrl: string, options: ProbeOptions = {}): Probe 
       const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
       const req = send(url, { method, headers, agent: url.protocol === 'https:' ? agents.https : agents.http }, (res) => {
         const declared = method === 'HEAD' ? 0 : Number(res.headers['content-length'] ?? 0);
-        if (declared > maxBytes) req.destroy(new Error(`the answer declares ${declared} bytes, more than the limit of ${maxBytes}`));
+        if (declared > maxBytes) {
+          req.destroy(new Error(`the answer declares ${declared} bytes, more than the limit of ${maxBytes} bytes (--max-bytes)`));
+          return;
+        }
+        const kept = typeof keep === 'function' ? keep(res.headers) : keep;
         const chunks: Buffer[] = [];
+        const hash = createHash('sha256');
         let received = 0;
         res.on('data', (chunk: Buffer) => {
           received += chunk.length;
-          if (received > maxBytes) req.destroy(new Error(`the answer is larger than the limit of ${maxBytes} bytes`));
-          else chunks.push(chunk);
+          if (received > maxBytes) {
+            req.destroy(new Error(`the answer is larger than the limit of ${maxBytes} bytes (--max-bytes)`));
+            return;
+          }
+          hash.update(chunk);
+          if (kept) chunks.push(chunk);
         });
         res.on('end', () => {
           clearTimeout(deadline);
-          resolve({ url: url.href, method, status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
+          const body = Buffer.concat(chunks);
+          chunks.length = 0;
+          resolve({ url: url.href, method, status: res.statusCode ?? 0, headers: res.headers, body, bytes: received, sha256: hash.digest('hex') });
         });
         res.on('error', fail);
       });
@@ -107,11 +133,11 @@ export function createProbe(baseUrl: string, options: ProbeOptions = {}): Probe 
     baseUrl,
     address,
     maxBytes,
-    async fetch(target, { method = 'GET', headers = {} } = {}) {
+    async fetch(target, { method = 'GET', headers = {}, keep = true } = {}) {
       const url = routed(target);
       await acquire();
       try {
-        return await once(url, method, headers);
+        return await once(url, method, headers, keep);
       } catch (error) {
         throw new Error(`${method} ${url.href}: ${(error as Error).message}`);
       } finally {

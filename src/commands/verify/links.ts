@@ -62,7 +62,8 @@ export async function checkLinks(probe: Probe, f: Faults, links: readonly [strin
   }
   await Promise.all(
     [...targets].map(async ([url, { where, fragments }]) => {
-      const res = await probe.fetch(url);
+      // A page is kept to find the fragments in; anything else is only hashed as it streams.
+      const res = await probe.fetch(url, { keep: fragments.size === 0 ? false : (headers) => headers['content-type'] === TYPES.html });
       if (!f.expect(res.status === 200, `${where}: ${url} answered ${res.status}`)) return;
       if (fragments.size === 0) return;
       const isPage = headerValue(res, 'content-type') === TYPES.html;
@@ -100,7 +101,7 @@ export async function checkDeploymentLinks(probe: Probe, f: Faults, from: LinkSo
   for (const href of fromJson) {
     const url = href.split('#')[0] ?? href;
     if (!url.startsWith(`${probe.baseUrl}/`) || pages.has(url) || url.includes('/api/')) continue;
-    const res = await probe.fetch(url);
+    const res = await probe.fetch(url, { keep: (headers) => headers['content-type'] === TYPES.html });
     if (res.status === 200 && res.headers['content-type'] === TYPES.html) pages.set(url, res.body.toString('utf8'));
   }
   for (const [url, html] of pages) links.push(...pageLinks(html, url));

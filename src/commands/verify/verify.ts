@@ -20,7 +20,7 @@ export interface VerifyReport {
 export interface VerifyOptions {
   concurrency?: number;
   timeoutMs?: number;
-  /** The most of one answer's body read (default `MAX_ANSWER_BYTES`, 256 MiB). */
+  /** The most of one answer's body read (default `MAX_ANSWER_BYTES`, 64 MiB). */
   maxBytes?: number;
 }
 
@@ -92,7 +92,7 @@ export async function verifyCommand(args: readonly string[], options: VerifyConf
     );
     return 2;
   }
-  const report = await verifyDeployment(target, { concurrency: options.concurrency, timeoutMs: options.timeoutMs });
+  const report = await verifyDeployment(target, { concurrency: options.concurrency, timeoutMs: options.timeoutMs, maxBytes: options.maxBytes });
   process.stdout.write(options.json ? renderJson(report) : formatReport(report));
   return report.ok ? 0 : 1;
 }
