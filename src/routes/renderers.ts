@@ -64,7 +64,9 @@ export const RENDERERS: Readonly<Record<Rendered, Renderer>> & Readonly<Partial<
   dataPackage: service(({ baseUrl, snapshot, served }) => renderJson(dataPackage({ baseUrl, snapshot, served })), 'descriptions'),
   openApi: service(({ baseUrl, snapshot, served }) => {
     const marketIds = snapshot.markets.map((m) => m.profile.market.id);
-    const vintageDates = [snapshot.snapshotDate, ...snapshot.archive.map((p) => p.snapshotDate).filter((d) => d !== snapshot.snapshotDate)];
+    // The dates whose documents are served: the current one, and each archived snapshot that holds documents.
+    const archived = snapshot.archive.filter((p) => p.snapshotDate !== snapshot.snapshotDate && p.documents.size > 0).map((p) => p.snapshotDate);
+    const vintageDates = [snapshot.snapshotDate, ...archived];
     return renderJson(openApiDocument({ baseUrl, marketIds, vintageDates, served }));
   }, 'descriptions'),
   health: service(() => renderJson({ status: 'ok' })),
