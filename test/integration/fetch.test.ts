@@ -233,7 +233,7 @@ describe('fetch', () => {
     replay.replies.set(target(acs.remote.url), { kind: 'file', body: "error: error: unknown variable 'B25064_001X'" });
     {
       const error = await failed(options());
-      assert.match(error.message, /the download does not pass the build's checks: census-acs-5yr\/acs5-2024-detailed-place\.json: not valid JSON/);
+      assert.match(error.message, /the download does not pass the build's checks: census-acs-5yr\/acs5-2024-detailed-place\.json(?::\d+)?: not valid JSON/);
       // The addresses name the API's variables; what follows them is the reason, which quotes nothing of the answer.
       const reason = error.message.slice(error.message.indexOf(": the download does not pass the build's checks: "));
       assert.ok(!/unknown|variable|error: err/.test(reason), reason);
@@ -377,7 +377,11 @@ describe('fetch', () => {
     const acs = HOSTILE.find((h) => h.file.startsWith('census-acs-5yr/')) ?? assert.fail('no ACS case');
     const acsRemote = REMOTES.find((r) => r.remote.file === acs.file) ?? assert.fail('no ACS remote');
     replay.replies.set(target(acsRemote.remote.url), { kind: 'file', body: acs.body() });
-    assert.match((await failed(options({ allowOlder: true }))).message, /1 market has values in the fixtures and none in the download: us-tx-austin$/);
+    // Less data is refused either way: by the build's own load (a market's row gone) or, past it, by fetch's comparison.
+    assert.match(
+      (await failed(options({ allowOlder: true }))).message,
+      /1 market has values in the fixtures and none in the download: us-tx-austin$|market us-tx-austin: the places answer has no row/,
+    );
     // The ACS's refusal held back no other source: FHFA's older file, accepted with the flag, was written.
     assert.equal(readFileSync(join(dir, FHFA_FILE), 'utf8'), previousQuarter);
     // The command reads the flag (over the fixtures as they were).
