@@ -40,7 +40,10 @@ export function checkLoad<M extends string>(source: SourceModule<string, M>, loa
   const retrieval: Place = { file: `${source.sourceId}/retrieval.json`, line: 1, pointer: '/vintage' };
   const retrievedAt = load.source.latestRetrievedAt;
   const first = source.firstPeriod === undefined ? undefined : periodRangeOf(source.firstPeriod)?.start;
-  const coverage = `${source.sourceId} publishes ${source.firstPeriod ?? 'periods'} onwards${retrievedAt === undefined ? '' : `, and these files were retrieved on ${retrievedAt}`}`;
+  const coverage = [
+    ...(source.firstPeriod === undefined ? [] : [`${source.sourceId} publishes ${source.firstPeriod} onwards`]),
+    ...(retrievedAt === undefined ? [] : [`these files were retrieved on ${retrievedAt}`]),
+  ].join(', and ');
   /** Why a period cannot be served, or undefined where it can. */
   const periodFault = (label: string): string | undefined => {
     const range = periodRangeOf(label);
@@ -49,12 +52,15 @@ export function checkLoad<M extends string>(source: SourceModule<string, M>, loa
     if (retrievedAt !== undefined && range.end > retrievedAt) return `${label} ends on ${range.end}, after the retrieval date: ${coverage}`;
     return undefined;
   };
-  const vintageFault = periodFault(load.vintage);
-  if (vintageFault !== undefined) throw new FixtureError('out_of_range', retrieval, `the vintage ${vintageFault}`);
-
   const specs = new Map<string, MetricSpec<M>>(source.metrics.map((m) => [m.id, m]));
   const ids = new Set(markets.map((m) => m.id));
   const observations = load.observations.filter((o) => ids.has(o.marketId));
+  // The vintage is a period where it is written as the values' periods are ("2026 Q2"); a name otherwise (HUD's "2026"
+  // of fiscal year FY2026), whose values' own periods are held to the rules below.
+  if (observations.length === 0 || observations.some((o) => formOf(latestOf(o.asOf)) === formOf(load.vintage))) {
+    const vintageFault = periodFault(load.vintage);
+    if (vintageFault !== undefined) throw new FixtureError('out_of_range', retrieval, `the vintage ${vintageFault}`);
+  }
   // 1. Every market accounted for.
   for (const market of markets) {
     for (const spec of source.metrics) {
