@@ -281,7 +281,7 @@ export function readRetrieval(read: ReadFixture, sourceDir: string): Retrieval {
       throw new FixtureError(
         'out_of_range',
         at(key),
-        `"${key}" is ${value}, outside ${ZIP_DATES.first} to ${ZIP_DATES.last}: the dates a zip file can record (the download is dated by the snapshot), and no agency released these data earlier`,
+        `"${key}" is ${value}, outside ${ZIP_DATES.first} to ${ZIP_DATES.last}: the dates a zip file can record, and the download's entries are dated by the snapshot`,
       );
     }
     out[key] = value;

@@ -83,6 +83,17 @@ describe('the load: one latest period per source, its vintage', () => {
       );
     const bps = (sources: SourceModule[]) => loadSources(fixtureReader(), WORLD_MARKETS, sources).loads.find((l) => l.source.sourceId === 'census-bps');
     assert.equal(bps(withPeriods(() => 'FY2024'))?.observations[0]?.asOf, 'FY2024');
+    // Written otherwise, the vintage is still a period: a year typed 99999 is refused, not served as a name.
+    assertFixtureError(
+      () =>
+        loadSources(
+          fixtureReader({ 'census-bps/retrieval.json': retrieval('99999', '2025-05-01', '2026-11-24') }),
+          WORLD_MARKETS,
+          withPeriods(() => 'FY2024'),
+        ),
+      'out_of_range',
+      'census-bps/retrieval.json:1, at /vintage: the vintage "99999" is not a period (a year, a span of years, a quarter or a fiscal year)',
+    );
     assertFixtureError(
       () => bps(withPeriods((id) => (id === 'us-tx-austin' ? 'FY2023' : 'FY2024'))),
       'out_of_range',

@@ -346,7 +346,7 @@ describe('what the load refuses before it is data', () => {
       assertFixtureError(
         () => readRetrieval(reader(`{"vintage":"2025",\n"${key}":"${date}"}`), 'src-x'),
         'out_of_range',
-        `src-x/retrieval.json:2, at /${key}: "${key}" is ${date}, outside 1980-01-01 to 2107-12-31: the dates a zip file can record (the download is dated by the snapshot), and no agency released these data earlier`,
+        `src-x/retrieval.json:2, at /${key}: "${key}" is ${date}, outside 1980-01-01 to 2107-12-31: the dates a zip file can record, and the download's entries are dated by the snapshot`,
       );
     }
     assert.deepEqual(readRetrieval(reader('{"vintage":"2025","latestRetrievedAt":"2107-12-31"}'), 'src-x'), {
