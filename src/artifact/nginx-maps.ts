@@ -1,6 +1,6 @@
 // The request rules of the embedded server (Accept-Encoding q-values, If-None-Match, path checks) as nginx maps, since nginx has no code to run.
 import { METHODS } from 'node:http';
-import { BAD_TARGET_RULES, HOST_SOURCE, MAX_PATH_LENGTH, type BadTargetRule } from '../protocol/request-target.ts';
+import { BAD_TARGET_RULES, HOST_SOURCE, HTTP09_TARGET, MAX_PATH_LENGTH, type BadTargetRule } from '../protocol/request-target.ts';
 import { mapBlock, quote, quoteWithVariables, regexKey } from './nginx-syntax.ts';
 import { keysOf } from '../contract/records.ts';
 
@@ -180,7 +180,7 @@ export function targetMaps(): string {
         [regexKey(`^[\\s\\S]{${MAX_PATH_LENGTH + 1}}`), '1'],
         ['default', '0'],
       ],
-      `paths over ${MAX_PATH_LENGTH} bytes are never decoded: 404`,
+      `paths over ${MAX_PATH_LENGTH} bytes are never a route: 404 once the path rules pass them`,
     ),
     mapBlock(
       '$mp_raw',
@@ -195,12 +195,19 @@ export function targetMaps(): string {
       '$mp_raw',
       'mp_rule',
       [
-        // Node's HTTP parser refuses raw bytes above 0x7f in the target before the server sees it; nginx passes them on.
-        [regexKey('[\\x80-\\xff]'), 'unparsable'],
         ...BAD_TARGET_RULES.map((rule): [string, string] => [regexKey(RULE_PATTERNS[rule], rule !== 'control' && rule !== 'backslash'), quote(rule)]),
         ['default', '""'],
       ],
       "the first path rule the raw target breaks, in the embedded server's order",
+    ),
+    mapBlock(
+      '$request_uri',
+      'mp_high',
+      [
+        [regexKey('[\\x80-\\xff]'), '1'],
+        ['default', '0'],
+      ],
+      "a raw byte above 0x7f anywhere in the target, query included: node's HTTP parser refuses it before the server sees it; nginx passes it on",
     ),
     mapBlock(
       '$http_host',
@@ -213,16 +220,23 @@ export function targetMaps(): string {
       'a Host value that is not a host and optional port (nginx refuses an empty one, spaces and "/" itself)',
     ),
     mapBlock(
-      '"$status:$server_protocol"',
+      '"$status:$server_protocol:$request"',
       'mp_http09',
       [
-        ['"009:"', '1'],
+        [regexKey('^009:'), '1'],
+        // A method other than GET on such a line is refused by nginx's parser (400), and its error page would go out
+        // as HTTP/0.9, a bare body: no answer either. A method of upper-case letters and a target without a control
+        // byte, as nginx's parser reads them: of a longer line it refused earlier (a lower-case method), $request holds
+        // only the part read, which has no version either.
+        [regexKey(`^\\d+::[A-Z_-]+ +${HTTP09_TARGET}[^\\x00-\\x20\\x7f]* *$`), '1'],
+        // A line that names HTTP/0.9 gets what one without a version gets (node's parser reads the two alike).
+        [regexKey(`^\\d+::[A-Z_-]+ +${HTTP09_TARGET}[^\\x00-\\x20\\x7f]* +HTTP/0\\.9$`), '1'],
         ['default', '""'],
       ],
-      'a request line without a version: HTTP/0.9 (nginx reports its status as 009 until one is set)',
+      'a request line without a version: HTTP/0.9 (nginx reports its status as 009 until one is set, and no protocol)',
     ),
     mapBlock(
-      '"$status:$server_protocol:$mp_host_bad:$mp_absolute:$mp_long:$mp_rule"',
+      '"$status:$server_protocol:$mp_host_bad:$mp_absolute:$mp_high:$mp_rule"',
       'mp_bad_target',
       [
         // Only on the request's own pass, or when nginx refused its method itself (TRACE) and error_page brought it here:
@@ -231,10 +245,11 @@ export function targetMaps(): string {
         [regexKey('^\\d+:(?!HTTP/1\\.[01]:)'), 'unparsable'],
         [regexKey('^\\d+:[^:]*:1:'), 'host'],
         [regexKey('^\\d+:[^:]*:0:1:'), 'originForm'],
+        [regexKey('^\\d+:[^:]*:0:0:1:'), 'unparsable'],
         [regexKey('^\\d+:[^:]*:0:0:0:(?<mp_bad_c>.+)$'), '$mp_bad_c'],
         ['default', '""'],
       ],
-      "the check the request fails first, in the embedded server's order: version, Host, target form, path rules",
+      'the check the request fails first: version, Host, target form, raw bytes, path rules (paths of any length)',
     ),
     mapBlock(
       '"$status:$mp_long$mp_fragment:$uri"',

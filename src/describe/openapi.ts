@@ -4,7 +4,7 @@ import { CONTRACT_SCHEMAS } from '../contract/published.ts';
 import { SeriesCsvDescriptor } from '../contract/series.ts';
 import { NOT_MODIFIED_KEEP, PROBLEM_HEADERS, UNCACHED_PROBLEM_HEADERS, CONTENT_TYPES, type Header } from '../protocol/headers.ts';
 import { BAD_TARGET_REASONS } from '../protocol/request-target.ts';
-import { PROBLEM_CATALOGUE, PROBLEM_CODES, badRequestProblem, marketProblem, problem } from '../protocol/problems.ts';
+import { PROBLEM_CATALOGUE, PROBLEM_CODES, badRequestProblem, marketProblem, notFoundProblem, problem } from '../protocol/problems.ts';
 import { PATHS } from '../contract/paths.ts';
 import { ENDPOINT_LIST, namesDate, namesMarket, pathAt, type OpenApiTag } from '../contract/endpoints.ts';
 import { bodyOf, type Served } from './served.ts';
@@ -14,6 +14,8 @@ export const OPENAPI_VERSION = '3.1.0';
 export const SAMPLE_MARKET = 'us-tx-austin';
 /** A market id no build serves (a state code that does not exist), for the examples of an unknown market. */
 export const EXAMPLE_UNKNOWN_MARKET = 'us-zz-nowhere';
+/** A date no snapshot has, for the vintage paths' 404 examples. */
+export const EXAMPLE_UNKNOWN_DATE = '1999-01-01';
 
 type Json = Record<string, unknown>;
 
@@ -270,8 +272,15 @@ export function openApiDocument(input: OpenApiInput): Json {
       },
       '304': notModified(route.headers),
     };
-    // A vintage path with an unknown date or market is no market path: it answers not_found, which `4XX` describes.
-    if (op.perMarket && op.perVintage !== true) {
+    // A vintage path with an unknown date or market is no market path: it answers not_found, declared as its own 404.
+    if (op.perVintage === true) {
+      const unknownPath = op.template.replace('{snapshotDate}', EXAMPLE_UNKNOWN_DATE).replace('{marketId}', sample);
+      responses['404'] = {
+        description: `No snapshot of this date is served${op.perMarket ? ', or the snapshot has no market of this id' : ''} (code not_found): a vintage address that names nothing.`,
+        headers: mergedHeaders(PROBLEM_HEADERS),
+        content: problemContent({ not_found: problemExample(`GET ${unknownPath}`, notFoundProblem(baseUrl, unknownPath)) }),
+      };
+    } else if (op.perMarket) {
       const unknownPath = op.template.replace('{marketId}', EXAMPLE_UNKNOWN_MARKET);
       responses['404'] = {
         description: 'No market has this id (code market_not_found): the body echoes the id and lists every known one.',

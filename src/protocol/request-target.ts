@@ -1,7 +1,7 @@
 // Decides, once and safely, what a raw request target is: a route path, a bad request, a market path or an API path. Every engine follows these rules.
 import { ENDPOINT_LIST } from '../contract/endpoints.ts';
 
-/** Longer request paths are never a route; they answer 404 without being decoded. */
+/** Longer request paths are never a route: they answer 404 once the path rules have passed them (400 otherwise, as nginx). */
 export const MAX_PATH_LENGTH = 2048;
 
 // eslint-disable-next-line no-control-regex -- matching control bytes is the point
@@ -26,6 +26,14 @@ export const BAD_TARGET_REASONS: Record<BadTargetRule, string> = {
 export const ORIGIN_FORM_REASON = 'The request target must be a path beginning with "/" (origin form).';
 
 /**
+ * How the target of a request line without a version (HTTP/0.9, never answered) begins, as nginx's parser takes one:
+ * a path, or an absolute URI. Any other such line is malformed: 400.
+ */
+export const HTTP09_TARGET = '(?:/|[A-Za-z][A-Za-z0-9+.-]*://)';
+const HTTP09 = new RegExp(`^${HTTP09_TARGET}`);
+export const http09Target = (target: string): boolean => HTTP09.test(target);
+
+/**
  * A Host value as RFC 9112 3.2 allows it: `uri-host [ ":" port ]` (RFC 3986: an IP literal in brackets, or a
  * registered name or IPv4 address of unreserved, percent-encoded and sub-delimiter characters), not empty, and without
  * an empty label (`a..b`, which nginx refuses on its own). Anything else answers 400, as a missing or repeated Host does
@@ -41,7 +49,6 @@ const bad = (rule: BadTargetRule): PathVerdict => ({ kind: 'bad_request', reason
 
 /** Decodes a request path once and safely; only an exact canonical path can reach a route. */
 export function classifyPath(raw: string): PathVerdict {
-  if (raw.length > MAX_PATH_LENGTH) return { kind: 'not_found', path: raw };
   if (CONTROL.test(raw)) return bad('control');
   if (raw.includes('\\')) return bad('backslash');
   if (BAD_ENCODING.test(raw)) return bad('encoding');
@@ -55,6 +62,8 @@ export function classifyPath(raw: string): PathVerdict {
     if (CONTROL.test(path)) return bad('encodedControl');
   }
   if (path.split('/').some((segment) => segment === '.' || segment === '..')) return bad('dot');
+  // Checked like any other, but never a route; the raw path is what a 404 may echo.
+  if (raw.length > MAX_PATH_LENGTH) return { kind: 'not_found', path: raw };
   // A scheme-relative (`//host/...`) or doubled slash is never canonical; it must not reach a route.
   if (path.includes('//')) return { kind: 'not_found', path };
   return { kind: 'route', path };

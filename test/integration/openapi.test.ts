@@ -9,7 +9,9 @@ import { validate } from '@readme/openapi-parser';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { PROFILE_CAVEATS } from '../../src/contract/schemas.ts';
-import { EXAMPLE_UNKNOWN_MARKET } from '../../src/describe/openapi.ts';
+import { EXAMPLE_UNKNOWN_DATE, EXAMPLE_UNKNOWN_MARKET } from '../../src/describe/openapi.ts';
+import { judgeRequest } from '../../src/protocol/verdict.ts';
+import { Answers } from '../../src/runtimes/server/answers.ts';
 import { PROBLEM_CODES } from '../../src/protocol/problems.ts';
 import { PATHS } from '../../src/contract/paths.ts';
 import type { RouteTable } from '../../src/routes/route-table.ts';
@@ -105,6 +107,27 @@ describe('the OpenAPI document, as built', () => {
       }
     }
     assert.ok(count >= 12, `${count} examples`);
+  });
+
+  test('every path that names a market or a date declares the 404 it answers, with the body an unknown one gets', () => {
+    const answers = new Answers(table);
+    let vintage = 0;
+    for (const [template, item] of Object.entries(obj(doc.paths))) {
+      if (!template.includes('{')) continue;
+      const notFound = obj(obj(obj(obj(item).get).responses)['404']);
+      assert.ok(typeof notFound.description === 'string', `${template}: declares a 404`);
+      if (!template.includes('{snapshotDate}')) continue;
+      vintage += 1;
+      const example = obj(Object.values(obj(obj(obj(notFound.content)['application/problem+json']).examples))[0]);
+      const path = template.replace('{snapshotDate}', EXAMPLE_UNKNOWN_DATE).replace('{marketId}', 'us-tx-austin');
+      assert.equal(example.summary, `GET ${path}`, template);
+      const verdict = judgeRequest('GET', path, answers.route, answers.classify);
+      assert.equal(verdict.kind, 'not_found', path);
+      const answer = answers.notFound(verdict.kind === 'not_found' ? verdict.path : '');
+      assert.equal(answer.status, 404, path);
+      assert.deepEqual(example.value, JSON.parse(answer.body.toString('utf8')), `${template}: the example is the body served at ${path}`);
+    }
+    assert.equal(vintage, 4, 'the four vintage paths');
   });
 
   test('the data catalog page lists it with the Data Package, the served schemas, the client package and how to get it, the commands and docs/contract.md', () => {

@@ -193,6 +193,19 @@ export const ROWS: readonly Row[] = [
     expect: { status: 204, closes: false },
   },
   { name: 'OPTIONS on an unknown path', send: req('OPTIONS', '/api/nope'), expect: missing('not_found') },
+  {
+    name: 'OPTIONS * (the preflight for the whole server)',
+    send: req('OPTIONS', '*'),
+    expect: { status: 204, closes: false },
+    platform: {
+      nginx: {
+        expect: BAD,
+        reason:
+          "nginx's parser takes no asterisk-form target (RFC 9112 3.2.4) before any configuration runs; the embedded server answers it as RFC 9110 9.3.7 allows",
+      },
+      ...edgeFront,
+    },
+  },
 
   // Versions.
   { name: 'HTTP/1.0 without Host', send: raw(`GET ${PROFILE} HTTP/1.0\r\n\r\n`), expect: { ...ok(PROFILE), closes: true }, platform: edgeFront },
@@ -444,3 +457,77 @@ export function ask(origin: string, row: Row, expected: Answer = row.expect, pro
     socket.on('connect', () => socket.write(row.send(host)));
   });
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// The malformed corpus (test/support/fuzz.ts, malformedCorpus): 2,000 seeded requests, each broken in one to three
+// ways, sent alone to the embedded server and to nginx. Where the two answer differently, the difference must be one
+// of these, each with the platform reason; docs/serving.md points here. Every other request gets the same status from
+// both (or no answer from both).
+
+/** What either engine may answer within a named difference: statuses, `none` (closed without an answer), or any. */
+export type Outcomes = readonly (number | 'none')[] | 'any';
+
+export interface CorpusDifference {
+  name: string;
+  /** The requests it covers, by the mutations that made them. */
+  when: (mutations: readonly string[]) => boolean;
+  nginx: Outcomes;
+  embedded: Outcomes;
+  reason: string;
+}
+
+const has = (mutations: readonly string[], ...prefixes: string[]): boolean => mutations.some((m) => prefixes.some((p) => m.startsWith(p)));
+/** Header lines nginx's parser takes and node's refuses (header-syntax mutations, by their first characters). */
+const LENIENT_LINES = ['header-syntax:"X-Ctl', 'header-syntax:"X-Del', 'header-syntax:"X-No-Col', 'header-syntax:"X-\u00e9', 'eol:"\\n"'];
+/** Methods node's parser does not know, which the embedded server answers from the request line alone. */
+const UNKNOWN_METHODS = ['method:PRI', 'method:FROB', 'method:AAAA'];
+
+export const CORPUS_DIFFERENCES: readonly CorpusDifference[] = [
+  {
+    name: 'a header line only nginx accepts',
+    when: (m) => has(m, ...LENIENT_LINES),
+    nginx: 'any',
+    embedded: [400],
+    reason: `LF-only line ends, a control byte or DEL in a value, a line without a colon, a name with a byte above 0x7f: ${NGINX_PARSER_LENIENT} (a name it cannot read is dropped, ignore_invalid_headers); node's parser refuses them, and nothing in node's public API reads the request without it`,
+  },
+  {
+    name: 'a chunked body that arrives with its headers',
+    when: (m) => has(m, 'chunked-body:malformed', 'chunked-body:extension', 'chunked-body:chunk'),
+    nginx: [400],
+    embedded: 'any',
+    reason:
+      "nginx reads what has arrived of the body before it answers (to discard it) and refuses a malformed one, or an HTTP/1.0 request's, with 400; node's parser hands the request over once its headers are in, the embedded server answers, and a body that turns out malformed then closes the connection without a second answer",
+  },
+  {
+    name: 'an unknown method with another fault in its headers',
+    when: (m) => has(m, ...UNKNOWN_METHODS) && m.length > 1,
+    nginx: [400, 431],
+    embedded: [405, 'none'],
+    reason:
+      "node's parser stops at a method it does not know, so the embedded server answers from the request line alone (405, closed); nginx's parser knows no methods, reads the headers and refuses their fault first (a bad Host or Content-Length, 400; too large, 431). `PRI` with nothing after its line is the start of the HTTP/2 preface to node's parser, which waits for the rest: no answer at the client's close",
+  },
+  {
+    name: 'a header section just over 16 KiB',
+    when: (m) => m.includes('header-size:15000'),
+    nginx: 'any',
+    embedded: [431],
+    reason:
+      'the embedded server counts 16 KiB for the request line and headers in all; nginx reads them into a 1 KB buffer, then one of 16 KB (large_client_header_buffers 1 16k), so a head of up to about 17 KB fits it as long as no line is over 16 KB',
+  },
+  {
+    name: 'a request the client ends before its blank line',
+    when: (m) => has(m, 'cut:'),
+    nginx: [400, 431, 'none'],
+    embedded: [400, 405, 431, 'none'],
+    reason:
+      "each engine refuses the fault it has met when the client's FIN comes, and closes without an answer when it has met none (both do): nginx checks the request line, then each header line as it arrives (Host, repeated fields); node's parser checks the bytes as they come (a raw byte above 0x7f, a malformed Content-Length, an unknown method) and the rest only once the header section is whole",
+  },
+  {
+    name: 'two faults, one of them the size of the headers',
+    when: (m) => has(m, 'headers:', 'header-size:') && m.length > 1,
+    nginx: [400, 431],
+    embedded: [400, 431, 405],
+    reason:
+      "each engine names the fault it meets first: nginx checks Host, repeated fields and Content-Length as each line arrives and the size when its 16 KB buffer is full; node's parser refuses bad framing and request-line bytes as it reads, and the embedded server counts the size once the header section is in, before any other check",
+  },
+];

@@ -344,3 +344,312 @@ export const summary = (statuses: Map<number, number>): string =>
     .sort(([a], [b]) => a - b)
     .map(([s, n]) => `${s}×${n}`)
     .join(' ');
+
+// ---------------------------------------------------------------------------------------------------------
+// The malformed corpus: requests each broken in one to three ways, sent alone to two engines whose answers are
+// compared (test/integration/nginx-parity.test.ts); the differences allowed are named in CORPUS_DIFFERENCES
+// (test/support/agreement.ts).
+
+export const CORPUS_SEED = 0x0bad_2026;
+/** How many malformed requests the corpus holds. */
+export const CORPUS_SIZE = 2_000;
+
+/** One malformed request: its bytes, and the mutations that made it (what a difference is named by). */
+export interface Malformed {
+  label: string;
+  /** The mutations applied, each a short name (`dup:if-none-match`, `te:gzip, chunked`, `path:%00x700`). */
+  mutations: string[];
+  bytes: Buffer;
+  head: boolean;
+}
+
+/** The corpus for an engine's Host (`host:port`): the same requests for a seed, whatever the host. */
+export function malformedCorpus(table: RouteTable, host: string, seed = CORPUS_SEED, size = CORPUS_SIZE, most = 3): Malformed[] {
+  const rnd = prng(seed);
+  const int = (n: number): number => Math.floor(rnd() * n);
+  const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)] as T;
+  const paths = [...table.routes.keys()].filter((p) => !p.startsWith('/assets/')).slice(0, 40);
+  const etag = [...table.routes.values()][0]?.identity.etag ?? '"x"';
+  const bases = ['/', '/healthz', '/api/markets', '/api/markets/us-tx-austin', '/api/markets/us-tx-austin/csv', '/api/nope', '/no-such-page', ...paths];
+  const repeats = ['%00', '../', '..%2f', '%2e%2e/', './', 'a/', '%41', '\\', '%c0%af', '%ff', '%zz', '//', '%25', '~', '%2F', ';'];
+  const rawBytes = ['\x01', '\x7f', '\x80', '\xff', '\t', '"', '<', '{', '|', '^', '`'];
+  const duplicable = [
+    'Host',
+    'If-None-Match',
+    'If-Modified-Since',
+    'If-Match',
+    'If-Unmodified-Since',
+    'If-Range',
+    'Range',
+    'Accept-Encoding',
+    'Content-Length',
+    'Transfer-Encoding',
+    'Expect',
+    'Authorization',
+    'User-Agent',
+    'Connection',
+    'TE',
+    'Upgrade',
+    'Content-Type',
+    'Content-Range',
+    'Origin',
+    'Cookie',
+    'Keep-Alive',
+  ];
+  const valueOf = (name: string): string =>
+    ({
+      Host: host,
+      'If-None-Match': pick([etag, '*', '"x"', `W/${etag}`]),
+      'If-Modified-Since': pick([table.lastModified, 'Thu, 01 Jan 1970 00:00:00 GMT']),
+      'If-Match': pick(['*', etag]),
+      'If-Unmodified-Since': table.lastModified,
+      'If-Range': etag,
+      Range: 'bytes=0-1',
+      'Accept-Encoding': pick(['gzip', 'br', 'identity']),
+      'Content-Length': pick(['0', '1']),
+      'Transfer-Encoding': 'chunked',
+      Expect: '100-continue',
+      Authorization: 'Basic dTpw',
+      'User-Agent': 'corpus',
+      Connection: pick(['keep-alive', 'close']),
+      TE: 'trailers',
+      Upgrade: 'websocket',
+      'Content-Type': 'text/plain',
+      'Content-Range': 'bytes 0-1/2',
+      Origin: 'https://example.org',
+      Cookie: 'a=1',
+      'Keep-Alive': 'timeout=5',
+    })[name] ?? 'x';
+
+  interface Draft {
+    method: string;
+    target: string;
+    /** The request line's tail: ` HTTP/1.1`, or anything else. */
+    version: string;
+    sep1: string;
+    lines: string[];
+    eol: string;
+    body: string;
+    /** Bytes cut from the end: the client ends its side before the request is whole. */
+    cut: number;
+    mutations: string[];
+  }
+  const mutators: ((d: Draft) => void)[] = [
+    (d) => {
+      d.cut = pick([1, 2, 3, 10]);
+      d.mutations.push(`cut:${d.cut}`);
+    },
+    (d) => {
+      d.method = pick(['get', 'Get', 'G ET', 'GET\t', 'FROB', 'F0O', 'A'.repeat(33), 'TRACE', 'CONNECT', 'PRI', 'HEAD', 'OPTIONS', 'POST', '', 'GET/']);
+      d.mutations.push(`method:${d.method.slice(0, 12)}`);
+    },
+    (d) => {
+      d.version = pick([
+        '',
+        ' ',
+        ' HTTP/1.2',
+        ' HTTP/2.0',
+        ' HTTP/0.9',
+        ' http/1.1',
+        ' HTTP/1',
+        ' HTTP/1.1 ',
+        ' HTTP/1.1x',
+        ' HTTP/01.1',
+        ' HTTPS/1.1',
+        ' HTTP/1.0',
+      ]);
+      d.mutations.push(`version:${JSON.stringify(d.version.trim())}`);
+    },
+    (d) => {
+      d.sep1 = pick(['  ', '\t', ' \t']);
+      d.mutations.push('request-line-spacing');
+    },
+    (d) => {
+      const r = pick(repeats);
+      const n = pick([1, 2, 10, 100, 700, 2700]);
+      const target = `${pick(['/', '/api/markets/', '/api/'])}${r.repeat(n)}`.slice(0, 8192);
+      d.target = target;
+      d.mutations.push(`path:${r}x${n}`);
+    },
+    (d) => {
+      const b = pick(rawBytes);
+      const at = 1 + int(d.target.length);
+      d.target = d.target.slice(0, at) + b + d.target.slice(at);
+      d.mutations.push(`path-byte:${b.charCodeAt(0).toString(16)}`);
+    },
+    (d) => {
+      d.target = pick([`http://${host}/healthz`, 'http://evil.example/', '*', '', 'healthz', `//${host}/`, '/#', '/?#', `/${'a'.repeat(2049)}`]);
+      d.mutations.push(`target:${d.target.slice(0, 20)}`);
+    },
+    (d) => {
+      const name = pick(duplicable);
+      const spelling = pick([name, name.toLowerCase(), name.toUpperCase()]);
+      if (!d.lines.some((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`))) d.lines.push(`${name}: ${valueOf(name)}`);
+      d.lines.push(`${spelling}: ${valueOf(name)}`);
+      d.mutations.push(`dup:${name.toLowerCase()}`);
+    },
+    (d) => {
+      const te = pick(['gzip, chunked', 'chunked, gzip', 'trailers', 'deflate', 'chunked', 'gzip;q=0.5, chunked', '']);
+      d.lines.push(`TE: ${te}`);
+      d.mutations.push(`te:${te}`);
+    },
+    (d) => {
+      const te = pick(['chunked', 'identity', 'gzip, chunked', 'Chunked', ' chunked', 'chunked;x=1', 'chunked, chunked', 'xchunked', '']);
+      d.lines.push(`Transfer-Encoding: ${te}`);
+      const body = pick([
+        ['0\r\n\r\n', 'empty'],
+        ['5\r\nhello\r\n0\r\n\r\n', 'chunk'],
+        ['zz\r\n', 'malformed'],
+        ['1;ext=1\r\nx\r\n0\r\n\r\n', 'extension'],
+        ['', 'none'],
+      ] as const);
+      d.body = body[0];
+      d.mutations.push(`transfer-encoding:${te}`, `chunked-body:${body[1]}`);
+    },
+    (d) => {
+      const cl = pick(['', 'abc', '-1', '+5', '1 2', '99999999999999999999', '0x10', '00', '5, 5', '3']);
+      d.lines.push(`Content-Length: ${cl}`);
+      d.body = pick(['', 'abc', 'hello']);
+      d.mutations.push(`content-length:${cl}`);
+    },
+    (d) => {
+      const e = pick(['100-continue', '100-Continue', 'teapot', '', '100-continue, foo']);
+      d.lines.push(`Expect: ${e}`);
+      d.mutations.push(`expect:${e}`);
+    },
+    (d) => {
+      const c = pick(['close, upgrade', 'keep-alive, TE', 'Upgrade', 'foo', '', 'close, close']);
+      d.lines.push(`Connection: ${c}`);
+      d.mutations.push(`connection:${c}`);
+    },
+    (d) => {
+      const h = pick(['', ' ', 'a b', 'a/b', 'a..b', 'u@h', 'a:b', '[::1]', 'xn--a.example', 'A'.repeat(300), `${host}.`, '-a', 'a_b']);
+      d.lines = d.lines.filter((l) => !l.startsWith('Host:'));
+      d.lines.unshift(`Host: ${h}`);
+      d.mutations.push(`host:${h.slice(0, 12)}`);
+    },
+    (d) => {
+      d.lines = d.lines.filter((l) => !l.startsWith('Host:'));
+      d.mutations.push('no-host');
+    },
+    (d) => {
+      const line = pick([
+        'X-No-Colon',
+        'X-A : b',
+        ' X-Lead: b',
+        'X A: b',
+        ': empty-name',
+        'X-Ctl: a\x01b',
+        'X-Del: a\x7fb',
+        'X-Nul: a\x00b',
+        'X-Hi: \xe9\xff',
+        'X-\xe9: b',
+        'X-Fold: a\r\n b',
+        'X-Tab:\tb\t',
+        'X-CR: a\rb',
+      ]);
+      d.lines.push(line);
+      d.mutations.push(`header-syntax:${JSON.stringify(line.slice(0, 8))}`);
+    },
+    (d) => {
+      d.eol = pick(['\n', '\r\r\n']);
+      d.mutations.push(`eol:${JSON.stringify(d.eol)}`);
+    },
+    (d) => {
+      const n = pick([100, 1000, 3000]);
+      const w = pick([1, 10, 100]);
+      for (let i = 0; i < n; i += 1) d.lines.push(`X-H${i}: ${'b'.repeat(w)}`);
+      d.mutations.push(`headers:${n}x${w}`);
+    },
+    (d) => {
+      const w = pick([8000, 15000, 16500, 20000]);
+      d.lines.push(`X-Big: ${'b'.repeat(w)}`);
+      d.mutations.push(`header-size:${w}`);
+    },
+    (d) => {
+      const name = pick(['If-None-Match', 'If-Modified-Since', 'Accept-Encoding', 'Range', 'If-Range']);
+      const v = pick(['', ',', 'W/', '"', 'garbage', `${etag}, , ,`, 'Sun, 99 Foo 9999', 'gzip;q=', 'bytes=', 'bytes=1-0']);
+      d.lines.push(`${name}: ${v}`);
+      d.mutations.push(`value:${name.toLowerCase()}`);
+    },
+  ];
+
+  const corpus: Malformed[] = [];
+  for (let i = 0; i < size; i += 1) {
+    const d: Draft = {
+      method: pick(['GET', 'GET', 'GET', 'HEAD']),
+      target: pick(bases),
+      version: ' HTTP/1.1',
+      sep1: ' ',
+      lines: [`Host: ${host}`],
+      eol: '\r\n',
+      body: '',
+      cut: 0,
+      mutations: [],
+    };
+    const count = 1 + int(most);
+    for (let k = 0; k < count; k += 1) pick(mutators)(d);
+    const head = `${d.method}${d.sep1}${d.target}${d.version}`;
+    const whole = `${[head, ...d.lines].join(d.eol)}${d.eol}${d.eol}${d.body}`;
+    const text = whole.slice(0, whole.length - d.cut);
+    corpus.push({
+      label: `#${i} ${d.mutations.join(' ')}`,
+      mutations: d.mutations,
+      bytes: Buffer.from(text, 'latin1'),
+      head: d.method === 'HEAD',
+    });
+  }
+  return corpus;
+}
+
+/** What one engine answered a corpus request sent alone: the first status, `none` (closed, no byte) or `bare` (bytes, no status line). */
+export type Outcome = number | 'none' | 'bare';
+
+/** What follows an interim answer (`100 Continue`, which nginx sends and the embedded server does not): the final answer's bytes. */
+function finalAnswer(buf: Buffer): Buffer {
+  let rest = buf;
+  while (/^HTTP\/1\.[01] 1\d\d /.test(rest.subarray(0, 13).toString('latin1'))) {
+    const end = rest.indexOf('\r\n\r\n');
+    if (end === -1) return Buffer.alloc(0);
+    rest = rest.subarray(end + 4);
+  }
+  return rest;
+}
+
+/**
+ * Sends one request on a connection of its own and half-closes it, so an engine waiting for more (a header section
+ * cut short, a body) sees the end of the request stream at once and decides: no timer decides an outcome.
+ */
+export function askAlone(origin: string, m: Malformed): Promise<Outcome> {
+  const url = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: url.hostname, port: Number(url.port) });
+    const chunks: Buffer[] = [];
+    let done = false;
+    const finish = (): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(guard);
+      socket.destroy();
+      const buf = Buffer.concat(chunks);
+      if (buf.length === 0) return resolve('none');
+      const status = /^HTTP\/1\.[01] (\d{3})/.exec(finalAnswer(buf).subarray(0, 16).toString('latin1'));
+      resolve(status === null ? 'bare' : Number(status[1]));
+    };
+    const guard = setTimeout(() => {
+      done = true;
+      socket.destroy();
+      reject(new Error(`no answer or close within ${HANG_GUARD_MS} ms to ${m.label}`));
+    }, HANG_GUARD_MS);
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      // The final answer's status line is all that is compared: once it is in, the answer is known.
+      const final = finalAnswer(Buffer.concat(chunks));
+      if (final.indexOf('\r\n') !== -1 || final.length > 16) finish();
+    });
+    socket.on('end', finish);
+    socket.on('close', finish);
+    socket.on('error', finish);
+    socket.on('connect', () => socket.end(m.bytes));
+  });
+}

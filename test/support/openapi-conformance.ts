@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { EXAMPLE_UNKNOWN_DATE, SAMPLE_MARKET } from '../../src/describe/openapi.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -97,7 +98,13 @@ export async function checkConformance(origin: string, doc: Json, unknownMarket:
         checkHeaders(again, obj(resolve(doc, responses['304']).headers), `GET ${path} 304`);
       }
       const problems: [string, string, string][] = [];
-      if (responses['404'] !== undefined) problems.push(['404', template.replace('{marketId}', unknownMarket), 'market_not_found']);
+      // A vintage path's 404 is an unknown date (not_found); any other's an unknown market.
+      if (responses['404'] !== undefined)
+        problems.push(
+          rawTemplate.includes('{snapshotDate}')
+            ? ['404', rawTemplate.replace('{snapshotDate}', EXAMPLE_UNKNOWN_DATE).replace('{marketId}', SAMPLE_MARKET), 'not_found']
+            : ['404', template.replace('{marketId}', unknownMarket), 'market_not_found'],
+        );
       if (template.includes('{marketId}')) problems.push(['4XX', template.replace('{marketId}', '%zz'), 'bad_request']);
       for (const [status, path, code] of problems) {
         const listed = resolve(doc, responses[status]);

@@ -115,18 +115,30 @@ describe('the handler on stand-ins', () => {
     );
   });
 
-  test('a Transfer-Encoding whose last coding is not chunked is a 400 that closes; one that ends in chunked is read', () => {
+  test('a Transfer-Encoding other than chunked alone, or in HTTP/1.0, is a 400 that closes; chunked alone is read', () => {
     const { handler } = handlerWithLog();
-    for (const te of ['chunked, gzip', 'chunkedx', 'gzip']) {
+    for (const te of ['chunked, gzip', 'chunkedx', 'gzip', 'gzip, chunked', 'chunked, chunked']) {
       const res = answer(handler, requestOf('GET', '/api/markets', [...HOST, 'Transfer-Encoding', te]));
       assert.equal(res.statusCode, 400, te);
-      assert.equal(problemField(res, 'detail'), 'The request has a Transfer-Encoding whose last coding is not chunked.', te);
+      assert.equal(problemField(res, 'detail'), 'The request has a Transfer-Encoding other than chunked.', te);
       assert.equal(res.shouldKeepAlive, false, `${te}: the connection closes`);
     }
-    for (const te of ['chunked', 'gzip, chunked', 'gzip,chunked ', 'CHUNKED']) {
+    for (const te of ['chunked', ' chunked ', 'CHUNKED']) {
       const res = answer(handler, requestOf('GET', '/api/markets', [...HOST, 'Transfer-Encoding', te]));
       assert.equal(res.statusCode, 200, te);
     }
+  });
+
+  test('a field nginx takes once, sent twice, is a 400 that closes and names the field', () => {
+    const { handler } = handlerWithLog();
+    for (const name of ['If-None-Match', 'If-Modified-Since', 'Expect', 'Authorization']) {
+      const res = answer(handler, requestOf('GET', '/api/markets', [...HOST, name, 'a', name.toLowerCase(), 'b']));
+      assert.equal(res.statusCode, 400, name);
+      assert.equal(problemField(res, 'detail'), `The request repeats the ${name.toLowerCase()} header, which it may send once.`, name);
+      assert.equal(res.shouldKeepAlive, false, `${name}: the connection closes`);
+    }
+    const lists = answer(handler, requestOf('GET', '/api/markets', [...HOST, 'Accept-Encoding', 'gzip', 'Accept-Encoding', 'br']));
+    assert.equal(lists.statusCode, 200, 'a list field repeated is joined');
   });
 
   test('a request that announces a body is answered before it, and tracked until the body has ended; one without is not', () => {

@@ -13,6 +13,7 @@ const NONE: RequestFacts = {
   transferEncoding: undefined,
   framed: false,
   headerBytes: 0,
+  repeated: undefined,
 };
 
 /** The facts of a raw list: `NONE` with the fields given, and the bytes every line counts (name, colon, value, CRLF). */
@@ -85,10 +86,32 @@ test('repeated lines: Host counted with its first value kept; the lists joined w
       framed: true,
       ifModifiedSince: 'Wed, 02 Sep 2026 00:00:00 GMT',
       imsInvalid: true,
+      repeated: 'if-none-match',
     }),
   );
   const once = ['If-Modified-Since', 'Tue, 01 Sep 2026 00:00:00 GMT'];
   assert.equal(readFacts(once).imsInvalid, false, 'one If-Modified-Since is valid');
+});
+
+test('a field nginx takes once, sent twice in any spelling, is named; one line of each, or repeated lists, are not', () => {
+  const once = [
+    'If-Modified-Since',
+    'If-Unmodified-Since',
+    'If-Match',
+    'If-None-Match',
+    'If-Range',
+    'Expect',
+    'Authorization',
+    'Content-Range',
+    'Transfer-Encoding',
+  ];
+  for (const name of once) {
+    assert.equal(readFacts([name, 'a', name.toUpperCase(), 'b']).repeated, name.toLowerCase(), name);
+    assert.equal(readFacts(['Host', 'h', name, 'a']).repeated, undefined, `${name} once`);
+  }
+  assert.equal(readFacts(once.flatMap((name) => [name, 'a'])).repeated, undefined, 'each once');
+  const lists = ['Accept-Encoding', 'gzip', 'accept-encoding', 'br', 'Cache-Control', 'a', 'Cache-Control', 'b', 'If-None-Matcx', 'a', 'If-None-Matcx', 'b'];
+  assert.equal(readFacts(lists).repeated, undefined, 'list fields and other names');
 });
 
 test('a body is announced by Transfer-Encoding or a Content-Length other than 0', () => {

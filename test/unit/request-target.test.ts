@@ -112,16 +112,21 @@ describe('the path length limit, at its literal edges', () => {
   test('the limit is 2,048 characters', () => {
     assert.equal(MAX_PATH_LENGTH, 2048);
   });
-  test('2,048 characters may be a route; 2,049 is not found without being decoded', () => {
+  test('2,048 characters may be a route; 2,049 is not found, once the path rules have passed it', () => {
     const at = `/${'a'.repeat(2047)}`;
     assert.equal(at.length, 2048);
     assert.deepEqual(classifyPath(at), { kind: 'route', path: at });
     const over = `/${'a'.repeat(2048)}`;
     assert.equal(over.length, 2049);
     assert.deepEqual(classifyPath(over), { kind: 'not_found', path: over });
-    // Too long is checked first: a bad byte beyond the limit does not make it a bad request.
+    // The rules hold at any length, as nginx's parser holds them: a bad byte beyond the limit is a bad request.
     const overWithNul = `/${'a'.repeat(2047)}\u0000`;
-    assert.equal(classifyPath(overWithNul).kind, 'not_found');
+    assert.deepEqual(classifyPath(overWithNul), { kind: 'bad_request', reason: 'The request target contains a control character.' });
+    assert.deepEqual(classifyPath(`/api/${'%00'.repeat(2700)}`), {
+      kind: 'bad_request',
+      reason: 'The request target has malformed percent-encoding, an encoded slash, backslash or NUL.',
+    });
+    assert.deepEqual(classifyPath(`/api/markets/${'../'.repeat(700)}`), { kind: 'bad_request', reason: 'The request target contains a dot segment.' });
   });
 });
 

@@ -5,12 +5,12 @@ import { notModified } from '../../protocol/conditional.ts';
 import { ALLOW, internalErrorHeaders } from '../../protocol/headers.ts';
 import { chooseEncoding } from '../../protocol/negotiation.ts';
 import { UNPARSABLE_REASON, badRequestProblem, methodProblem, problem, problemText } from '../../protocol/problems.ts';
-import { HOST_COUNT_REASON, HOST_VALUE_REASON, validHost } from '../../protocol/request-target.ts';
+import { HOST_COUNT_REASON, HOST_VALUE_REASON, ORIGIN_FORM_REASON, http09Target, validHost } from '../../protocol/request-target.ts';
 import { judgeRequest } from '../../protocol/verdict.ts';
 import type { RouteTable } from '../../routes/route-table.ts';
 import { logged, type LogLine, type Sent } from './access-log.ts';
 import { Answers, PREFLIGHT, flat, problemAnswer, type Answer, type Flat, type PreparedRoute } from './answers.ts';
-import { readFacts, type RequestFacts } from './request-facts.ts';
+import { readFacts, repeatedReason, type RequestFacts } from './request-facts.ts';
 
 export interface HandlerOptions {
   /** Where access-log lines go; no log without it. */
@@ -78,7 +78,24 @@ function serve(req: IncomingMessage, res: ServerResponse, route: PreparedRoute, 
   return { bytes: chosen.body.length, encoding };
 }
 
-const CHUNKED_LAST = /(?:^|,)\s*chunked\s*$/i;
+const CHUNKED_ONLY = /^\s*chunked\s*$/i;
+
+/**
+ * What is wrong with a request's version and headers, checked after its size and before its target, for every method
+ * (CONNECT included): the version, Host, then the framing as nginx takes it. nginx refuses each of these before its
+ * configuration runs.
+ */
+export function headerFault(req: IncomingMessage, facts: RequestFacts): string | undefined {
+  if (req.httpVersionMajor !== 1) return UNPARSABLE_REASON;
+  if (facts.hosts > 1 || (facts.hosts === 0 && req.httpVersionMinor === 1)) return HOST_COUNT_REASON;
+  if (facts.host !== undefined && !validHost(facts.host)) return HOST_VALUE_REASON;
+  // HTTP/1.0 has no chunked coding (RFC 9112 6.1): nginx refuses a body framed by Transfer-Encoding there.
+  if (facts.transferEncoding !== undefined && req.httpVersionMinor === 0) return 'An HTTP/1.0 request has no Transfer-Encoding.';
+  if (facts.repeated !== undefined) return repeatedReason(facts.repeated);
+  // chunked alone, as nginx takes it (it refuses any other coding); no body is read.
+  if (facts.transferEncoding !== undefined && !CHUNKED_ONLY.test(facts.transferEncoding)) return 'The request has a Transfer-Encoding other than chunked.';
+  return undefined;
+}
 
 export function createHandler(table: RouteTable, options: HandlerOptions = {}): Handler {
   const maxHeaderSize = options.maxHeaderSize ?? Number.POSITIVE_INFINITY;
@@ -115,23 +132,19 @@ export function createHandler(table: RouteTable, options: HandlerOptions = {}): 
     // The request line ("GET /x HTTP/1.1" and CRLF), the header lines and the blank line. node's parser has let through
     // what it counts (names, values and the target), which leaves out up to three bytes a line: 5,000 lines of "a:"
     // are 20 KB as sent and 5 KB as it counts.
+    // HTTP/0.9 has no status line to answer with (nginx would send a bare body): no answer, the connection closes. Before
+    // the size: nginx reads no header after such a line (node's parser does).
+    if (req.httpVersionMajor === 0) {
+      if (!http09Target(target)) return badRequest(req, res, ORIGIN_FORM_REASON);
+      req.socket.destroy();
+      return NOTHING;
+    }
     if (method.length + target.length + 12 + facts.headerBytes + 2 > maxHeaderSize) {
       res.shouldKeepAlive = false;
       return send(req, res, problemAnswer(problem(table.baseUrl, 'headers_too_large')), false);
     }
-    if (req.httpVersionMajor !== 1) {
-      // HTTP/0.9 has no status line to answer with (nginx would send a bare body): no answer, the connection closes.
-      if (req.httpVersionMajor === 0) {
-        req.socket.destroy();
-        return NOTHING;
-      }
-      return badRequest(req, res, UNPARSABLE_REASON);
-    }
-    if (facts.hosts > 1 || (facts.hosts === 0 && req.httpVersionMinor === 1)) return badRequest(req, res, HOST_COUNT_REASON);
-    if (facts.host !== undefined && !validHost(facts.host)) return badRequest(req, res, HOST_VALUE_REASON);
-    if (facts.transferEncoding !== undefined && !CHUNKED_LAST.test(facts.transferEncoding)) {
-      return badRequest(req, res, 'The request has a Transfer-Encoding whose last coding is not chunked.');
-    }
+    const fault = headerFault(req, facts);
+    if (fault !== undefined) return badRequest(req, res, fault);
     const verdict = judgeRequest(method, target, answers.route, answers.classify);
     switch (verdict.kind) {
       case 'route':

@@ -4,13 +4,14 @@ import type { Socket } from 'node:net';
 import { ALLOW, CONTENT_TYPES, UNCACHED_PROBLEM_HEADERS } from '../../protocol/headers.ts';
 import { UNPARSABLE_REASON, badRequestProblem, methodProblem, problem, problemText, type ProblemDetails } from '../../protocol/problems.ts';
 import { LIMITS, type Limits } from '../../protocol/limits.ts';
-import { ORIGIN_FORM_REASON } from '../../protocol/request-target.ts';
+import { HTTP09_TARGET, http09Target } from '../../protocol/request-target.ts';
 import { judgeRequest } from '../../protocol/verdict.ts';
 import type { RouteTable } from '../../routes/route-table.ts';
 import { compressAll } from '../../routes/variants.ts';
 import { logRefused, stdoutLine, type LogLine } from './access-log.ts';
 import { Connections } from './connections.ts';
-import { createHandler, type Handler } from './handler.ts';
+import { createHandler, headerFault, type Handler } from './handler.ts';
+import { readFacts } from './request-facts.ts';
 
 export type { AccessLogEntry } from './access-log.ts';
 
@@ -42,8 +43,12 @@ export interface RunningServer {
 const UNKNOWN_METHOD_LINE = /^([A-Z_-]+) +([^ ]+) +HTTP\/1\.[01]\r?$/;
 /** The method of a refused request, for its log line: the first word, when it is a token. */
 const LOGGED_METHOD = /^([!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}) /;
-/** A request line of two words, method and target, and no version: HTTP/0.9, which has no status line to answer with. */
-const NO_VERSION = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ +[^ ]+ *\r?$/;
+/**
+ * A request line of two words, method and path, and no version (or `HTTP/0.9`, which node's parser reads alike): HTTP/0.9,
+ * which has no status line to answer with. As nginx reads it: a method of upper-case letters, `_` and `-`, and a path;
+ * any other such line (`GET  HTTP/1.1`, `get /`) is 400.
+ */
+const NO_VERSION = new RegExp(`^[A-Z_-]+ +${HTTP09_TARGET}[^\\x00-\\x20\\x7f]*(?: +HTTP/0\\.9)? *\r*$`);
 
 /** The first line of what the parser failed on, when it ends there. */
 function firstLine(packet: Buffer | undefined): string | undefined {
@@ -109,11 +114,16 @@ function answerRefused(
   socket: Socket,
 ): void {
   const line = firstLine(error.rawPacket);
-  if (line !== undefined && NO_VERSION.test(line)) {
+  // The client ended its side before its request was whole (HPE_INVALID_EOF_STATE): as nginx, no answer, the close.
+  if (error.code === 'HPE_INVALID_EOF_STATE' || (line !== undefined && NO_VERSION.test(line))) {
     connections.closeWhenWritten(socket);
     return;
   }
-  const unknown = error.code === 'HPE_INVALID_METHOD' ? UNKNOWN_METHOD_LINE.exec(line ?? '') : null;
+  // node's parser knows PRI only as the HTTP/2 preface (`PRI * HTTP/2.0`): any other PRI line is an unknown method, as for nginx.
+  const unknown =
+    error.code === 'HPE_INVALID_METHOD' || (error.code === 'HPE_INVALID_VERSION' && line?.startsWith('PRI ') === true)
+      ? UNKNOWN_METHOD_LINE.exec(line ?? '')
+      : null;
   // 431 and 408 are connection-level answers with no route of their own: type about:blank, as the catalogue says.
   const p: ProblemDetails =
     error.code === 'HPE_HEADER_OVERFLOW'
@@ -217,12 +227,24 @@ export function startServer(source: TableSource, listen: { host: string; port: n
     });
     server.on('upgrade', upgradeHandler(server, handler, connections));
     // CONNECT is not a method of this service: 405 for a path, 400 for the authority form it is meant for (not a path).
+    // The checks of any request come first (and on nginx): HTTP/0.9 unanswered, the version and headers, the target's rules.
     server.on('connect', (req: IncomingMessage, socket: Socket) => {
       const target = req.url ?? '';
+      if (req.httpVersionMajor === 0 && http09Target(target)) {
+        connections.closeWhenWritten(socket);
+        return;
+      }
+      const fault = headerFault(req, readFacts(req.rawHeaders));
+      // A path that breaks a rule is 400, any other 405; the authority form it is meant for is no path: 400.
+      const verdict = judgeRequest('CONNECT', target, () => undefined);
       refuse(
         connections,
         socket,
-        target.startsWith('/') ? methodProblem(table.baseUrl, undefined) : badRequestProblem(table.baseUrl, ORIGIN_FORM_REASON),
+        fault !== undefined
+          ? badRequestProblem(table.baseUrl, fault)
+          : verdict.kind === 'bad_request'
+            ? badRequestProblem(table.baseUrl, verdict.reason)
+            : methodProblem(table.baseUrl, undefined),
         false,
       );
     });

@@ -14,7 +14,28 @@ export interface RequestFacts extends Preconditions {
    * value and CRLF. node's parser counts only names and values against its limit.
    */
   headerBytes: number;
+  /** The first field of ONCE_ONLY sent twice (lower case), if any: the request is refused with 400. */
+  repeated: string | undefined;
 }
+
+/**
+ * Fields a request may carry once, as nginx takes them: a second line is refused with 400 before its configuration
+ * runs (Host and Content-Length are counted apart). The embedded server refuses them too, so the engines agree.
+ */
+export const ONCE_ONLY = [
+  'if-modified-since',
+  'if-unmodified-since',
+  'if-match',
+  'if-none-match',
+  'if-range',
+  'expect',
+  'authorization',
+  'content-range',
+  'transfer-encoding',
+] as const;
+/** The 400's reason for a repeated field of ONCE_ONLY. */
+export const repeatedReason = (name: string): string => `The request repeats the ${name} header, which it may send once.`;
+const ONCE_LENGTHS = new Set<number>(ONCE_ONLY.map((n) => n.length));
 
 /** Field names are case-insensitive; the usual spellings are compared first so most requests never lowercase. */
 const is = (name: string, canonical: string, lowercase: string): boolean => name === canonical || name === lowercase || name.toLowerCase() === lowercase;
@@ -30,9 +51,19 @@ export function readFacts(raw: readonly string[]): RequestFacts {
   let transferEncoding: string | undefined;
   let framed = false;
   let headerBytes = 0;
+  let repeated: string | undefined;
+  let once: Set<string> | undefined;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i] as string;
     headerBytes += name.length + (raw[i + 1] as string).length + 3;
+    if (ONCE_LENGTHS.has(name.length)) {
+      const lower = name.toLowerCase();
+      if ((ONCE_ONLY as readonly string[]).includes(lower)) {
+        once ??= new Set();
+        if (once.has(lower)) repeated ??= lower;
+        once.add(lower);
+      }
+    }
     switch (name.length) {
       case 4:
         if (is(name, 'Host', 'host')) {
@@ -62,5 +93,5 @@ export function readFacts(raw: readonly string[]): RequestFacts {
         break;
     }
   }
-  return { acceptEncoding, ifNoneMatch, ifModifiedSince, imsInvalid, hosts, host, transferEncoding, framed, headerBytes };
+  return { acceptEncoding, ifNoneMatch, ifModifiedSince, imsInvalid, hosts, host, transferEncoding, framed, headerBytes, repeated };
 }
