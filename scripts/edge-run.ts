@@ -1,6 +1,7 @@
-// Runs the edge Worker of a built dist/ on Cloudflare's local runtime (`wrangler dev`, workerd) for tests and `npm run serve:edge`: install check, start, readiness, stop.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+// Runs the edge Worker of a built dist/ on Cloudflare's local runtime (workerd, through Miniflare) for tests and `npm run serve:edge`: install check, start, supervision, stop.
+import { spawnSync } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,147 +56,12 @@ export function workerdDate(): string {
   return date;
 }
 
-/** Wrangler on loopback, offline and quiet: no telemetry, no update check, no request for the `cf` object, logs in the run folder. */
-export function wranglerEnv(runDir: string): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
-    WRANGLER_SEND_METRICS: 'false',
-    WRANGLER_SEND_ERROR_REPORTS: 'false',
-    WRANGLER_HIDE_BANNER: 'true',
-    CLOUDFLARE_CF_FETCH_ENABLED: 'false',
-    WRANGLER_LOG_PATH: join(runDir, 'logs'),
-    WRANGLER_REGISTRY_PATH: join(runDir, 'registry'),
-    NO_COLOR: '1',
-    FORCE_COLOR: '0',
-  };
-}
-
-export interface EdgeRun {
-  url: string;
-  process: ChildProcess;
-  /** What wrangler printed so far, when it is not inherited; the last 8,000 characters. */
-  output(): string;
-  stop(): Promise<void>;
-}
-
 export interface EdgeRunOptions {
   distDir: string;
-  /** Wrangler's state, logs and dev registry go here. */
-  runDir: string;
   host: string;
   port: number;
-  /** `inherit`: wrangler writes to this process's stdout and stderr (serve:edge); otherwise its output is kept for messages. */
-  stdio?: 'inherit' | 'pipe';
-  /** Wrangler's log level; `warn` in tests. */
-  logLevel?: 'info' | 'warn' | 'error' | 'log';
 }
 
-const waitForReady = (url: string, child: ChildProcess, output: () => string): Promise<void> =>
-  new Promise((resolveReady, reject) => {
-    let attempts = 0;
-    let done = false;
-    const onExit = (code: number | null): void => {
-      done = true;
-      reject(new Error(`wrangler exited (${String(code)}) before answering:\n${output()}`));
-    };
-    child.once('exit', onExit);
-    const tryOnce = (): void => {
-      if (done) return;
-      // Any answer from the Worker will do: /healthz is a route.
-      fetch(`${url}/healthz`)
-        .then(async (res) => {
-          await res.arrayBuffer();
-          if (res.status !== 200) throw new Error(`status ${res.status}`);
-          done = true;
-          child.off('exit', onExit);
-          resolveReady();
-        })
-        .catch(() => {
-          attempts += 1;
-          // A guard against a hang only (five minutes of polling and more on a busy machine, where wrangler may take long
-          // to bundle and start): wrangler exits, and says why, if it cannot start.
-          if (attempts > 6_000) {
-            done = true;
-            child.off('exit', onExit);
-            reject(new Error(`wrangler did not answer on ${url}:\n${output()}`));
-          } else setTimeout(tryOnce, 50);
-        });
-    };
-    tryOnce();
-  });
-
-/** Starts `wrangler dev` on the built Worker (dist/edge/wrangler.jsonc), local only, and waits until /healthz answers. */
-export async function startEdge(options: EdgeRunOptions): Promise<EdgeRun> {
-  const wrangler = findWrangler();
-  const runDir = resolve(options.runDir);
-  mkdirSync(runDir, { recursive: true });
-  const args = [
-    wrangler,
-    'dev',
-    '--config',
-    join(resolve(options.distDir), EDGE_CONFIG_FILE),
-    '--local',
-    '--ip',
-    options.host,
-    '--port',
-    String(options.port),
-    '--persist-to',
-    join(runDir, 'state'),
-    '--show-interactive-dev-session=false',
-    '--live-reload=false',
-    '--log-level',
-    options.logLevel ?? 'warn',
-  ];
-  // Its own process group, so a stop reaches wrangler and the workerd processes it starts.
-  const child = spawn(process.execPath, args, {
-    cwd: runDir,
-    env: wranglerEnv(runDir),
-    stdio: options.stdio === 'inherit' ? ['ignore', 'inherit', 'inherit'] : ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let log = '';
-  const keep = (chunk: Buffer): void => {
-    log = (log + chunk.toString('utf8')).slice(-8000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  const url = `http://${host}:${options.port}`;
-  const stop = (): Promise<void> =>
-    new Promise<void>((done) => {
-      if (child.exitCode !== null || child.signalCode !== null) {
-        done();
-        return;
-      }
-      const force = setTimeout(() => signalGroup(child, 'SIGKILL'), 5000);
-      child.once('exit', () => {
-        clearTimeout(force);
-        // workerd may outlive its parent by a moment; the group goes with it.
-        signalGroup(child, 'SIGKILL');
-        done();
-      });
-      signalGroup(child, 'SIGTERM');
-    });
-  try {
-    await waitForReady(url, child, () => log);
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return { url, process: child, output: () => log, stop };
-}
-
-/** Signals the process group of a child this module started (wrangler and its workerd processes), by the child's id. */
-function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // already gone
-  }
-}
-
-/** What the tests drive: Miniflare, the local runtime `wrangler dev` itself runs (workerd), started from the same config. */
 export interface MiniflareRun {
   url: string;
   stop(): Promise<void>;
@@ -233,6 +99,85 @@ export async function startMiniflare(options: Pick<EdgeRunOptions, 'distDir' | '
   });
   const url = (await mf.ready).href.replace(/\/$/, '');
   return { url, stop: () => mf.dispose() };
+}
+
+/** How the supervisor of `serve:edge` watches the runtime: a probe of /healthz on a connection of its own. */
+export interface Supervision {
+  /** Between probes. */
+  everyMs: number;
+  /** A probe that has no answer by then fails. */
+  timeoutMs: number;
+  /** Failed probes in a row that mean the runtime is gone. */
+  failures: number;
+  /** Restarts before it gives up (exit code 1). */
+  restarts: number;
+  say(line: string): void;
+}
+
+/** One GET /healthz on a fresh connection: true when it answers 200 in time. */
+function probe(url: string, timeoutMs: number): Promise<boolean> {
+  return new Promise((done) => {
+    const req = httpRequest(`${url}/healthz`, { agent: false, timeout: timeoutMs }, (res) => {
+      res.resume();
+      res.on('end', () => done(res.statusCode === 200));
+      res.on('error', () => done(false));
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => done(false));
+    req.end();
+  });
+}
+
+/**
+ * Runs the Worker on Miniflare and keeps it answering: when /healthz fails `failures` probes in a row (the runtime died
+ * or hangs), the runtime is disposed of and started again on the same address, saying so; after `restarts` restarts
+ * it gives up with a message and `onGiveUp`. A silent dead port is never left behind.
+ */
+export async function superviseMiniflare(
+  options: Pick<EdgeRunOptions, 'distDir' | 'host' | 'port'>,
+  watch: Supervision,
+  onGiveUp: () => void,
+): Promise<MiniflareRun> {
+  let run = await startMiniflare(options);
+  let failed = 0;
+  let restarted = 0;
+  let stopping = false;
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy || stopping) return;
+    busy = true;
+    void (async () => {
+      if (await probe(run.url, watch.timeoutMs)) failed = 0;
+      else if (++failed >= watch.failures && !stopping) {
+        if (restarted === watch.restarts) {
+          watch.say(`the edge runtime has stopped answering ${run.url} again after ${watch.restarts} restarts; giving up`);
+          clearInterval(timer);
+          await run.stop().catch(() => undefined);
+          onGiveUp();
+          return;
+        }
+        restarted++;
+        watch.say(`the edge runtime stopped answering ${run.url}/healthz (${failed} probes in a row); restarting it (${restarted} of ${watch.restarts})`);
+        await run.stop().catch(() => undefined);
+        run = await startMiniflare(options);
+        failed = 0;
+        watch.say(`the edge runtime answers ${run.url} again`);
+      }
+    })().finally(() => {
+      busy = false;
+    });
+  }, watch.everyMs);
+  timer.unref();
+  return {
+    get url() {
+      return run.url;
+    },
+    stop: async () => {
+      stopping = true;
+      clearInterval(timer);
+      await run.stop();
+    },
+  };
 }
 
 /**

@@ -1,6 +1,7 @@
-// `npm run serve:nginx` and `npm run serve:edge` serve the archive of the configured ARCHIVE_DIR, as the embedded server does: a past vintage answers 200 with its archived bytes.
+// `npm run serve:nginx` and `npm run serve:edge` serve the archive of the configured ARCHIVE_DIR, as the embedded server does: a past vintage answers 200 with its archived bytes; and serve:edge outlives a request that once stopped it.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { connect } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,3 +79,31 @@ for (const script of ['serve:nginx', 'serve:edge']) {
     });
   });
 }
+
+/** Sends `head` on a connection of its own and closes it at once, as a client that gives up would. */
+const sendAndClose = (base: string, head: string): Promise<void> =>
+  new Promise((done) => {
+    const url = new URL(base);
+    const socket = connect(Number(url.port), url.hostname, () => socket.end(head));
+    socket.on('error', () => done());
+    socket.on('close', () => done());
+    socket.resume();
+  });
+
+describe('npm run serve:edge outlives any one request', () => {
+  test('a body announced as 10^20 bytes and never sent, the connection closed at once: the next requests are answered', async () => {
+    await withScript('serve:edge', async (base) => {
+      for (const head of [
+        'GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999999999999\r\n\r\n',
+        'POST /api/markets HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999999999999\r\n\r\n',
+        'GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nab',
+      ]) {
+        await sendAndClose(base, head);
+        // A dead port would leave the request hanging: the guard turns that into a failure, it measures nothing.
+        const res = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(60_000) });
+        assert.equal(res.status, 200, `after ${JSON.stringify(head.split('\r\n').slice(0, 3))}`);
+        await res.text();
+      }
+    });
+  });
+});
