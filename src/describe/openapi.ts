@@ -4,7 +4,7 @@ import { CONTRACT_SCHEMAS } from '../contract/published.ts';
 import { SeriesCsvDescriptor } from '../contract/series.ts';
 import { NOT_MODIFIED_KEEP, PROBLEM_HEADERS, UNCACHED_PROBLEM_HEADERS, CONTENT_TYPES, type Header } from '../protocol/headers.ts';
 import { BAD_TARGET_REASONS } from '../protocol/request-target.ts';
-import { PROBLEM_CATALOGUE, PROBLEM_CODES, badRequestProblem, marketProblem, notFoundProblem, problem } from '../protocol/problems.ts';
+import { PROBLEM_CATALOGUE, PROBLEM_CODES, badRequestProblem, marketProblem, problem, vintageProblem } from '../protocol/problems.ts';
 import { PATHS } from '../contract/paths.ts';
 import { ENDPOINT_LIST, namesDate, namesMarket, pathAt, type OpenApiTag } from '../contract/endpoints.ts';
 import { bodyOf, type Served } from './served.ts';
@@ -124,6 +124,17 @@ function problemSchema(): Json {
       knownMarketIds: { type: 'array', items: { type: 'string', pattern: MARKET_ID_PATTERN }, description: 'market_not_found: every market id served.' },
       index: { type: 'string', format: 'uri', description: 'market_not_found: the index of markets.' },
       catalog: { type: 'string', format: 'uri', description: 'not_found: the data catalog page.' },
+      canonicalPath: {
+        type: 'string',
+        pattern: '^/',
+        description: 'not_found, market_not_found: the published path the request differs from only by case or a trailing slash (still a 404).',
+      },
+      knownSnapshotDates: {
+        type: 'array',
+        items: { type: 'string', format: 'date' },
+        description: 'not_found under /api/vintages/: the dates of every snapshot served, newest first.',
+      },
+      vintages: { type: 'string', format: 'uri', description: 'not_found under /api/vintages/: the list of snapshots.' },
     },
   };
 }
@@ -278,7 +289,10 @@ export function openApiDocument(input: OpenApiInput): Json {
       responses['404'] = {
         description: `No snapshot of this date is served${op.perMarket ? ', or the snapshot has no market of this id' : ''} (code not_found): a vintage address that names nothing.`,
         headers: mergedHeaders(PROBLEM_HEADERS),
-        content: problemContent({ not_found: problemExample(`GET ${unknownPath}`, notFoundProblem(baseUrl, unknownPath)) }),
+        // The dates there are, newest first, as every engine lists them (problems.ts, pathHints).
+        content: problemContent({
+          not_found: problemExample(`GET ${unknownPath}`, vintageProblem(baseUrl, EXAMPLE_UNKNOWN_DATE, unknownPath, [...vintageDates].sort().reverse())),
+        }),
       };
     } else if (op.perMarket) {
       const unknownPath = op.template.replace('{marketId}', EXAMPLE_UNKNOWN_MARKET);
