@@ -230,10 +230,11 @@ export function DataCatalogPage({ site }: { site: Site }) {
         <p>
           Both series CSV endpoints share the <a href={site.href(PATHS.seriesCsvDescriptor)}>series CSV descriptor</a>, in the same format, one row per
           observation (long format). Typed columns: <code>value</code> and <code>margin_of_error</code> are numbers (the margin empty where the agency publishes
-          none), <code>illustrative</code> is <code>true</code> or <code>false</code>, and the period and snapshot columns are ISO dates, so pandas, R and
-          DuckDB read them without casts. The columns both CSVs share have one type in both: <code>updated_date</code> and <code>live_data</code> are text, as
-          the contract fixes them. <code>geography_code</code> is the Census Bureau&apos;s GEO_ID for a place (<code>1600000US0455000</code>), which every tool
-          keeps as text with its leading zeros, or FHFA&apos;s five-digit metro code.
+          none), <code>illustrative</code> is <code>true</code> or <code>false</code>, and the period and snapshot columns are ISO dates: pandas reads the
+          numbers and booleans without casts, DuckDB the dates too, and R&apos;s <code>read.csv</code> the numbers (the booleans and dates come as text:
+          <code>as.logical()</code>, <code>as.Date()</code>). The columns both CSVs share have one type in both: <code>updated_date</code> and{' '}
+          <code>live_data</code> are text, as the contract fixes them. <code>geography_code</code> is the Census Bureau&apos;s GEO_ID for a place (
+          <code>1600000US0455000</code>), which every tool keeps as text with its leading zeros, or FHFA&apos;s five-digit metro code.
         </p>
         <CsvColumns columns={SERIES_CSV_COLUMNS} caption="The series CSV columns, in order" />
       </section>
