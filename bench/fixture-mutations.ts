@@ -14,6 +14,7 @@ import { seriesCodesOf } from '../src/sources/fhfa-hpi/adapter.ts';
 import { codeOf } from '../src/sources/fhfa-hpi/format.ts';
 import { fixturesOnDisk, loadSources } from '../src/sources/load.ts';
 import { SOURCES } from '../src/sources/registry.ts';
+import { prng } from '../test/support/fuzz.ts';
 
 const { values: args } = parseArgs({
   options: { seed: { type: 'string', default: '48' }, count: { type: 'string', default: '1000' }, examples: { type: 'string', default: '5' } },
@@ -24,18 +25,8 @@ const EXAMPLES = Number(args.examples);
 const BASE_URL = 'http://localhost:3000';
 const ROOT = new URL('../fixtures/', import.meta.url).pathname;
 
-/** mulberry32: a small seeded generator, so a seed replays the same campaign. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = generator(SEED);
+// The fuzz's seeded generator (mulberry32), so a seed replays the same campaign.
+const random = prng(SEED);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
 const between = (low: number, high: number): number => low + Math.floor(random() * (high - low + 1));
 
