@@ -13,6 +13,7 @@ import {
   notFoundProblem,
   pathHints,
   problemText,
+  type PathHints,
   statusProblem,
   vintageProblem,
   type ProblemDetails,
@@ -70,8 +71,7 @@ const fullOnly = (name: string): string => `mp_o_${slug(name)}`;
  * (`$mp_canonical`, one caseless regex per route under /api/, read only when a 404 is written), and for a vintage path
  * whether its date is a snapshot's (`$mp_vknown`) and may be echoed (`$mp_vdate_echo`); `$mp_hint` is c, v or empty.
  */
-function hintMaps(m: Manifest): string {
-  const hints = pathHints(m.routes.map((r) => r.path));
+function hintMaps(hints: PathHints): string {
   const escape = (path: string): string => path.replace(/[.\\^$|?*+()[\]{}]/g, '\\$&');
   return [
     mapBlock(
@@ -101,10 +101,10 @@ function hintMaps(m: Manifest): string {
   ].join('\n');
 }
 
-function errorBodyMaps(m: Manifest): string {
+function errorBodyMaps(m: Manifest, hints: PathHints): string {
   const market = (id: string, path: string | undefined): string => withVariables(problemText(marketProblem(m.baseUrl, id, path, m.marketIds)));
   const api = (path: string | undefined): string => withVariables(problemText(notFoundProblem(m.baseUrl, path)));
-  const dates = pathHints(m.routes.map((r) => r.path)).snapshotDates;
+  const dates = hints.snapshotDates;
   const vintage = (date: string, path: string | undefined): string => withVariables(problemText(vintageProblem(m.baseUrl, date, path, dates)));
   const hinted = (p: ProblemDetails): string => withVariables(problemText(canonicalHint(p, PH.canonical)));
   const method = (name: string | undefined, path: string | undefined): string => withVariables(problemText(methodProblem(m.baseUrl, name, path)));
@@ -174,6 +174,8 @@ function headerNames(m: Manifest): { keepNames: string[]; fullNames: string[] } 
 
 /** The http-context part: every map the server part reads. */
 export function nginxHttpConf(m: Manifest): string {
+  // What a 404 points to, read once for the hint maps and the bodies that use them.
+  const hints = pathHints(m.routes.map((r) => r.path));
   const statusMaps = headerNames(m).fullNames.map((name) =>
     mapBlock(
       `"$status|$mp_v_${slug(name)}"`,
@@ -191,8 +193,8 @@ export function nginxHttpConf(m: Manifest): string {
     targetMaps(),
     negotiationMaps(),
     conditionalMaps(),
-    hintMaps(m),
-    errorBodyMaps(m),
+    hintMaps(hints),
+    errorBodyMaps(m, hints),
     '# headers a 304 must not carry, blanked unless the answer is a 200',
     ...statusMaps,
   ].join('\n');
