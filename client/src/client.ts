@@ -32,19 +32,24 @@ export type CsvRecord = {
 
 const COLUMNS: readonly CsvColumn[] = CSV_COLUMNS;
 
-/** One series CSV row, typed: value a number, margin_of_error a number or null (none published), illustrative a boolean. */
+/**
+ * One series CSV row, typed: value a number, margin_of_error and dollar_year a number or null (none published, not
+ * money), published_as the agency's text or null (the value is exact), illustrative a boolean.
+ */
 export type SeriesRecord = {
   [K in SeriesCsvColumn]: K extends 'value'
     ? number
-    : K extends 'margin_of_error'
+    : K extends 'margin_of_error' | 'dollar_year'
       ? number | null
-      : K extends 'illustrative'
-        ? boolean
-        : K extends 'live_data'
-          ? false
-          : K extends 'production_mode'
-            ? 'static-fixture'
-            : string;
+      : K extends 'published_as'
+        ? string | null
+        : K extends 'illustrative'
+          ? boolean
+          : K extends 'live_data'
+            ? false
+            : K extends 'production_mode'
+              ? 'static-fixture'
+              : string;
 };
 
 const SERIES_COLUMNS: readonly SeriesCsvColumn[] = SERIES_CSV_COLUMNS;
@@ -243,7 +248,9 @@ function readSeriesRows(text: string, url: string): SeriesRecord[] {
       period_end: cell('period_end'),
       value: number('value'),
       unit: cell('unit'),
+      dollar_year: cell('dollar_year') === '' ? null : number('dollar_year'),
       margin_of_error: cell('margin_of_error') === '' ? null : number('margin_of_error'),
+      published_as: cell('published_as') === '' ? null : cell('published_as'),
       illustrative: flag === 'true',
       source_id: cell('source_id'),
       geography_level: cell('geography_level'),

@@ -9,6 +9,7 @@ import { MARKETS, type MarketDefinition } from '../contract/markets.ts';
 import { DataError } from '../contract/errors.ts';
 import { MAX_FIXTURE_BYTES, fixturesOnDisk, loadSources } from '../sources/load.ts';
 import { decodeFixture, readRetrieval, type Retrieval } from '../sources/parse.ts';
+import type { ReleaseDateBasis } from '../contract/schemas.ts';
 import { SOURCES } from '../sources/registry.ts';
 import type { Credential, Observation, ReadFixture, RemoteFile, SourceLoad, SourceModule } from '../sources/source.ts';
 
@@ -318,7 +319,9 @@ const isoDate = (d: Date): string => d.toISOString().slice(0, 10);
 export interface RetrievalRecord {
   vintage: string;
   latestReleaseDate?: string;
+  latestReleaseDateBasis?: ReleaseDateBasis;
   latestRetrievedAt: string;
+  readFrom: string;
   files: {
     file: string;
     url: string;
@@ -554,11 +557,18 @@ function retrievalRecord(adapter: SourceModule, downloads: readonly Downloaded[]
     .filter((t) => !Number.isNaN(t))
     .sort((a, b) => b - a)[0];
   // Without a date from the agency's answer, a release date is kept only while the vintage is the one it dated.
-  const releaseDate = modified !== undefined ? isoDate(new Date(modified)) : previous?.vintage === vintage ? previous.latestReleaseDate : undefined;
+  // The agency's server dating its file publishes the date; a date kept from before keeps how it was known.
+  const kept = modified === undefined && previous?.vintage === vintage ? previous : undefined;
+  const releaseDate = modified !== undefined ? isoDate(new Date(modified)) : kept?.latestReleaseDate;
+  const basis: ReleaseDateBasis | undefined = modified !== undefined ? 'published' : kept?.latestReleaseDateBasis;
   return {
     vintage,
     ...(releaseDate === undefined ? {} : { latestReleaseDate: releaseDate }),
+    ...(releaseDate === undefined || basis === undefined ? {} : { latestReleaseDateBasis: basis }),
     latestRetrievedAt: isoDate(now),
+    readFrom: [`${adapter.attribution.agency}'s own downloads, retrieved on ${isoDate(now)} from the addresses listed under files.`, adapter.downloadNotice]
+      .filter((s) => s !== undefined)
+      .join(' '),
     files: downloads.map((d, i) => {
       const lastModified = plausible[i];
       return {

@@ -12,6 +12,10 @@ export interface LevelCodes {
   cbsa: { cbsa: string };
   /** A metropolitan division: its metro's CBSA code and its own five-digit code. */
   division: { cbsa: string; division: string };
+  /** A state (the District of Columbia counts as one, as the Census Bureau counts it): its two-digit FIPS code. */
+  state: { stateFips: string };
+  /** The United States: one area, no code of its own beyond its GEO_ID. */
+  nation: Record<string, never>;
 }
 
 export type GeographyLevel = keyof LevelCodes;
@@ -34,6 +38,8 @@ export const GEOGRAPHY_LEVELS = {
   county: { order: 1, kind: 'county' },
   cbsa: { order: 3, kind: 'metro area (CBSA)' },
   division: { order: 2, kind: 'metropolitan division' },
+  state: { order: 4, kind: 'state' },
+  nation: { order: 5, kind: 'nation' },
 } as const satisfies Record<GeographyLevel, Level>;
 
 export const GEOGRAPHY_LEVEL_IDS: GeographyLevel[] = keysOf(GEOGRAPHY_LEVELS);
@@ -50,6 +56,10 @@ export function areaWords(b: Area): string {
       return `the ${b.name} metro area`;
     case 'division':
       return `the ${b.name} metropolitan division`;
+    case 'state':
+      return b.name;
+    case 'nation':
+      return 'the United States';
   }
 }
 
@@ -64,6 +74,10 @@ export function areaPhrase(b: Area, cbsaName: string | undefined): string {
       return `the ${b.name} metro area (CBSA ${b.codes.cbsa})${spans(b)}`;
     case 'division':
       return `the ${b.name} metropolitan division (${b.codes.division})${cbsaName === undefined ? '' : ` of the ${cbsaName} metro area`}${spans(b)}`;
+    case 'state':
+      return `${b.name} (state ${b.codes.stateFips})`;
+    case 'nation':
+      return 'the United States';
   }
 }
 
@@ -71,7 +85,8 @@ export function areaPhrase(b: Area, cbsaName: string | undefined): string {
  * The area's one code, as the series documents and CSVs hold it: a Census area by the Census Bureau's GEO_ID, the form
  * its API answers carry ("1600000US0455000" for a place, "0500000US36047" for a county), which no spreadsheet or CSV
  * reader takes for a number, so the FIPS codes' leading zeros survive; a metro area or division by the code FHFA
- * publishes ("12420", "35614": five digits, never a leading zero).
+ * publishes ("12420", "35614": five digits, never a leading zero); a state or the nation by its GEO_ID too
+ * ("0400000US48", "0100000US"), whichever agency's figure it is, so one area has one code in every row.
  */
 export function areaCode(b: Area): string {
   switch (b.level) {
@@ -83,6 +98,10 @@ export function areaCode(b: Area): string {
       return b.codes.cbsa;
     case 'division':
       return b.codes.division;
+    case 'state':
+      return `0400000US${b.codes.stateFips}`;
+    case 'nation':
+      return '0100000US';
   }
 }
 
@@ -111,5 +130,11 @@ export function areaOf(b: { level: GeographyLevel; name: string; codes: Readonly
       const [cbsa, division] = [code('cbsa'), code('division')];
       return cbsa === undefined || division === undefined ? undefined : { level: 'division', name, codes: { cbsa, division }, states };
     }
+    case 'state': {
+      const stateFips = code('stateFips');
+      return stateFips === undefined ? undefined : { level: 'state', name, codes: { stateFips }, states };
+    }
+    case 'nation':
+      return { level: 'nation', name, codes: {}, states };
   }
 }

@@ -55,14 +55,18 @@ export const Market = Type.Object({
 });
 
 /**
- * The same figure for a geography that holds the market's (its state), published with the market's: a reader sees the
- * market beside it, and the market page says whether the two differ at the 90 % level.
+ * The same figure for a geography that holds the market's (its state, the nation), published with the market's: a reader
+ * sees the market beside it, and the market page says whether the two differ at the 90 % level where both have margins.
  */
 const Comparison = Type.Object({
-  level: Type.Literal('state', {
-    description: 'The kind of geography: today always a state (the District of Columbia counts as one, as the Census Bureau counts it).',
+  level: Type.Union([Type.Literal('state'), Type.Literal('nation')], {
+    description: 'The kind of geography: a state (the District of Columbia counts as one, as the Census Bureau counts it), or the nation.',
   }),
-  code: Type.String({ pattern: '^[0-9]+$', description: "The geography's FIPS code as the agency writes it: the two-digit state code, zero-padded." }),
+  code: Type.String({
+    pattern: '^([0-9]{1,2}|[A-Z]{2,3})$',
+    description:
+      'The geography\'s code as the agency\'s file writes it: the Census API\'s two-digit state FIPS code ("48") or its code of the nation ("1", as in for=us:1); FHFA\'s postal code of a state ("TX") or "USA".',
+  }),
   name: NonEmpty,
   value: Type.Number(),
   marginOfError: Type.Optional(
@@ -70,6 +74,61 @@ const Comparison = Type.Object({
   ),
   asOf: NonEmpty,
 });
+
+/** What an open-ended estimate is: the agency publishes an interval's edge ("4,000+"), and its API writes a number just beyond it (4001). */
+export const Qualifier = Type.Object(
+  {
+    kind: Type.Literal('open-ended', { description: 'The estimate lies in an open-ended interval: the agency publishes only its edge.' }),
+    publishedAs: NonEmpty,
+    edge: Type.Number({ description: 'The edge of the interval, in the value\'s unit: 4000 for "4,000+".' }),
+    bound: Type.Union([Type.Literal('lower'), Type.Literal('upper')], {
+      description: 'lower: the true value is the edge or more ("4,000+"); upper: the edge or less ("100-").',
+    }),
+  },
+  {
+    description:
+      'Present where the value is not an exact figure: an open-ended median, published as "4,000+", which the Census API writes as 4001 with no margin of error. `value` stays the number the API writes (the CSV columns need a number); read it with this qualifier.',
+  },
+);
+
+export const DollarYear = Type.Integer({
+  minimum: 1900,
+  maximum: 2200,
+  description:
+    'The dollars a money figure is in: the Census Bureau states a 5-year estimate in the inflation-adjusted dollars of its last year (2024 for 2020-2024).',
+});
+
+/** A figure of an earlier period beside the latest, and the difference between them with its margin and verdict. */
+const Change = Type.Object(
+  {
+    from: Type.Object({
+      asOf: NonEmpty,
+      value: Type.Number(),
+      marginOfError: Type.Optional(Type.Number({ minimum: 0 })),
+      dollarYear: Type.Optional(DollarYear),
+    }),
+    value: Type.Number({ description: "The latest value less the earlier one, in the unit (dollars: nominal, each figure in its own year's dollars)." }),
+    marginOfError: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        description: "The 90 % margin of the difference: the root of the sum of the two squared margins (the Census Bureau's formula for two estimates).",
+      }),
+    ),
+    percent: Type.Number({ description: 'The change as a percentage of the earlier value, one decimal.' }),
+    significant: Type.Optional(
+      Type.Boolean({ description: 'Whether the difference is statistically significant at the 90 % level; present where both margins are published.' }),
+    ),
+    dollars: Type.Optional(
+      Type.Literal('nominal', {
+        description: "For money figures: the two are in their own years' dollars and the change is not adjusted for inflation.",
+      }),
+    ),
+  },
+  {
+    description:
+      'How the value compares with the same figure for the latest earlier period that does not overlap it (the Census Bureau compares 5-year estimates only so).',
+  },
+);
 
 const Metric = Type.Object({
   id: Id,
@@ -82,7 +141,7 @@ const Metric = Type.Object({
     Type.Number({
       minimum: 0,
       description:
-        "The agency's 90 % margin of error of the value, in its unit (the estimate is value ± marginOfError), where the agency publishes one; for a share derived from several estimates, the Census Bureau's approximation for derived proportions. Absent on illustrative values.",
+        "The agency's 90 % margin of error of the value, in its unit (the estimate is value ± marginOfError), where the agency publishes one; for a share derived from several estimates, the Census Bureau's approximation for derived proportions. Absent on illustrative values and on open-ended ones (see qualifier).",
     }),
   ),
   illustrative: Type.Optional(
@@ -91,13 +150,16 @@ const Metric = Type.Object({
         "Present, and true, when the value is not the agency's published figure (a fixture's stand-in of the right magnitude); absent on published values.",
     }),
   ),
+  qualifier: Type.Optional(Qualifier),
+  dollarYear: Type.Optional(DollarYear),
   comparisons: Type.Optional(
     Type.Array(Comparison, {
       minItems: 1,
       description:
-        "The same metric for each geography that holds the market's, where the agency publishes it (the state's ACS estimate), in the same period and unit; absent where none is served.",
+        "The same metric for each geography that holds the market's, where the agency publishes it (the state's ACS estimate, the nation's; the state's and the nation's FHFA house price change), in the same period and unit; absent where none is served.",
     }),
   ),
+  change: Type.Optional(Change),
 });
 
 const Scores = Type.Object(
@@ -118,10 +180,29 @@ const IllustrativeScores = Type.Array(Type.String({ pattern: '^[a-z][A-Za-z0-9]*
   description: 'The keys of scores computed from at least one illustrative metric; absent when every score rests on published values.',
 });
 
+/** A score that reads an open-ended figure is one end of the range the true figure allows: which end, the other, and why. */
+const ScoreBound = Type.Object({
+  bound: Type.Optional(
+    Type.Union([Type.Literal('upper'), Type.Literal('lower')], {
+      description:
+        'upper: the served score is the highest the true inputs allow; lower: the lowest; absent where it lies between (open-ended inputs pulling both ways).',
+    }),
+  ),
+  low: Score,
+  high: Score,
+  metrics: Type.Array(Id, { minItems: 1, description: 'The open-ended metrics the score reads (see their qualifier).' }),
+});
+
+const ScoreBounds = Type.Record(Type.String({ pattern: '^[a-z][A-Za-z0-9]*$' }), ScoreBound, {
+  description:
+    'The scores that read an open-ended figure ("4,000+"), by key: each is served as its bound (an integer, as every score), and the true score lies from low to high.',
+});
+
 const Profile = Type.Object({
   updatedDate: IsoDate,
   scores: Scores,
   illustrativeScores: Type.Optional(IllustrativeScores),
+  scoreBounds: Type.Optional(ScoreBounds),
   metrics: Type.Record(Type.String({ pattern: '^[a-z][A-Za-z0-9]*$' }), Metric),
   freshness: Type.Object({
     provenance: Type.Union([Type.Literal('fixture'), Type.Literal('live')]),
@@ -137,6 +218,17 @@ const Profile = Type.Object({
   }),
 });
 
+/** How a source's release date is known. */
+export const RELEASE_DATE_BASES = ['published', 'reported', 'inferred'] as const;
+export const ReleaseDateBasis = Type.Union(
+  RELEASE_DATE_BASES.map((b) => Type.Literal(b)),
+  {
+    description:
+      "How latestReleaseDate is known: published (the agency's own release notice says it), reported (a public record other than the agency's says it) or inferred (from the agency's release calendar; the release itself was not seen).",
+  },
+);
+export const isReleaseDateBasis = (value: unknown): value is ReleaseDateBasis => RELEASE_DATE_BASES.some((b) => b === value);
+
 export const Source = Type.Object({
   sourceId: Type.String({ pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' }),
   sourceName: NonEmpty,
@@ -148,6 +240,14 @@ export const Source = Type.Object({
   provenance: Type.Union([Type.Literal('fixture'), Type.Literal('live')]),
   latestReleaseDate: Type.Optional(IsoDate),
   latestRetrievedAt: Type.Optional(IsoDate),
+  latestReleaseDateBasis: Type.Optional(ReleaseDateBasis),
+  readFrom: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description:
+        "Where this snapshot's figures of the source were read: the agency's downloads, or the public copies of its files the fixtures were made from.",
+    }),
+  ),
 });
 
 const Boundary = Type.Object({
@@ -223,6 +323,7 @@ const IndexEntry = Type.Object({
   updatedDate: IsoDate,
   scores: Scores,
   illustrativeScores: Type.Optional(IllustrativeScores),
+  scoreBounds: Type.Optional(ScoreBounds),
   coverage: Type.Object({ percent: Type.Number({ minimum: 0, maximum: 100 }), missing: Type.Array(Id) }),
   freshness: Type.Union([Type.Literal('fresh'), Type.Literal('aging'), Type.Literal('stale')]),
   links: linksSchema<LinkProperties<'market', 'html'>>(ENTRY_LINKS),
@@ -240,6 +341,10 @@ export type MarketProfile = Static<typeof MarketProfile>;
 export type MarketIndex = Static<typeof MarketIndex>;
 export type Metric = Static<typeof Metric>;
 export type Comparison = Static<typeof Comparison>;
+export type Qualifier = Static<typeof Qualifier>;
+export type Change = Static<typeof Change>;
+export type ScoreBound = Static<typeof ScoreBound>;
+export type ReleaseDateBasis = Static<typeof ReleaseDateBasis>;
 export type Source = Static<typeof Source>;
 export type GeographyScope = Static<typeof GeographyScope>;
 export type Boundary = Static<typeof Boundary>;
@@ -259,7 +364,12 @@ export const CSV_COLUMNS = [
   { name: 'market_name', type: 'string', description: 'Display name "<City>, <StateCode>"; always quoted since it contains a comma.' },
   { name: 'metric_id', type: 'string', description: 'Stable metric key; equals a key of profile.metrics.' },
   { name: 'metric_label', type: 'string', description: 'Human-readable label; quoted when it contains a comma or a quote.' },
-  { name: 'value', type: 'number', description: 'Plain decimal number: no exponent, no thousands separator.' },
+  {
+    name: 'value',
+    type: 'number',
+    description:
+      'Plain decimal number: no exponent, no thousands separator. An open-ended median is the number the agency\'s API writes just beyond the interval\'s edge (4001 for "4,000+"): its JSON metric carries a qualifier, and the series CSV says it in published_as.',
+  },
   { name: 'unit', type: 'string', description: 'Unit of the value, for example USD/mo, %, index, units.' },
   { name: 'source_id', type: 'string', description: 'Source adapter id; equals a sourceId of the JSON sources.' },
   { name: 'updated_date', type: 'string', description: 'Snapshot date; equals profile.updatedDate and is identical on all rows of one export.' },

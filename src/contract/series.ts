@@ -4,6 +4,8 @@ import { GEOGRAPHY_LEVEL_IDS } from './geography.ts';
 import { describedPaths } from './endpoints.ts';
 import {
   CSV_CAVEATS,
+  DollarYear,
+  Qualifier,
   csvDescriptorDocument,
   csvDescriptorOf,
   Id,
@@ -21,9 +23,9 @@ const Geography = Type.Object(
   {
     level: Type.Union(GEOGRAPHY_LEVEL_IDS.map((level) => Type.Literal(level))),
     code: Type.String({
-      pattern: '^(1600000US[0-9]{7}|0500000US[0-9]{5}|[1-9][0-9]{4})$',
+      pattern: '^(1600000US[0-9]{7}|0500000US[0-9]{5}|0400000US[0-9]{2}|0100000US|[1-9][0-9]{4})$',
       description:
-        'The area\'s code: a Census place or county by its Census GEO_ID ("1600000US0455000": summary level, US, state and place FIPS), a CBSA or metropolitan division by FHFA\'s five-digit code.',
+        'The area\'s code: a Census place, county or state, or the nation, by its Census GEO_ID ("1600000US0455000": summary level, US, state and place FIPS; "0400000US48"; "0100000US"), whichever agency\'s figure it is; a CBSA or metropolitan division by FHFA\'s five-digit code.',
     }),
     name: NonEmpty,
   },
@@ -37,6 +39,8 @@ const Observation = Type.Object({
   value: Type.Number(),
   marginOfError: Type.Optional(Type.Number({ minimum: 0, description: "The agency's 90 % margin of error, where it publishes one (as in the profile)." })),
   illustrative: Type.Optional(Type.Literal(true, { description: "Present, and true, when the value is not the agency's published figure." })),
+  qualifier: Type.Optional(Qualifier),
+  dollarYear: Type.Optional(DollarYear),
   snapshotDate: Type.String({
     format: 'date',
     pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
@@ -58,6 +62,19 @@ const SeriesMetric = Type.Object({
     minItems: 1,
     description: "Oldest first, by period end; an observation has geography only where its area differs from the metric's.",
   }),
+  comparisons: Type.Optional(
+    Type.Array(
+      Type.Object({
+        geography: Geography,
+        observations: Type.Array(Observation, { minItems: 1, description: 'Oldest first, by period end.' }),
+      }),
+      {
+        minItems: 1,
+        description:
+          "The same metric for the geographies that hold the market's (its state, the nation), every period the agencies publish them in the snapshot's files: the figures the profile's comparisons and the pages' charts show.",
+      },
+    ),
+  ),
 });
 
 export const MarketSeries = Type.Object({
@@ -84,20 +101,40 @@ export const SERIES_CSV_COLUMNS = [
   { name: 'value', type: 'number', required: true, description: 'Plain decimal number: no exponent, no thousands separator.' },
   { name: 'unit', type: 'string', required: true, description: 'Unit of the value, for example USD/mo, %, index, units.' },
   {
+    name: 'dollar_year',
+    type: 'number',
+    required: false,
+    description:
+      'For a money figure, the year whose dollars it is in (a 5-year estimate is in the inflation-adjusted dollars of its last year: 2019 for 2015-2019, 2024 for 2020-2024); empty otherwise.',
+  },
+  {
     name: 'margin_of_error',
     type: 'number',
     required: false,
     description: "The agency's 90 % margin of error in the value's unit; empty where it publishes none.",
   },
+  {
+    name: 'published_as',
+    type: 'string',
+    required: false,
+    description:
+      'The agency\'s own text where the value is not an exact figure: "4,000+" for an open-ended median, which value writes as the API does (4001, one beyond the edge); empty where the value is exact.',
+  },
   { name: 'illustrative', type: 'boolean', required: true, description: "true when the value is not the agency's published figure, else false." },
   { name: 'source_id', type: 'string', required: true, description: 'Source id; equals a sourceId of the JSON sources.' },
-  { name: 'geography_level', type: 'string', required: true, description: 'place, county, cbsa or division: the kind of area the value describes.' },
+  {
+    name: 'geography_level',
+    type: 'string',
+    required: true,
+    description:
+      "place, county, cbsa or division: the kind of area the market's value describes; state or nation on the rows of the figures the market is compared with.",
+  },
   {
     name: 'geography_code',
     type: 'string',
     required: true,
     description:
-      "The area's code, text in every tool: a Census place or county by its Census GEO_ID (1600000US0455000: summary level, US, state and place FIPS), a CBSA or metropolitan division by FHFA's five-digit code.",
+      "The area's code, text in every tool: a Census place, county or state, or the nation, by its Census GEO_ID (1600000US0455000: summary level, US, state and place FIPS; 0400000US48; 0100000US), a CBSA or metropolitan division by FHFA's five-digit code.",
   },
   {
     name: 'snapshot_date',
@@ -120,8 +157,9 @@ export type SeriesCsvColumn = (typeof SERIES_CSV_COLUMNS)[number]['name'];
 
 export const SERIES_CSV_CAVEATS: readonly string[] = [
   ...CSV_CAVEATS.slice(0, 4),
-  "Rows are sorted by market_id, metric_id, then period_end and period_start; a market file holds one market's rows in the same order.",
+  "Rows are sorted by market_id, metric_id, the market's own rows first then its state's and the nation's, then period_end and period_start; a market file holds one market's rows in the same order.",
   'margin_of_error is empty where the agency publishes none; illustrative is true or false on every row.',
+  'published_as holds the agency\'s text where value is not an exact figure (an open-ended median, "4,000+", written 4001): read such a value as a bound, not as the number.',
 ];
 
 const SeriesColumn = Type.Object({

@@ -1,6 +1,6 @@
 // The vintage index, defined once: every published snapshot with its sources' vintages and files, and the next release each source is due.
 import { Type, type Static } from '@sinclair/typebox';
-import { IsoDate, NonEmpty, PRODUCTION_MODE, SCHEMA_VERSION, Url } from './schemas.ts';
+import { IsoDate, NonEmpty, PRODUCTION_MODE, ReleaseDateBasis, SCHEMA_VERSION, Url } from './schemas.ts';
 
 /** A file by name, with its size and SHA-256. */
 const FileHash = Type.Object({ file: NonEmpty, bytes: Type.Integer({ minimum: 0 }), sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }) });
@@ -10,6 +10,7 @@ const VintageSource = Type.Object({
   vintage: NonEmpty,
   updateFrequency: Type.Union([Type.Literal('monthly'), Type.Literal('quarterly'), Type.Literal('annually')]),
   latestReleaseDate: Type.Optional(IsoDate),
+  latestReleaseDateBasis: Type.Optional(ReleaseDateBasis),
   latestRetrievedAt: Type.Optional(IsoDate),
   nextExpectedRelease: Type.Optional(
     Type.String({
@@ -42,6 +43,19 @@ const Vintage = Type.Object({
   methodologyVersion: Type.String({ pattern: '^v[0-9]+\\.[0-9]+$' }),
   current: Type.Boolean({ description: 'true for the snapshot the other endpoints serve.' }),
   sources: Type.Array(VintageSource, { minItems: 1 }),
+  illustrative: Type.Optional(
+    Type.Record(Type.String(), Type.Array(NonEmpty, { minItems: 1 }), {
+      description:
+        "The values of the snapshot that are not the agency's published figures, by market id: the metric ids its profiles mark illustrative. Its CSVs' columns are fixed and cannot flag them: these are the rows (market_id, metric_id) to read so. Absent where every value is published.",
+    }),
+  ),
+  laterNotes: Type.Optional(
+    Type.Array(NonEmpty, {
+      minItems: 1,
+      description:
+        "What a later snapshot says of this one's figures that this one's bytes, which never change, do not: a value published as an interval's edge, a release date only inferred.",
+    }),
+  ),
   links: Type.Object({
     index: Url,
     bulkCsv: Url,

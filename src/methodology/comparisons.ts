@@ -25,3 +25,30 @@ export function testDifference(a: Estimate, b: Estimate): Difference {
   if (Math.abs(diff) <= bound) return { verdict: 'not different', z };
   return { verdict: diff > 0 ? 'higher' : 'lower', z };
 }
+
+/** Rounds to a number of decimals, half away from zero. */
+const round = (x: number, decimals: number): number => {
+  const f = 10 ** decimals;
+  return (Math.sign(x) * Math.round(Number((Math.abs(x) * f).toPrecision(15)))) / f || 0;
+};
+
+/**
+ * The change from an earlier estimate to a later one of the same area: the difference in the unit, its 90 % margin
+ * (the root of the sum of the squared margins: the Census Bureau's formula for the difference of two estimates), the
+ * change in percent of the earlier one (one decimal), and whether it is significant at 90 % (the test above), where
+ * both margins are published.
+ */
+export function changeBetween(
+  later: Estimate,
+  earlier: Estimate,
+  decimals: number,
+): { value: number; marginOfError?: number; percent: number; significant?: boolean } {
+  const verdict = testDifference(later, earlier);
+  const margin = later.marginOfError === undefined || earlier.marginOfError === undefined ? undefined : Math.hypot(later.marginOfError, earlier.marginOfError);
+  return {
+    value: round(later.value - earlier.value, decimals),
+    ...(margin === undefined ? {} : { marginOfError: round(margin, decimals) }),
+    percent: round(((later.value - earlier.value) / earlier.value) * 100, 1),
+    ...(verdict.verdict === 'untested' ? {} : { significant: verdict.verdict !== 'not different' }),
+  };
+}

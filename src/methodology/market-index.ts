@@ -19,6 +19,7 @@ export function buildMarketIndex(profiles: readonly MarketProfile[], snapshotDat
     updatedDate: p.profile.updatedDate,
     scores: p.profile.scores,
     ...(p.profile.illustrativeScores === undefined ? {} : { illustrativeScores: p.profile.illustrativeScores }),
+    ...(p.profile.scoreBounds === undefined ? {} : { scoreBounds: p.profile.scoreBounds }),
     coverage: { percent: p.profile.coverage.percent, missing: p.profile.coverage.missing },
     freshness: p.profile.freshness.freshness,
     links: urlsOf<IndexEntry['links']>(ENTRY_LINKS, baseUrl, p.market.id),

@@ -16,7 +16,10 @@ import { DataError } from '../contract/errors.ts';
 import type { MarketDefinition } from '../contract/markets.ts';
 import { profileLinks } from '../contract/paths.ts';
 import type { LoadedSources } from '../sources/load.ts';
-import type { Observation } from '../sources/source.ts';
+import type { MetricSeries, Observation } from '../sources/source.ts';
+import { periodRange, periodRangeOf } from '../contract/periods.ts';
+import type { Change, Qualifier, ScoreBound } from '../contract/schemas.ts';
+import { changeBetween } from './comparisons.ts';
 import { daysBetween, sourceFreshness, worstFreshness } from './freshness.ts';
 import {
   computeCoverage,
@@ -29,7 +32,7 @@ import {
   type ProfileMetrics,
   type Values,
 } from './metrics.ts';
-import { SCORE_KEYS, computeScores, scoreDependencies, type ScoreKey, type ScoreValues } from './scores.ts';
+import { SCORE_KEYS, boundedScores, scoreDependencies, type ScoreKey, type ScoreValues } from './scores.ts';
 import { METHODOLOGY_VERSION } from './version.ts';
 
 type ProfileBody = MarketProfile['profile'];
@@ -43,10 +46,11 @@ export interface AreaScope {
 
 export interface AssembledProfile extends Omit<MarketProfile, 'profile' | 'geographyScope'> {
   geographyScope?: AreaScope;
-  profile: Omit<ProfileBody, 'metrics' | 'scores' | 'illustrativeScores' | 'coverage'> & {
+  profile: Omit<ProfileBody, 'metrics' | 'scores' | 'illustrativeScores' | 'scoreBounds' | 'coverage'> & {
     metrics: ProfileMetrics;
     scores: ScoreValues;
     illustrativeScores?: ScoreKey[];
+    scoreBounds?: Partial<Record<ScoreKey, ScoreBound>>;
     coverage: Omit<Coverage, 'missing'> & { missing: MetricId[] };
   };
 }
@@ -64,6 +68,36 @@ function sourceEntry(s: Source): Source {
     provenance: s.provenance,
     ...(s.latestReleaseDate === undefined ? {} : { latestReleaseDate: s.latestReleaseDate }),
     ...(s.latestRetrievedAt === undefined ? {} : { latestRetrievedAt: s.latestRetrievedAt }),
+    ...(s.latestReleaseDateBasis === undefined ? {} : { latestReleaseDateBasis: s.latestReleaseDateBasis }),
+    ...(s.readFrom === undefined ? {} : { readFrom: s.readFrom }),
+  };
+}
+
+/** The year whose dollars a figure of this period is in, for a metric stated in the dollars of its period's last year. */
+export const dollarYearOf = (asOf: string): number => Number(periodRange(asOf).end.slice(0, 4));
+
+/**
+ * How a figure compares with the latest earlier one of its series that shares no part of its period and has a
+ * margin of error (the Census Bureau compares 5-year estimates only so): none where there is no such figure, or where
+ * either is open-ended (an interval's edge is no figure to take a difference of).
+ */
+function changeOf(
+  metric: Pick<Metric, 'value' | 'asOf' | 'marginOfError' | 'qualifier'>,
+  history: MetricSeries | undefined,
+  decimals: number,
+  dollars: boolean,
+): Change | undefined {
+  const start = periodRangeOf(metric.asOf)?.start;
+  if (history === undefined || start === undefined || metric.qualifier !== undefined) return undefined;
+  const earlier = [...history.points]
+    .reverse()
+    .find((p) => p.value !== undefined && p.marginOfError !== undefined && p.qualifier === undefined && (periodRangeOf(p.period)?.end ?? start) < start);
+  if (earlier?.value === undefined) return undefined;
+  const from = { value: earlier.value, ...(earlier.marginOfError === undefined ? {} : { marginOfError: earlier.marginOfError }) };
+  return {
+    from: { asOf: earlier.period, ...from, ...(dollars ? { dollarYear: dollarYearOf(earlier.period) } : {}) },
+    ...changeBetween(metric, from, decimals),
+    ...(dollars ? { dollars: 'nominal' as const } : {}),
   };
 }
 
@@ -112,9 +146,17 @@ function geographyScope(market: MarketDefinition, observations: readonly Observa
   };
 }
 
-export function assembleProfile(market: MarketDefinition, data: LoadedSources, baseUrl: string, observations: readonly Observation[]): AssembledProfile {
+export function assembleProfile(
+  market: MarketDefinition,
+  data: LoadedSources,
+  baseUrl: string,
+  observations: readonly Observation[],
+  series: readonly MetricSeries[] = [],
+): AssembledProfile {
   const metrics: { [K in MetricId]?: Metric } = {};
   const values: { [K in MetricId]?: number } = {};
+  const open = new Map<MetricId, Qualifier>();
+  const histories = new Map(series.map((s) => [s.metricId, s]));
   for (const o of [...observations].sort(byId((o) => o.metricId))) {
     const definition = metricDefinition(o.metricId);
     if (definition === undefined || !isMetricId(o.metricId)) {
@@ -145,6 +187,8 @@ export function assembleProfile(market: MarketDefinition, data: LoadedSources, b
         `source ${o.sourceId} produced the margin of error ${o.marginOfError} for "${o.metricId}"; a margin is a finite number, 0 or more`,
       );
     }
+    const dollars = definition.dollars === 'period-end';
+    const change = changeOf(o, histories.get(o.metricId), definition.decimals, dollars);
     metrics[o.metricId] = {
       id: o.metricId,
       label: definition.label,
@@ -154,11 +198,16 @@ export function assembleProfile(market: MarketDefinition, data: LoadedSources, b
       sourceId: o.sourceId,
       ...(o.marginOfError === undefined ? {} : { marginOfError: o.marginOfError }),
       ...(o.illustrative === true ? { illustrative: true as const } : {}),
+      ...(o.qualifier === undefined ? {} : { qualifier: o.qualifier }),
+      ...(dollars ? { dollarYear: dollarYearOf(o.asOf) } : {}),
       ...(o.comparisons === undefined || o.comparisons.length === 0 ? {} : { comparisons: o.comparisons }),
+      ...(change === undefined ? {} : { change }),
     };
     values[o.metricId] = o.value;
+    if (o.qualifier !== undefined) open.set(o.metricId, o.qualifier);
   }
-  const scores = computeScores(values satisfies Values);
+  const { scores, bounds } = boundedScores(values satisfies Values, open);
+  const scoreBounds = SCORE_KEYS.filter((key) => bounds[key] !== undefined);
   const illustrativeScores = illustrativeScoresOf(scores, metrics);
   const cited = new Set(Object.values(metrics).map((m) => m.sourceId));
   const sources = data.loads
@@ -190,6 +239,7 @@ export function assembleProfile(market: MarketDefinition, data: LoadedSources, b
       updatedDate: data.snapshotDate,
       scores,
       ...(illustrativeScores.length === 0 ? {} : { illustrativeScores }),
+      ...(scoreBounds.length === 0 ? {} : { scoreBounds: bounds }),
       metrics,
       freshness: {
         provenance: sources.every((s) => s.provenance === 'fixture') ? 'fixture' : 'live',
@@ -216,11 +266,18 @@ export function illustrativeScoresOf(scores: ScoreValues, metrics: ProfileMetric
 
 export function assembleProfiles(markets: readonly MarketDefinition[], data: LoadedSources, baseUrl: string): AssembledProfile[] {
   // Grouped once, so assembly stays linear in the number of markets.
-  const byMarket = new Map<string, Observation[]>();
-  for (const o of data.loads.flatMap((l) => l.observations)) {
-    const list = byMarket.get(o.marketId);
-    if (list === undefined) byMarket.set(o.marketId, [o]);
-    else list.push(o);
+  const byMarket = grouped(data.loads.flatMap((l) => l.observations));
+  const seriesByMarket = grouped(data.loads.flatMap((l) => l.series));
+  return markets.map((m) => assembleProfile(m, data, baseUrl, byMarket.get(m.id) ?? [], seriesByMarket.get(m.id) ?? []));
+}
+
+/** Items by market id, in their order. */
+function grouped<T extends { marketId: string }>(items: readonly T[]): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const list = out.get(item.marketId);
+    if (list === undefined) out.set(item.marketId, [item]);
+    else list.push(item);
   }
-  return markets.map((m) => assembleProfile(m, data, baseUrl, byMarket.get(m.id) ?? []));
+  return out;
 }

@@ -1,6 +1,7 @@
 // The scores, each one definition: the derived inputs, the thresholds with what they rest on, the weights, the words; and the one function that computes them term by term.
 import { inMetricOrder, type MetricId, type Values } from './metrics.ts';
 import { entriesOf, keysOf, recordOf } from '../contract/records.ts';
+import type { Qualifier, ScoreBound } from '../contract/schemas.ts';
 
 /** A ratio of two metrics that a score reads: before × numerator ÷ denominator × after. */
 export interface DerivedInput {
@@ -285,4 +286,50 @@ export function scoreDependencies(): Record<ScoreKey, MetricId[]> {
     deps.set(score.key, inMetricOrder([...new Set(needs)]));
   }
   return recordOf(deps);
+}
+
+/**
+ * The scores of a market some of whose inputs are open-ended ("4,000+": the true figure is the edge or beyond): each
+ * score computed with every such input at its edge, which is one end of the range the true inputs allow, and the
+ * range itself, from the scores with each input at its edge or at the far end of its interval (every score is monotone
+ * in each input and clamped, so the ends of the range are among these). A score the open inputs cannot move is exact.
+ */
+export function boundedScores(v: Values, open: ReadonlyMap<MetricId, Qualifier>): { scores: ScoreValues; bounds: Partial<Record<ScoreKey, ScoreBound>> } {
+  const atEdges: Partial<Record<MetricId, number>> = { ...v };
+  for (const [id, q] of open) atEdges[id] = q.edge;
+  const scores = computeScores(atEdges);
+  const bounds: Partial<Record<ScoreKey, ScoreBound>> = {};
+  if (open.size === 0) return { scores, bounds };
+  // The far end of each interval: no figure is above it ("4,000+" read as unbounded) or below it ("100-" read as zero).
+  const far = (q: Qualifier): number => (q.bound === 'lower' ? Number.MAX_SAFE_INTEGER : 0);
+  const ids = [...open.keys()];
+  const seen = new Map<ScoreKey, number[]>();
+  for (let mask = 0; mask < 1 << ids.length; mask += 1) {
+    const values: Partial<Record<MetricId, number>> = { ...atEdges };
+    ids.forEach((id, k) => {
+      const q = open.get(id);
+      if (q !== undefined && (mask >> k) % 2 === 1) values[id] = far(q);
+    });
+    const computed = computeScores(values);
+    for (const key of SCORE_KEYS) {
+      const score = computed[key];
+      if (score !== undefined) seen.set(key, [...(seen.get(key) ?? []), score]);
+    }
+  }
+  const needs = scoreDependencies();
+  for (const key of SCORE_KEYS) {
+    const served = scores[key];
+    const all = seen.get(key) ?? [];
+    if (served === undefined || all.length === 0) continue;
+    const low = Math.min(...all, served);
+    const high = Math.max(...all, served);
+    if (low === high) continue;
+    bounds[key] = {
+      ...(served === high ? { bound: 'upper' as const } : served === low ? { bound: 'lower' as const } : {}),
+      low,
+      high,
+      metrics: ids.filter((id) => needs[key].includes(id)),
+    };
+  }
+  return { scores, bounds };
 }

@@ -5,9 +5,9 @@ import { comparePeriods, periodRange } from '../contract/periods.ts';
 import { PRODUCTION_MODE, SCHEMA_VERSION, compareIds, type MarketProfile, type Source } from '../contract/schemas.ts';
 import { SERIES_CAVEATS, type MarketSeries, type SeriesGeography, type SeriesMetric, type SeriesObservation } from '../contract/series.ts';
 import type { ArchivedSource } from '../contract/vintages.ts';
-import type { MetricSeries } from '../sources/source.ts';
-import type { MetricId } from './metrics.ts';
-import type { AssembledProfile } from './profiles.ts';
+import type { MetricSeries, SeriesPoint } from '../sources/source.ts';
+import { metricDefinition, type MetricId } from './metrics.ts';
+import { dollarYearOf, type AssembledProfile } from './profiles.ts';
 import { keysOf } from '../contract/records.ts';
 
 /** An archived snapshot as the build reads it back (archive/<date>/): what it was made of, and its documents as published. */
@@ -67,16 +67,21 @@ function seriesMetric(input: SeriesInput, id: MetricId, source: Source): SeriesM
   if (metric === undefined || boundary === undefined) return undefined;
   const snapshotDate = input.profile.generatedAt;
   const geography = geographyOf(boundary);
-  const flags = (period: string): Partial<SeriesObservation> => ({
-    // The margin belongs to the latest value; an illustrative metric is illustrative in every period its files hold.
-    ...(period === metric.asOf && metric.marginOfError !== undefined ? { marginOfError: metric.marginOfError } : {}),
-    ...(metric.illustrative === true ? { illustrative: true as const } : {}),
+  const dollars = metricDefinition(id)?.dollars === 'period-end';
+  /** A point as published: its margin, what qualifies it, the dollars it is in. */
+  const published = (p: Pick<SeriesPoint, 'period' | 'marginOfError' | 'qualifier'>): Partial<SeriesObservation> => ({
+    ...(p.marginOfError === undefined ? {} : { marginOfError: p.marginOfError }),
+    ...(p.qualifier === undefined ? {} : { qualifier: p.qualifier }),
+    ...(dollars ? { dollarYear: dollarYearOf(p.period) } : {}),
   });
+  // An illustrative metric is illustrative in every period its files hold, and has no margin; the state's and the nation's figures beside it stay as published.
+  const extra = (p: Pick<SeriesPoint, 'period' | 'marginOfError' | 'qualifier'>): Partial<SeriesObservation> =>
+    metric.illustrative === true ? { ...published({ ...p, marginOfError: undefined }), illustrative: true as const } : published(p);
   const byPeriod = new Map<string, SeriesObservation>();
   const history = input.series.get(id);
-  for (const p of history?.points ?? []) if (p.value !== undefined) byPeriod.set(p.period, observation(p.period, p.value, snapshotDate, flags(p.period)));
+  for (const p of history?.points ?? []) if (p.value !== undefined) byPeriod.set(p.period, observation(p.period, p.value, snapshotDate, extra(p)));
   // The latest value is the profile's, whatever the history holds.
-  byPeriod.set(metric.asOf, observation(metric.asOf, metric.value, snapshotDate, flags(metric.asOf)));
+  byPeriod.set(metric.asOf, observation(metric.asOf, metric.value, snapshotDate, extra({ period: metric.asOf, ...metric })));
   // A period the current files no longer hold comes from the newest archived snapshot that has it.
   for (const past of input.past) {
     const old = past.profiles.get(input.profile.market.id);
@@ -88,10 +93,17 @@ function seriesMetric(input: SeriesInput, id: MetricId, source: Source): SeriesM
       observation(value.asOf, value.value, past.snapshotDate, {
         ...(value.marginOfError === undefined ? {} : { marginOfError: value.marginOfError }),
         ...(value.illustrative === true ? { illustrative: true as const } : {}),
+        ...(value.qualifier === undefined ? {} : { qualifier: value.qualifier }),
+        ...(dollars ? { dollarYear: dollarYearOf(value.asOf) } : {}),
         ...(sameGeography(area, geography) ? {} : { geography: area }),
       }),
     );
   }
+  // The state's and the nation's, every period the current files hold them in.
+  const comparisons = (history?.comparisons ?? []).flatMap((c) => {
+    const observations = c.points.flatMap((p) => (p.value === undefined ? [] : [observation(p.period, p.value, snapshotDate, published(p))]));
+    return observations.length === 0 ? [] : [{ geography: geographyOf(c.area), observations: observations.sort((a, b) => comparePeriods(a.period, b.period)) }];
+  });
   return {
     id,
     label: metric.label,
@@ -100,6 +112,7 @@ function seriesMetric(input: SeriesInput, id: MetricId, source: Source): SeriesM
     frequency: source.updateFrequency,
     geography,
     observations: [...byPeriod.values()].sort((a, b) => comparePeriods(a.period, b.period)),
+    ...(comparisons.length === 0 ? {} : { comparisons }),
   };
 }
 

@@ -1,9 +1,18 @@
 // The methodology's version, and what each version changed and why: every profile names the version, the changelog page lists the changes.
 
-export const METHODOLOGY_VERSION = 'v3.0';
+export const METHODOLOGY_VERSION = 'v3.1';
 
 /** What each methodology version changed and why, newest first: the changelog page lists it. */
 export const METHODOLOGY_CHANGES: readonly { version: string; changes: readonly string[] }[] = [
+  {
+    version: 'v3.1',
+    changes: [
+      'A score that reads an open-ended figure is served as its bound. San Francisco\'s median owner costs are published as "4,000+" (the Census API writes 4001 with no margin of error): the scores now read the interval\'s edge, 4,000, and say in scoreBounds that the owner affordability of 11 is the most the true costs allow (0 to 11), and so for affordability (30 to 35) and overall (26 to 29). No served score changed; the metric carries a qualifier with the published text.',
+      "Each figure stands beside the nation's where a published copy exists: the house price change beside its state's and the United States' over the same quarters (FHFA's all-transactions indexes of the same release), and the median household income beside the nation's 2020-2024 estimate (80,734 ± 166). No national figure is served for the other metrics: none was found published for these tables and period.",
+      "The median home value is compared with its 2015-2019 estimate, the last 5-year period that shares no year with 2020-2024, as the Census Bureau recommends: the change, its margin (the root of the sum of the squared margins) and whether it is significant at 90 %. Each figure is in its own period's dollars (2019 and 2024), so the change is nominal.",
+      "Housing units keep their state's figure beside them but get no significance verdict: a city always has fewer homes than its state, so the test says nothing.",
+    ],
+  },
   {
     version: 'v3.0',
     changes: [

@@ -41,33 +41,37 @@ export function renderBulkCsv(profiles: readonly MarketProfile[]): string {
   return csvDocument(CSV_COLUMNS, ordered.flatMap(csvRows));
 }
 
-/** The long-format rows of a market's series (SERIES_CSV_COLUMNS): one per observation, by metric id then period. */
+/** The long-format rows of a market's series (SERIES_CSV_COLUMNS): by metric id, the market's own observations then each comparison's, each by period. */
 export function seriesRows(s: MarketSeries): Record<SeriesCsvColumn, string>[] {
   return Object.values(s.metrics)
     .sort(byId((m) => m.id))
     .flatMap((m) =>
-      m.observations.map((o) => {
-        const area = o.geography ?? m.geography;
-        return {
-          market_id: s.market.id,
-          metric_id: m.id,
-          period: o.period,
-          period_start: o.periodStart,
-          period_end: o.periodEnd,
-          value: plainDecimal(o.value),
-          unit: m.unit,
-          margin_of_error: o.marginOfError === undefined ? '' : plainDecimal(o.marginOfError),
-          illustrative: String(o.illustrative === true),
-          source_id: m.sourceId,
-          geography_level: area.level,
-          geography_code: area.code,
-          snapshot_date: o.snapshotDate,
-          updated_date: s.generatedAt,
-          methodology_version: s.methodologyVersion,
-          production_mode: s.productionMode,
-          live_data: String(s.liveData),
-        };
-      }),
+      [{ geography: m.geography, observations: m.observations }, ...(m.comparisons ?? [])].flatMap((line) =>
+        line.observations.map((o) => {
+          const area = o.geography ?? line.geography;
+          return {
+            market_id: s.market.id,
+            metric_id: m.id,
+            period: o.period,
+            period_start: o.periodStart,
+            period_end: o.periodEnd,
+            value: plainDecimal(o.value),
+            unit: m.unit,
+            dollar_year: o.dollarYear === undefined ? '' : String(o.dollarYear),
+            margin_of_error: o.marginOfError === undefined ? '' : plainDecimal(o.marginOfError),
+            published_as: o.qualifier?.publishedAs ?? '',
+            illustrative: String(o.illustrative === true),
+            source_id: m.sourceId,
+            geography_level: area.level,
+            geography_code: area.code,
+            snapshot_date: o.snapshotDate,
+            updated_date: s.generatedAt,
+            methodology_version: s.methodologyVersion,
+            production_mode: s.productionMode,
+            live_data: String(s.liveData),
+          };
+        }),
+      ),
     );
 }
 

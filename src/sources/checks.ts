@@ -152,6 +152,13 @@ export function checkLoad<M extends string>(source: SourceModule<string, M>, loa
       if (fault !== undefined) throw new FixtureError('out_of_range', place, `the series of ${s.metricId}: ${fault}`);
       if (point.value !== undefined) rangeCheck(point.value, specs.get(s.metricId), place, `${s.metricId} in ${point.period}`);
     }
+    for (const c of s.comparisons ?? []) {
+      for (const point of c.points) {
+        const fault = periodFault(point.period);
+        if (fault !== undefined) throw new FixtureError('out_of_range', place, `the series of ${s.metricId} of ${c.area.name}: ${fault}`);
+        if (point.value !== undefined) rangeCheck(point.value, specs.get(s.metricId), place, `${s.metricId} of ${c.area.name} in ${point.period}`);
+      }
+    }
   }
 }
 

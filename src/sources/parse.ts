@@ -1,7 +1,7 @@
 // Shared checks for raw fixture fields, so every adapter rejects bad input the same way.
 import { FixtureError, InvariantError, type Place } from '../contract/errors.ts';
 import { ZIP_DATES } from '../contract/periods.ts';
-import type { Source } from '../contract/schemas.ts';
+import { RELEASE_DATE_BASES, isReleaseDateBasis, type ReleaseDateBasis, type Source } from '../contract/schemas.ts';
 import type { Observation, ReadFixture, SourceLoad, SourceModule } from './source.ts';
 
 /** Text a spreadsheet would run as a formula when the value lands in a cell. */
@@ -219,7 +219,11 @@ export function roundTo(value: number, decimals: number): number {
 export interface Retrieval {
   vintage: string;
   latestReleaseDate?: string;
+  /** How the release date is known (the contract's ReleaseDateBasis); absent, not said. */
+  latestReleaseDateBasis?: ReleaseDateBasis;
   latestRetrievedAt?: string;
+  /** Where the files' figures were read, in a sentence: the agency's downloads, or the public copies a fixture was made from. */
+  readFrom?: string;
   /**
    * Which of the fixture's values are not the agency's published ones, in a sentence. Written by hand in committed
    * fixtures; `fetch` never writes it, so a real download clears every notice that reads it.
@@ -239,7 +243,16 @@ export function isCalendarDate(value: string): boolean {
 }
 
 /** The fields of retrieval.json: what the load reads, and the files `fetch` records. */
-const RETRIEVAL_KEYS = ['vintage', 'latestReleaseDate', 'latestRetrievedAt', 'illustrative', 'illustrativeMetrics', 'files'];
+const RETRIEVAL_KEYS = [
+  'vintage',
+  'latestReleaseDate',
+  'latestReleaseDateBasis',
+  'latestRetrievedAt',
+  'readFrom',
+  'illustrative',
+  'illustrativeMetrics',
+  'files',
+];
 
 /** Reads `<source>/retrieval.json`: the vintage and the release and retrieval dates of the fixture. */
 export function readRetrieval(read: ReadFixture, sourceDir: string): Retrieval {
@@ -292,6 +305,27 @@ export function readRetrieval(read: ReadFixture, sourceDir: string): Retrieval {
       at('latestReleaseDate'),
       `"latestReleaseDate" ${out.latestReleaseDate} is after "latestRetrievedAt" ${out.latestRetrievedAt}: a release cannot be retrieved before it is published`,
     );
+  }
+  const basis = record['latestReleaseDateBasis'];
+  if (basis !== undefined) {
+    if (!isReleaseDateBasis(basis)) {
+      throw new FixtureError(
+        'bad_shape',
+        at('latestReleaseDateBasis'),
+        `"latestReleaseDateBasis" must be ${RELEASE_DATE_BASES.map((b) => `"${b}"`).join(', ')}, got ${JSON.stringify(basis)}`,
+      );
+    }
+    if (out.latestReleaseDate === undefined) {
+      throw new FixtureError('bad_shape', at('latestReleaseDateBasis'), '"latestReleaseDateBasis" says how "latestReleaseDate" is known, which is absent');
+    }
+    out.latestReleaseDateBasis = basis;
+  }
+  const readFrom = record['readFrom'];
+  if (readFrom !== undefined) {
+    if (typeof readFrom !== 'string' || readFrom.trim() === '')
+      throw new FixtureError('bad_shape', at('readFrom'), '"readFrom" must be a sentence saying where the figures were read');
+    refuseInvisible(readFrom, at('readFrom'), 'readFrom');
+    out.readFrom = readFrom;
   }
   const illustrative = record['illustrative'];
   if (illustrative !== undefined) {
@@ -499,11 +533,16 @@ export function arrayElementLines(source: string): number[] {
 }
 
 /** A source's attribution with the release and retrieval dates its fixture records, omitted when unknown. */
-export function withRetrieval(base: Omit<Source, 'latestReleaseDate' | 'latestRetrievedAt'>, retrieval: Retrieval): Source {
+export function withRetrieval(
+  base: Omit<Source, 'latestReleaseDate' | 'latestRetrievedAt' | 'latestReleaseDateBasis' | 'readFrom'>,
+  retrieval: Retrieval,
+): Source {
   return {
     ...base,
     ...(retrieval.latestReleaseDate === undefined ? {} : { latestReleaseDate: retrieval.latestReleaseDate }),
     ...(retrieval.latestRetrievedAt === undefined ? {} : { latestRetrievedAt: retrieval.latestRetrievedAt }),
+    ...(retrieval.latestReleaseDateBasis === undefined ? {} : { latestReleaseDateBasis: retrieval.latestReleaseDateBasis }),
+    ...(retrieval.readFrom === undefined ? {} : { readFrom: retrieval.readFrom }),
   };
 }
 

@@ -1,6 +1,6 @@
 // What a source module is (everything about one upstream dataset, in one folder) and what its adapter produces.
 import type { Area } from '../contract/geography.ts';
-import type { Comparison, Source } from '../contract/schemas.ts';
+import type { Comparison, Qualifier, Source } from '../contract/schemas.ts';
 import type { MarketDefinition } from '../contract/markets.ts';
 
 /** One value for one market, already rounded to the upstream's published precision. */
@@ -12,11 +12,13 @@ export interface Observation<M extends string = string> {
   marginOfError?: number;
   /** The value is not the agency's published figure (retrieval.json says which metrics of a fixture are not). */
   illustrative?: true;
+  /** The value is an interval's edge, not a figure ("4,000+", written 4001): what the agency published. */
+  qualifier?: Qualifier;
   asOf: string;
   sourceId: string;
   /** The area the value describes, with the codes of its level. */
   boundary: Area;
-  /** The same metric for the geographies that hold the market's (its state), where the source publishes them. */
+  /** The same metric for the geographies that hold the market's (its state, the nation), where the source publishes them. */
   comparisons?: Comparison[];
   origin: { file: string; line: number };
 }
@@ -34,9 +36,27 @@ export interface MissingValue<M extends string = string> {
   origin: { file: string; line?: number };
 }
 
+/** One period of a series: its value (undefined where the source has none, FHFA's "-"), and its margin where published. */
+export interface SeriesPoint {
+  period: string;
+  value: number | undefined;
+  /** The agency's 90 % margin of error, where it publishes one. */
+  marginOfError?: number;
+  qualifier?: Qualifier;
+  /** The file has no row for the period though the series runs through it: a row lost, which the load refuses (src/sources/checks.ts). */
+  noRow?: true;
+}
+
+/** The same metric for an area that holds the market's (its state, the nation), period by period, as the source publishes it. */
+export interface ComparisonSeries {
+  area: Area;
+  points: readonly SeriesPoint[];
+}
+
 /**
- * One market's history of a metric (the FHFA index and its change, quarter by quarter): the pages' charts and the series
- * documents read it; the profile's JSON and CSV carry the latest value only.
+ * One market's history of a metric (the FHFA index and its change quarter by quarter, the ACS estimates of two
+ * non-overlapping periods): the pages' charts, the profile's change and the series documents read it; the profile's
+ * JSON and CSV carry the latest value only.
  */
 export interface MetricSeries<M extends string = string> {
   marketId: string;
@@ -48,13 +68,10 @@ export interface MetricSeries<M extends string = string> {
   firstRow?: string;
   /** Periods in a year (4 for quarters): the year-over-year change compares a point with the one this many before. */
   perYear: number;
-  /** Consecutive periods, oldest first, from the first with a value to the latest with one; undefined where the source has no value (FHFA's "-"). */
-  points: readonly {
-    period: string;
-    value: number | undefined;
-    /** The file has no row for the period though the series runs through it: a row lost, which the load refuses (src/sources/checks.ts). */
-    noRow?: true;
-  }[];
+  /** Periods oldest first (FHFA: consecutive quarters from the first with a value to the latest with one). */
+  points: readonly SeriesPoint[];
+  /** The same metric for the areas that hold the market's, where the source publishes their series. */
+  comparisons?: readonly ComparisonSeries[];
 }
 
 /** How a market's value was put together where that is not the plain reading of one row (New York City's permits: five borough rows). */
@@ -116,6 +133,13 @@ export interface MetricSpec<M extends string = string> {
   range?: readonly [low: number, high: number];
   /** Whether the methodology requires it of every market (coverage counts the required metrics). */
   required: boolean;
+  /**
+   * False where a difference from its comparisons says nothing: a count of the whole stock (a city always has fewer
+   * homes than its state), which is shown beside the state's without a significance verdict. Absent: tested.
+   */
+  tested?: false;
+  /** Money stated in the inflation-adjusted dollars of the period's last year (the ACS 5-year estimates'): each figure says which. */
+  dollars?: 'period-end';
   definition: string;
   /** What its margin of error is, or why it has none: the data-status page says it. */
   margin: string;
@@ -161,6 +185,8 @@ export interface SourceModule<Id extends string = string, M extends string = str
   origins: readonly string[];
   /** A secret the agency's API takes with every download, if any. */
   credential?: Credential;
+  /** What the agency's terms ask a product whose figures were downloaded from it to say; `fetch` writes it into readFrom. */
+  downloadNotice?: string;
   /** The vintage the files hold (a survey year, the latest quarter, the ACS period), read from the files themselves: fetch records it. */
   vintageOf?(read: ReadFixture): string;
   load(read: ReadFixture, markets: readonly MarketDefinition[]): SourceLoad<M>;

@@ -13,19 +13,27 @@ export function assertSeriesRules(s: MarketSeries, route: string): void {
     const at = `/metrics/${key}`;
     if (m.id !== key) fail(`${at}/id`, `metric id "${m.id}" differs from its key "${key}"`);
     if (!sourceIds.has(m.sourceId)) fail(`${at}/sourceId`, `sourceId "${m.sourceId}" is not in sources`);
-    m.observations.forEach((o, i) => {
-      const range = periodRange(o.period);
-      if (o.periodStart !== range.start || o.periodEnd !== range.end) {
-        fail(`${at}/observations/${i}`, `period "${o.period}" runs ${range.start} to ${range.end}, not ${o.periodStart} to ${o.periodEnd}`);
-      }
-      if (!Number.isFinite(o.value)) fail(`${at}/observations/${i}/value`, 'value must be a finite number');
-      if (o.illustrative === true && o.marginOfError !== undefined)
-        fail(`${at}/observations/${i}/marginOfError`, 'an illustrative value has no margin of error');
-      const before = m.observations[i - 1];
-      if (before !== undefined && (before.periodEnd > o.periodEnd || (before.periodEnd === o.periodEnd && before.periodStart >= o.periodStart))) {
-        fail(`${at}/observations/${i}`, 'observations must be sorted by period end, then start, each period once');
-      }
-    });
+    const lines = [
+      { at, observations: m.observations },
+      ...(m.comparisons ?? []).map((c, k) => ({ at: `${at}/comparisons/${k}`, observations: c.observations })),
+    ];
+    for (const { at: where, observations } of lines) {
+      observations.forEach((o, i) => {
+        const range = periodRange(o.period);
+        if (o.periodStart !== range.start || o.periodEnd !== range.end) {
+          fail(`${where}/observations/${i}`, `period "${o.period}" runs ${range.start} to ${range.end}, not ${o.periodStart} to ${o.periodEnd}`);
+        }
+        if (!Number.isFinite(o.value)) fail(`${where}/observations/${i}/value`, 'value must be a finite number');
+        if (o.illustrative === true && o.marginOfError !== undefined)
+          fail(`${where}/observations/${i}/marginOfError`, 'an illustrative value has no margin of error');
+        if (o.qualifier !== undefined && o.marginOfError !== undefined)
+          fail(`${where}/observations/${i}/marginOfError`, 'an open-ended value has no margin of error');
+        const before = observations[i - 1];
+        if (before !== undefined && (before.periodEnd > o.periodEnd || (before.periodEnd === o.periodEnd && before.periodStart >= o.periodStart))) {
+          fail(`${where}/observations/${i}`, 'observations must be sorted by period end, then start, each period once');
+        }
+      });
+    }
   }
 }
 
@@ -46,14 +54,18 @@ export function assertSeriesCsvTies(csv: string, series: readonly MarketSeries[]
     .flatMap((s) =>
       Object.values(s.metrics)
         .sort((a, b) => (a.id < b.id ? -1 : 1))
-        .flatMap((m) => m.observations.map((o) => ({ s, m, o }))),
+        .flatMap((m) =>
+          [{ geography: m.geography, observations: m.observations }, ...(m.comparisons ?? [])].flatMap((line) =>
+            line.observations.map((o) => ({ s, m, o, area: o.geography ?? line.geography })),
+          ),
+        ),
     );
   if (rows.length !== expected.length) throw new ContractError('csv_tie', { route }, `${rows.length} rows, the JSON has ${expected.length} observations`);
   rows.forEach((fields, i) => {
     const line = i + 2;
-    const { s, m, o } = expected[i] ?? { s: undefined, m: undefined, o: undefined };
-    if (s === undefined || m === undefined || o === undefined) return;
-    const area = o.geography ?? m.geography;
+    const found = expected[i];
+    if (found === undefined) return;
+    const { s, m, o, area } = found;
     // In the columns' order: what each cell must hold.
     const want = [
       s.market.id,
@@ -63,7 +75,9 @@ export function assertSeriesCsvTies(csv: string, series: readonly MarketSeries[]
       o.periodEnd,
       plainDecimal(o.value),
       m.unit,
+      o.dollarYear === undefined ? '' : String(o.dollarYear),
       o.marginOfError === undefined ? '' : plainDecimal(o.marginOfError),
+      o.qualifier?.publishedAs ?? '',
       o.illustrative === true ? 'true' : 'false',
       m.sourceId,
       area.level,

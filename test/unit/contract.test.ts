@@ -255,7 +255,7 @@ describe('index /api/markets', () => {
       assert.equal(m.links['html'], `${BASE_URL}/markets/${m.id}`);
     }
   });
-  test("each entry is its profile's summary: name, metro, scores, illustrative scores, coverage, freshness", () => {
+  test("each entry is its profile's summary: name, metro, scores, illustrative scores, score bounds, coverage, freshness", () => {
     for (const p of servedProfiles(table)) {
       const entry = index.markets.find((m) => m.id === p.market.id) as Record<string, unknown> | undefined;
       assert.deepEqual(
@@ -269,6 +269,7 @@ describe('index /api/markets', () => {
           updatedDate: p.profile.updatedDate,
           scores: p.profile.scores,
           ...(p.profile.illustrativeScores === undefined ? {} : { illustrativeScores: p.profile.illustrativeScores }),
+          ...(p.profile.scoreBounds === undefined ? {} : { scoreBounds: p.profile.scoreBounds }),
           coverage: { percent: p.profile.coverage.percent, missing: p.profile.coverage.missing },
           freshness: p.profile.freshness.freshness,
           links: undefined,

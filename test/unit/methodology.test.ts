@@ -9,6 +9,7 @@ import {
   THRESHOLDS,
   THRESHOLD_BASIS,
   WEIGHTS,
+  boundedScores,
   computeScores,
   scale,
   scoreDependencies,
@@ -161,6 +162,27 @@ describe('scores', () => {
   }
 });
 
+describe('scores that read an open-ended figure', () => {
+  // San Francisco's published figures: rent 2,476, income 140,970, home value 1,394,500, owner costs "4,000+" (written 4001).
+  const sf = { medianGrossRent: 2476, medianHouseholdIncome: 140970, medianHomeValue: 1394500, medianOwnerCostsWithMortgage: 4001 };
+  const fourThousandPlus = { kind: 'open-ended', publishedAs: '4,000+', edge: 4000, bound: 'lower' } as const;
+  test('are computed with the figure at its edge and served as the bound that is, with the range the true figure allows', () => {
+    const { scores, bounds } = boundedScores(sf, new Map([['medianOwnerCostsWithMortgage', fourThousandPlus]]));
+    // Owner costs of 4,000 a month over 140,970 a year: 34.05 %, scaled (45 − 34.05) / 30 = 36.5; the median multiple 9.9 scores 0;
+    // 0.7 × 0 + 0.3 × 36.5 = 10.95, 11. With costs unbounded the costs term is 0, so the score is 0 to 11.
+    assert.equal(scores.ownerAffordability, 11);
+    assert.deepEqual(bounds.ownerAffordability, { bound: 'upper', low: 0, high: 11, metrics: ['medianOwnerCostsWithMortgage'] });
+    // Rent alone makes renter affordability: the open figure cannot move it.
+    assert.equal(bounds.renterAffordability, undefined);
+    assert.equal(bounds.affordability?.low, Math.round(0.5 * (scores.renterAffordability ?? NaN)));
+  });
+  test('without an open-ended input every score is exact, as computeScores gives it', () => {
+    const { scores, bounds } = boundedScores(sf, new Map());
+    assert.deepEqual(scores, computeScores(sf));
+    assert.deepEqual(bounds, {});
+  });
+});
+
 describe('what each score reads', () => {
   test("each score's metrics: a ratio's two, a metric itself, and those of the scores it combines, in the methodology's order", () => {
     const affordability = ['medianGrossRent', 'medianHouseholdIncome', 'medianHomeValue', 'medianOwnerCostsWithMortgage'];
@@ -205,9 +227,10 @@ describe('face validity on the fixture data', () => {
 });
 
 describe('versions', () => {
-  test('v3.0 is in service and the changelog says what changed and why, newest first, one point each', () => {
-    assert.equal(METHODOLOGY_VERSION, 'v3.0');
+  test('v3.1 is in service and the changelog says what changed and why, newest first, one point each', () => {
+    assert.equal(METHODOLOGY_VERSION, 'v3.1');
     const points: Record<string, RegExp[]> = {
+      'v3.1': [/"4,000\+".*scoreBounds/, /nation's.*80,734 ± 166/, /2015-2019.*nominal/, /Housing units.*no significance verdict/],
       'v3.0': [
         /no agency published/,
         /B25088.*B25003 and B25002.*B25002 and B25001/,

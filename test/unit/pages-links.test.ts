@@ -519,8 +519,17 @@ describe('market pages', () => {
       stateCell('us-ca-san-francisco', 'medianOwnerCostsWithMortgage').endsWith('California: no margin to test the difference'),
       stateCell('us-ca-san-francisco', 'medianOwnerCostsWithMortgage'),
     );
+    // Housing units: the state's figure, no verdict (a city always has fewer homes than its state).
+    assert.equal(stateCell('us-tx-austin', 'housingUnits'), '12,128,515 ± 1,574 Texas');
+    // The price change beside the state's and the nation's: FHFA publishes no margin, so no verdict.
+    assert.equal(stateCell('us-tx-austin', 'homePriceChange'), '1.6% Texas 3.0% United States');
+    // The income beside the nation's too, each with its verdict.
+    assert.match(
+      stateCell('us-tx-austin', 'medianHouseholdIncome'),
+      /Texas: Austin higher, a significant difference.*United States: Austin higher, a significant difference$/,
+    );
     // Sources with no state figure: a dash.
-    for (const metricId of ['permits', 'homePriceIndex', 'homePriceChange']) assert.equal(stateCell('us-tx-austin', metricId), '—', metricId);
+    for (const metricId of ['permits', 'homePriceIndex']) assert.equal(stateCell('us-tx-austin', metricId), '—', metricId);
   });
 });
 

@@ -176,7 +176,7 @@ describe('refusals at assembly, each with its code and place', () => {
         o.metricId = 'demolitions';
       }),
       'unknown_metric',
-      /census-bps\/so2024a\.txt:\d+, market us-tx-austin: source census-bps produced metric "demolitions", which methodology v3\.0 does not define/,
+      /census-bps\/so2024a\.txt:\d+, market us-tx-austin: source census-bps produced metric "demolitions", which methodology v\d+\.\d+ does not define/,
     );
   });
   test('one metric from two sources: duplicate_metric, naming both', () => {

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { MarketProfile } from '../../src/contract/schemas.ts';
+import type { MarketSeries } from '../../src/contract/series.ts';
 import { MARKETS, MARKET_IDS } from '../../src/contract/markets.ts';
 import { TODAY_FIXTURES, buildToday, todaysProfiles } from '../support/today.ts';
 
@@ -67,6 +68,35 @@ const STATES: Readonly<Record<string, Acs & { name: string }>> = {
   '47': { name: 'Tennessee', rent: [1189, 7], income: [69595, 429], value: [286700, 1492], ownerCosts: [1566, 8], units: [3143670, 903], occupied: [2824277, 6378], vacant: [319393, 6990], owners: [1890569, 10295] },
   '48': { name: 'Texas', rent: [1403, 4], income: [78476, 263], value: [283800, 738], ownerCosts: [2106, 6], units: [12128515, 1574], occupied: [10992816, 15813], vacant: [1135699, 15068], owners: [6879255, 32101] },
   '53': { name: 'Washington', rent: [1760, 7], income: [98141, 414], value: [564600, 1940], ownerCosts: [2445, 8], units: [3306620, 517], occupied: [3064820, 5874], vacant: [241800, 5686], owners: [1954777, 10007] },
+};
+
+/**
+ * FHFA's all-transactions index of each state and of the United States, 2026 Q2 and 2025 Q2, from HPI_master.csv of the
+ * 2026 Q2 release as the public repository JordynF-design/SC-GA-Future-Cost-Predictor holds it (hpi_master.csv, commit
+ * c2a8131e), read line by line twice: [postal code, name, 2026 Q2, 2025 Q2].
+ */
+// prettier-ignore
+const FHFA_STATES: Readonly<Record<string, readonly [string, string, number, number]>> = {
+  '04': ['AZ', 'Arizona', 731.21, 724.44], '06': ['CA', 'California', 974.97, 966.27], '08': ['CO', 'Colorado', 853.19, 851.46],
+  '11': ['DC', 'District of Columbia', 1037.72, 1043.93], '12': ['FL', 'Florida', 825.7, 814.29], '13': ['GA', 'Georgia', 662.08, 649.55],
+  '17': ['IL', 'Illinois', 565.87, 533.9], '25': ['MA', 'Massachusetts', 1326.94, 1286.11], '36': ['NY', 'New York', 1184.26, 1124.56],
+  '47': ['TN', 'Tennessee', 705.37, 687.53], '48': ['TX', 'Texas', 531.31, 523.1], '53': ['WA', 'Washington', 1033.33, 1022.64],
+};
+const FHFA_NATION = [719.87, 698.69] as const;
+/** The United States' 2020-2024 median household income and its margin: data.census.gov table ACSDT5Y2024.B19013, first row (harikrish13/cash-flow-landlords-reit-analysis, commit bbde3f7f). */
+const NATION_INCOME: Published = [80734, 166];
+/**
+ * The 2015-2019 median home value (B25077_001) with its margin, of each market and each state, from the 2019 summary files
+ * (acsdt5y2019-b25077.dat) as quoted in cwhisman21/mortgage-website-platform-plan, commit af2315db.
+ */
+// prettier-ignore
+const VALUE_2019: Readonly<Record<string, Published>> = {
+  'us-az-phoenix': [235400, 1793], 'us-ca-los-angeles': [636900, 2165], 'us-ca-san-diego': [602600, 4036], 'us-ca-san-francisco': [1097800, 9894],
+  'us-co-denver': [390600, 3946], 'us-dc-washington': [601500, 6902], 'us-fl-miami': [317700, 8981], 'us-fl-tampa': [238900, 4851],
+  'us-ga-atlanta': [290400, 7767], 'us-il-chicago': [258000, 1726], 'us-ma-boston': [532700, 7453], 'us-ny-new-york': [606000, 2391],
+  'us-tn-nashville': [239000, 2576], 'us-tx-austin': [337400, 3146], 'us-tx-dallas': [188100, 3723], 'us-wa-seattle': [663100, 5618],
+  '04': [225500, 662], '06': [505000, 1147], '08': [343300, 911], '11': [601500, 6902], '12': [215300, 548], '13': [176000, 800],
+  '17': [194500, 546], '25': [381600, 975], '36': [313700, 1000], '47': [167200, 579], '48': [172500, 355], '53': [339000, 970],
 };
 
 const round1 = (x: number): number => Math.round(x * 10) / 10;
@@ -146,21 +176,76 @@ describe('published values', () => {
       }
       assert.deepEqual(Object.keys(metrics).sort(), Object.keys(want).sort(), 'no other metric is served');
     });
-    test(`${marketId}: each ACS value is served beside its state's published figure, or the share of its state's figures`, () => {
+    test(`${marketId}: each ACS value is served beside its state's published figure, or the share of its state's figures, and the income beside the nation's`, () => {
       const profile = byId.get(marketId) ?? assert.fail(`no profile of ${marketId}`);
       const fips = MARKETS.find((m) => m.id === marketId)?.placeGeoid.state ?? '';
       const state = STATES[fips] ?? assert.fail(`no state ${fips}`);
       for (const [metricId, figure] of Object.entries(acs(state))) {
         assert.deepEqual(
           profile.profile.metrics[metricId]?.comparisons,
-          [{ level: 'state', code: fips, name: state.name, ...figure, asOf: '2020-2024' }],
+          [
+            { level: 'state', code: fips, name: state.name, ...figure, asOf: '2020-2024' },
+            ...(metricId === 'medianHouseholdIncome'
+              ? [{ level: 'nation', code: '1', name: 'United States', ...estimate(NATION_INCOME), asOf: '2020-2024' }]
+              : []),
+          ],
           `${marketId} ${metricId}`,
         );
       }
-      for (const metricId of ['permits', 'homePriceIndex', 'homePriceChange'])
+      for (const metricId of ['permits', 'homePriceIndex'])
         assert.equal(profile.profile.metrics[metricId]?.comparisons, undefined, `${marketId} ${metricId}: no state figure is served`);
     });
+    test(`${marketId}: the house price change beside its state's and the nation's over the same quarters, from FHFA's published indexes`, () => {
+      const profile = byId.get(marketId) ?? assert.fail(`no profile of ${marketId}`);
+      const fips = MARKETS.find((m) => m.id === marketId)?.placeGeoid.state ?? '';
+      const [code, name, latest, yearBefore] = FHFA_STATES[fips] ?? assert.fail(`no FHFA state ${fips}`);
+      const change = (a: number, b: number): number => Math.round((a / b - 1) * 1000) / 10;
+      assert.deepEqual(profile.profile.metrics['homePriceChange']?.comparisons, [
+        { level: 'state', code, name, value: change(latest, yearBefore), asOf: '2025 Q2 to 2026 Q2' },
+        { level: 'nation', code: 'USA', name: 'United States', value: change(...FHFA_NATION), asOf: '2025 Q2 to 2026 Q2' },
+      ]);
+    });
+    test(`${marketId}: the home value beside its 2015-2019 figure, the change with the Census Bureau's margin and verdict, in each period's dollars`, () => {
+      const profile = byId.get(marketId) ?? assert.fail(`no profile of ${marketId}`);
+      const [then, thenMargin] = VALUE_2019[marketId] ?? assert.fail();
+      const [now, nowMargin] = row.value;
+      const margin = Math.round(Math.hypot(nowMargin ?? NaN, thenMargin ?? NaN));
+      assert.deepEqual(profile.profile.metrics['medianHomeValue']?.change, {
+        from: { asOf: '2015-2019', value: then, marginOfError: thenMargin, dollarYear: 2019 },
+        value: now - then,
+        marginOfError: margin,
+        percent: round1(((now - then) / then) * 100),
+        significant: Math.abs(now - then) > Math.hypot(nowMargin ?? NaN, thenMargin ?? NaN),
+        dollars: 'nominal',
+      });
+      assert.equal(profile.profile.metrics['medianHomeValue']?.dollarYear, 2024);
+    });
   }
+
+  test("each market's series holds the 2015-2019 home value of the market and its state, with their margins", () => {
+    const today = buildToday();
+    for (const [marketId] of PUBLISHED) {
+      const fips = MARKETS.find((m) => m.id === marketId)?.placeGeoid.state ?? '';
+      const doc = JSON.parse(today.routes.get(`/api/markets/${marketId}/series`)?.identity.body.toString('utf8') ?? '{}') as MarketSeries;
+      const metric = doc.metrics['medianHomeValue'] ?? assert.fail(`${marketId} has no home value series`);
+      const of = (o: { period: string; value: number; marginOfError?: number }) => [o.period, o.value, o.marginOfError];
+      assert.deepEqual(of(metric.observations[0] ?? assert.fail()), ['2015-2019', ...(VALUE_2019[marketId] ?? [])], marketId);
+      const state = metric.comparisons?.find((c) => c.geography.level === 'state') ?? assert.fail(`${marketId}: no state series`);
+      assert.deepEqual(of(state.observations[0] ?? assert.fail()), ['2015-2019', ...(VALUE_2019[fips] ?? [])], marketId);
+    }
+  });
+
+  test("San Francisco's owner costs: the API's 4001 served as the Census Bureau's \"4,000+\", and the scores that read it as their bounds", () => {
+    const sf = byId.get('us-ca-san-francisco') ?? assert.fail();
+    assert.deepEqual(sf.profile.metrics['medianOwnerCostsWithMortgage']?.qualifier, { kind: 'open-ended', publishedAs: '4,000+', edge: 4000, bound: 'lower' });
+    // Owner costs of 4,000 a month or more: owner affordability at most 11 (0 with costs unbounded), and the two scores that combine it.
+    assert.deepEqual(sf.profile.scoreBounds, {
+      ownerAffordability: { bound: 'upper', low: 0, high: 11, metrics: ['medianOwnerCostsWithMortgage'] },
+      affordability: { bound: 'upper', low: 30, high: 35, metrics: ['medianOwnerCostsWithMortgage'] },
+      overall: { bound: 'upper', low: 26, high: 29, metrics: ['medianOwnerCostsWithMortgage'] },
+    });
+    for (const p of profiles) if (p.market.id !== sf.market.id) assert.equal(p.profile.scoreBounds, undefined, p.market.id);
+  });
 
   test("each fixture README has the value's row: market, metric, value, margin, published or computed, and where it was read", () => {
     for (const [marketId, row, acsFile] of PUBLISHED) {

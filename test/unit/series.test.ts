@@ -126,17 +126,31 @@ describe('the series CSVs', () => {
     for (const id of WORLD_MARKET_IDS) {
       const s = series(id);
       const csv = rows(PATHS.seriesCsv(id));
-      const observations = Object.values(s.metrics).flatMap((m) => m.observations.map((o) => ({ m, o })));
+      // Each metric's own observations, then its state's and the nation's (the comparisons), each by period.
+      const observations = Object.values(s.metrics).flatMap((m) => [
+        ...m.observations.map((o) => ({ m, o, area: o.geography ?? m.geography })),
+        ...(m.comparisons ?? []).flatMap((c) => c.observations.map((o) => ({ m, o, area: c.geography }))),
+      ]);
       assert.equal(csv.length, observations.length, id);
       assert.deepEqual(
         Object.keys(csv[0] ?? {}),
         SERIES_CSV_COLUMNS.map((c) => c.name),
       );
       csv.forEach((r, i) => {
-        const { m, o } = observations[i] ?? assert.fail('no observation');
+        const { m, o, area } = observations[i] ?? assert.fail('no observation');
         assert.deepEqual(
-          [r['metric_id'], r['period'], Number(r['value']), r['margin_of_error'] === '' ? undefined : Number(r['margin_of_error']), r['illustrative']],
-          [m.id, o.period, o.value, o.marginOfError, String(o.illustrative === true)],
+          [
+            r['metric_id'],
+            r['period'],
+            Number(r['value']),
+            r['margin_of_error'] === '' ? undefined : Number(r['margin_of_error']),
+            r['illustrative'],
+            r['geography_level'],
+            r['geography_code'],
+            r['published_as'] === '' ? undefined : r['published_as'],
+            r['dollar_year'] === '' ? undefined : Number(r['dollar_year']),
+          ],
+          [m.id, o.period, o.value, o.marginOfError, String(o.illustrative === true), area.level, area.code, o.qualifier?.publishedAs, o.dollarYear],
         );
         assert.match(r['period_start'] ?? '', /^\d{4}-\d{2}-\d{2}$/);
         assert.match(r['period_end'] ?? '', /^\d{4}-\d{2}-\d{2}$/);

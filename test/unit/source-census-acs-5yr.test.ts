@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { synthetic } from '../support/upstream/index.ts';
 import { acsFiles } from '../support/upstream/census-acs-5yr.ts';
-import { openEndedNote, proportionMargin } from '../../src/sources/census-acs-5yr/adapter.ts';
+import { openEndedNote, openEndedQualifier, proportionMargin } from '../../src/sources/census-acs-5yr/adapter.ts';
 import { censusAcs5yr } from '../../src/sources/census-acs-5yr/index.ts';
 import type { ReadFixture, SourceLoad } from '../../src/sources/source.ts';
 import { FIXTURE_FILES, fixtureReader } from '../support/data.ts';
@@ -12,6 +12,9 @@ import { WORLD_MARKETS } from '../world/world.ts';
 
 const PLACES = 'census-acs-5yr/acs5-2024-detailed-place.json';
 const STATES = 'census-acs-5yr/acs5-2024-detailed-state.json';
+const NATION = 'census-acs-5yr/acs5-2024-detailed-us.json';
+const PLACES_2019 = 'census-acs-5yr/acs5-2019-detailed-place.json';
+const STATES_2019 = 'census-acs-5yr/acs5-2019-detailed-state.json';
 const RETRIEVAL = 'census-acs-5yr/retrieval.json';
 
 /** The estimates the queries ask for, each followed by its margin of error (…M) in the answer. */
@@ -40,11 +43,34 @@ type Cells = readonly unknown[];
 const response = (rows: readonly unknown[]): string => `[${rows.map((r) => JSON.stringify(r)).join(',\n')}]`;
 const texasMarkets = WORLD_MARKETS.filter((m) => m.id === 'us-tx-austin' || m.id === 'us-tx-dallas');
 
-/** A reader over a small in-memory pair of answers (states default to Texas alone; retrieval.json to the fixture's). */
-function reader(places: readonly unknown[], states?: readonly unknown[], retrieval = FIXTURE_FILES.get(RETRIEVAL) ?? ''): ReadFixture {
+/** The nation's answer (its 2020-2024 median household income) and the 2015-2019 answers of the median home value, as published. */
+const NATION_ANSWER = [
+  ['NAME', 'B19013_001E', 'B19013_001M', 'us'],
+  ['United States', '80734', '166', '1'],
+];
+const EARLIER_PLACES = [
+  ['NAME', 'B25077_001E', 'B25077_001M', 'state', 'place'],
+  ['Austin city, Texas', '337400', '3146', '48', '05000'],
+  ['Dallas city, Texas', '188100', '3723', '48', '19000'],
+];
+const EARLIER_STATES = [
+  ['NAME', 'B25077_001E', 'B25077_001M', 'state'],
+  ['Texas', '172500', '355', '48'],
+];
+
+/** A reader over a small in-memory set of answers (states default to Texas alone; retrieval.json to the fixture's). */
+function reader(
+  places: readonly unknown[],
+  states?: readonly unknown[],
+  retrieval = FIXTURE_FILES.get(RETRIEVAL) ?? '',
+  others: Readonly<Record<string, readonly unknown[]>> = {},
+): ReadFixture {
   const files = new Map([
     [PLACES, response(places)],
     [STATES, response(states ?? [STATE_HEADER, TEXAS])],
+    [NATION, response(others[NATION] ?? NATION_ANSWER)],
+    [PLACES_2019, response(others[PLACES_2019] ?? EARLIER_PLACES)],
+    [STATES_2019, response(others[STATES_2019] ?? EARLIER_STATES)],
     [RETRIEVAL, retrieval],
   ]);
   return (path) => {
@@ -95,7 +121,7 @@ describe('census-acs-5yr: the real fixture', () => {
   test('asks the API for every place of every state and for every state, the same variables, for the 2024 vintage', () => {
     assert.deepEqual(
       censusAcs5yr.remote.map((r) => r.file),
-      [PLACES, STATES],
+      [PLACES, STATES, NATION, PLACES_2019, STATES_2019],
     );
     const [places, states] = censusAcs5yr.remote.map((r) => new URL(r.url));
     for (const url of [places, states]) {
@@ -111,8 +137,20 @@ describe('census-acs-5yr: the real fixture', () => {
     assert.equal(states?.searchParams.has('in'), false);
     assert.equal(censusAcs5yr.vintageOf?.(fixtureReader()), '2020-2024');
   });
-  test('reads the two answers and retrieval.json, and nothing else', () => {
-    assert.deepEqual(censusAcs5yr.files, [PLACES, STATES, RETRIEVAL]);
+  test("asks for the nation's median household income, and the 2015-2019 median home value of every place and state", () => {
+    const [, , nation, places2019, states2019] = censusAcs5yr.remote.map((r) => new URL(r.url));
+    assert.equal(nation?.href.split('?')[0], 'https://api.census.gov/data/2024/acs/acs5');
+    assert.equal(nation?.searchParams.get('get'), 'NAME,B19013_001E,B19013_001M');
+    assert.equal(nation?.searchParams.get('for'), 'us:1');
+    for (const url of [places2019, states2019]) {
+      assert.equal(url?.href.split('?')[0], 'https://api.census.gov/data/2019/acs/acs5');
+      assert.equal(url?.searchParams.get('get'), 'NAME,B25077_001E,B25077_001M');
+    }
+    assert.equal(places2019?.searchParams.get('for'), 'place:*');
+    assert.equal(states2019?.searchParams.get('for'), 'state:*');
+  });
+  test('reads the five answers and retrieval.json, and nothing else', () => {
+    assert.deepEqual(censusAcs5yr.files, [PLACES, STATES, NATION, PLACES_2019, STATES_2019, RETRIEVAL]);
     assert.equal(censusAcs5yr.sourceId, 'census-acs-5yr');
   });
   test("attributes the values to the Census Bureau's ACS 5-year estimates, naming the tables, with retrieval.json's dates and high confidence", () => {
@@ -120,7 +158,8 @@ describe('census-acs-5yr: the real fixture', () => {
       sourceId: 'census-acs-5yr',
       sourceName: 'American Community Survey 5-year estimates',
       agency: 'U.S. Census Bureau',
-      datasetName: 'ACS 5-year estimates 2020-2024, places and states: tables B25064, B19013, B25077, B25088, B25001, B25002 and B25003',
+      datasetName:
+        "ACS 5-year estimates 2020-2024, places and states: tables B25064, B19013, B25077, B25088, B25001, B25002 and B25003; the nation's B19013; 2015-2019 B25077 of the places and states",
       sourceUrl: 'https://www.census.gov/programs-surveys/acs',
       confidence: 'high',
       updateFrequency: 'annually',
@@ -135,11 +174,23 @@ describe('census-acs-5yr: the real fixture', () => {
       const openEnded = o.marketId === 'us-ca-san-francisco' && o.metricId === 'medianOwnerCostsWithMortgage';
       assert.equal(o.illustrative, undefined, `${o.marketId} ${o.metricId}`);
       assert.equal(o.marginOfError === undefined, openEnded, `${o.marketId} ${o.metricId}`);
-      assert.equal(o.comparisons?.length, 1, `${o.marketId} ${o.metricId}`);
+      assert.equal(o.qualifier !== undefined, openEnded, `${o.marketId} ${o.metricId}`);
+      // The state's, and the nation's where the nation's answer holds the estimate (median household income alone).
+      assert.deepEqual(
+        o.comparisons?.map((c) => c.level),
+        o.metricId === 'medianHouseholdIncome' ? ['state', 'nation'] : ['state'],
+        `${o.marketId} ${o.metricId}`,
+      );
     }
   });
-  test("San Francisco's owner costs are the API's 4001, the Census Bureau's \"4,000+\", served with a note that says so", () => {
+  test("San Francisco's owner costs are the API's 4001, the Census Bureau's \"4,000+\", served qualified and with a note that says so", () => {
     assert.equal(value(load, 'us-ca-san-francisco', 'medianOwnerCostsWithMortgage'), 4001);
+    assert.deepEqual(observation(load, 'us-ca-san-francisco', 'medianOwnerCostsWithMortgage')?.qualifier, {
+      kind: 'open-ended',
+      publishedAs: '4,000+',
+      edge: 4000,
+      bound: 'lower',
+    });
     assert.deepEqual(load.notes, [
       {
         marketId: 'us-ca-san-francisco',
@@ -172,7 +223,64 @@ describe('census-acs-5yr: each market beside its state', () => {
     ]);
     assert.deepEqual(observation(load, 'us-tx-austin', 'medianHouseholdIncome')?.comparisons, [
       { level: 'state', code: '48', name: 'Texas', value: 78476, marginOfError: 263, asOf: '2020-2024' },
+      // The nation's answer holds median household income alone: the only metric with the nation beside it.
+      { level: 'nation', code: '1', name: 'United States', value: 80734, marginOfError: 166, asOf: '2020-2024' },
     ]);
+  });
+  test("the 2015-2019 median home value, the market's and its state's, with their margins, beside 2020-2024 in the series", () => {
+    const load = censusAcs5yr.load(reader([PLACE_HEADER, AUSTIN, DALLAS]), texasMarkets);
+    const series = load.series.find((s) => s.marketId === 'us-tx-austin' && s.metricId === 'medianHomeValue');
+    assert.deepEqual(series?.points, [
+      { period: '2015-2019', value: 337400, marginOfError: 3146 },
+      { period: '2020-2024', value: 555300, marginOfError: 8017 },
+    ]);
+    assert.deepEqual(series?.comparisons, [
+      {
+        area: { level: 'state', name: 'Texas', codes: { stateFips: '48' }, states: ['TX'] },
+        points: [
+          { period: '2015-2019', value: 172500, marginOfError: 355 },
+          { period: '2020-2024', value: 283800, marginOfError: 738 },
+        ],
+      },
+    ]);
+    // A metric of no earlier answer has this period's points alone; the nation beside it where its answer holds it.
+    const income = load.series.find((s) => s.marketId === 'us-tx-austin' && s.metricId === 'medianHouseholdIncome');
+    assert.deepEqual(income?.points, [{ period: '2020-2024', value: 93658, marginOfError: 1670 }]);
+    assert.deepEqual(
+      income?.comparisons?.map((c) => [c.area.level, c.points]),
+      [
+        ['state', [{ period: '2020-2024', value: 78476, marginOfError: 263 }]],
+        ['nation', [{ period: '2020-2024', value: 80734, marginOfError: 166 }]],
+      ],
+    );
+  });
+  test('a market or state missing from an earlier answer is refused, naming the file and the market', () => {
+    assertFixtureError(
+      () => censusAcs5yr.load(reader([PLACE_HEADER, AUSTIN, DALLAS], undefined, undefined, { [PLACES_2019]: EARLIER_PLACES.slice(0, 2) }), texasMarkets),
+      'missing_row',
+      /^census-acs-5yr\/acs5-2019-detailed-place\.json, market us-tx-dallas: no row for Dallas city, Texas/,
+    );
+  });
+  test("the nation's answer must be the query's: its header, and a row for the United States", () => {
+    assertFixtureError(
+      () => censusAcs5yr.load(reader([PLACE_HEADER, AUSTIN, DALLAS], undefined, undefined, { [NATION]: [NATION_ANSWER[0] ?? []] }), texasMarkets),
+      'missing_row',
+      'census-acs-5yr/acs5-2024-detailed-us.json: no row for the United States (us 1)',
+    );
+    assertFixtureError(
+      () =>
+        censusAcs5yr.load(
+          reader([PLACE_HEADER, AUSTIN, DALLAS], undefined, undefined, {
+            [NATION]: [
+              ['NAME', 'B19013_001M', 'B19013_001E', 'us'],
+              ['United States', '166', '80734', '1'],
+            ],
+          }),
+          texasMarkets,
+        ),
+      'bad_shape',
+      /acs5-2024-detailed-us\.json:1, column B19013_001M, at \/0\/1: header has "B19013_001M" as column 2, where the query asked for "B19013_001E"/,
+    );
   });
   test("a state's annotation leaves that metric without a comparison, and keeps the market's value", () => {
     const load = censusAcs5yr.load(reader([PLACE_HEADER, AUSTIN, DALLAS], [STATE_HEADER, texasWith('B25088_002E', '-666666666')]), texasMarkets);
@@ -193,7 +301,7 @@ describe('census-acs-5yr: each market beside its state', () => {
     assertFixtureError(
       () => censusAcs5yr.load(reader([PLACE_HEADER, AUSTIN, DALLAS], [STATE_HEADER, ALABAMA]), texasMarkets),
       'missing_row',
-      "census-acs-5yr/acs5-2024-detailed-state.json, market us-tx-austin: no row for state 48 (Texas), the state of us-tx-austin: every market's figures are shown beside its state's",
+      "census-acs-5yr/acs5-2024-detailed-state.json, market us-tx-austin: no row for state 48 (Texas), the state of us-tx-austin: every market's figures are shown beside its state's, and over time where published",
     );
   });
   test('a second row for a state is an error naming both lines', () => {
@@ -387,14 +495,31 @@ describe('census-acs-5yr: values a market row leaves out', () => {
 });
 
 describe('census-acs-5yr: layout', () => {
-  test('columns in another order read the same', () => {
-    // The geography first, then NAME, then the variables backwards.
-    const order = [STATE, PLACE, 0, ...Array.from({ length: STATE - 1 }, (_, i) => STATE - 1 - i)];
-    const shuffle = (row: Cells): Cells => order.map((i) => row[i] ?? null);
-    const load = censusAcs5yr.load(reader([PLACE_HEADER, AUSTIN, DALLAS].map(shuffle)), texasMarkets);
-    const plain = censusAcs5yr.load(reader([PLACE_HEADER, AUSTIN, DALLAS]), texasMarkets);
-    assert.deepEqual(load.observations, plain.observations);
-    assert.equal(value(load, 'us-tx-dallas', 'homeownershipRate'), 42.4);
+  test("columns in another order than the query's are refused: two swapped would serve each value under the other's name", () => {
+    // Rent and owner costs are both dollars a month, and occupied and owner-occupied units both counts: no range tells them apart.
+    for (const [a, b] of [
+      ['B25064_001E', 'B25088_002E'],
+      ['B25002_002E', 'B25003_002E'],
+      ['state', 'NAME'],
+    ] as const) {
+      const i = PLACE_HEADER.indexOf(a);
+      const j = PLACE_HEADER.indexOf(b);
+      const swap = (row: Cells): Cells => row.map((c, k) => (k === i ? row[j] : k === j ? row[i] : c));
+      const first = Math.min(i, j);
+      assertFixtureError(
+        () => censusAcs5yr.load(reader([PLACE_HEADER, AUSTIN, DALLAS].map(swap)), texasMarkets),
+        'bad_shape',
+        `census-acs-5yr/acs5-2024-detailed-place.json:1, column ${PLACE_HEADER[first === i ? j : i] ?? ''}, at /0/${first}: header has "${PLACE_HEADER[first === i ? j : i] ?? ''}" as column ${first + 1}, where the query asked for "${PLACE_HEADER[first] ?? ''}": the columns must be those of the query, in its order, or a value would be read under another's name`,
+      );
+    }
+  });
+  test('a column the query did not ask for is refused', () => {
+    const wider = (row: Cells, cell: unknown): Cells => [...row, cell];
+    assertFixtureError(
+      () => censusAcs5yr.load(reader([wider(PLACE_HEADER, 'B25003_003E'), wider(AUSTIN, '1'), wider(DALLAS, '1')]), texasMarkets),
+      'bad_shape',
+      'census-acs-5yr/acs5-2024-detailed-place.json:1, column B25003_003E, at /0/19: header has a column "B25003_003E" the query did not ask for',
+    );
   });
   test('a second row for a market is an error naming the file, its line and the first one', () => {
     assertFixtureError(
@@ -552,7 +677,18 @@ describe('census-acs-5yr: medians in an open-ended interval', () => {
     assert.equal(margin(load, 'us-tx-austin', 'medianHomeValue'), undefined);
     assert.equal(load.notes.length, 1);
     assert.equal(load.notes[0]?.metricId, 'medianHomeValue');
+    assert.deepEqual(observation(load, 'us-tx-austin', 'medianHomeValue')?.qualifier, {
+      kind: 'open-ended',
+      publishedAs: '2,000,000+',
+      edge: 2000000,
+      bound: 'lower',
+    });
     const other = censusAcs5yr.load(reader([PLACE_HEADER, austinWith('B25077_001M', '-222222222'), DALLAS]), texasMarkets);
     assert.deepEqual(other.notes, []);
+    assert.equal(observation(other, 'us-tx-austin', 'medianHomeValue')?.qualifier, undefined);
+  });
+  test('the qualifier says which bound the edge is: "100-" is at most 100, "250,000+" at least 250,000', () => {
+    assert.deepEqual(openEndedQualifier(99), { kind: 'open-ended', publishedAs: '100-', edge: 100, bound: 'upper' });
+    assert.deepEqual(openEndedQualifier(250001), { kind: 'open-ended', publishedAs: '250,000+', edge: 250000, bound: 'lower' });
   });
 });

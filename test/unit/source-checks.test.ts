@@ -158,7 +158,7 @@ describe('the load: numbers finite and in range, no invisible character taken as
     assertFixtureError(
       () => load({ [WEST]: (t) => t.replace(/^(2024,04,257000,(?:[^,]*,){15})[^,]*/m, '$120000000') }),
       'out_of_range',
-      /^census-bps\/we2024a\.txt:7, column permits, market us-az-phoenix: permits is 200\d{5}, outside the metric's range \(from 0 to 10000000 units\)$/,
+      /^census-bps\/we2024a\.txt:7, column permits, market us-az-phoenix: permits is 200\d{5}, outside the metric's range \(from 0 to 1000000 units\)$/,
     );
   });
   test('a U+FEFF before a row inside the file is refused with its line, whatever row it is', () => {

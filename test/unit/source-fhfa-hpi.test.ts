@@ -4,20 +4,22 @@ import { describe, test } from 'node:test';
 import { FixtureError } from '../../src/contract/errors.ts';
 import { areaCode } from '../../src/contract/geography.ts';
 import { latestQuarterOf, parseSeriesName } from '../../src/sources/fhfa-hpi/adapter.ts';
-import { codeOf } from '../../src/sources/fhfa-hpi/format.ts';
+import { MASTER, codeOf } from '../../src/sources/fhfa-hpi/format.ts';
 import { fhfaHpi } from '../../src/sources/fhfa-hpi/index.ts';
 import type { ReadFixture, SourceLoad } from '../../src/sources/source.ts';
 import { FIXTURE_FILES, fixtureReader } from '../support/data.ts';
 import { assertFixtureError } from '../support/refused.ts';
-import { fhfaFiles } from '../support/upstream/fhfa-hpi.ts';
+import { fhfaFiles, masterFor } from '../support/upstream/fhfa-hpi.ts';
 import { WORLD_MARKETS } from '../world/world.ts';
 
 const FILE = 'fhfa-hpi/hpi_at_metro.csv';
 const RETRIEVAL = '{ "vintage": "2025 Q4", "latestReleaseDate": "2026-02-24", "latestRetrievedAt": "2026-09-28" }';
 
+/** The metro file with the master file of the same release beside it (the markets' states and the nation through its latest quarter). */
 const readerOf = (csv: string, retrieval = RETRIEVAL): ReadFixture => {
   const files = new Map([
     [FILE, csv],
+    [MASTER, masterFor(WORLD_MARKETS, csv)],
     ['fhfa-hpi/retrieval.json', retrieval],
   ]);
   return (path) => {
@@ -444,23 +446,26 @@ describe('fhfa-hpi: latestQuarterOf, the vintage fetch records', () => {
 describe('fhfa-hpi: the source attribution', () => {
   const dataset = (csv: string): string => fhfaHpi.load(readerOf(csv), WORLD_MARKETS).source.datasetName;
   test('metro indexes only: "metro"', () => {
-    assert.equal(dataset(austin()), 'House Price Index, metro all-transactions indexes, quarterly, not seasonally adjusted (through 2025 Q4)');
+    assert.equal(dataset(austin()), 'House Price Index, metro, state and US all-transactions indexes, quarterly, not seasonally adjusted (through 2025 Q4)');
   });
   test('division indexes only: "metropolitan-division"', () => {
     assert.equal(
       dataset(`${pair('Tampa, FL (MSAD)', '45294', '500.00', '510.00').join('\n')}\n`),
-      'House Price Index, metropolitan-division all-transactions indexes, quarterly, not seasonally adjusted (through 2025 Q4)',
+      'House Price Index, metropolitan-division, state and US all-transactions indexes, quarterly, not seasonally adjusted (through 2025 Q4)',
     );
   });
   test("through the latest quarter any market's index has, not retrieval.json's vintage", () => {
     const csv = `${[...pair('Austin-Round Rock-San Marcos, TX', '12420', '500.00', '510.00', 2024), ...pair('Denver-Aurora-Centennial, CO', '19740', '500.00', '510.00', 2023)].join('\n')}\n`;
-    assert.equal(dataset(csv), 'House Price Index, metro all-transactions indexes, quarterly, not seasonally adjusted (through 2024 Q4)');
+    assert.equal(dataset(csv), 'House Price Index, metro, state and US all-transactions indexes, quarterly, not seasonally adjusted (through 2024 Q4)');
   });
   test("no market with an index: through retrieval.json's vintage", () => {
     const load = fhfaHpi.load(readerOf('"Abilene, TX",10180,2025,4,369.82,( 9.23)\n'), WORLD_MARKETS);
     assert.equal(load.observations.length, 0);
     assert.equal(load.missing.length, 32);
-    assert.equal(load.source.datasetName, 'House Price Index, metro all-transactions indexes, quarterly, not seasonally adjusted (through 2025 Q4)');
+    assert.equal(
+      load.source.datasetName,
+      'House Price Index, metro, state and US all-transactions indexes, quarterly, not seasonally adjusted (through 2025 Q4)',
+    );
   });
   test('a retrieval.json with a notice carries it, and the dates it records', () => {
     const load = fhfaHpi.load(
@@ -677,7 +682,8 @@ describe('fhfa-hpi: the committed fixture (2023 delineations, the 2026 Q2 releas
       sourceId: 'fhfa-hpi',
       sourceName: 'FHFA House Price Index',
       agency: 'Federal Housing Finance Agency',
-      datasetName: 'House Price Index, metro and metropolitan-division all-transactions indexes, quarterly, not seasonally adjusted (through 2026 Q2)',
+      datasetName:
+        'House Price Index, metro and metropolitan-division, state and US all-transactions indexes, quarterly, not seasonally adjusted (through 2026 Q2)',
       sourceUrl: 'https://www.fhfa.gov/data/hpi',
       confidence: 'high',
       updateFrequency: 'quarterly',
@@ -696,14 +702,19 @@ describe('fhfa-hpi: the committed fixture (2023 delineations, the 2026 Q2 releas
       asOf: '2025 Q2 to 2026 Q2',
       sourceId: 'fhfa-hpi',
       boundary: { level: 'cbsa', name: 'Austin-Round Rock-San Marcos, TX', codes: { cbsa: '12420' }, states: ['TX'] },
+      // Texas: 531.31 / 523.10 - 1 = 1.57 %; the United States: 719.87 / 698.69 - 1 = 3.03 % (HPI_master.csv, the same release).
+      comparisons: [
+        { level: 'state', code: 'TX', name: 'Texas', value: 1.6, asOf: '2025 Q2 to 2026 Q2' },
+        { level: 'nation', code: 'USA', name: 'United States', value: 3, asOf: '2025 Q2 to 2026 Q2' },
+      ],
       origin: { file: FILE, line: 824 },
     });
     assert.deepEqual(observation(load, 'us-tx-austin')?.origin, { file: FILE, line: 824 });
   });
 
-  test('reads hpi_at_metro.csv and retrieval.json, and nothing else', () => {
+  test('reads hpi_at_metro.csv, HPI_master.csv and retrieval.json, and nothing else', () => {
     assert.equal(fhfaHpi.sourceId, 'fhfa-hpi');
-    assert.deepEqual(fhfaHpi.files, [FILE, 'fhfa-hpi/retrieval.json']);
+    assert.deepEqual(fhfaHpi.files, [FILE, MASTER, 'fhfa-hpi/retrieval.json']);
   });
 
   test('every market has both metrics; the other series around them are skipped and counted', () => {
@@ -713,7 +724,7 @@ describe('fhfa-hpi: the committed fixture (2023 delineations, the 2026 Q2 releas
     assert.equal(load.skipped, 3502);
     assert.equal(
       load.source.datasetName,
-      'House Price Index, metro and metropolitan-division all-transactions indexes, quarterly, not seasonally adjusted (through 2026 Q2)',
+      'House Price Index, metro and metropolitan-division, state and US all-transactions indexes, quarterly, not seasonally adjusted (through 2026 Q2)',
     );
   });
 
@@ -766,7 +777,7 @@ describe('fhfa-hpi: the committed fixture (2023 delineations, the 2026 Q2 releas
     ];
     const gappy = fhfaHpi.load(readerOf(`${rows.join('\n')}\n`), WORLD_MARKETS);
     assert.deepEqual(
-      gappy.series.filter((s) => s.metricId === 'homePriceIndex'),
+      gappy.series.filter((s) => s.metricId === 'homePriceIndex').map(({ comparisons: _around, ...s }) => s),
       [
         {
           firstRow: '2024 Q2',
@@ -821,7 +832,10 @@ describe('fhfa-hpi: the committed fixture (2023 delineations, the 2026 Q2 releas
 
   test("the vintage is the latest quarter of the file, and fetch downloads FHFA's own address", () => {
     assert.equal(fhfaHpi.vintageOf?.(fixtureReader()), '2026 Q2');
-    assert.deepEqual(fhfaHpi.remote, [{ file: FILE, url: 'https://www.fhfa.gov/hpi/download/quarterly_datasets/hpi_at_metro.csv' }]);
+    assert.deepEqual(fhfaHpi.remote, [
+      { file: FILE, url: 'https://www.fhfa.gov/hpi/download/quarterly_datasets/hpi_at_metro.csv' },
+      { file: MASTER, url: 'https://www.fhfa.gov/hpi/download/monthly/hpi_master.csv' },
+    ]);
   });
 
   test('thousands of other series around the markets change no value and are all counted', () => {
@@ -830,5 +844,103 @@ describe('fhfa-hpi: the committed fixture (2023 delineations, the 2026 Q2 releas
     const values = (l: SourceLoad) => l.observations.map(({ origin: _origin, ...rest }) => rest);
     assert.deepEqual(values(wide), values(load));
     assert.equal(wide.skipped, 3502 + 5000);
+  });
+});
+
+describe("fhfa-hpi: the states' and the nation's series of the master file", () => {
+  const HEADER = 'hpi_type,hpi_flavor,frequency,level,place_name,place_id,yr,period,index_nsa,index_sa,rstderr,note';
+  const line = (level: string, name: string, id: string, year: number, quarter: number, index: string): string =>
+    `traditional,all-transactions,quarterly,${level},${name},${id},${year},${quarter},${index},,,`;
+  /** Austin alone in the metro file (2024 Q4 and 2025 Q4), with a master file of these lines. */
+  const load = (master: readonly string[]) => {
+    const files = new Map([
+      [FILE, austin()],
+      [MASTER, `${master.join('\n')}\n`],
+      ['fhfa-hpi/retrieval.json', RETRIEVAL],
+    ]);
+    return fhfaHpi.load(
+      (path) => files.get(path) ?? '',
+      WORLD_MARKETS.filter((m) => m.id === 'us-tx-austin'),
+    );
+  };
+  /** Texas and the nation from 1995 Q1 (each 1995 Q1 value its own base) to 2025 Q4, in the master file's order. */
+  const both = (texas = (k: number) => (200 + k).toFixed(2), nation = (k: number) => (400 + 2 * k).toFixed(2)): string[] => {
+    const lines = [HEADER];
+    for (const [level, name, id, value] of [
+      ['State', 'Texas', 'TX', texas],
+      ['USA or Census Division', 'United States', 'USA', nation],
+    ] as const) {
+      for (let k = 0; k <= (2025 - 1995) * 4 + 3; k += 1) lines.push(line(level, name, id, 1995 + Math.floor(k / 4), (k % 4) + 1, value(k)));
+    }
+    return lines;
+  };
+
+  test("the market's change beside its state's and the nation's over the same quarters, from the published indexes", () => {
+    const change = observation(load(both()), 'us-tx-austin', 'homePriceChange');
+    // Texas: 2024 Q4 is k = 119 (319.00), 2025 Q4 k = 123 (323.00): +1.25 %, 1.3 to one decimal; the nation 638 to 646: +1.25 %.
+    assert.deepEqual(change?.comparisons, [
+      { level: 'state', code: 'TX', name: 'Texas', value: 1.3, asOf: '2024 Q4 to 2025 Q4' },
+      { level: 'nation', code: 'USA', name: 'United States', value: 1.3, asOf: '2024 Q4 to 2025 Q4' },
+    ]);
+  });
+
+  test("the index series of the state and the nation, rebased to the metro file's 1995 Q1 = 100, and their change series", () => {
+    const series = load(both()).series;
+    const index = series.find((s) => s.metricId === 'homePriceIndex')?.comparisons ?? [];
+    assert.deepEqual(
+      index.map((c) => [c.area.level, c.area.name, c.points[0], c.points.at(-1)]),
+      [
+        // 323 / 200 * 100 and 646 / 400 * 100.
+        ['state', 'Texas', { period: '1995 Q1', value: 100 }, { period: '2025 Q4', value: 161.5 }],
+        ['nation', 'United States', { period: '1995 Q1', value: 100 }, { period: '2025 Q4', value: 161.5 }],
+      ],
+    );
+    assert.deepEqual(index[0]?.area, { level: 'state', name: 'Texas', codes: { stateFips: '48' }, states: ['TX'] });
+    const change = series.find((s) => s.metricId === 'homePriceChange')?.comparisons ?? [];
+    assert.deepEqual(change[0]?.points.at(-1), { period: '2024 Q4 to 2025 Q4', value: 1.3 });
+  });
+
+  test("a header that is not the master file's is refused, naming the column", () => {
+    assertFixtureError(
+      () => load([HEADER.replace('place_id', 'place_code'), ...both().slice(1)]),
+      'bad_shape',
+      /^fhfa-hpi\/hpi_master\.csv:1, column place_code: the header must be FHFA's master-file columns in order .*; column 6 is "place_code"$/,
+    );
+  });
+
+  test("a market's state missing from the file is refused, naming the market", () => {
+    assertFixtureError(
+      () => load(both().filter((l) => !l.includes(',TX,'))),
+      'missing_row',
+      /^fhfa-hpi\/hpi_master\.csv, market us-tx-austin.*no all-transactions quarterly series of Texas \(TX\)/,
+    );
+  });
+
+  test('a state series ending before the metro file does is another release, refused', () => {
+    assertFixtureError(
+      () => load(both().filter((l) => !l.endsWith(',TX,2025,4,323.00,,,'))),
+      'out_of_range',
+      /the series of Texas \(TX\) ends in 2025 Q3, hpi_at_metro\.csv's in 2025 Q4: both files must be of one release/,
+    );
+  });
+
+  test('a quarter lost inside a series, or given twice, is refused with its line', () => {
+    const lines = both();
+    assertFixtureError(
+      () => load(lines.filter((l) => !l.endsWith(',TX,2000,1,220.00,,,'))),
+      'missing_row',
+      /Texas\) has no line for 2000 Q1, though its series runs from 1995 Q1 to 2025 Q4: a line was lost/,
+    );
+    const twice = [...lines.slice(0, 3), lines[2] ?? '', ...lines.slice(3)];
+    assertFixtureError(() => load(twice), 'duplicate_row', /^fhfa-hpi\/hpi_master\.csv:4: second line for TX \(Texas\) 1995 Q2; the first is line 3$/);
+  });
+
+  test('lines of other indexes, levels and places are skipped and counted, never parsed', () => {
+    const others = [
+      'purchase-only,monthly,USA or Census Division,United States,USA,2025,1,garbage',
+      'traditional,all-transactions,quarterly,MSA,"Abilene, TX",10180,2025,4,369.82,,,',
+    ];
+    const l = load([...both(), ...others, line('State', 'Ohio', 'OH', 2025, 4, '300.00')]);
+    assert.equal(l.skipped, 3);
   });
 });

@@ -365,7 +365,7 @@ describe('what the load refuses before it is data', () => {
     assertFixtureError(
       () => readRetrieval(reader('{"vintage":"2025",\n"latestReleseDate":"2026-01-01"}'), 'src-x'),
       'bad_shape',
-      'src-x/retrieval.json:2, at /latestReleseDate: unknown field "latestReleseDate"; retrieval.json holds "vintage", "latestReleaseDate", "latestRetrievedAt", "illustrative", "illustrativeMetrics", "files"',
+      'src-x/retrieval.json:2, at /latestReleseDate: unknown field "latestReleseDate"; retrieval.json holds "vintage", "latestReleaseDate", "latestReleaseDateBasis", "latestRetrievedAt", "readFrom", "illustrative", "illustrativeMetrics", "files"',
     );
   });
   test('a number past 2^53 − 1 is refused before anything is sized or rounded by it', () => {

@@ -1,6 +1,7 @@
 // The validate stage: every rule it enforces beyond the schema, every CSV tie, and each failure named with its route, place and reason.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { METHODOLOGY_VERSION } from '../../src/methodology/version.ts';
 import type { MarketProfile } from '../../src/contract/schemas.ts';
 import { ContractError } from '../../src/contract/errors.ts';
 import { PATHS } from '../../src/contract/paths.ts';
@@ -328,7 +329,7 @@ describe('assertCsvTies: every CSV row ties to the JSON', () => {
       [5, 'unit', 'USD', 'CSV has "USD", the JSON has "USD/mo"'],
       [6, 'source_id', 'fhfa-hpi', 'CSV has "fhfa-hpi", the JSON has "census-acs-5yr"'],
       [7, 'updated_date', '2026-05-19', 'CSV has "2026-05-19", the JSON has "2026-11-29"'],
-      [8, 'methodology_version', 'v1.1', 'CSV has "v1.1", the JSON has "v3.0"'],
+      [8, 'methodology_version', 'v1.1', `CSV has "v1.1", the JSON has "${METHODOLOGY_VERSION}"`],
       [9, 'production_mode', 'live', 'CSV has "live", the JSON has "static-fixture"'],
       [10, 'live_data', 'true', 'CSV has "true", the JSON has "false"'],
     ];

@@ -1,5 +1,6 @@
 // The vintage index (/api/vintages): each snapshot's sources with their files as hashed, the next release and whether it was overdue at that snapshot's date, and its links.
 import assert from 'node:assert/strict';
+import { METHODOLOGY_VERSION } from '../../src/methodology/version.ts';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -58,7 +59,7 @@ describe('the vintage index', () => {
     const [current] = index.vintages;
     assert.equal(current?.snapshotDate, SNAPSHOT);
     assert.equal(current?.current, true);
-    assert.equal(current?.methodologyVersion, 'v3.0');
+    assert.equal(current?.methodologyVersion, METHODOLOGY_VERSION);
     assert.deepEqual(current?.sources, [
       {
         sourceId: 'census-acs-5yr',
@@ -66,7 +67,9 @@ describe('the vintage index', () => {
         updateFrequency: 'annually',
         latestReleaseDate: '2026-01-29',
         latestRetrievedAt: '2026-11-29',
-        files: [fileOf('census-acs-5yr/acs5-2024-detailed-place.json'), fileOf('census-acs-5yr/acs5-2024-detailed-state.json')],
+        files: ['2019-detailed-place', '2019-detailed-state', '2024-detailed-place', '2024-detailed-state', '2024-detailed-us'].map((f) =>
+          fileOf(`census-acs-5yr/acs5-${f}.json`),
+        ),
         // 2026-01-29 and a year: not yet due at the snapshot.
         nextExpectedRelease: '2027-01-29',
         overdue: false,
@@ -87,7 +90,7 @@ describe('the vintage index', () => {
         updateFrequency: 'quarterly',
         latestReleaseDate: '2026-08-25',
         latestRetrievedAt: '2026-11-29',
-        files: [fileOf('fhfa-hpi/hpi_at_metro.csv')],
+        files: [fileOf('fhfa-hpi/hpi_at_metro.csv'), fileOf('fhfa-hpi/hpi_master.csv')],
         // 2026-08-25 and a quarter: due four days before the snapshot, and not in it.
         nextExpectedRelease: '2026-11-25',
         overdue: true,
@@ -167,6 +170,35 @@ describe('the vintage index', () => {
       buildVintageIndex(snapshotWith([], sources), BASE_URL).vintages[0]?.sources.map((s) => s.sourceId),
       ['census-acs-5yr', 'census-bps'],
     );
+  });
+
+  test("an archived snapshot's illustrative values by market, and what the current snapshot says of its figures that its bytes do not", () => {
+    const SF = 'us-ca-san-francisco';
+    // The archive as published before qualifiers: San Francisco's owner costs plain 4001, its rent illustrative; a release date without its basis.
+    const old = structuredClone(profileOf(SF));
+    const costs = old.profile.metrics['medianOwnerCostsWithMortgage'] ?? assert.fail();
+    delete costs.qualifier;
+    Object.assign(old.profile.metrics['medianGrossRent'] ?? assert.fail(), { illustrative: true });
+    const record: PastSnapshot = {
+      ...past(PAST, []),
+      sources: [{ sourceId: 'fhfa-hpi', vintage: '2026 Q2', updateFrequency: 'quarterly', latestReleaseDate: '2026-08-25', files: [] }],
+      profiles: new Map([[SF, old]]),
+    };
+    const inferred = fixtureReader({
+      'fhfa-hpi/retrieval.json': (t) =>
+        t.replace('"latestReleaseDate": "2026-08-25"', '"latestReleaseDate": "2026-08-25", "latestReleaseDateBasis": "inferred"'),
+    });
+    const snapshot = assembleSnapshot(WORLD_MARKETS, loadSources(inferred, WORLD_MARKETS, WORLD_SOURCES), BASE_URL, [record]);
+    const index = buildVintageIndex(snapshot, BASE_URL);
+    const archived = index.vintages[1] ?? assert.fail();
+    assert.deepEqual(archived.illustrative, { [SF]: ['medianGrossRent'] });
+    assert.deepEqual(archived.laterNotes, [
+      `${SF} medianOwnerCostsWithMortgage 4001 (2020-2024) is the agency's "4,000+": an open-ended interval's edge, not an exact figure, and without a margin of error (said from the snapshot of ${SNAPSHOT} on).`,
+      `fhfa-hpi's release date 2026-08-25 is inferred from the agency's release calendar; the release itself was not seen (said from the snapshot of ${SNAPSHOT} on).`,
+    ]);
+    // The current snapshot says nothing of itself: every value published, nothing corrected.
+    assert.equal('illustrative' in (index.vintages[0] ?? {}), false);
+    assert.equal('laterNotes' in (index.vintages[0] ?? {}), false);
   });
 
   test('the current snapshot once archived: listed once, with the methodology, sources and markets its record holds', () => {

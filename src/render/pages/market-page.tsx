@@ -125,8 +125,13 @@ function ScoreSection({ site, profile }: { site: Site; profile: AssembledProfile
   );
 }
 
-/** What a difference is called, by the test's verdict: the market's figure against its state's, in a few words. */
-function differenceWords(name: string, metric: Metric, c: Comparison): string {
+/**
+ * What a difference is called, by the test's verdict: the market's figure against its state's or the nation's, in a few
+ * words; nothing where the agency publishes no margin for either (FHFA's indexes) or where the test says nothing (a count).
+ */
+function differenceWords(name: string, metric: Metric, c: Comparison): string | undefined {
+  if (metricDefinition(metric.id)?.tested === false) return undefined;
+  if (metric.marginOfError === undefined && c.marginOfError === undefined && metric.qualifier === undefined) return undefined;
   const d = testDifference(metric, c);
   if (d.verdict === 'untested') return 'no margin to test the difference';
   if (d.verdict === 'not different') {
@@ -135,10 +140,10 @@ function differenceWords(name: string, metric: Metric, c: Comparison): string {
   return `${name} ${d.verdict}, a significant difference`;
 }
 
-/** The state's figure beside the market's, with the test's verdict (at 90 %); a dash where the agency publishes none for the state. */
+/** The state's and the nation's figures beside the market's, each with the test's verdict (at 90 %) where one is drawn; a dash where none is served. */
 function StateFigure({ metric, name }: { metric: Metric; name: string }) {
-  const c = metric.comparisons?.find((x) => x.level === 'state');
-  if (c === undefined) {
+  const around = metric.comparisons ?? [];
+  if (around.length === 0) {
     return (
       <span class="muted" title="No state figure is served for this metric">
         —
@@ -147,16 +152,24 @@ function StateFigure({ metric, name }: { metric: Metric; name: string }) {
   }
   return (
     <>
-      <span class="value">{formatShort(metric.id, c.value)}</span>
-      {c.marginOfError === undefined ? null : (
-        <span class="moe" title="The agency's 90 % margin of error">
-          {' '}
-          ± {formatShort(metric.id, c.marginOfError)}
-        </span>
-      )}
-      <span class="sub">
-        {c.name}: {differenceWords(name, metric, c)}
-      </span>
+      {around.map((c) => {
+        const words = differenceWords(name, metric, c);
+        return (
+          <span key={c.level} class="comparison">
+            <span class="value">{formatShort(metric.id, c.value)}</span>
+            {c.marginOfError === undefined ? null : (
+              <span class="moe" title="The agency's 90 % margin of error">
+                {' '}
+                ± {formatShort(metric.id, c.marginOfError)}
+              </span>
+            )}
+            <span class="sub">
+              {c.name}
+              {words === undefined ? '' : `: ${words}`}
+            </span>
+          </span>
+        );
+      })}
     </>
   );
 }

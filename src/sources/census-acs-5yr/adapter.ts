@@ -1,10 +1,11 @@
-// Reads the Census API's answers: each market's row found by state and place code, its state's row by state code, cells by column name, annotation values as missing with the reason, and the two shares computed from their counts.
+// Reads the Census API's answers: each market's row found by state and place code, its state's by state code and the nation's, the header held to the query, annotation values as missing with the reason, open-ended medians qualified, and the two shares computed from their counts.
 import { FixtureError, type Place } from '../../contract/errors.ts';
+import type { Area } from '../../contract/geography.ts';
 import type { MarketDefinition } from '../../contract/markets.ts';
-import type { Comparison } from '../../contract/schemas.ts';
+import type { Comparison, Qualifier } from '../../contract/schemas.ts';
 import { arrayElementLines, numeric, parseJson, roundTo, text } from '../parse.ts';
-import type { MissingValue, Observation, ReadFixture, ValueNote } from '../source.ts';
-import { ANNOTATIONS, FIELDS, PLACE_GEOGRAPHY, PLACES, SOURCE_ID, STATE_GEOGRAPHY, STATES, marginOf, type Estimate } from './format.ts';
+import type { ComparisonSeries, MetricSeries, MissingValue, Observation, ReadFixture, SeriesPoint, ValueNote } from '../source.ts';
+import { ANNOTATIONS, PLACES, QUERIES, SOURCE_ID, STATES, answerHeader, marginOf, type Estimate, type Query } from './format.ts';
 import { keysOf } from '../../contract/records.ts';
 
 export type AcsMetric =
@@ -42,17 +43,14 @@ interface ApiRow {
 }
 
 /**
- * Reads one Census API response: a JSON array whose first row names the columns (NAME, the requested variables, then
- * the geography columns) and whose other rows are geographies, every cell a string or null. Columns are found by name.
- * A row whose geography key is not wanted is counted and left unread past its geography columns; a wanted key seen
- * twice is refused with both lines.
+ * Reads one Census API response: a JSON array whose first row is the header and whose other rows are geographies,
+ * every cell a string or null. The header must be what the query asked for, in its order (NAME, the requested variables
+ * in the order of `get=`, then the geography columns): two columns swapped would otherwise serve each value under the
+ * other's name. A row whose geography key is not wanted is counted and left unread past its geography columns; a wanted
+ * key seen twice is refused with both lines.
  */
-function readResponse(
-  read: ReadFixture,
-  file: string,
-  geography: readonly string[],
-  wanted: (key: string) => string | undefined,
-): { rows: Map<string, ApiRow>; skipped: number } {
+function readResponse(read: ReadFixture, query: Query, wanted: (key: string) => string | undefined): { rows: Map<string, ApiRow>; skipped: number } {
+  const { file } = query;
   const source = read(file);
   const parsed = parseJson(source, file);
   let lines: number[] | undefined;
@@ -65,20 +63,32 @@ function readResponse(
   if (!Array.isArray(header) || !header.every((cell) => typeof cell === 'string')) {
     throw new FixtureError('bad_shape', { file, line: lineOf(0), pointer: '/0' }, 'the first row must be the header: an array of variable names');
   }
-  const index = new Map<string, number>();
+  const expected = answerHeader(query.fields, query.geography);
+  const seen = new Set<string>();
   header.forEach((name: string, i) => {
-    if (index.has(name)) throw new FixtureError('bad_shape', { file, line: lineOf(0), pointer: `/0/${i}`, column: name }, `header names "${name}" twice`);
-    index.set(name, i);
+    if (seen.has(name)) throw new FixtureError('bad_shape', { file, line: lineOf(0), pointer: `/0/${i}`, column: name }, `header names "${name}" twice`);
+    seen.add(name);
   });
-  const at = (field: string): number => {
-    const i = index.get(field);
-    if (i === undefined) throw new FixtureError('missing_field', { file, line: lineOf(0), pointer: '/0', column: field }, `header has no "${field}" column`);
-    return i;
-  };
-  const iName = at('NAME');
-  const iGeography = geography.map(at);
-  const iFields = FIELDS.map((field) => [field, at(field)] as const);
-  const width = header.length;
+  const lacking = expected.find((name) => !seen.has(name));
+  if (lacking !== undefined) {
+    throw new FixtureError('missing_field', { file, line: lineOf(0), pointer: '/0', column: lacking }, `header has no "${lacking}" column`);
+  }
+  const at = expected.findIndex((name, i) => header[i] !== name);
+  if (at !== -1 || header.length !== expected.length) {
+    const i = at === -1 ? expected.length : at;
+    const got = String(header[i]);
+    throw new FixtureError(
+      'bad_shape',
+      { file, line: lineOf(0), pointer: `/0/${i}`, column: got },
+      expected[i] === undefined
+        ? `header has a column "${got}" the query did not ask for`
+        : `header has "${got}" as column ${i + 1}, where the query asked for "${expected[i]}": the columns must be those of the query, in its order, or a value would be read under another's name`,
+    );
+  }
+  const iName = 0;
+  const iGeography = query.geography.map((_, k) => 1 + query.fields.length + k);
+  const iFields = query.fields.map((field, k) => [field, 1 + k] as const);
+  const width = expected.length;
 
   const rows = new Map<string, ApiRow>();
   let skipped = 0;
@@ -122,22 +132,34 @@ export function proportionMargin(x: number, mx: number, y: number, my: number): 
   return Math.sqrt(under >= 0 ? under : mx * mx + p * p * my * my) / y;
 }
 
-/** A metric's figure for one row: the value with its margin where the row gives one (and what the margin cell said where it is a code), or why there is none. */
-type Figure = { value: number; marginOfError?: number; openEnded?: true } | { absent: string };
+/** A metric's figure for one row: the value with its margin where the row gives one, and what qualifies it where it is an interval's edge; or why there is none. */
+type Figure = { value: number; marginOfError?: number; qualifier?: Qualifier } | { absent: string };
 
 /** The margin code that says a median lies in an open-ended interval ("4,000+"): the estimate is the interval's edge, written one beyond it. */
 const OPEN_ENDED = '-333333333';
 
 /**
- * What a reader needs to know of a median the API writes one beyond an open-ended interval's edge: 4001 is the Census
- * Bureau's "4,000+", 99 its "100-". The value is served as the API writes it, with this sentence beside it.
+ * What the Census Bureau published where the API writes a median one beyond an open-ended interval's edge: 4001 is its
+ * "4,000+" (the edge a lower bound), 99 its "100-" (an upper bound); a number that ends otherwise is qualified only as
+ * open-ended at itself.
+ */
+export function openEndedQualifier(value: number): Qualifier {
+  const more = value % 10 === 1;
+  const less = value % 10 === 9;
+  const edge = more ? value - 1 : less ? value + 1 : value;
+  const sign = less ? '-' : '+';
+  return { kind: 'open-ended', publishedAs: `${edge.toLocaleString('en-US')}${sign}`, edge, bound: less ? 'upper' : 'lower' };
+}
+
+/**
+ * What a reader needs to know of such a median, in a sentence the page says beside the value: 4001 is the Census
+ * Bureau's "4,000+", 99 its "100-".
  */
 export function openEndedNote(field: string, value: number): string {
-  const edge = value % 10 === 1 ? value - 1 : value % 10 === 9 ? value + 1 : undefined;
-  const words = (n: number): string => n.toLocaleString('en-US');
-  if (edge === undefined) return `${field} lies in an open-ended interval (margin code ${OPEN_ENDED}): the Census Bureau publishes no margin of error for it.`;
-  const more = edge < value;
-  return `Published as "${words(edge)}${more ? '+' : '-'}": the median lies in the open-ended ${more ? 'top' : 'bottom'} interval, so the Census API writes ${value} and gives no margin of error; the true median is ${words(edge)} or ${more ? 'more' : 'less'}.`;
+  const q = openEndedQualifier(value);
+  if (q.edge === value) return `${field} lies in an open-ended interval (margin code ${OPEN_ENDED}): the Census Bureau publishes no margin of error for it.`;
+  const more = q.bound === 'lower';
+  return `Published as "${q.publishedAs}": the median lies in the open-ended ${more ? 'top' : 'bottom'} interval, so the Census API writes ${value} and gives no margin of error; the true median is ${q.edge.toLocaleString('en-US')} or ${more ? 'more' : 'less'}.`;
 }
 
 /** How each metric is read from a row: one estimate as published, or a share of two published counts. */
@@ -168,7 +190,7 @@ function figureOf(row: ApiRow, reading: Reading): Figure {
     const moe = margin(reading.estimate);
     const code = row.cells[marginOf(reading.estimate)];
     const openEnded = code !== undefined && 'absent' in code && code.absent.includes(OPEN_ENDED);
-    return { value: c.value, ...(moe === undefined ? {} : { marginOfError: moe }), ...(openEnded ? { openEnded: true as const } : {}) };
+    return { value: c.value, ...(moe === undefined ? {} : { marginOfError: moe }), ...(openEnded ? { qualifier: openEndedQualifier(c.value) } : {}) };
   }
   const [partField, wholeField] = reading.share;
   const part = cell(partField);
@@ -193,28 +215,64 @@ function figureOf(row: ApiRow, reading: Reading): Figure {
 
 const placeKey = (m: MarketDefinition): string => `${m.placeGeoid.state}:${m.placeGeoid.place}`;
 
-/** Every market's values from the places answer, each beside its state's from the states answer; a market without a value is missing with what the file said. */
+/** The estimates a reading needs: the answer must hold them all for the figure to be read from it. */
+const estimatesOf = (reading: Reading): readonly Estimate[] => ('estimate' in reading ? [reading.estimate] : reading.share);
+const holds = (query: Query, reading: Reading): boolean => estimatesOf(reading).every((e) => query.estimates.includes(e));
+
+/** A figure as a point of a series (none where the row gives none). */
+const pointOf = (period: string, figure: Figure | undefined): SeriesPoint[] =>
+  figure === undefined || 'absent' in figure
+    ? []
+    : [
+        {
+          period,
+          value: figure.value,
+          ...(figure.marginOfError === undefined ? {} : { marginOfError: figure.marginOfError }),
+          ...(figure.qualifier === undefined ? {} : { qualifier: figure.qualifier }),
+        },
+      ];
+
+/**
+ * Every market's values from the places answer, each beside its state's and (where the nation's answer holds the
+ * estimate) the nation's; and each metric's series: the earlier period's figure too where its answers hold the
+ * estimate, with the state's. A market without a value is missing with what the file said.
+ */
 export function readPlaceAnswers(
   read: ReadFixture,
   markets: readonly MarketDefinition[],
   vintage: string,
-): { observations: Observation<AcsMetric>[]; missing: MissingValue<AcsMetric>[]; notes: ValueNote<AcsMetric>[]; skipped: number } {
+): {
+  observations: Observation<AcsMetric>[];
+  missing: MissingValue<AcsMetric>[];
+  notes: ValueNote<AcsMetric>[];
+  series: MetricSeries<AcsMetric>[];
+  skipped: number;
+} {
   const byPlace = new Map(markets.map((m) => [placeKey(m), m]));
   const byState = new Map<string, MarketDefinition[]>();
   for (const m of markets) byState.set(m.placeGeoid.state, [...(byState.get(m.placeGeoid.state) ?? []), m]);
-
-  const places = readResponse(read, PLACES, PLACE_GEOGRAPHY, (key) => {
+  const placeWanted = (key: string): string | undefined => {
     const m = byPlace.get(key);
     return m === undefined ? undefined : `state ${m.placeGeoid.state} place ${m.placeGeoid.place} (${m.placeName})`;
-  });
-  const states = readResponse(read, STATES, STATE_GEOGRAPHY, (key) => {
+  };
+  const stateWanted = (key: string): string | undefined => {
     const ms = byState.get(key);
     return ms === undefined ? undefined : `state ${key} (${ms[0]?.state ?? key})`;
-  });
+  };
+
+  const places = readResponse(read, QUERIES.places, placeWanted);
+  const states = readResponse(read, QUERIES.states, stateWanted);
+  const nation = readResponse(read, QUERIES.nation, (key) => (key === '1' ? 'the United States' : undefined));
+  const earlierPlaces = readResponse(read, QUERIES.earlierPlaces, placeWanted);
+  const earlierStates = readResponse(read, QUERIES.earlierStates, stateWanted);
+  const nationRow = nation.rows.get('1');
+  if (nationRow === undefined) throw new FixtureError('missing_row', { file: QUERIES.nation.file }, 'no row for the United States (us 1)');
+  const earlier = QUERIES.earlierPlaces.vintage;
 
   const observations: Observation<AcsMetric>[] = [];
   const missing: MissingValue<AcsMetric>[] = [];
   const notes: ValueNote<AcsMetric>[] = [];
+  const series: MetricSeries<AcsMetric>[] = [];
   for (const market of markets) {
     const row = places.rows.get(placeKey(market));
     if (row === undefined) {
@@ -223,14 +281,20 @@ export function readPlaceAnswers(
       for (const metricId of ACS_METRICS) missing.push({ marketId: market.id, metricId, reason, origin: { file: PLACES } });
       continue;
     }
-    const stateRow = states.rows.get(market.placeGeoid.state);
-    if (stateRow === undefined) {
-      throw new FixtureError(
-        'missing_row',
-        { file: STATES, marketId: market.id },
-        `no row for state ${market.placeGeoid.state} (${market.state}), the state of ${market.id}: every market's figures are shown beside its state's`,
-      );
-    }
+    const rowOf = (answer: { rows: Map<string, ApiRow> }, file: string, key: string, what: string): ApiRow => {
+      const found = answer.rows.get(key);
+      if (found === undefined) {
+        throw new FixtureError(
+          'missing_row',
+          { file, marketId: market.id },
+          `no row for ${what}, the ${what.startsWith('state') ? 'state' : 'place'} of ${market.id}: every market's figures are shown beside its state's, and over time where published`,
+        );
+      }
+      return found;
+    };
+    const stateRow = rowOf(states, STATES, market.placeGeoid.state, `state ${market.placeGeoid.state} (${market.state})`);
+    const stateArea: Area = { level: 'state', name: stateRow.name, codes: { stateFips: market.placeGeoid.state }, states: [market.stateCode] };
+    const nationArea: Area = { level: 'nation', name: nationRow.name, codes: {}, states: [] };
     for (const metricId of ACS_METRICS) {
       const reading = READINGS[metricId];
       const figure = figureOf(row, reading);
@@ -238,28 +302,25 @@ export function readPlaceAnswers(
         missing.push({ marketId: market.id, metricId, reason: figure.absent, origin: row.origin });
         continue;
       }
-      if (figure.openEnded === true && 'estimate' in reading) {
+      if (figure.qualifier !== undefined && 'estimate' in reading) {
         notes.push({ marketId: market.id, metricId, note: openEndedNote(reading.estimate, figure.value) });
       }
       const state = figureOf(stateRow, reading);
-      const comparisons: Comparison[] =
-        'absent' in state
+      const country = holds(QUERIES.nation, reading) ? figureOf(nationRow, reading) : undefined;
+      const comparison = (level: Comparison['level'], code: string, name: string, f: Figure | undefined): Comparison[] =>
+        f === undefined || 'absent' in f
           ? []
-          : [
-              {
-                level: 'state',
-                code: market.placeGeoid.state,
-                name: stateRow.name,
-                value: state.value,
-                ...(state.marginOfError === undefined ? {} : { marginOfError: state.marginOfError }),
-                asOf: vintage,
-              },
-            ];
+          : [{ level, code, name, value: f.value, ...(f.marginOfError === undefined ? {} : { marginOfError: f.marginOfError }), asOf: vintage }];
+      const comparisons = [
+        ...comparison('state', market.placeGeoid.state, stateRow.name, state),
+        ...comparison('nation', nationRow.key, nationRow.name, country),
+      ];
       observations.push({
         marketId: market.id,
         metricId,
         value: figure.value,
         ...(figure.marginOfError === undefined ? {} : { marginOfError: figure.marginOfError }),
+        ...(figure.qualifier === undefined ? {} : { qualifier: figure.qualifier }),
         asOf: vintage,
         sourceId: SOURCE_ID,
         boundary: {
@@ -271,7 +332,31 @@ export function readPlaceAnswers(
         ...(comparisons.length === 0 ? {} : { comparisons }),
         origin: row.origin,
       });
+      // The series: the earlier period where its answers hold the estimate, then this one; the state's and the nation's beside.
+      const before = holds(QUERIES.earlierPlaces, reading)
+        ? figureOf(rowOf(earlierPlaces, QUERIES.earlierPlaces.file, placeKey(market), market.placeName), reading)
+        : undefined;
+      const stateBefore = holds(QUERIES.earlierStates, reading)
+        ? figureOf(rowOf(earlierStates, QUERIES.earlierStates.file, market.placeGeoid.state, `state ${market.placeGeoid.state} (${market.state})`), reading)
+        : undefined;
+      const around: ComparisonSeries[] = [
+        { area: stateArea, points: [...pointOf(earlier, stateBefore), ...pointOf(vintage, state)] },
+        { area: nationArea, points: pointOf(vintage, country) },
+      ].filter((c) => c.points.length > 0);
+      series.push({
+        marketId: market.id,
+        metricId,
+        perYear: 1,
+        points: [...pointOf(earlier, before), ...pointOf(vintage, figure)],
+        ...(around.length === 0 ? {} : { comparisons: around }),
+      });
     }
   }
-  return { observations, missing, notes, skipped: places.skipped + states.skipped };
+  return {
+    observations,
+    missing,
+    notes,
+    series,
+    skipped: places.skipped + states.skipped + nation.skipped + earlierPlaces.skipped + earlierStates.skipped,
+  };
 }

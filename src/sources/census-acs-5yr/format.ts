@@ -8,18 +8,30 @@ export const DIR = SOURCE_ID;
 export const PLACES = `${DIR}/acs5-2024-detailed-place.json`;
 /** Every state, DC and Puerto Rico (`for=state:*`): the figures each market's is compared with. */
 export const STATES = `${DIR}/acs5-2024-detailed-state.json`;
+/** The nation (`for=us:1`), for the estimates a public copy of its figure is held of. */
+export const NATION = `${DIR}/acs5-2024-detailed-us.json`;
+/** The places and states of the last 5-year period that does not overlap the current one, for the estimates compared over time. */
+export const PLACES_EARLIER = `${DIR}/acs5-2019-detailed-place.json`;
+export const STATES_EARLIER = `${DIR}/acs5-2019-detailed-state.json`;
 
 /** The ACS year the queries ask for; a 5-year vintage is named by its five survey years. */
 export const YEAR = 2024;
 export const VINTAGE = `${YEAR - 4}-${YEAR}`;
-const API = `https://api.census.gov/data/${YEAR}/acs/acs5`;
+/** The last year of the latest 5-year period that shares no year with the current one: 2015-2019 beside 2020-2024. */
+export const EARLIER_YEAR = YEAR - 5;
+export const EARLIER_VINTAGE = `${EARLIER_YEAR - 4}-${EARLIER_YEAR}`;
+const api = (year: number): string => `https://api.census.gov/data/${year}/acs/acs5`;
 
 /**
- * The estimates both queries ask for, each a published detailed-table cell: median gross rent, median household income,
- * median home value, median owner costs of units with a mortgage, housing units, occupied and vacant units (B25002) and
- * owner-occupied units (B25003; its total is B25002's occupied units, so the renters' row is not asked for).
+ * The estimates the current queries ask for, each a published detailed-table cell: median gross rent, median household
+ * income, median home value, median owner costs of units with a mortgage, housing units, occupied and vacant units
+ * (B25002) and owner-occupied units (B25003; its total is B25002's occupied units, so the renters' row is not asked for).
  */
 export const ESTIMATES = ['B25064_001E', 'B19013_001E', 'B25077_001E', 'B25088_002E', 'B25001_001E', 'B25002_002E', 'B25002_003E', 'B25003_002E'] as const;
+/** The nation's: median household income, the one whose 2020-2024 national figure a public copy is held of. */
+export const NATION_ESTIMATES = ['B19013_001E'] as const;
+/** The earlier period's: median home value, whose 2015-2019 figure a public copy is held of for every market and state. */
+export const EARLIER_ESTIMATES = ['B25077_001E'] as const;
 
 export type Estimate = (typeof ESTIMATES)[number];
 /** The variable of an estimate's 90 % margin of error: B25064_001E's is B25064_001M. */
@@ -27,22 +39,52 @@ export type MarginOf<E extends string> = E extends `${infer Stem}E` ? `${Stem}M`
 export const marginOf = <E extends Estimate>(estimate: E): MarginOf<E> => `${estimate.slice(0, -1)}M` as MarginOf<E>;
 
 /** Each estimate followed by its margin of error, in the order of `get=`, as an analyst asks for both. */
-export const FIELDS: (Estimate | MarginOf<Estimate>)[] = ESTIMATES.flatMap((e) => [e, marginOf(e)]);
+export const fieldsOf = (estimates: readonly Estimate[]): (Estimate | MarginOf<Estimate>)[] => estimates.flatMap((e) => [e, marginOf(e)]);
+export const FIELDS = fieldsOf(ESTIMATES);
 
-/** The geography columns an answer ends with: a place answer's, and a state answer's. */
+/** The geography columns an answer ends with: a place answer's, a state answer's, the nation's. */
 export const PLACE_GEOGRAPHY = ['state', 'place'] as const;
 export const STATE_GEOGRAPHY = ['state'] as const;
+export const NATION_GEOGRAPHY = ['us'] as const;
 
 /** An answer's header row: NAME, the requested variables in the order of `get=`, then the geography columns. */
 export const answerHeader = (fields: readonly string[], geography: readonly string[] = PLACE_GEOGRAPHY): string[] => ['NAME', ...fields, ...geography];
 
-/** The API's address; written already form-encoded, so fetch adding `&key=` leaves the rest as it is. */
-const query = (geography: Record<string, string>): string => `${API}?${new URLSearchParams({ get: ['NAME', ...FIELDS].join(','), ...geography }).toString()}`;
+/** One query of the Data API and the file its answer is written to: what it asks for, so the answer's header can be held to it. */
+export interface Query {
+  file: string;
+  /** The ACS year asked for (the last of the five) and the period it names. */
+  year: number;
+  vintage: string;
+  estimates: readonly Estimate[];
+  fields: readonly string[];
+  geography: readonly string[];
+  url: string;
+}
 
-export const REMOTE: RemoteFile[] = [
-  { file: PLACES, url: query({ for: 'place:*', in: 'state:*' }) },
-  { file: STATES, url: query({ for: 'state:*' }) },
-];
+/** The API's address; written already form-encoded, so fetch adding `&key=` leaves the rest as it is. */
+const queryOf = (file: string, year: number, estimates: readonly Estimate[], geography: readonly string[], where: Record<string, string>): Query => {
+  const fields = fieldsOf(estimates);
+  return {
+    file,
+    year,
+    vintage: `${year - 4}-${year}`,
+    estimates,
+    fields,
+    geography,
+    url: `${api(year)}?${new URLSearchParams({ get: ['NAME', ...fields].join(','), ...where }).toString()}`,
+  };
+};
+
+export const QUERIES = {
+  places: queryOf(PLACES, YEAR, ESTIMATES, PLACE_GEOGRAPHY, { for: 'place:*', in: 'state:*' }),
+  states: queryOf(STATES, YEAR, ESTIMATES, STATE_GEOGRAPHY, { for: 'state:*' }),
+  nation: queryOf(NATION, YEAR, NATION_ESTIMATES, NATION_GEOGRAPHY, { for: 'us:1' }),
+  earlierPlaces: queryOf(PLACES_EARLIER, EARLIER_YEAR, EARLIER_ESTIMATES, PLACE_GEOGRAPHY, { for: 'place:*', in: 'state:*' }),
+  earlierStates: queryOf(STATES_EARLIER, EARLIER_YEAR, EARLIER_ESTIMATES, STATE_GEOGRAPHY, { for: 'state:*' }),
+} as const satisfies Record<string, Query>;
+
+export const REMOTE: RemoteFile[] = Object.values(QUERIES).map((q) => ({ file: q.file, url: q.url }));
 
 /** The API's layout: the header row opens the array on the first line, one row per line, `]]` closing the last. */
 export const apiResponse = (rows: readonly (readonly (string | null)[])[]): string => `[${rows.map((r) => JSON.stringify(r)).join(',\n')}]`;

@@ -3,7 +3,7 @@ import type { MarketDefinition } from '../../contract/markets.ts';
 import { loadedSource, readRetrieval } from '../parse.ts';
 import { defineSource, type ReadFixture, type SourceLoad } from '../source.ts';
 import { readPlaceAnswers, type AcsMetric } from './adapter.ts';
-import { DIR, PLACES, REMOTE, SOURCE_ID, STATES, VINTAGE } from './format.ts';
+import { DIR, EARLIER_VINTAGE, REMOTE, SOURCE_ID, VINTAGE } from './format.ts';
 
 export const censusAcs5yr = defineSource({
   sourceId: SOURCE_ID,
@@ -17,7 +17,8 @@ export const censusAcs5yr = defineSource({
       shortLabel: 'Median rent',
       unit: 'USD/mo',
       decimals: 0,
-      range: [0, 100_000],
+      range: [99, 10_000],
+      dollars: 'period-end',
       required: true,
       definition: 'Median monthly contract rent plus utilities paid by renter households (ACS table B25064).',
       margin: "The Census Bureau's 90 % margin of error, published with the estimate and served beside it.",
@@ -29,7 +30,8 @@ export const censusAcs5yr = defineSource({
       shortLabel: 'Median income',
       unit: 'USD/yr',
       decimals: 0,
-      range: [0, 10_000_000],
+      range: [2_499, 250_001],
+      dollars: 'period-end',
       required: true,
       definition:
         'Median household income in the past 12 months, renters and owners alike, in inflation-adjusted dollars of the last survey year (ACS table B19013).',
@@ -42,7 +44,8 @@ export const censusAcs5yr = defineSource({
       shortLabel: 'Home value',
       unit: 'USD',
       decimals: 0,
-      range: [0, 100_000_000],
+      range: [9_999, 2_000_001],
+      dollars: 'period-end',
       required: true,
       definition: 'Median value of owner-occupied housing units, as the owners estimate what the home would sell for (ACS table B25077).',
       margin: "The Census Bureau's 90 % margin of error, published with the estimate and served beside it.",
@@ -54,7 +57,8 @@ export const censusAcs5yr = defineSource({
       shortLabel: 'Owner costs',
       unit: 'USD/mo',
       decimals: 0,
-      range: [0, 100_000],
+      range: [99, 10_000],
+      dollars: 'period-end',
       required: true,
       definition:
         'Median selected monthly owner costs (mortgage payments, real estate taxes, insurance, utilities, fuels and fees) of owner-occupied units with a mortgage (ACS table B25088, row 2).',
@@ -95,7 +99,8 @@ export const censusAcs5yr = defineSource({
       shortLabel: 'Housing units',
       unit: 'units',
       decimals: 0,
-      range: [0, 1_000_000_000],
+      range: [0, 200_000_000],
+      tested: false,
       required: true,
       definition: 'All housing units, occupied and vacant (ACS table B25001).',
       margin: "The Census Bureau's 90 % margin of error, published with the estimate and served beside it.",
@@ -112,9 +117,10 @@ export const censusAcs5yr = defineSource({
   licence: {
     id: 'other-pd',
     terms:
-      'Census Bureau data are in the public domain (works of the U.S. Government are not copyrighted) and may be reused freely; cite them as "U.S. Census Bureau, American Community Survey 5-Year Estimates". This product uses the Census Bureau Data API but is not endorsed or certified by the Census Bureau.',
+      'Census Bureau data are in the public domain (works of the U.S. Government are not copyrighted) and may be reused freely; cite them as "U.S. Census Bureau, American Community Survey 5-Year Estimates". This product is not endorsed or certified by the Census Bureau.',
   },
-  files: [PLACES, STATES, `${DIR}/retrieval.json`],
+  downloadNotice: 'This product uses the Census Bureau Data API but is not endorsed or certified by the Census Bureau.',
+  files: [...REMOTE.map((r) => r.file), `${DIR}/retrieval.json`],
   remote: REMOTE,
   origins: ['https://api.census.gov'],
   credential: {
@@ -128,7 +134,7 @@ export const censusAcs5yr = defineSource({
   load(read: ReadFixture, markets: readonly MarketDefinition[]): SourceLoad<AcsMetric> {
     const retrieval = readRetrieval(read, DIR);
     const values = readPlaceAnswers(read, markets, retrieval.vintage);
-    const datasetName = `ACS 5-year estimates ${retrieval.vintage}, places and states: tables B25064, B19013, B25077, B25088, B25001, B25002 and B25003`;
-    return loadedSource(censusAcs5yr, datasetName, retrieval, { ...values, series: [] });
+    const datasetName = `ACS 5-year estimates ${retrieval.vintage}, places and states: tables B25064, B19013, B25077, B25088, B25001, B25002 and B25003; the nation's B19013; ${EARLIER_VINTAGE} B25077 of the places and states`;
+    return loadedSource(censusAcs5yr, datasetName, retrieval, values);
   },
 });

@@ -17,7 +17,7 @@ export const censusBps = defineSource({
       shortLabel: 'Permits',
       unit: 'units',
       decimals: 0,
-      range: [0, 10_000_000],
+      range: [0, 1_000_000],
       required: true,
       definition:
         "New privately-owned housing units authorized by building permits in the place over the survey year, all structure sizes, with the Census Bureau's imputation for months a permit office did not report (BPS annual place files; New York City: the sum of its five borough rows).",

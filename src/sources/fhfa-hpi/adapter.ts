@@ -1,11 +1,33 @@
-// Reads hpi_at_metro.csv: each market's series by the documented choice (the whole metro, else the division holding its city), its latest quarter and the year's change.
+// Reads hpi_at_metro.csv: each market's series by the documented choice (the whole metro, else the division holding its city), its latest quarter and the year's change, beside its state's and the nation's from the master file.
 import { FixtureError, type Place } from '../../contract/errors.ts';
 import type { MarketDefinition } from '../../contract/markets.ts';
 import { ZIP_DATES } from '../../contract/periods.ts';
-import { eachLine, numeric, roundTo, splitCsvLine, text, year as yearOf, type YearSpan } from '../parse.ts';
+import { eachLine, numeric, roundTo, splitCsvLine, text, year as yearOf } from '../parse.ts';
 import type { Area } from '../../contract/geography.ts';
-import type { MetricSeries, MissingValue, Observation } from '../source.ts';
-import { CODE, FILE, DIR, SOURCE_ID, MSAD, MSAD_MARKER, NO_VALUE, STANDARD_ERROR, STATE, codeOf, quarterKey, quarterLabel, quarterOfKey } from './format.ts';
+import type { Comparison } from '../../contract/schemas.ts';
+import type { ComparisonSeries, MetricSeries, MissingValue, Observation, SeriesPoint } from '../source.ts';
+import {
+  CODE,
+  FILE,
+  DIR,
+  MASTER,
+  METRO_BASE,
+  NATION_ID,
+  SOURCE_ID,
+  MSAD,
+  MSAD_MARKER,
+  NO_VALUE,
+  STANDARD_ERROR,
+  STATE,
+  codeOf,
+  quarterKey,
+  quarterLabel,
+  quarterOfKey,
+} from './format.ts';
+import { readMaster, type PlaceIndex } from './master.ts';
+import { quarterSpan, type QuarterSpan } from './quarters.ts';
+
+export { FIRST_YEAR } from './quarters.ts';
 
 export type FhfaMetric = 'homePriceIndex' | 'homePriceChange';
 const METRICS: readonly FhfaMetric[] = ['homePriceIndex', 'homePriceChange'];
@@ -51,27 +73,6 @@ const isHeader = (raw: string): boolean => {
   const code = codeOf(raw);
   return code === undefined || !/^\d+$/.test(code.trim());
 };
-
-/** FHFA's all-transactions metro indexes begin in 1975 Q1. */
-export const FIRST_YEAR = 1975;
-
-/** The quarters a row may name: from FHFA's first to the last that ended by the retrieval date (by the zip's last year, where none is recorded). */
-export interface QuarterSpan {
-  span: YearSpan;
-  /** The key of the last quarter that ended on or before the retrieval date. */
-  lastKey: number;
-  retrievedAt: string | undefined;
-}
-
-export function quarterSpan(retrievedAt: string | undefined): QuarterSpan {
-  const [y = 2107, m = 12, d = 31] = (retrievedAt ?? ZIP_DATES.last).split('-').map(Number);
-  // A quarter has ended once its last month has: on its last day, that quarter; else the one before.
-  const endsToday = m % 3 === 0 && d === new Date(Date.UTC(y, m, 0)).getUTCDate();
-  const lastKey = quarterKey(y, Math.floor((m - 1) / 3) + 1) - (endsToday ? 0 : 1);
-  const last = quarterOfKey(lastKey).year;
-  const says = `FHFA's indexes begin in ${FIRST_YEAR}, and ${retrievedAt === undefined ? `a zip file dates nothing after ${ZIP_DATES.last}` : `these files were retrieved on ${retrievedAt}`}`;
-  return { span: { first: FIRST_YEAR, last, says }, lastKey, retrievedAt };
-}
 
 function parseRow(raw: string, place: Place, quarters: QuarterSpan): { name: string; code: string; year: number; quarter: number; index: number | undefined } {
   const fields = splitCsvLine(raw, place);
@@ -197,17 +198,46 @@ function seriesOf(marketId: string, entry: Series, latest: Quarter): MetricSerie
   return { marketId, metricId: 'homePriceIndex', perYear: 4, points, firstRow: quarterLabel(quarterOfKey(firstRow)) };
 }
 
-/**
- * The change of the index on the same quarter a year earlier, quarter by quarter, labelled as the profile labels its
- * latest ("2024 Q4 to 2025 Q4"), rounded as the profile's value is; a quarter without both values has none.
- */
-function changeSeriesOf(index: MetricSeries<FhfaMetric>): MetricSeries<FhfaMetric> {
-  const points = index.points.slice(index.perYear).map((p, i) => {
-    const before = index.points[i];
-    const value = p.value === undefined || before?.value === undefined ? undefined : roundTo((p.value / before.value - 1) * 100, 1);
+/** The change of an index on the same quarter a year earlier, quarter by quarter, labelled "2024 Q4 to 2025 Q4", one decimal; a quarter without both values has none. */
+function changePoints(points: readonly SeriesPoint[], perYear: number): SeriesPoint[] {
+  return points.slice(perYear).map((p, i) => {
+    const before = points[i];
+    const value = p.value === undefined || before?.value === undefined ? undefined : changeOf(p.value, before.value);
     return { period: `${before?.period ?? ''} to ${p.period}`, value };
   });
-  return { marketId: index.marketId, metricId: 'homePriceChange', perYear: index.perYear, points };
+}
+
+/** The year-over-year change in percent, rounded as the profile's value is. */
+const changeOf = (now: number, before: number): number => roundTo((now / before - 1) * 100, 1);
+
+function changeSeriesOf(index: MetricSeries<FhfaMetric>): MetricSeries<FhfaMetric> {
+  return { marketId: index.marketId, metricId: 'homePriceChange', perYear: index.perYear, points: changePoints(index.points, index.perYear) };
+}
+
+/** A state's or the nation's area, as the series documents name it: a state by the market's state FIPS code. */
+function areaOfPlace(place: PlaceIndex, market: MarketDefinition): Area {
+  return place.level === 'nation'
+    ? { level: 'nation', name: place.name, codes: {}, states: [] }
+    : { level: 'state', name: place.name, codes: { stateFips: market.placeGeoid.state }, states: [market.stateCode] };
+}
+
+/**
+ * The comparison series of a state or the nation over the market's quarters' span: the index rebased to the metro
+ * file's base (1995 Q1 = 100: each published value over the place's own 1995 Q1 value, two decimals), so the three
+ * lines of a chart share one scale, and the change computed from the published values.
+ */
+function placeSeries(place: PlaceIndex, market: MarketDefinition): { index: ComparisonSeries; change: ComparisonSeries } {
+  const area = areaOfPlace(place, market);
+  const base = place.quarters.get(quarterKey(METRO_BASE.year, METRO_BASE.quarter))?.index;
+  const published: SeriesPoint[] = [];
+  const rebased: SeriesPoint[] = [];
+  for (let key = place.first; key <= place.last; key += 1) {
+    const value = place.quarters.get(key)?.index;
+    const period = quarterLabel(quarterOfKey(key));
+    published.push({ period, value });
+    rebased.push({ period, value: value === undefined || base === undefined ? undefined : roundTo((value / base) * 100, 2) });
+  }
+  return { index: { area, points: rebased }, change: { area, points: changePoints(published, 4) } };
 }
 
 const describeCodes = (market: MarketDefinition): string =>
@@ -227,10 +257,38 @@ export interface FhfaValues {
   through: string | undefined;
 }
 
-/** Every market's index and change, and history, from the file; a market without a series, or without a value, is missing with the reason. */
-export function readSeriesFile(source: string, markets: readonly MarketDefinition[], retrievedAt?: string): FhfaValues {
+/**
+ * Every market's index and change, and history, from the metro file; each change beside its state's and the nation's
+ * over the same quarters, from the master file of the same release. A market without a series, or without a value, is
+ * missing with the reason.
+ */
+export function readSeriesFile(source: string, master: string, markets: readonly MarketDefinition[], retrievedAt?: string): FhfaValues {
   const wanted = new Set(markets.flatMap((m) => seriesCodesOf(m)));
-  const { series, others } = readSeries(source, wanted, quarterSpan(retrievedAt));
+  const span = quarterSpan(retrievedAt);
+  const { series, others } = readSeries(source, wanted, span);
+  const { places, skipped: otherPlaces } = readMaster(master, new Set([...markets.map((m) => m.stateCode), NATION_ID]), span);
+  // The release the metro file is of: the latest quarter of the markets' series, whose rows FHFA writes through it ("-" where it has no index).
+  let release: number | undefined;
+  for (const e of series.values()) for (const key of e.quarters.keys()) release = Math.max(release ?? key, key);
+  /** The master file's series of a market's state or of the nation, which must run to the metro file's latest quarter: one release. */
+  const placeOf = (id: string, market: MarketDefinition): PlaceIndex => {
+    const place = places.get(id);
+    if (place === undefined) {
+      throw new FixtureError(
+        'missing_row',
+        { file: MASTER, marketId: market.id },
+        `no all-transactions quarterly series of ${id === NATION_ID ? 'the United States (USA)' : `${market.state} (${id})`}: every market's price change is shown beside its state's and the nation's`,
+      );
+    }
+    if (release !== undefined && place.last !== release) {
+      throw new FixtureError(
+        'out_of_range',
+        { file: MASTER, line: place.quarters.get(place.last)?.line ?? 0, marketId: market.id },
+        `the series of ${place.name} (${id}) ends in ${quarterLabel(quarterOfKey(place.last))}, ${FILE.slice(DIR.length + 1)}'s in ${quarterLabel(quarterOfKey(release))}: both files must be of one release (FHFA revises every quarter in each)`,
+      );
+    }
+    return place;
+  };
 
   const observations: Observation<FhfaMetric>[] = [];
   const missing: MissingValue<FhfaMetric>[] = [];
@@ -270,9 +328,11 @@ export function readSeriesFile(source: string, markets: readonly MarketDefinitio
     const base = { marketId: market.id, sourceId: SOURCE_ID, boundary };
     const index = latest.index ?? 0;
     observations.push({ ...base, metricId: 'homePriceIndex', value: index, asOf: quarterLabel(latest), origin: { file: FILE, line: latest.line } });
-    const history = seriesOf(market.id, entry, latest);
+    const around = [placeOf(market.stateCode, market), placeOf(NATION_ID, market)];
+    const aroundSeries = around.map((p) => placeSeries(p, market));
+    const history = { ...seriesOf(market.id, entry, latest), comparisons: aroundSeries.map((p) => p.index) };
     histories.push(history);
-    if (history.points.length > history.perYear) histories.push(changeSeriesOf(history));
+    if (history.points.length > history.perYear) histories.push({ ...changeSeriesOf(history), comparisons: aroundSeries.map((p) => p.change) });
     const before = { year: latest.year - 1, quarter: latest.quarter };
     const yearBefore = entry.quarters.get(quarterKey(before.year, before.quarter));
     if (yearBefore?.index === undefined) {
@@ -287,16 +347,24 @@ export function readSeriesFile(source: string, markets: readonly MarketDefinitio
       });
       continue;
     }
+    const asOf = `${quarterLabel(yearBefore)} to ${quarterLabel(latest)}`;
+    const comparisons = around.flatMap((place): Comparison[] => {
+      const now = place.quarters.get(quarterKey(latest.year, latest.quarter))?.index;
+      const then = place.quarters.get(quarterKey(yearBefore.year, yearBefore.quarter))?.index;
+      if (now === undefined || then === undefined) return [];
+      return [{ level: place.level, code: place.id, name: place.name, value: changeOf(now, then), asOf }];
+    });
     observations.push({
       ...base,
       metricId: 'homePriceChange',
-      value: roundTo((index / yearBefore.index - 1) * 100, 1),
-      asOf: `${quarterLabel(yearBefore)} to ${quarterLabel(latest)}`,
+      value: changeOf(index, yearBefore.index),
+      asOf,
+      ...(comparisons.length === 0 ? {} : { comparisons }),
       origin: { file: FILE, line: latest.line },
     });
   }
   // Rows of every other series, and of a market's codes the rule did not choose, are skipped and counted.
-  let skipped = others;
+  let skipped = others + otherPlaces;
   for (const entry of series.values()) if (!used.has(entry.code)) skipped += entry.quarters.size;
   return {
     observations,

@@ -45,3 +45,32 @@ export function codeOf(raw: string): string | undefined {
   const end = raw.indexOf(',', first + 1);
   return end === -1 ? undefined : raw.slice(first + 1, end);
 }
+
+/**
+ * FHFA's House Price Index master file (HPI_master.csv): every index FHFA publishes, one quarter or month per line,
+ * after a header line. The adapter reads its traditional, all-transactions, quarterly lines of the states and the
+ * nation: the figures each market's price change is shown beside.
+ */
+export const MASTER = `${DIR}/hpi_master.csv`;
+export const URL_MASTER = 'https://www.fhfa.gov/hpi/download/monthly/hpi_master.csv';
+export const MASTER_HEADER = [
+  'hpi_type',
+  'hpi_flavor',
+  'frequency',
+  'level',
+  'place_name',
+  'place_id',
+  'yr',
+  'period',
+  'index_nsa',
+  'index_sa',
+  'rstderr',
+  'note',
+] as const;
+/** The first three fields of the lines the adapter reads, and the master file's level of a state and of the nation. */
+export const MASTER_KIND = 'traditional,all-transactions,quarterly';
+export const MASTER_LEVELS = { state: 'State', nation: 'USA or Census Division' } as const;
+/** FHFA's place_id of the United States in the master file. */
+export const NATION_ID = 'USA';
+/** The quarter the metro file's indexes equal 100 (the master file's state and US all-transactions indexes are 1980 Q1 = 100). */
+export const METRO_BASE = { year: 1995, quarter: 1 } as const;

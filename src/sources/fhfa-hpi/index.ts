@@ -1,9 +1,9 @@
-// The FHFA House Price Index as a source: the metro and division all-transactions indexes of hpi_at_metro.csv, its two metrics, attribution and terms.
+// The FHFA House Price Index as a source: the metro and division all-transactions indexes of hpi_at_metro.csv beside the states' and the nation's of the master file, its two metrics, attribution and terms.
 import type { MarketDefinition } from '../../contract/markets.ts';
 import { loadedSource, readRetrieval } from '../parse.ts';
 import { defineSource, type ReadFixture, type SourceLoad } from '../source.ts';
 import { FIRST_YEAR, latestQuarterOf, readSeriesFile, type FhfaMetric } from './adapter.ts';
-import { DIR, FILE, SOURCE_ID, URL_METRO } from './format.ts';
+import { DIR, FILE, MASTER, SOURCE_ID, URL_MASTER, URL_METRO } from './format.ts';
 
 export const fhfaHpi = defineSource({
   sourceId: SOURCE_ID,
@@ -17,7 +17,7 @@ export const fhfaHpi = defineSource({
       unit: 'index',
       unitWords: '1995 Q1 = 100',
       decimals: 2,
-      range: [0.01, 100_000],
+      range: [1, 10_000],
       required: true,
       definition:
         'FHFA all-transactions house price index of the metro area, or of the metropolitan division holding the city where FHFA divides the metro: latest quarter, not seasonally adjusted, 1995 Q1 = 100.',
@@ -31,7 +31,7 @@ export const fhfaHpi = defineSource({
       unit: '%',
       unitWords: '% on a year earlier',
       decimals: 1,
-      range: [-100, 10_000],
+      range: [-50, 100],
       required: true,
       definition: 'Change of the house price index from the same quarter a year earlier.',
       margin: 'None: the change between two published index values, for which FHFA publishes no margin.',
@@ -50,14 +50,17 @@ export const fhfaHpi = defineSource({
     terms:
       'FHFA data are public information and free to use with attribution to the Federal Housing Finance Agency, for example "Source: FHFA House Price Index".',
   },
-  files: [FILE, `${DIR}/retrieval.json`],
-  remote: [{ file: FILE, url: URL_METRO }],
+  files: [FILE, MASTER, `${DIR}/retrieval.json`],
+  remote: [
+    { file: FILE, url: URL_METRO },
+    { file: MASTER, url: URL_MASTER },
+  ],
   origins: ['https://www.fhfa.gov'],
   vintageOf: (read: ReadFixture) => latestQuarterOf(read(FILE)),
   load(read: ReadFixture, markets: readonly MarketDefinition[]): SourceLoad<FhfaMetric> {
     const retrieval = readRetrieval(read, DIR);
-    const { kinds, through, ...values } = readSeriesFile(read(FILE), markets, retrieval.latestRetrievedAt);
-    const datasetName = `House Price Index, ${kinds} all-transactions indexes, quarterly, not seasonally adjusted (through ${through ?? retrieval.vintage})`;
+    const { kinds, through, ...values } = readSeriesFile(read(FILE), read(MASTER), markets, retrieval.latestRetrievedAt);
+    const datasetName = `House Price Index, ${kinds}, state and US all-transactions indexes, quarterly, not seasonally adjusted (through ${through ?? retrieval.vintage})`;
     return loadedSource(fhfaHpi, datasetName, retrieval, { ...values, notes: [] });
   },
 });

@@ -1,11 +1,22 @@
 // Census ACS files in the Census Data API's layout for synthetic markets and their states, and the other places of the country around them.
 import type { MarketDefinition } from '../../../src/contract/markets.ts';
 import type { SyntheticFiles, SyntheticMarket } from './index.ts';
-import { DIR, FIELDS, PLACES, STATES as STATES_FILE, STATE_GEOGRAPHY, apiResponse, answerHeader } from '../../../src/sources/census-acs-5yr/format.ts';
+import {
+  DIR,
+  ESTIMATES,
+  FIELDS,
+  PLACES,
+  QUERIES,
+  STATES as STATES_FILE,
+  STATE_GEOGRAPHY,
+  apiResponse,
+  answerHeader,
+} from '../../../src/sources/census-acs-5yr/format.ts';
 
 const RETRIEVAL = `${DIR}/retrieval.json`;
 const PLACE_HEADER = answerHeader(FIELDS);
 const STATE_HEADER = answerHeader(FIELDS, STATE_GEOGRAPHY);
+const headerOf = (q: { fields: readonly string[]; geography: readonly string[] }): string[] => answerHeader(q.fields, q.geography);
 /** A national answer's size: about 32,000 places of every state, DC and Puerto Rico. */
 const NATIONAL_PLACES = 32_000;
 
@@ -62,9 +73,29 @@ function files(markets: readonly SyntheticMarket[]): Map<string, string> {
     withMargins([market.placeName, ...estimates(9000 + (i % 3000) * 10, 60000 + (i % 5000) * 10, i), market.placeGeoid.state, market.placeGeoid.place], 2),
   );
   const states: Row[] = STATES.map(([fips, name], k) => withMargins([name, ...estimates(500_000 + k * 40_000, 62000 + k * 500, k), fips], 1));
+  // The nation's median income, and the earlier period's median home value (three quarters of the current one) of every place and state.
+  const { nation, earlierPlaces, earlierStates } = QUERIES;
+  // The home value's cell in a row of NAME then each estimate with its margin.
+  const valueAt = 1 + 2 * ESTIMATES.indexOf('B25077_001E');
+  const earlier = (row: Row, geography: number): Row => {
+    const value = Math.round((Number(row[valueAt]) * 0.75) / 100) * 100;
+    return withMargins([row[0] ?? null, String(value), ...row.slice(row.length - geography)], geography);
+  };
   return new Map([
     [PLACES, apiResponse([PLACE_HEADER, ...sorted(PLACE_HEADER, places)])],
     [STATES_FILE, apiResponse([STATE_HEADER, ...states])],
+    [nation.file, apiResponse([headerOf(nation), withMargins(['United States', '78538', '1'], 1)])],
+    [
+      earlierPlaces.file,
+      apiResponse([
+        headerOf(earlierPlaces),
+        ...sorted(
+          PLACE_HEADER,
+          places.map((r) => earlier(r, 2)),
+        ),
+      ]),
+    ],
+    [earlierStates.file, apiResponse([headerOf(earlierStates), ...states.map((r) => earlier(r, 1))])],
     [RETRIEVAL, '{"vintage":"2020-2024","latestReleaseDate":"2026-01-29","latestRetrievedAt":"2026-09-28"}'],
   ]);
 }
@@ -211,7 +242,7 @@ export function withOtherAcsPlaces(files: ReadonlyMap<string, string>, n: number
 function onlyMarkets(files: ReadonlyMap<string, string>, markets: readonly MarketDefinition[]): Map<string, string> {
   const keep = new Set(markets.flatMap((m) => [`${m.placeGeoid.state}:${m.placeGeoid.place}`, m.placeGeoid.state]));
   const out = new Map(files);
-  for (const path of [PLACES, STATES_FILE]) {
+  for (const path of [PLACES, STATES_FILE, QUERIES.earlierPlaces.file, QUERIES.earlierStates.file]) {
     const text = files.get(path);
     if (text === undefined) continue;
     const [header = [], ...rows] = JSON.parse(text) as Row[];

@@ -3,7 +3,22 @@
 import { MARKETS, type MarketDefinition } from '../../../src/contract/markets.ts';
 import type { SyntheticFiles, SyntheticMarket } from './index.ts';
 import { seriesCodesOf } from '../../../src/sources/fhfa-hpi/adapter.ts';
-import { DIR, FILE, MSAD_MARKER, NO_VALUE, codeOf, collationKey, quarterKey, quarterOfKey, standardError } from '../../../src/sources/fhfa-hpi/format.ts';
+import {
+  DIR,
+  FILE,
+  MASTER,
+  MASTER_HEADER,
+  MASTER_KIND,
+  MASTER_LEVELS,
+  MSAD_MARKER,
+  NATION_ID,
+  NO_VALUE,
+  codeOf,
+  collationKey,
+  quarterKey,
+  quarterOfKey,
+  standardError,
+} from '../../../src/sources/fhfa-hpi/format.ts';
 
 /** A national file's size: every metro and division of the country, 1975 onwards, about 80,000 lines. */
 const NATIONAL_LINES = 80_000;
@@ -44,8 +59,55 @@ function files(markets: readonly SyntheticMarket[]): Map<string, string> {
   blocks.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return new Map([
     [FILE, `${blocks.flatMap((b) => b.rows).join('\n')}\n`],
+    [
+      MASTER,
+      masterFile(
+        markets.map((m) => [m.market.stateCode, m.market.state] as const),
+        first,
+        last,
+      ),
+    ],
     [`${DIR}/retrieval.json`, '{"vintage":"2026 Q2","latestReleaseDate":"2026-08-25","latestRetrievedAt":"2026-09-28"}'],
   ]);
+}
+
+/**
+ * The master file for these markets' states and the nation, through the last quarter the metro file names (a release's);
+ * a header alone where that is no quarter FHFA can have published (a metro file of absurd years, a test of refusals).
+ */
+export function masterFor(markets: readonly MarketDefinition[], metro: string): string {
+  // The latest year and quarter after any row's code, rows that do not parse (a test's refusals) passed over.
+  let last = Number.NaN;
+  for (const m of metro.matchAll(/,\s*\d{5}\s*,\s*(\d{4})\s*,\s*([1-4])\s*,/g))
+    last = Math.max(Number.isNaN(last) ? 0 : last, quarterKey(Number(m[1]), Number(m[2])));
+  if (!(last >= quarterKey(1975, 1) && last <= quarterKey(2107, 4))) return `${MASTER_HEADER.join(',')}\n`;
+  return masterFile(
+    markets.map((m) => [m.stateCode, m.state] as const),
+    quarterKey(1975, 1),
+    last,
+  );
+}
+
+/**
+ * The master file's all-transactions lines of these states and the nation, in its layout (a header, then each series
+ * quarter by quarter, 1980 Q1 = 100), from 1975 Q1, as FHFA writes every state's, to the last quarter.
+ */
+export function masterFile(states: readonly (readonly [string, string])[], first: number, last: number): string {
+  const lines = [MASTER_HEADER.join(',')];
+  const places = [...new Map(states).entries()].sort(([a], [b]) => (a < b ? -1 : 1));
+  const series = [
+    ...places.map(([id, name], k) => ({ level: MASTER_LEVELS.state, id, name, seed: k })),
+    { level: MASTER_LEVELS.nation, id: NATION_ID, name: 'United States', seed: 99 },
+  ];
+  const base = quarterKey(1980, 1);
+  for (const { level, id, name, seed } of series) {
+    for (let key = Math.min(first, quarterKey(1975, 1)); key <= last; key += 1) {
+      const { year, quarter } = quarterOfKey(key);
+      const index = key === base ? 100 : 100 * Math.pow(1.012, key - base) * (1 + 0.01 * Math.sin((key + seed) / 5));
+      lines.push(`${MASTER_KIND},${level},${name},${id},${year},${quarter},${index.toFixed(2)},,,`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 const TOWNS = [
