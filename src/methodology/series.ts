@@ -49,6 +49,8 @@ const observation = (period: string, value: number, snapshotDate: string, extra:
     value,
     ...(extra.marginOfError === undefined ? {} : { marginOfError: extra.marginOfError }),
     ...(extra.illustrative === true ? { illustrative: true as const } : {}),
+    ...(extra.qualifier === undefined ? {} : { qualifier: extra.qualifier }),
+    ...(extra.dollarYear === undefined ? {} : { dollarYear: extra.dollarYear }),
     snapshotDate,
     ...(extra.geography === undefined ? {} : { geography: extra.geography }),
   };

@@ -944,3 +944,8 @@ describe("fhfa-hpi: the states' and the nation's series of the master file", () 
     assert.equal(l.skipped, 3);
   });
 });
+
+test('a change exactly half a tenth rounds away from zero: 104.55 over 100.00 is 4.55 %, served 4.6', () => {
+  const rows = [`${AUSTIN_NAME},12420,2024,4,100.00,( 1.00)`, `${AUSTIN_NAME},12420,2025,4,104.55,( 1.00)`];
+  assert.equal(observation(fhfaHpi.load(readerOf(`${rows.join('\n')}\n`), WORLD_MARKETS), 'us-tx-austin', 'homePriceChange')?.value, 4.6);
+});

@@ -15,7 +15,7 @@ import { fhfaHpi } from '../../src/sources/fhfa-hpi/index.ts';
 import { fixturesOnDisk } from '../../src/sources/load.ts';
 import type { SourceModule } from '../../src/sources/source.ts';
 
-/** test/world/fixtures/: each source's files as the service held them on 2026-11-29 (test/world/README.md). */
+/** test/world/fixtures/: each source's files as the service held them on 2026-11-29, and the files the source modules read since (test/world/README.md). */
 export const WORLD_FIXTURES = fileURLToPath(new URL('fixtures/', import.meta.url));
 
 /** The project's archive/: an archived snapshot is never rewritten, so the world reads the dated ones it names from it. */

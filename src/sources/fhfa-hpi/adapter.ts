@@ -207,8 +207,15 @@ function changePoints(points: readonly SeriesPoint[], perYear: number): SeriesPo
   });
 }
 
-/** The year-over-year change in percent, rounded as the profile's value is. */
-const changeOf = (now: number, before: number): number => roundTo((now / before - 1) * 100, 1);
+/**
+ * The year-over-year change in percent, one decimal, half away from zero, from the two published values in whole
+ * hundredths (the index's precision): 104.55 over 100.00 is exactly 4.55 %, 4.6, where a quotient of the two decimals
+ * would give 4.5499… and 4.5.
+ */
+const changeOf = (now: number, before: number): number => {
+  const [a, b] = [Math.round(now * 100), Math.round(before * 100)];
+  return roundTo(((a - b) * 100) / b, 1);
+};
 
 function changeSeriesOf(index: MetricSeries<FhfaMetric>): MetricSeries<FhfaMetric> {
   return { marketId: index.marketId, metricId: 'homePriceChange', perYear: index.perYear, points: changePoints(index.points, index.perYear) };
