@@ -74,9 +74,9 @@ export function seriesTableSchema(marketIds: readonly string[]): Json {
       ...typeOf(c.type),
       constraints: { required: c.required, ...constraints[c.name] },
     })),
-    // An empty cell is a missing value (only margin_of_error may be one).
+    // An empty cell is a missing value (only margin_of_error, dollar_year and published_as may be one).
     missingValues: [''],
-    primaryKey: ['market_id', 'metric_id', 'period'],
+    primaryKey: ['market_id', 'metric_id', 'geography_code', 'period'],
   };
 }
 

@@ -367,7 +367,7 @@ describe('a profile that breaks the published contract stops the build', () => {
         assert.ok(error instanceof DataError, 'error instanceof DataError');
         assert.equal(error.code, 'out_of_range');
         assert.deepEqual(error.place, { file: FHFA, line: FHFA_AUSTIN_2026_Q2, marketId: 'us-tx-austin', column: 'homePriceIndex' });
-        assert.equal(error.reason, "homePriceIndex is NaN, outside the metric's range (from 0.01 to 100000 index)");
+        assert.equal(error.reason, "homePriceIndex is NaN, outside the metric's range (from 1 to 10000 index)");
         return true;
       },
     );

@@ -57,7 +57,7 @@ describe('the Data Package, as built', () => {
     assert.ok(pkg.licenses.length > 0 && pkg.sources.length > 0, 'pkg.licenses.length > 0 && pkg.sources.length > 0');
   });
 
-  test('then the bulk series CSV and each market series CSV, typed (dates, numbers, booleans), keyed by market, metric and period', () => {
+  test('then the bulk series CSV and each market series CSV, typed (dates, numbers, booleans), keyed by market, metric, area and period', () => {
     assert.deepEqual(
       series.map((r) => r.path),
       [BASE_URL + PATHS.bulkSeriesCsv, ...ids.map((id) => BASE_URL + PATHS.seriesCsv(id))],
@@ -68,7 +68,8 @@ describe('the Data Package, as built', () => {
         r.schema.fields.map((f) => f.name),
         SERIES_CSV_COLUMNS.map((c) => c.name),
       );
-      assert.deepEqual(r.schema.primaryKey, ['market_id', 'metric_id', 'period']);
+      // The area too: a market's row and its state's and the nation's share a market, a metric and a period.
+      assert.deepEqual(r.schema.primaryKey, ['market_id', 'metric_id', 'geography_code', 'period']);
       const type = (name: string): unknown => (r.schema.fields.find((f) => f.name === name) as { type?: string } | undefined)?.type;
       assert.deepEqual(['period_start', 'value', 'margin_of_error', 'illustrative', 'geography_code'].map(type), [
         'date',

@@ -8,10 +8,10 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { main, runnersFor } from '../../src/commands/cli.ts';
 import type { MarketProfile } from '../../src/contract/schemas.ts';
 import { addressOf, FetchError, fetchSources, type FetchOptions } from '../../src/commands/fetch.ts';
-import { codeOf, FILE as FHFA_FILE } from '../../src/sources/fhfa-hpi/format.ts';
+import { codeOf, FILE as FHFA_FILE, MASTER as FHFA_MASTER } from '../../src/sources/fhfa-hpi/format.ts';
 import { fixturesOnDisk } from '../../src/sources/load.ts';
 import { captureOutput } from '../support/capture.ts';
-import { FIXTURES_DIR, fhfaNextQuarter } from '../support/data.ts';
+import { FIXTURES_DIR, fhfaMasterNextQuarter, fhfaNextQuarter } from '../support/data.ts';
 import { startReplay, type Replay, type Reply } from '../support/replay.ts';
 import { WORLD_INPUTS, WORLD_MARKETS, WORLD_SOURCES, buildWorld } from '../world/world.ts';
 
@@ -269,6 +269,17 @@ describe('fetch', () => {
     return lines.filter((l, i) => !drop(l, i, lines)).join('\n');
   };
   const AUSTIN = WORLD_MARKETS.find((m) => m.id === 'us-tx-austin') ?? assert.fail('no Austin');
+  /** The world's HPI_master.csv without the lines of one quarter (the last of each series: a release a quarter older). */
+  const masterWithout = (year: number, quarter: number): string =>
+    without(FHFA_MASTER, (l) => l.endsWith(`,${year},${quarter},${l.split(',').at(-4) ?? ''},,,`));
+  /** Both of FHFA's files one quarter on, as a new release would hold them. */
+  const serveNextFhfaRelease = (lastModified?: string): void => {
+    for (const { remote } of REMOTES.filter((r) => r.adapter.sourceId === 'fhfa-hpi')) {
+      const text = readFileSync(join(FIXTURES_DIR, remote.file), 'utf8');
+      const body = remote.file === FHFA_FILE ? fhfaNextQuarter(text) : fhfaMasterNextQuarter(text);
+      replay.replies.set(target(remote.url), { kind: 'file', body, ...(remote.file === FHFA_FILE && lastModified !== undefined ? { lastModified } : {}) });
+    }
+  };
 
   /**
    * The six downloads issue 48 found written though they publish less or older data, and a history cut at its start, each
@@ -364,6 +375,9 @@ describe('fetch', () => {
     const previousQuarter = (HOSTILE.find((h) => h.shape === "the previous quarter's FHFA file") ?? assert.fail('no such case')).body();
     const { remote } = REMOTES.find((r) => r.remote.file === FHFA_FILE) ?? assert.fail('no FHFA remote');
     replay.replies.set(target(remote.url), { kind: 'file', body: previousQuarter });
+    // The master file of the same, older release: without it the two files would be of two releases, which the load refuses.
+    const master = REMOTES.find((r) => r.remote.file === FHFA_MASTER) ?? assert.fail('no FHFA master remote');
+    replay.replies.set(target(master.remote.url), { kind: 'file', body: masterWithout(2026, 2) });
     const report = await fetchSources(options({ only: ['fhfa-hpi'], allowOlder: true }));
     assert.equal(report.written, true);
     assert.equal(readFileSync(join(dir, FHFA_FILE), 'utf8'), previousQuarter);
@@ -388,6 +402,7 @@ describe('fetch', () => {
     cpSync(FIXTURES_DIR, dir, { recursive: true });
     serveFixtures();
     replay.replies.set(target(remote.url), { kind: 'file', body: previousQuarter });
+    replay.replies.set(target(master.remote.url), { kind: 'file', body: masterWithout(2026, 2) });
     const refused = await captureOutput(() => main(['fetch', '--fixtures', dir, '--upstream', replay.origin, '--dry-run'], {}, runnersFor(WORLD_INPUTS)));
     const allowed = await captureOutput(() =>
       main(['fetch', '--fixtures', dir, '--upstream', replay.origin, '--dry-run', '--allow-older'], {}, runnersFor(WORLD_INPUTS)),
@@ -406,6 +421,7 @@ describe('fetch', () => {
     const body = fhfaNextQuarter(readFileSync(join(FIXTURES_DIR, FHFA_FILE), 'utf8')); // 2026 Q3, which ends on 2026-09-30
     const now = new Date('2026-12-01T09:00:00Z');
     const released = async (lastModified: string): Promise<string | undefined> => {
+      serveNextFhfaRelease();
       replay.replies.set(target(remote.url), { kind: 'file', body, lastModified });
       cpSync(FIXTURES_DIR, dir, { recursive: true });
       lines.length = 0;
@@ -503,8 +519,7 @@ describe('fetch', () => {
   });
 
   it('the size limit: a body of exactly the limit is read, one byte more is refused, its length declared or not', async () => {
-    const fhfa = REMOTES.find((r) => r.adapter.sourceId === 'fhfa-hpi') ?? assert.fail('no FHFA remote');
-    assert.equal(REMOTES.filter((r) => r.adapter.sourceId === 'fhfa-hpi').length, 1, "FHFA's one file");
+    const fhfa = REMOTES.find((r) => r.remote.file === FHFA_FILE) ?? assert.fail('no FHFA remote');
     const body = readFileSync(join(FIXTURES_DIR, fhfa.remote.file));
     const only = { only: ['fhfa-hpi'], dryRun: true };
     for (const declared of [true, false]) {
@@ -583,14 +598,9 @@ describe('fetch', () => {
 
   it('a fetch of a newer release followed by a build needs no hand edit: snapshot, as-of periods, release dates and freshness follow the files', async () => {
     // FHFA's file one quarter on: every series gains a 2026 Q3 row, 1 % above its 2026 Q2 index, after its last row.
-    const fhfa = REMOTES.find((r) => r.adapter.sourceId === 'fhfa-hpi') ?? assert.fail('no FHFA remote');
-    replay.replies.set(target(fhfa.remote.url), {
-      kind: 'file',
-      body: fhfaNextQuarter(readFileSync(join(FIXTURES_DIR, fhfa.remote.file), 'utf8')),
-      lastModified: 'Tue, 24 Nov 2026 14:00:00 GMT',
-    });
+    serveNextFhfaRelease('Tue, 24 Nov 2026 14:00:00 GMT');
     await fetchSources(options({ now: () => new Date('2026-12-01T09:00:00Z') }));
-    assert.ok(lines.includes('fhfa-hpi: fetched 2026 Q3, 1 file, 32 values changed'), lines.join('\n'));
+    assert.ok(lines.includes('fhfa-hpi: fetched 2026 Q3, 2 files, 32 values changed'), lines.join('\n'));
     assert.ok(
       lines.includes('  us-tx-austin homePriceIndex 506.31 → 511.37 (2026 Q2 → 2026 Q3)'),
       'fetch prints the change, market by market, under its source',
@@ -631,10 +641,10 @@ describe('fetch', () => {
     const report = await fetchSources({ ...options({ fetch: offline }), upstream: undefined });
     assert.equal(report.ok, false);
     assert.deepEqual(lines, [
-      'census-acs-5yr: fetched 2020-2024, 2 files, unchanged',
-      'fhfa-hpi: fetched 2026 Q2, 1 file, unchanged',
+      'census-acs-5yr: fetched 2020-2024, 5 files, unchanged',
+      'fhfa-hpi: fetched 2026 Q2, 2 files, unchanged',
       'census-bps: could not reach the agency (ECONNREFUSED)',
-      `market-profiles: fetch: wrote 5 files to ${dir}/`,
+      `market-profiles: fetch: wrote 9 files to ${dir}/`,
       'market-profiles: fetch: 1 of 3 sources failed (census-bps); its fixtures were left as they were (--verbose names each address)',
     ]);
     assert.deepEqual(snapshot(dir, 'census-bps'), before);
@@ -668,7 +678,7 @@ describe('fetch', () => {
     assert.equal(failing.value, 1);
     assert.equal(
       failing.out,
-      `fhfa-hpi: fetched 2026 Q2, 1 file, unchanged\ncensus-bps: fetched 2024, 4 files, unchanged\nmarket-profiles: fetch: wrote 7 files to ${dir}/\n`,
+      `fhfa-hpi: fetched 2026 Q2, 2 files, unchanged\ncensus-bps: fetched 2024, 4 files, unchanged\nmarket-profiles: fetch: wrote 8 files to ${dir}/\n`,
     );
     assert.equal(
       failing.err,
@@ -688,15 +698,15 @@ describe('fetch', () => {
         `market-profiles: fetch: census-acs-5yr: ${address}: the server answered 404, not 200\n` +
         'market-profiles: fetch: 1 of 3 sources failed (census-acs-5yr); its fixtures were left as they were\n',
     );
-    const fhfa = REMOTES.find((r) => r.adapter.sourceId === 'fhfa-hpi') ?? assert.fail('no FHFA remote');
-    const fhfaBytes = readFileSync(join(FIXTURES_DIR, fhfa.remote.file)).length;
+    const fhfa = REMOTES.filter((r) => r.adapter.sourceId === 'fhfa-hpi');
+    const bytesOf = (file: string): number => readFileSync(join(FIXTURES_DIR, file)).length;
     assert.ok(
       verbose.out.startsWith(
-        `fhfa-hpi: ${addressOf(fhfa.remote, fhfa.adapter, { upstream: replay.origin })}: ${fhfaBytes} bytes\nfhfa-hpi: fetched 2026 Q2, 1 file, unchanged\n`,
+        `${fhfa.map((r) => `fhfa-hpi: ${addressOf(r.remote, r.adapter, { upstream: replay.origin })}: ${bytesOf(r.remote.file)} bytes\n`).join('')}fhfa-hpi: fetched 2026 Q2, 2 files, unchanged\n`,
       ),
       verbose.out,
     );
-    assert.match(verbose.out, /\nmarket-profiles: fetch: dry run, 7 files not written\n$/);
+    assert.match(verbose.out, /\nmarket-profiles: fetch: dry run, 8 files not written\n$/);
 
     serveFixtures();
     const succeeding = await captureOutput(() => main(['fetch', '--fixtures', dir, '--upstream', replay.origin, '--dry-run'], {}, runnersFor(WORLD_INPUTS)));
@@ -704,7 +714,7 @@ describe('fetch', () => {
     assert.equal(succeeding.err, '');
     assert.equal(
       succeeding.out,
-      'census-acs-5yr: fetched 2020-2024, 2 files, unchanged\nfhfa-hpi: fetched 2026 Q2, 1 file, unchanged\ncensus-bps: fetched 2024, 4 files, unchanged\nmarket-profiles: fetch: dry run, 10 files not written\n',
+      'census-acs-5yr: fetched 2020-2024, 5 files, unchanged\nfhfa-hpi: fetched 2026 Q2, 2 files, unchanged\ncensus-bps: fetched 2024, 4 files, unchanged\nmarket-profiles: fetch: dry run, 14 files not written\n',
     );
   });
 });

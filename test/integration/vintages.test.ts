@@ -12,7 +12,7 @@ import { ArchiveError, type ArchiveErrorCode } from '../../src/contract/errors.t
 import type { VintageIndex } from '../../src/contract/vintages.ts';
 import { fixturesOnDisk } from '../../src/sources/load.ts';
 import { captureOutput } from '../support/capture.ts';
-import { FIXTURES_DIR, fhfaNextQuarter } from '../support/data.ts';
+import { FIXTURES_DIR, fhfaMasterNextQuarter, fhfaNextQuarter } from '../support/data.ts';
 import { ARCHIVE_DIR, WORLD_INPUTS, buildWorld, buildWorldSnapshot, copyWorldArchive } from '../world/world.ts';
 
 const FIRST = '2026-11-29';
@@ -27,10 +27,12 @@ async function run(args: readonly string[]): Promise<{ code: number; out: string
   return { code: value, out, err };
 }
 
-/** FHFA's file one quarter on (every series gains 2026 Q3, 1 % above its 2026 Q2), retrieved on SECOND: a new snapshot. */
+/** FHFA's files one quarter on (every series gains 2026 Q3, 1 % above its 2026 Q2), retrieved on SECOND: a new snapshot. */
 function nextQuarter(fixtures: string): void {
   const file = join(fixtures, 'fhfa-hpi/hpi_at_metro.csv');
   writeFileSync(file, fhfaNextQuarter(readFileSync(file, 'utf8')));
+  const master = join(fixtures, 'fhfa-hpi/hpi_master.csv');
+  writeFileSync(master, fhfaMasterNextQuarter(readFileSync(master, 'utf8')));
   writeFileSync(join(fixtures, 'fhfa-hpi/retrieval.json'), JSON.stringify({ vintage: '2026 Q3', latestReleaseDate: '2026-11-24', latestRetrievedAt: SECOND }));
 }
 
@@ -57,9 +59,9 @@ describe('vintages: snapshots archived for ever', () => {
     assert.deepEqual(
       record.sources.map((s) => [s.sourceId, s.files.length]),
       [
-        ['census-acs-5yr', 2],
+        ['census-acs-5yr', 5],
         ['census-bps', 4],
-        ['fhfa-hpi', 1],
+        ['fhfa-hpi', 2],
       ],
     );
     assert.equal(record.documents.length, 34);

@@ -63,3 +63,21 @@ export function fhfaNextQuarter(text: string): string {
   });
   return `${next.join('\n')}\n`;
 }
+
+/** FHFA's HPI_master.csv one quarter on: after each series' last line, a line for the next quarter 1 % above it (the same release as fhfaNextQuarter's metro file). */
+export function fhfaMasterNextQuarter(text: string): string {
+  const [header = '', ...rows] = text.split('\n').filter((l) => l !== '');
+  const next: string[] = [header];
+  // The fields after the place: place_id, yr, period, index_nsa, then the three empty ones.
+  const split = (row: string): string[] => row.split(',');
+  rows.forEach((row, i) => {
+    next.push(row);
+    const fields = split(row);
+    const id = fields.at(-7);
+    if (rows[i + 1] !== undefined && split(rows[i + 1] ?? '').at(-7) === id) return;
+    const [year, quarter, index] = [Number(fields.at(-6)), Number(fields.at(-5)), Number(fields.at(-4))];
+    const [y, q] = quarter === 4 ? [year + 1, 1] : [year, quarter + 1];
+    next.push([...fields.slice(0, -6), y, q, (index * 1.01).toFixed(2), '', '', ''].join(','));
+  });
+  return `${next.join('\n')}\n`;
+}

@@ -18,8 +18,12 @@ import type { SourceModule } from '../../src/sources/source.ts';
 /** test/world/fixtures/: each source's files as the service held them on 2026-11-29, and the files the source modules read since (test/world/README.md). */
 export const WORLD_FIXTURES = fileURLToPath(new URL('fixtures/', import.meta.url));
 
-/** The project's archive/: an archived snapshot is never rewritten, so the world reads the dated ones it names from it. */
-export const ARCHIVE_DIR = fileURLToPath(new URL('../../archive/', import.meta.url));
+/**
+ * The world's own archive (test/world/archive/): the service's first snapshot, 2026-11-24, as archive/ holds it, and the
+ * world's own 2026-11-29 snapshot as the machinery writes it today (test/world/README.md says how it is rewritten when
+ * the machinery's output changes, as the golden files are). The service's archive/ is today's data, not the world's.
+ */
+export const ARCHIVE_DIR = fileURLToPath(new URL('archive/', import.meta.url));
 
 /** The world's sources, in the order its pages list their metrics: named here, not read from the registry. */
 export const WORLD_SOURCES: readonly SourceModule[] = [censusAcs5yr, fhfaHpi, censusBps];
@@ -60,7 +64,7 @@ export const WORLD_SNAPSHOT_DATE = '2026-11-29';
 /** The archived snapshots of the world: those archived up to its snapshot date. */
 export const WORLD_ARCHIVE_DATES: readonly string[] = ['2026-11-24', '2026-11-29'];
 
-/** The world's archived snapshots, read from archive/ (and only the dated folders the world names). */
+/** The world's archived snapshots, read from its archive (only the dated folders the world names). */
 export function worldArchive(dir: string = ARCHIVE_DIR): PastSnapshot[] {
   return readArchive(dir).filter((s) => WORLD_ARCHIVE_DATES.includes(s.snapshotDate));
 }

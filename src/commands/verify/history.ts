@@ -44,13 +44,21 @@ export async function checkSeries(
   if (validate === undefined) f.add(`${path}: cannot be validated, the series schema could not be read`);
   else for (const fault of schemaFaults(validate, doc, path)) f.add(fault);
   const metrics = isObject(doc.metrics) ? doc.metrics : {};
+  // Every observation by metric, area and period: the market's own (its metric's area, or its own where it differs) and its state's and the nation's.
   const observations = new Map<string, Record<string, unknown>>();
+  const codeOf = (g: unknown): string => (isObject(g) ? String(g.code) : '');
+  const own = new Map<string, string>();
   for (const [key, m] of Object.entries(metrics)) {
-    const list = isObject(m) && Array.isArray(m.observations) ? m.observations.filter(isObject) : [];
-    for (const o of list) observations.set(`${key}\u0000${String(o.period)}`, o);
+    if (!isObject(m)) continue;
+    own.set(key, codeOf(m.geography));
+    const lines = [{ geography: m.geography, observations: m.observations }, ...(Array.isArray(m.comparisons) ? m.comparisons.filter(isObject) : [])];
+    for (const line of lines) {
+      const list = Array.isArray(line.observations) ? line.observations.filter(isObject) : [];
+      for (const o of list) observations.set(`${key}\u0000${codeOf(o.geography ?? line.geography)}\u0000${String(o.period)}`, o);
+    }
   }
   for (const [key, metric] of Object.entries(profile?.metrics ?? {})) {
-    const o = observations.get(`${key}\u0000${String(metric.asOf)}`);
+    const o = observations.get(`${key}\u0000${own.get(key) ?? ''}\u0000${String(metric.asOf)}`);
     f.expect(
       o !== undefined && o.value === metric.value && o.marginOfError === metric.marginOfError && o.illustrative === metric.illustrative,
       `${path}: ${key} at ${String(metric.asOf)} is ${JSON.stringify(o === undefined ? null : [o.value, o.marginOfError, o.illustrative])}, the profile has ${JSON.stringify([metric.value, metric.marginOfError, metric.illustrative])}`,
@@ -65,7 +73,7 @@ export async function checkSeries(
   if (rows === undefined) return undefined;
   f.expect(rows.length === observations.size, `${csvPath} has ${rows.length} rows, the JSON ${observations.size} observations`);
   for (const [i, row] of rows.entries()) {
-    const o = observations.get(`${row[column('metric_id')] ?? ''}\u0000${row[column('period')] ?? ''}`);
+    const o = observations.get(`${row[column('metric_id')] ?? ''}\u0000${row[column('geography_code')] ?? ''}\u0000${row[column('period')] ?? ''}`);
     const margin = row[column('margin_of_error')] ?? '';
     f.expect(
       row[column('market_id')] === id &&
