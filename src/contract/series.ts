@@ -155,6 +155,9 @@ export const SERIES_CSV_COLUMNS = [
 
 export type SeriesCsvColumn = (typeof SERIES_CSV_COLUMNS)[number]['name'];
 
+/** What makes a series CSV row one of a kind: a market's row and its state's and the nation's share a market, a metric and a period. */
+export const SERIES_CSV_KEY: readonly SeriesCsvColumn[] = ['market_id', 'metric_id', 'geography_code', 'period'];
+
 export const SERIES_CSV_CAVEATS: readonly string[] = [
   ...CSV_CAVEATS.slice(0, 4),
   "Rows are sorted by market_id, metric_id, the market's own rows first then its state's and the nation's, then period_end and period_start; a market file holds one market's rows in the same order.",

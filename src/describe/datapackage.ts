@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { CSV_COLUMNS, PRODUCTION_MODE, PROFILE_CAVEATS, byId, displayName, type CsvColumn, type MarketProfile } from '../contract/schemas.ts';
 import { PATHS } from '../contract/paths.ts';
 import { attachmentAt, dataPackagePaths } from '../contract/endpoints.ts';
-import { SERIES_CSV_COLUMNS } from '../contract/series.ts';
+import { SERIES_CSV_COLUMNS, SERIES_CSV_KEY } from '../contract/series.ts';
 import type { Snapshot, SourceData } from '../methodology/snapshot.ts';
 import { bodyOf, type Served } from './served.ts';
 import { InvariantError } from '../contract/errors.ts';
@@ -76,7 +76,7 @@ export function seriesTableSchema(marketIds: readonly string[]): Json {
     })),
     // An empty cell is a missing value (only margin_of_error, dollar_year and published_as may be one).
     missingValues: [''],
-    primaryKey: ['market_id', 'metric_id', 'geography_code', 'period'],
+    primaryKey: [...SERIES_CSV_KEY],
   };
 }
 

@@ -3,6 +3,7 @@ import { ENDPOINT_LIST, dataPackagePaths, pathAt } from '../../contract/endpoint
 import { isDeepStrictEqual } from 'node:util';
 import { CSV_COLUMNS, Faults, SERIES_CSV_COLUMNS, TYPES, expectRepresentation, expectResponse, isObject, readJsonBody } from './expect.ts';
 import { headerValue, type Probe } from './http.ts';
+import { SERIES_CSV_KEY } from '../../contract/series.ts';
 
 /** The endpoints of the contract (docs/contract.md section 4: the records marked `contract`), as OpenAPI path templates. */
 export const CONTRACT_PATHS: readonly string[] = ENDPOINT_LIST.flatMap(([, r]) => (r.contract === true ? [pathAt(r, '{marketId}', '{snapshotDate}')] : []));
@@ -105,7 +106,7 @@ export async function checkDataPackage(probe: Probe, f: Faults, ids: readonly st
     const fields = Array.isArray(schema.fields) ? schema.fields.filter(isObject).map((x) => x.name) : [];
     const series = path.endsWith('/series/csv');
     const columns: readonly string[] = series ? SERIES_CSV_COLUMNS : CSV_COLUMNS;
-    const key = series ? ['market_id', 'metric_id', 'period'] : ['market_id', 'metric_id'];
+    const key = series ? [...SERIES_CSV_KEY] : ['market_id', 'metric_id'];
     f.expect(fields.join(',') === columns.join(','), `/api/datapackage: ${path} has fields ${fields.join(',')}, expected ${columns.join(',')}`);
     f.expect(
       isDeepStrictEqual(schema.primaryKey, key),
