@@ -1,23 +1,90 @@
 // The typed client of the market-profiles service: only `fetch`, so it runs in Node 20 and in browsers. It pins schemaVersion "1", tolerates fields it does not know, hands the caveats back with the data, turns problem+json into errors with their code and revalidates with If-None-Match.
 import {
   CSV_COLUMNS,
+  KNOWN_MARKET_IDS,
+  KNOWN_METRIC_IDS,
+  KNOWN_SCORE_IDS,
   SCHEMA_VERSION,
   SERIES_CSV_COLUMNS,
+  type AnyMarketId,
+  type AnyMetricId,
+  type AnyScoreId,
   type CsvColumn,
   type CsvDescriptor,
+  type IndexEntry,
+  type KnownMarketId,
+  type KnownMetricId,
+  type KnownScoreId,
   type MarketIndex,
   type MarketProfile,
   type MarketSeries,
+  type Metric,
   type Problem,
   type ProblemCode,
+  type ProfileMetrics,
+  type Scores,
   type SeriesCsvColumn,
   type SeriesCsvDescriptor,
+  type SeriesMetric,
+  type SeriesMetrics,
   type VintageIndex,
 } from './generated/contract.ts';
 import { CsvSyntaxError, parseCsv } from './generated/csv-format.ts';
 import { PATHS } from './generated/paths.ts';
 
-export type { CsvColumn, CsvDescriptor, MarketIndex, MarketProfile, MarketSeries, ProblemCode, SeriesCsvColumn, SeriesCsvDescriptor, VintageIndex };
+export type {
+  AnyMarketId,
+  AnyMetricId,
+  AnyScoreId,
+  CsvColumn,
+  CsvDescriptor,
+  IndexEntry,
+  KnownMarketId,
+  KnownMetricId,
+  KnownScoreId,
+  MarketIndex,
+  MarketProfile,
+  MarketSeries,
+  Metric,
+  ProblemCode,
+  ProfileMetrics,
+  Scores,
+  SeriesCsvColumn,
+  SeriesCsvDescriptor,
+  SeriesMetric,
+  SeriesMetrics,
+  VintageIndex,
+};
+export { KNOWN_MARKET_IDS, KNOWN_METRIC_IDS, KNOWN_SCORE_IDS };
+
+const KNOWN_METRICS: ReadonlySet<string> = new Set(KNOWN_METRIC_IDS);
+const KNOWN_MARKETS: ReadonlySet<string> = new Set(KNOWN_MARKET_IDS);
+const KNOWN_SCORES: ReadonlySet<string> = new Set(KNOWN_SCORE_IDS);
+
+/** Whether an id (a CSV row's metric_id, a key read from the JSON) is one of the metric ids this client knows. */
+export const isKnownMetricId = (id: string): id is KnownMetricId => KNOWN_METRICS.has(id);
+/** Whether an id is one of the market ids this client knows (the service may serve markets added since). */
+export const isKnownMarketId = (id: string): id is KnownMarketId => KNOWN_MARKETS.has(id);
+/** Whether an id is one of the score ids this client knows. */
+export const isKnownScoreId = (id: string): id is KnownScoreId => KNOWN_SCORES.has(id);
+
+/** An own property of a map read from JSON, by any key ("constructor" is no metric). */
+const own = <T>(map: object, key: string): T | undefined => (Object.hasOwn(map, key) ? (map as Record<string, T>)[key] : undefined);
+
+/**
+ * A metric by its id, known to this client or added to the service since (schemaVersion "1" adds metrics without
+ * notice; the JSON keeps them): a profile's metric, or a series document's. Undefined where the market has none.
+ */
+export function metric(document: MarketProfile, id: AnyMetricId): Metric | undefined;
+export function metric(document: MarketSeries, id: AnyMetricId): SeriesMetric | undefined;
+export function metric(document: MarketProfile | MarketSeries, id: AnyMetricId): Metric | SeriesMetric | undefined {
+  return 'profile' in document ? own<Metric>(document.profile.metrics, id) : own<SeriesMetric>(document.metrics, id);
+}
+
+/** A score by its id, known to this client or added since: a profile's, or a market's entry in the index. Undefined where it is omitted. */
+export function score(scored: MarketProfile | IndexEntry, id: AnyScoreId): number | undefined {
+  return own<number>('profile' in scored ? scored.profile.scores : scored.scores, id);
+}
 
 /** An RFC 9457 problem as the service answers it, with its stable `code`; extension members it does not know are kept. */
 export type ProblemDetails = Problem & Record<string, unknown>;
@@ -25,26 +92,36 @@ export type ProblemDetails = Problem & Record<string, unknown>;
 /** The schemaVersion this client reads (docs/contract.md section 9), generated from the contract; a service answering another is refused. */
 export const CLIENT_SCHEMA_VERSION = SCHEMA_VERSION;
 
-/** One CSV row, typed: `value` a number, `live_data` the constant false, every other column a string. */
+/** One CSV row, typed: `value` a number, `live_data` the constant false, `metric_id` a known id or one to check, every other column a string. */
 export type CsvRecord = {
-  [K in CsvColumn]: K extends 'value' ? number : K extends 'live_data' ? false : K extends 'production_mode' ? 'static-fixture' : string;
+  [K in CsvColumn]: K extends 'value'
+    ? number
+    : K extends 'live_data'
+      ? false
+      : K extends 'production_mode'
+        ? 'static-fixture'
+        : K extends 'metric_id'
+          ? AnyMetricId
+          : string;
 };
 
 const COLUMNS: readonly CsvColumn[] = CSV_COLUMNS;
 
-/** One series CSV row, typed: value a number, margin_of_error a number or null (none published), illustrative a boolean. */
+/** One series CSV row, typed: value a number, margin_of_error a number or null (none published), illustrative a boolean, metric_id a known id or one to check. */
 export type SeriesRecord = {
-  [K in SeriesCsvColumn]: K extends 'value'
-    ? number
-    : K extends 'margin_of_error'
-      ? number | null
-      : K extends 'illustrative'
-        ? boolean
-        : K extends 'live_data'
-          ? false
-          : K extends 'production_mode'
-            ? 'static-fixture'
-            : string;
+  [K in SeriesCsvColumn]: K extends 'metric_id'
+    ? AnyMetricId
+    : K extends 'value'
+      ? number
+      : K extends 'margin_of_error'
+        ? number | null
+        : K extends 'illustrative'
+          ? boolean
+          : K extends 'live_data'
+            ? false
+            : K extends 'production_mode'
+              ? 'static-fixture'
+              : string;
 };
 
 const SERIES_COLUMNS: readonly SeriesCsvColumn[] = SERIES_CSV_COLUMNS;
@@ -154,9 +231,9 @@ export interface MarketProfilesClient {
   /** The index: every market with its scores, coverage, freshness and links. */
   listMarkets(): Promise<Result<MarketIndex>>;
   /** One market's profile; an unknown id rejects with a ProblemError whose code is market_not_found. */
-  getProfile(marketId: string): Promise<Result<MarketProfile>>;
+  getProfile(marketId: AnyMarketId): Promise<Result<MarketProfile>>;
   /** One market's CSV, parsed into typed rows. */
-  getMarketCsv(marketId: string): Promise<CsvResult>;
+  getMarketCsv(marketId: AnyMarketId): Promise<CsvResult>;
   /** Every market's CSV, parsed into typed rows. */
   getBulkCsv(): Promise<CsvResult>;
   /** The CSV column descriptor; its caveats are those of every CSV. */
@@ -166,15 +243,15 @@ export interface MarketProfilesClient {
   getOpenApi(): Promise<Result<JsonDocument>>;
   getDataPackage(): Promise<Result<JsonDocument>>;
   /** One market's every observation per metric (period, value, margin of error, illustrative flag, area). */
-  getSeries(marketId: string): Promise<Result<MarketSeries>>;
+  getSeries(marketId: AnyMarketId): Promise<Result<MarketSeries>>;
   /** One market's series CSV (long format), parsed into typed rows. */
-  getSeriesCsv(marketId: string): Promise<SeriesCsvResult>;
+  getSeriesCsv(marketId: AnyMarketId): Promise<SeriesCsvResult>;
   /** Every market's series CSV, parsed into typed rows. */
   getBulkSeriesCsv(): Promise<SeriesCsvResult>;
   /** Every published snapshot, newest first, with the links to its documents (which never change). */
   listVintages(): Promise<Result<VintageIndex>>;
   /** One market's profile as the snapshot of `snapshotDate` published it. */
-  getVintageProfile(snapshotDate: string, marketId: string): Promise<Result<MarketProfile>>;
+  getVintageProfile(snapshotDate: string, marketId: AnyMarketId): Promise<Result<MarketProfile>>;
 }
 
 interface Cached {

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { PATHS } from '../../src/contract/paths.ts';
 import type { RouteTable } from '../../src/routes/route-table.ts';
 import { startEmbedded } from '../support/embedded.ts';
@@ -51,6 +52,52 @@ describe('the client bin, installed from its tarball into a project of its own',
     rmSync(home, { recursive: true, force: true });
   });
   const served = (path: string): string => table.routes.get(path)?.identity.body.toString('utf8') ?? '';
+
+  test('in a strict project (skipLibCheck off) a misspelt metric id does not compile; a metric added later is read through metric()', () => {
+    const files = {
+      'reads.mts': [
+        "import { createClient, isKnownMetricId, metric } from 'market-profiles-client';",
+        "const client = createClient({ baseUrl: 'http://localhost:3000' });",
+        "const austin = (await client.getProfile('us-tx-austin')).data;",
+        'const rent: number | undefined = austin.profile.metrics.medianGrossRent?.value;',
+        "const later: number | undefined = metric(austin, 'medianRentAddedLater')?.value;",
+        'for (const row of (await client.getBulkCsv()).data)',
+        '  if (isKnownMetricId(row.metric_id)) console.log(austin.profile.metrics[row.metric_id]?.value, rent, later);',
+      ],
+      'misspelt.mts': [
+        "import { createClient } from 'market-profiles-client';",
+        "const austin = (await createClient({ baseUrl: 'http://localhost:3000' }).getProfile('us-tx-austin')).data;",
+        'console.log(austin.profile.metrics.medianGrosRent.value);',
+      ],
+      'unchecked.mts': [
+        "import { createClient } from 'market-profiles-client';",
+        "const client = createClient({ baseUrl: 'http://localhost:3000' });",
+        "const austin = (await client.getProfile('us-tx-austin')).data;",
+        'for (const row of (await client.getBulkCsv()).data) console.log(austin.profile.metrics[row.metric_id]);',
+      ],
+    };
+    for (const [name, lines] of Object.entries(files)) writeFileSync(join(project, name), `${lines.join('\n')}\n`);
+    const program = ts.createProgram(
+      Object.keys(files).map((name) => join(project, name)),
+      {
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+        types: [],
+        strict: true,
+        skipLibCheck: false,
+        noEmit: true,
+      },
+    );
+    const diagnostics = ts
+      .getPreEmitDiagnostics(program)
+      .map((d) => `${d.file === undefined ? '' : `${d.file.fileName.slice(project.length + 1)}: `}${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+    assert.deepEqual(diagnostics, [
+      "misspelt.mts: Property 'medianGrosRent' does not exist on type 'ProfileMetrics'. Did you mean 'medianGrossRent'?",
+      "unchecked.mts: Element implicitly has an 'any' type because expression of type 'AnyMetricId' can't be used to index type 'ProfileMetrics'.",
+    ]);
+  });
 
   test('list prints the index as served, exit code 0', async () => {
     const { code, out, err } = await npx(['list', '--base-url', baseUrl]);
