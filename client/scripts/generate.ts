@@ -49,6 +49,8 @@ export async function contractModule(): Promise<string> {
     '/** The columns of the series CSVs, in order. */',
     `export const SERIES_CSV_COLUMNS = ${list(SERIES_CSV_COLUMNS.map((c) => c.name))} as const;`,
     'export type SeriesCsvColumn = (typeof SERIES_CSV_COLUMNS)[number];',
+    '/** The file name the service gives its one-file download. */',
+    `export const DOWNLOAD_NAME = ${JSON.stringify(ENDPOINTS.download.attachment)};`,
     '',
   ].join('\n');
 }

@@ -1,6 +1,7 @@
 // The typed client of the market-profiles service: only `fetch`, so it runs in Node 20 and in browsers. It pins schemaVersion "1", tolerates fields it does not know, hands the caveats back with the data, turns problem+json into errors with their code and revalidates with If-None-Match.
 import {
   CSV_COLUMNS,
+  DOWNLOAD_NAME,
   KNOWN_MARKET_IDS,
   KNOWN_METRIC_IDS,
   KNOWN_SCORE_IDS,
@@ -149,6 +150,11 @@ export interface SeriesCsvResult extends Result<SeriesRecord[]> {
   readonly text: string;
 }
 
+/** The one-file download: the zip's bytes, and the file name the service gives it (its Content-Disposition). */
+export interface DownloadResult extends Result<Uint8Array> {
+  readonly filename: string;
+}
+
 /** A JSON Schema, OpenAPI or Data Package document, as served. */
 export type JsonDocument = Record<string, unknown>;
 
@@ -252,6 +258,13 @@ export interface MarketProfilesClient {
   listVintages(): Promise<Result<VintageIndex>>;
   /** One market's profile as the snapshot of `snapshotDate` published it. */
   getVintageProfile(snapshotDate: string, marketId: AnyMarketId): Promise<Result<MarketProfile>>;
+  /** One market's CSV as the snapshot of `snapshotDate` published it, parsed into typed rows. */
+  getVintageCsv(snapshotDate: string, marketId: AnyMarketId): Promise<CsvResult>;
+  /**
+   * Every JSON and CSV document in one zip, with the file name the service gives it; the caveats are the index's (the
+   * zip's README carries them too).
+   */
+  getDownload(): Promise<DownloadResult>;
 }
 
 interface Cached {
@@ -349,24 +362,35 @@ const caveatsOf = (doc: Record<string, unknown>, url: string): string[] => {
   return doc.caveats;
 };
 
-/** A body's text, read to at most `maxBytes`: past it the rest is cancelled, unread, and the read rejects. */
-async function textWithin(res: Response, maxBytes: number): Promise<string> {
-  if (res.body === null) return '';
+/** A body's bytes, read to at most `maxBytes`: past it the rest is cancelled, unread, and the read rejects. */
+async function bytesWithin(res: Response, maxBytes: number): Promise<Uint8Array> {
+  if (res.body === null) return new Uint8Array(0);
   const reader = res.body.getReader();
-  // As Response.text() decodes: UTF-8, a byte-order mark dropped, a malformed sequence replaced (across chunks too).
-  const decoder = new TextDecoder();
-  let text = '';
+  const chunks: Uint8Array[] = [];
   let length = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
+    if (done) break;
     length += value.length;
     if (length > maxBytes) {
       await reader.cancel().catch(() => undefined);
       throw new Error(`the answer is longer than maxBytes (${maxBytes} bytes)`);
     }
-    text += decoder.decode(value, { stream: true });
+    chunks.push(value);
   }
+  const bytes = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
+}
+
+/** The file name a Content-Disposition gives (`attachment; filename="housing-markets.zip"`), as a plain name: no folder, nothing hidden. */
+function attachmentName(header: string | null): string | undefined {
+  const name = /;\s*filename="([^"]*)"/i.exec(header ?? '')?.[1] ?? /;\s*filename=([^;\s]+)/i.exec(header ?? '')?.[1];
+  return name !== undefined && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) ? name : undefined;
 }
 
 export function createClient(options: ClientOptions): MarketProfilesClient {
@@ -376,11 +400,11 @@ export function createClient(options: ClientOptions): MarketProfilesClient {
   const fetcher = options.fetch ?? globalThis.fetch.bind(globalThis);
   const cache = new Map<string, Cached>();
 
-  /** GETs a path, revalidating what was read before; `parse` turns a 200's text into the value kept and returned. */
+  /** GETs a path, revalidating what was read before; `parse` turns a 200's body into the value kept and returned. */
   async function get<T>(
     path: string,
-    type: 'json' | 'csv',
-    parse: (text: string, url: string) => T,
+    type: 'json' | 'csv' | 'zip',
+    parse: (text: string, url: string, bytes: Uint8Array, headers: Headers) => T,
   ): Promise<{ value: T; etag: string | undefined; revalidated: boolean }> {
     const url = baseUrl + path;
     const cached = cache.get(url);
@@ -399,12 +423,14 @@ export function createClient(options: ClientOptions): MarketProfilesClient {
     }
     const contentType = res.headers.get('content-type') ?? '';
     if (res.status === 304 && cached !== undefined) return { value: cached.value as T, etag: cached.etag, revalidated: true };
-    let text: string;
+    let bytes: Uint8Array;
     try {
-      text = await textWithin(res, maxBytes);
+      bytes = await bytesWithin(res, maxBytes);
     } catch (error) {
       throw failed(error);
     }
+    // Decoded as Response.text() decodes (a zip is never decoded).
+    const text = type === 'zip' && res.status === 200 ? '' : new TextDecoder().decode(bytes);
     if (contentType.startsWith('application/problem+json')) {
       let problem: unknown;
       try {
@@ -415,11 +441,11 @@ export function createClient(options: ClientOptions): MarketProfilesClient {
       if (isObject(problem) && typeof problem.code === 'string') throw new ProblemError(problem as unknown as ProblemDetails, url);
     }
     if (res.status !== 200) throw new ResponseError(`GET ${url} answered ${res.status}`, url, res.status);
-    const expected = type === 'json' ? 'application/json' : 'text/csv';
+    const expected = type === 'json' ? 'application/json' : type === 'csv' ? 'text/csv' : 'application/zip';
     if (!contentType.startsWith(expected)) throw new ResponseError(`GET ${url} answered ${JSON.stringify(contentType)}, not ${expected}`, url, res.status);
     let value: T;
     try {
-      value = parse(text, url);
+      value = parse(text, url, bytes, res.headers);
     } catch (error) {
       if (error instanceof MarketProfilesError) throw error;
       throw new ResponseError(`GET ${url}: ${(error as Error).message}`, url, res.status);
@@ -464,6 +490,16 @@ export function createClient(options: ClientOptions): MarketProfilesClient {
     getBulkSeriesCsv: () => seriesCsv(PATHS.bulkSeriesCsv),
     listVintages: () => dataDocument<VintageIndex>(PATHS.vintages),
     getVintageProfile: (date, id) => dataDocument<MarketProfile>(PATHS.vintageProfile(encodeURIComponent(date), encodeURIComponent(id))),
+    getVintageCsv: (date, id) => csv(PATHS.vintageCsv(encodeURIComponent(date), encodeURIComponent(id))),
+    getDownload: async () => {
+      const index = await dataDocument<MarketIndex>(PATHS.index);
+      const { value, etag, revalidated } = await get(PATHS.download, 'zip', (_text, _url, bytes, headers) => ({
+        bytes,
+        // Where the service names no plain file name, the name its records give.
+        filename: attachmentName(headers.get('content-disposition')) ?? DOWNLOAD_NAME,
+      }));
+      return { data: value.bytes, filename: value.filename, caveats: index.caveats, etag, revalidated };
+    },
     listMarkets: () => dataDocument<MarketIndex>(PATHS.index),
     getProfile: (id) => dataDocument<MarketProfile>(PATHS.profile(encodeURIComponent(id))),
     getMarketCsv: (id) => csv(PATHS.marketCsv(encodeURIComponent(id))),
