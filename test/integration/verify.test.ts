@@ -1145,6 +1145,13 @@ describe('the verify command', () => {
     assert.match(out, /\d+ checks: \d+ passed, 0 failed\n$/);
   });
 
+  test('one check is counted as one check', () => {
+    const check = { name: 'index /api/markets', ok: false, detail: 'connect ECONNREFUSED', faults: ['connect ECONNREFUSED'] };
+    const report: VerifyReport = { baseUrl: 'http://127.0.0.1:9', address: 'http://127.0.0.1:9', ok: false, passed: 0, failed: 1, checks: [check] };
+    assert.match(formatReport(report), /\n1 check: 0 passed, 1 failed\n$/);
+    assert.match(formatReport({ ...report, passed: 1, checks: [{ ...check, ok: true }, check] }), /\n2 checks: 1 passed, 1 failed\n$/);
+  });
+
   test('exit code 1 and a FAIL line naming the fault when something does not', async () => {
     const { code, out } = await capture(['verify', broken.url]);
     assert.equal(code, 1);
