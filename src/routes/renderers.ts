@@ -51,10 +51,7 @@ export const RENDERERS: Readonly<Record<Rendered, Renderer>> & Readonly<Partial<
   vintages: service(({ snapshot, baseUrl }) => renderJson(buildVintageIndex(snapshot, baseUrl))),
   // The zip holds every document, byte for byte; it is made when first read (the artifact, the server, verify), since
   // nothing in the build reads it and it costs a tenth of a build.
-  download: service(({ routes, baseUrl, snapshot }) => {
-    const { snapshotDate, sources } = snapshot;
-    return zipArchive(downloadEntries(routes.values(), { baseUrl, snapshotDate, sources }), snapshotDate);
-  }, 'lazy'),
+  download: service(({ routes, baseUrl, snapshot }) => zipArchive(downloadEntries(routes.values(), { baseUrl, snapshot }), snapshot.snapshotDate), 'lazy'),
   profileSchema: service(({ baseUrl }) => renderJson(publishedSchema('MarketProfile', baseUrl))),
   indexSchema: service(({ baseUrl }) => renderJson(publishedSchema('MarketIndex', baseUrl))),
   csvDescriptor: service(() => renderJson(csvDescriptor())),

@@ -19,9 +19,10 @@ import { createProbe } from '../../src/commands/verify/http.ts';
 import { unzip } from '../../src/commands/verify/unzip.ts';
 import { CSV_COLUMNS, PROBE_UNKNOWN_MARKET } from '../../src/commands/verify/expect.ts';
 import { zipArchive } from '../../src/render/zip.ts';
+import { downloadFolder } from '../../src/render/site-files.ts';
 import { csvField, parseCsv } from '../../src/contract/csv-format.ts';
 import { WORLD_FIXTURES, buildWorld, worldInputs } from '../world/world.ts';
-import { WORLD_MARKET_IDS } from '../world/world.ts';
+import { WORLD_MARKET_IDS, WORLD_SNAPSHOT_DATE } from '../world/world.ts';
 
 const FIXTURES = WORLD_FIXTURES;
 const ID = 'us-tx-austin';
@@ -357,8 +358,7 @@ describe('verify against broken deployments names the fault', () => {
   });
 
   test("the download's files are held to the bytes served one by one, and none larger than an answer may be is inflated", async () => {
-    const csv = 'markets/us-tx-austin.csv';
-    const json = 'markets/us-tx-austin.json';
+    const [csv, json] = ['markets/us-tx-austin.csv', 'markets/us-tx-austin.json'];
     const faultsOf = async (alter: (files: Map<string, Buffer>) => void): Promise<string[] | undefined> => {
       const deployment = await embeddedDeployment((t) => editDownload(t, alter));
       try {
@@ -377,8 +377,8 @@ describe('verify against broken deployments names the fault', () => {
       files.set(json, Buffer.concat([b.subarray(0, -1), Buffer.from(' ')]));
     });
     assert.deepEqual(faults, [
-      `${csv} is not the bytes of GET /api/markets/us-tx-austin/csv (200, ${sizes[0]} vs ${(sizes[0] ?? 0) + 1} bytes)`,
-      `${json} is not the bytes of GET /api/markets/us-tx-austin (200, ${sizes[1]} vs ${sizes[1]} bytes)`,
+      `${FOLDER}/${csv} is not the bytes of GET /api/markets/us-tx-austin/csv (200, ${sizes[0]} vs ${(sizes[0] ?? 0) + 1} bytes)`,
+      `${FOLDER}/${json} is not the bytes of GET /api/markets/us-tx-austin (200, ${sizes[1]} vs ${sizes[1]} bytes)`,
     ]);
     const huge = await embeddedDeployment((t) => {
       const route = routeOf(t, '/api/download');
@@ -390,7 +390,7 @@ describe('verify against broken deployments names the fault', () => {
     try {
       const report = await verifyDeployment(huge.url);
       assert.deepEqual(report.checks.find((c) => c.name === 'download /api/download')?.faults, [
-        '/api/download is not a readable zip: README.txt: the directory says 4294967295 bytes, more than the limit of 67108864',
+        `/api/download is not a readable zip: ${FOLDER}/README.md: the directory says 4294967295 bytes, more than the limit of 67108864`,
       ]);
     } finally {
       await huge.stop();
@@ -446,15 +446,19 @@ function editHeader(t: RouteTable, path: string, name: string, value?: string): 
   const kept = route.headers.filter(([k]) => k.toLowerCase() !== name.toLowerCase());
   t.routes.set(path, { ...route, headers: value === undefined ? kept : [...kept, [name, value] as const] });
 }
-/** Serves the download with its files as `edit` leaves them. */
-function editDownload(t: RouteTable, edit: (files: Map<string, Buffer>) => void): void {
-  const files = unzip(routeOf(t, '/api/download').identity.body);
+/** The folder the world's download unpacks into. */
+const FOLDER = downloadFolder(WORLD_SNAPSHOT_DATE);
+/** Serves the download with its files (named within its folder, unless `whole`) as `edit` leaves them. */
+function editDownload(t: RouteTable, edit: (files: Map<string, Buffer>) => void, whole = false): void {
+  const zipped = unzip(routeOf(t, '/api/download').identity.body);
+  const within = whole ? '' : `${FOLDER}/`;
+  const files = new Map([...zipped].map(([name, body]) => [name.slice(within.length), body]));
   edit(files);
   setBody(
     t,
     '/api/download',
     zipArchive(
-      [...files].map(([name, body]) => ({ name, body })),
+      [...files].map(([name, body]) => ({ name: within + name, body })),
       '2026-11-29',
     ),
   );
@@ -822,7 +826,12 @@ const PLANTED: readonly Planted[] = [
     says: /^GET \/api\/vintages\/2026-11-29\/markets has Cache-Control "no-store", expected public, max-age=31536000, immutable \(or public, max-age=300 until the current snapshot is archived\)$/,
     plant: (t) => editHeader(t, '/api/vintages/2026-11-29/markets', 'Cache-Control', 'no-store'),
   },
-  { check: 'download /api/download', says: /^\/api\/download has no README\.txt$/, plant: (t) => editDownload(t, (files) => void files.delete('README.txt')) },
+  { check: 'download /api/download', says: /^\/api\/download has no README\.md$/, plant: (t) => editDownload(t, (files) => void files.delete('README.md')) },
+  {
+    check: 'download /api/download',
+    says: new RegExp(`^/api/download unpacks into 2 top-level entries \\(${FOLDER}, README\\.md\\), not one folder named for the snapshot$`),
+    plant: (t) => editDownload(t, (files) => void files.set('README.md', Buffer.from('outside the folder\n')), true),
+  },
   {
     check: 'download /api/download',
     says: new RegExp(`^/api/download does not hold /api/markets/${NAS}/csv$`),
