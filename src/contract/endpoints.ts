@@ -42,7 +42,7 @@ export interface EndpointRecord<S extends Scope> {
     summary: string;
     description: string;
     schema: Json;
-    /** `value`: the served body; `excerpt`: the served body cut short; `none`: binary, no example. */
+    /** `value`: the served body; `excerpt`: the served body cut short (one market's, each metric's latest observation); `none`: binary, no example. */
     example: 'value' | 'excerpt' | 'none';
   };
   /** Listed on the home page and in every page's footer (one-path endpoints): its place in that list, label, format and what it holds. */
@@ -84,7 +84,7 @@ export const ENDPOINTS = {
       summary: 'Every market, with scores, coverage, freshness and links',
       description: 'The index of every market served, sorted by id, with the links to each market and to the schemas, and the caveats.',
       schema: ref('MarketIndex'),
-      example: 'value',
+      example: 'excerpt',
     },
     listed: { position: 1, label: 'Market index', format: 'JSON', description: 'Every market with its scores, coverage, freshness and links.' },
     catalog: { position: 1 },
@@ -260,7 +260,7 @@ export const ENDPOINTS = {
       description:
         "Each snapshot's date, methodology version, its sources' vintages, files (with SHA-256) and next expected release, and the links to its documents, which never change.",
       schema: ref('VintageIndex'),
-      example: 'value',
+      example: 'excerpt',
     },
     listed: {
       position: 5,

@@ -64,7 +64,8 @@ export const RENDERERS: Readonly<Record<Rendered, Renderer>> & Readonly<Partial<
     // The dates whose documents are served: the current one, and each archived snapshot that holds documents.
     const archived = snapshot.archive.filter((p) => p.snapshotDate !== snapshot.snapshotDate && p.documents.size > 0).map((p) => p.snapshotDate);
     const vintageDates = [snapshot.snapshotDate, ...archived];
-    return renderJson(openApiDocument({ baseUrl, marketIds, vintageDates, served }));
+    // Served compact: API tools read it, and its examples make it large.
+    return `${JSON.stringify(openApiDocument({ baseUrl, marketIds, vintageDates, served }))}\n`;
   }, 'descriptions'),
   health: service(() => renderJson({ status: 'ok' })),
   stylesheet: service(() => STYLESHEET),
