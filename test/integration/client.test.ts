@@ -517,6 +517,7 @@ describe('the client package', () => {
       files.every((f) => !f.endsWith('.ts') || f.endsWith('.d.ts')),
       'no TypeScript source',
     );
-    assert.ok(packed.size < 20_000, `${packed.size} bytes packed`);
+    // The README says "under 30 kB packed": lib/ alone stays well under it (23.4 kB at 0.1.0 with the four commands).
+    assert.ok(packed.size < 30_000, `${packed.size} bytes packed`);
   });
 });
