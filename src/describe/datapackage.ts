@@ -170,8 +170,9 @@ interface ServedVintage {
 }
 
 /**
- * Every snapshot served at vintage addresses, newest first, as the route table serves them: each archived one that
- * holds documents, and the current one until it is archived (its documents are the current ones).
+ * Every snapshot served at vintage addresses, in the vintage index's order (the current one, then the archived ones
+ * newest first), as the route table serves them: each archived one that holds documents, and the current one until it
+ * is archived (its documents are the current ones).
  */
 function servedVintages(snapshot: Snapshot): ServedVintage[] {
   const isCsv = (name: string): boolean => {
@@ -181,20 +182,20 @@ function servedVintages(snapshot: Snapshot): ServedVintage[] {
   const archived = snapshot.archive
     .filter((p) => p.documents.size > 0)
     .map((p) => ({ date: p.snapshotDate, profiles: p.profiles, csvs: [...p.documents.keys()].filter(isCsv) }));
-  if (archived.some((v) => v.date === snapshot.snapshotDate)) return archived;
   const profiles = snapshot.markets.map((m) => m.profile);
-  const current = {
+  const current = archived.find((v) => v.date === snapshot.snapshotDate) ?? {
     date: snapshot.snapshotDate,
     profiles: new Map(profiles.map((p) => [p.market.id, p])),
     csvs: [VINTAGE_DOCUMENTS.bulkCsv, ...profiles.map((p) => VINTAGE_DOCUMENTS.csv(p.market.id))],
   };
-  return [current, ...archived].sort((a, b) => (a.date < b.date ? 1 : -1));
+  // snapshot.archive is newest first already.
+  return [current, ...archived.filter((v) => v !== current)];
 }
 
 /**
- * A resource for every CSV of every snapshot served at vintage addresses (the archived ones' as published), newest
- * first, each snapshot's file of every market before its markets'; each says which of its rows the same snapshot's
- * JSON profiles mark illustrative.
+ * A resource for every CSV of every snapshot served at vintage addresses (the archived ones' as published), in the
+ * vintage index's order, each snapshot's file of every market before its markets'; each says which of its rows the
+ * same snapshot's JSON profiles mark illustrative.
  */
 function vintageResources(input: DataPackageInput): Json[] {
   return servedVintages(input.snapshot).flatMap(({ date, profiles, csvs }) => {

@@ -306,7 +306,7 @@ describe('verify against broken deployments names the fault', () => {
       name: 'an OpenAPI document that declares the wrong content type for the CSV',
       alter: (t) => {
         const route = routeOf(t, '/api/openapi');
-        const text = route.identity.body.toString('utf8').replaceAll('"text/csv; charset=utf-8": {', '"text/csv": {');
+        const text = route.identity.body.toString('utf8').replaceAll('"text/csv; charset=utf-8":', '"text/csv":');
         t.routes.set(route.path, withBody(route, Buffer.from(text)));
       },
       check: 'OpenAPI /api/openapi',
@@ -452,13 +452,15 @@ const FOLDER = downloadFolder(WORLD_SNAPSHOT_DATE);
 function editDownload(t: RouteTable, edit: (files: Map<string, Buffer>) => void, whole = false): void {
   const zipped = unzip(routeOf(t, '/api/download').identity.body);
   const within = whole ? '' : `${FOLDER}/`;
-  const files = new Map([...zipped].map(([name, body]) => [name.slice(within.length), body]));
+  // What another plant put outside the folder stays as it is.
+  const outside = [...zipped].filter(([name]) => !name.startsWith(within));
+  const files = new Map([...zipped].filter(([name]) => name.startsWith(within)).map(([name, body]) => [name.slice(within.length), body]));
   edit(files);
   setBody(
     t,
     '/api/download',
     zipArchive(
-      [...files].map(([name, body]) => ({ name: within + name, body })),
+      [...outside, ...[...files].map(([name, body]) => [within + name, body] as const)].map(([name, body]) => ({ name, body })),
       '2026-11-29',
     ),
   );
@@ -786,7 +788,7 @@ const PLANTED: readonly Planted[] = [
   },
   {
     check: 'Data Package /api/datapackage',
-    says: /^\/api\/datapackage: the resources are \[.*\], expected the bulk CSV and each market's CSV of the index, then the same of the series$/,
+    says: /^\/api\/datapackage: the resources are \[.*\], expected the bulk CSV and each market's CSV of the index, then the same of the series, then each snapshot's of \/api\/vintages$/,
     plant: (t) => editJson(t, '/api/datapackage', (d) => void arrayAt(d, 'resources').splice(1, 2, ...arrayAt(d, 'resources').slice(1, 3).reverse())),
   },
   {
@@ -829,7 +831,7 @@ const PLANTED: readonly Planted[] = [
   { check: 'download /api/download', says: /^\/api\/download has no README\.md$/, plant: (t) => editDownload(t, (files) => void files.delete('README.md')) },
   {
     check: 'download /api/download',
-    says: new RegExp(`^/api/download unpacks into 2 top-level entries \\(${FOLDER}, README\\.md\\), not one folder named for the snapshot$`),
+    says: new RegExp(`^/api/download unpacks into 2 top-level entries \\(README\\.md, ${FOLDER}/\\), not one folder named for the snapshot$`),
     plant: (t) => editDownload(t, (files) => void files.set('README.md', Buffer.from('outside the folder\n')), true),
   },
   {
@@ -1193,7 +1195,7 @@ describe('the verify command', () => {
     assert.deepEqual(errors, [
       'market-profiles: verify: needs exactly one address, e.g. market-profiles verify http://localhost:3000 (market-profiles verify --help says more)\n',
       'market-profiles: verify: needs exactly one address, got also "http://localhost:3001", e.g. market-profiles verify http://localhost:3000 (market-profiles verify --help says more)\n',
-      'market-profiles: verify: BASE_URL must use http or https, got "ftp://example.org"\n',
+      'market-profiles: verify: the address must use http or https, got "ftp://example.org" (market-profiles verify --help says more)\n',
     ]);
   });
 

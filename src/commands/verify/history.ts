@@ -210,7 +210,7 @@ function readEntry(entry: ArchiveEntry): Buffer | ZipReadError {
 const unreadable = (error: ZipReadError): string => `/api/download is not a readable zip: ${error.message}`;
 
 /** The folder the download unpacks into: the download's name and a snapshot date. */
-const DOWNLOAD_FOLDER = new RegExp(`^${downloadFolder('[0-9]{4}-[0-9]{2}-[0-9]{2}').replaceAll('.', '\\.')}$`);
+const DOWNLOAD_FOLDER = new RegExp(`^${downloadFolder('[0-9]{4}-[0-9]{2}-[0-9]{2}').replaceAll('.', '\\.')}/$`);
 
 /**
  * /api/download: a zip of one folder named for the snapshot, whose every file is the bytes served at the path its name
@@ -231,19 +231,20 @@ export async function checkDownload(probe: Probe, f: Faults, mustHold: readonly 
     f.add(unreadable(error));
     return 0;
   }
-  // One folder named for a snapshot holds everything: the names below are within it.
-  const folders = [...new Set(entries.map((entry) => entry.name.split('/')[0] ?? ''))];
-  const [folder = ''] = folders;
-  if (folders.length !== 1 || !DOWNLOAD_FOLDER.test(folder) || entries.some((entry) => !entry.name.startsWith(`${folder}/`)))
-    f.add(`/api/download unpacks into ${folders.length} top-level entries (${folders.slice(0, 3).join(', ')}), not one folder named for the snapshot`);
+  // One folder named for a snapshot holds everything: what is outside it is that one fault, and the names below are within it.
+  const tops = [...new Set(entries.map((entry) => (entry.name.includes('/') ? `${entry.name.split('/')[0] ?? ''}/` : entry.name)))];
+  const folder = (tops.find((top) => DOWNLOAD_FOLDER.test(top)) ?? '').slice(0, -1);
+  if (tops.length !== 1 || folder === '')
+    f.add(`/api/download unpacks into ${tops.length} top-level entries (${tops.slice(0, 3).join(', ')}), not one folder named for the snapshot`);
+  const inFolder = entries.filter((entry) => folder !== '' && entry.name.startsWith(`${folder}/`));
   const within = (entry: ArchiveEntry): string => entry.name.slice(folder.length + 1);
-  const readme = entries.find((entry) => within(entry) === README_ENTRY);
+  const readme = inFolder.find((entry) => within(entry) === README_ENTRY);
   if (readme === undefined) f.add(`/api/download has no ${README_ENTRY}`);
   else {
     const read = readEntry(readme);
     if (read instanceof ZipReadError) f.add(unreadable(read));
   }
-  const files = entries.filter((entry) => entry !== readme);
+  const files = inFolder.filter((entry) => entry !== readme);
   const answers = await Promise.all(
     files.map(async (entry) => {
       const path = pathOfEntry(within(entry));
