@@ -7,6 +7,9 @@ import { CSV_COLUMNS, SCHEMA_VERSION } from '../../src/contract/schemas.ts';
 import { SERIES_CSV_COLUMNS } from '../../src/contract/series.ts';
 import { ENDPOINTS, type AnyEndpoint, type Scope } from '../../src/contract/endpoints.ts';
 import { PATHS } from '../../src/contract/paths.ts';
+import { MARKET_IDS } from '../../src/contract/markets.ts';
+import { METRIC_IDS } from '../../src/methodology/metrics.ts';
+import { SCORE_KEYS } from '../../src/methodology/scores.ts';
 
 const SRC = new URL('../../src/', import.meta.url);
 const OUT = new URL('../src/generated/', import.meta.url);
@@ -31,8 +34,12 @@ export async function contractModule(): Promise<string> {
     '/* eslint-disable */',
     types.trim(),
     '',
-    ...Object.keys(schemas).map((name) => `export type ${name} = components['schemas']['${name}'];`),
+    ...Object.keys(schemas)
+      .filter((name) => !NARROWED.includes(name))
+      .map((name) => `export type ${name} = components['schemas']['${name}'];`),
     "export type ProblemCode = Problem['code'];",
+    '',
+    ...knownIds(),
     '',
     '/** The schemaVersion the contract publishes (docs/contract.md section 9). */',
     `export const SCHEMA_VERSION = ${JSON.stringify(SCHEMA_VERSION)};`,
@@ -42,6 +49,63 @@ export async function contractModule(): Promise<string> {
     '/** The columns of the series CSVs, in order. */',
     `export const SERIES_CSV_COLUMNS = ${list(SERIES_CSV_COLUMNS.map((c) => c.name))} as const;`,
     'export type SeriesCsvColumn = (typeof SERIES_CSV_COLUMNS)[number];',
+    '/** The file name the service gives its one-file download. */',
+    `export const DOWNLOAD_NAME = ${JSON.stringify(ENDPOINTS.download.attachment)};`,
+    '',
+  ].join('\n');
+}
+
+/** The documents whose maps by metric or score id the client types by the known ids (knownIds), not by any string. */
+const NARROWED = ['MarketProfile', 'MarketIndex', 'MarketSeries'];
+
+/**
+ * The known metric, market and score ids as constants and string-literal types, and the documents typed with them: a
+ * profile's or a series' metrics and every scores object have the known ids as optional keys and no index signature, so
+ * a misspelt id does not compile. The published schemas stay as they are (any id): an id added later within
+ * schemaVersion "1" is in the JSON, and metric() and score() read it.
+ */
+function knownIds(): string[] {
+  const ids = (name: string, what: string, values: readonly string[]): string[] => [
+    `/** The ${what} ids the service defined when this client was built; more may arrive within schemaVersion "1". */`,
+    `export const KNOWN_${name.toUpperCase()}_IDS = ${list(values)} as const;`,
+    `export type Known${name}Id = (typeof KNOWN_${name.toUpperCase()}_IDS)[number];`,
+    `/** A known ${what} id, or one added later: a string to check (isKnown${name}Id) before it is used as a Known${name}Id. */`,
+    `export type Any${name}Id = Known${name}Id | (string & {});`,
+  ];
+  return [
+    ...ids('Metric', 'metric', METRIC_IDS),
+    ...ids('Market', 'market', MARKET_IDS),
+    ...ids('Score', 'score', SCORE_KEYS),
+    '',
+    '/** T with the type of its keys K replaced by V, each key as optional as it was. */',
+    'type With<T, K extends keyof T, V> = { [P in keyof T]: P extends K ? V : T[P] };',
+    "type Schemas = components['schemas'];",
+    '/** One metric of a profile. */',
+    "export type Metric = Schemas['MarketProfile']['profile']['metrics'][string];",
+    '/** One metric of a series document: its every observation. */',
+    "export type SeriesMetric = Schemas['MarketSeries']['metrics'][string];",
+    "/** A profile's metrics by the known ids, each optional (a market may lack one); metric() reads any id. */",
+    'export type ProfileMetrics = { [K in KnownMetricId]?: Metric };',
+    "/** A series document's metrics by the known ids; metric() reads any id. */",
+    'export type SeriesMetrics = { [K in KnownMetricId]?: SeriesMetric };',
+    '/** The scores of a profile or an index entry by the known ids, each optional (omitted when its inputs are); score() reads any id. */',
+    'export type Scores = { [K in KnownScoreId]?: number };',
+    "type ProfileBody = Schemas['MarketProfile']['profile'];",
+    "export type MarketProfile = With<Schemas['MarketProfile'], 'profile', With<With<ProfileBody, 'metrics', ProfileMetrics>, 'scores', Scores>>;",
+    "/** One market's entry in the index. */",
+    "export type IndexEntry = With<Schemas['MarketIndex']['markets'][number], 'scores', Scores>;",
+    "export type MarketIndex = With<Schemas['MarketIndex'], 'markets', IndexEntry[]>;",
+    "export type MarketSeries = With<Schemas['MarketSeries'], 'metrics', SeriesMetrics>;",
+  ];
+}
+
+/** The text of generated/version.ts: the package's version, which the bin's --version prints. */
+export function versionModule(): string {
+  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  return [
+    '// Generated at build time from client/package.json by client/scripts/generate.ts: do not edit.',
+    '/** The version of this package. */',
+    `export const CLIENT_VERSION = ${JSON.stringify(version)};`,
     '',
   ].join('\n');
 }
@@ -84,4 +148,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   writeFileSync(new URL('contract.ts', OUT), await contractModule());
   for (const file of COPIED) writeFileSync(new URL(file.replace('contract/', ''), OUT), copiedModule(file));
   writeFileSync(new URL('paths.ts', OUT), pathsModule());
+  writeFileSync(new URL('version.ts', OUT), versionModule());
 }

@@ -1,23 +1,91 @@
 // The typed client of the market-profiles service: only `fetch`, so it runs in Node 20 and in browsers. It pins schemaVersion "1", tolerates fields it does not know, hands the caveats back with the data, turns problem+json into errors with their code and revalidates with If-None-Match.
 import {
   CSV_COLUMNS,
+  DOWNLOAD_NAME,
+  KNOWN_MARKET_IDS,
+  KNOWN_METRIC_IDS,
+  KNOWN_SCORE_IDS,
   SCHEMA_VERSION,
   SERIES_CSV_COLUMNS,
+  type AnyMarketId,
+  type AnyMetricId,
+  type AnyScoreId,
   type CsvColumn,
   type CsvDescriptor,
+  type IndexEntry,
+  type KnownMarketId,
+  type KnownMetricId,
+  type KnownScoreId,
   type MarketIndex,
   type MarketProfile,
   type MarketSeries,
+  type Metric,
   type Problem,
   type ProblemCode,
+  type ProfileMetrics,
+  type Scores,
   type SeriesCsvColumn,
   type SeriesCsvDescriptor,
+  type SeriesMetric,
+  type SeriesMetrics,
   type VintageIndex,
 } from './generated/contract.ts';
 import { CsvSyntaxError, parseCsv } from './generated/csv-format.ts';
 import { PATHS } from './generated/paths.ts';
 
-export type { CsvColumn, CsvDescriptor, MarketIndex, MarketProfile, MarketSeries, ProblemCode, SeriesCsvColumn, SeriesCsvDescriptor, VintageIndex };
+export type {
+  AnyMarketId,
+  AnyMetricId,
+  AnyScoreId,
+  CsvColumn,
+  CsvDescriptor,
+  IndexEntry,
+  KnownMarketId,
+  KnownMetricId,
+  KnownScoreId,
+  MarketIndex,
+  MarketProfile,
+  MarketSeries,
+  Metric,
+  ProblemCode,
+  ProfileMetrics,
+  Scores,
+  SeriesCsvColumn,
+  SeriesCsvDescriptor,
+  SeriesMetric,
+  SeriesMetrics,
+  VintageIndex,
+};
+export { KNOWN_MARKET_IDS, KNOWN_METRIC_IDS, KNOWN_SCORE_IDS };
+
+const KNOWN_METRICS: ReadonlySet<string> = new Set(KNOWN_METRIC_IDS);
+const KNOWN_MARKETS: ReadonlySet<string> = new Set(KNOWN_MARKET_IDS);
+const KNOWN_SCORES: ReadonlySet<string> = new Set(KNOWN_SCORE_IDS);
+
+/** Whether an id (a CSV row's metric_id, a key read from the JSON) is one of the metric ids this client knows. */
+export const isKnownMetricId = (id: string): id is KnownMetricId => KNOWN_METRICS.has(id);
+/** Whether an id is one of the market ids this client knows (the service may serve markets added since). */
+export const isKnownMarketId = (id: string): id is KnownMarketId => KNOWN_MARKETS.has(id);
+/** Whether an id is one of the score ids this client knows. */
+export const isKnownScoreId = (id: string): id is KnownScoreId => KNOWN_SCORES.has(id);
+
+/** An own property of a map read from JSON, by any key ("constructor" is no metric). */
+const own = <T>(map: object, key: string): T | undefined => (Object.hasOwn(map, key) ? (map as Record<string, T>)[key] : undefined);
+
+/**
+ * A metric by its id, known to this client or added to the service since (schemaVersion "1" adds metrics without
+ * notice; the JSON keeps them): a profile's metric, or a series document's. Undefined where the market has none.
+ */
+export function metric(document: MarketProfile, id: AnyMetricId): Metric | undefined;
+export function metric(document: MarketSeries, id: AnyMetricId): SeriesMetric | undefined;
+export function metric(document: MarketProfile | MarketSeries, id: AnyMetricId): Metric | SeriesMetric | undefined {
+  return 'profile' in document ? own<Metric>(document.profile.metrics, id) : own<SeriesMetric>(document.metrics, id);
+}
+
+/** A score by its id, known to this client or added since: a profile's, or a market's entry in the index. Undefined where it is omitted. */
+export function score(scored: MarketProfile | IndexEntry, id: AnyScoreId): number | undefined {
+  return own<number>('profile' in scored ? scored.profile.scores : scored.scores, id);
+}
 
 /** An RFC 9457 problem as the service answers it, with its stable `code`; extension members it does not know are kept. */
 export type ProblemDetails = Problem & Record<string, unknown>;
@@ -25,31 +93,42 @@ export type ProblemDetails = Problem & Record<string, unknown>;
 /** The schemaVersion this client reads (docs/contract.md section 9), generated from the contract; a service answering another is refused. */
 export const CLIENT_SCHEMA_VERSION = SCHEMA_VERSION;
 
-/** One CSV row, typed: `value` a number, `live_data` the constant false, every other column a string. */
+/** One CSV row, typed: `value` a number, `live_data` the constant false, `metric_id` a known id or one to check, every other column a string. */
 export type CsvRecord = {
-  [K in CsvColumn]: K extends 'value' ? number : K extends 'live_data' ? false : K extends 'production_mode' ? 'static-fixture' : string;
+  [K in CsvColumn]: K extends 'value'
+    ? number
+    : K extends 'live_data'
+      ? false
+      : K extends 'production_mode'
+        ? 'static-fixture'
+        : K extends 'metric_id'
+          ? AnyMetricId
+          : string;
 };
 
 const COLUMNS: readonly CsvColumn[] = CSV_COLUMNS;
 
 /**
  * One series CSV row, typed: value a number, margin_of_error and dollar_year a number or null (none published, not
- * money), published_as the agency's text or null (the value is exact), illustrative a boolean.
+ * money), published_as the agency's text or null (the value is exact), illustrative a boolean, metric_id a known id or
+ * one to check.
  */
 export type SeriesRecord = {
-  [K in SeriesCsvColumn]: K extends 'value'
-    ? number
-    : K extends 'margin_of_error' | 'dollar_year'
-      ? number | null
-      : K extends 'published_as'
-        ? string | null
-        : K extends 'illustrative'
-          ? boolean
-          : K extends 'live_data'
-            ? false
-            : K extends 'production_mode'
-              ? 'static-fixture'
-              : string;
+  [K in SeriesCsvColumn]: K extends 'metric_id'
+    ? AnyMetricId
+    : K extends 'value'
+      ? number
+      : K extends 'margin_of_error' | 'dollar_year'
+        ? number | null
+        : K extends 'published_as'
+          ? string | null
+          : K extends 'illustrative'
+            ? boolean
+            : K extends 'live_data'
+              ? false
+              : K extends 'production_mode'
+                ? 'static-fixture'
+                : string;
 };
 
 const SERIES_COLUMNS: readonly SeriesCsvColumn[] = SERIES_CSV_COLUMNS;
@@ -75,6 +154,11 @@ export interface CsvResult extends Result<CsvRecord[]> {
 /** A series CSV read: the typed rows, and the text exactly as served. */
 export interface SeriesCsvResult extends Result<SeriesRecord[]> {
   readonly text: string;
+}
+
+/** The one-file download: the zip's bytes, and the file name the service gives it (its Content-Disposition). */
+export interface DownloadResult extends Result<Uint8Array> {
+  readonly filename: string;
 }
 
 /** A JSON Schema, OpenAPI or Data Package document, as served. */
@@ -159,9 +243,9 @@ export interface MarketProfilesClient {
   /** The index: every market with its scores, coverage, freshness and links. */
   listMarkets(): Promise<Result<MarketIndex>>;
   /** One market's profile; an unknown id rejects with a ProblemError whose code is market_not_found. */
-  getProfile(marketId: string): Promise<Result<MarketProfile>>;
+  getProfile(marketId: AnyMarketId): Promise<Result<MarketProfile>>;
   /** One market's CSV, parsed into typed rows. */
-  getMarketCsv(marketId: string): Promise<CsvResult>;
+  getMarketCsv(marketId: AnyMarketId): Promise<CsvResult>;
   /** Every market's CSV, parsed into typed rows. */
   getBulkCsv(): Promise<CsvResult>;
   /** The CSV column descriptor; its caveats are those of every CSV. */
@@ -171,15 +255,22 @@ export interface MarketProfilesClient {
   getOpenApi(): Promise<Result<JsonDocument>>;
   getDataPackage(): Promise<Result<JsonDocument>>;
   /** One market's every observation per metric (period, value, margin of error, illustrative flag, area). */
-  getSeries(marketId: string): Promise<Result<MarketSeries>>;
+  getSeries(marketId: AnyMarketId): Promise<Result<MarketSeries>>;
   /** One market's series CSV (long format), parsed into typed rows. */
-  getSeriesCsv(marketId: string): Promise<SeriesCsvResult>;
+  getSeriesCsv(marketId: AnyMarketId): Promise<SeriesCsvResult>;
   /** Every market's series CSV, parsed into typed rows. */
   getBulkSeriesCsv(): Promise<SeriesCsvResult>;
   /** Every published snapshot, newest first, with the links to its documents (which never change). */
   listVintages(): Promise<Result<VintageIndex>>;
   /** One market's profile as the snapshot of `snapshotDate` published it. */
-  getVintageProfile(snapshotDate: string, marketId: string): Promise<Result<MarketProfile>>;
+  getVintageProfile(snapshotDate: string, marketId: AnyMarketId): Promise<Result<MarketProfile>>;
+  /** One market's CSV as the snapshot of `snapshotDate` published it, parsed into typed rows. */
+  getVintageCsv(snapshotDate: string, marketId: AnyMarketId): Promise<CsvResult>;
+  /**
+   * Every JSON and CSV document in one zip, with the file name the service gives it; the caveats are the index's (the
+   * zip's README carries them too).
+   */
+  getDownload(): Promise<DownloadResult>;
 }
 
 interface Cached {
@@ -279,24 +370,35 @@ const caveatsOf = (doc: Record<string, unknown>, url: string): string[] => {
   return doc.caveats;
 };
 
-/** A body's text, read to at most `maxBytes`: past it the rest is cancelled, unread, and the read rejects. */
-async function textWithin(res: Response, maxBytes: number): Promise<string> {
-  if (res.body === null) return '';
+/** A body's bytes, read to at most `maxBytes`: past it the rest is cancelled, unread, and the read rejects. */
+async function bytesWithin(res: Response, maxBytes: number): Promise<Uint8Array> {
+  if (res.body === null) return new Uint8Array(0);
   const reader = res.body.getReader();
-  // As Response.text() decodes: UTF-8, a byte-order mark dropped, a malformed sequence replaced (across chunks too).
-  const decoder = new TextDecoder();
-  let text = '';
+  const chunks: Uint8Array[] = [];
   let length = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
+    if (done) break;
     length += value.length;
     if (length > maxBytes) {
       await reader.cancel().catch(() => undefined);
       throw new Error(`the answer is longer than maxBytes (${maxBytes} bytes)`);
     }
-    text += decoder.decode(value, { stream: true });
+    chunks.push(value);
   }
+  const bytes = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
+}
+
+/** The file name a Content-Disposition gives (`attachment; filename="housing-markets.zip"`), as a plain name: no folder, nothing hidden. */
+function attachmentName(header: string | null): string | undefined {
+  const name = /;\s*filename="([^"]*)"/i.exec(header ?? '')?.[1] ?? /;\s*filename=([^;\s]+)/i.exec(header ?? '')?.[1];
+  return name !== undefined && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) ? name : undefined;
 }
 
 export function createClient(options: ClientOptions): MarketProfilesClient {
@@ -306,11 +408,11 @@ export function createClient(options: ClientOptions): MarketProfilesClient {
   const fetcher = options.fetch ?? globalThis.fetch.bind(globalThis);
   const cache = new Map<string, Cached>();
 
-  /** GETs a path, revalidating what was read before; `parse` turns a 200's text into the value kept and returned. */
+  /** GETs a path, revalidating what was read before; `parse` turns a 200's body into the value kept and returned. */
   async function get<T>(
     path: string,
-    type: 'json' | 'csv',
-    parse: (text: string, url: string) => T,
+    type: 'json' | 'csv' | 'zip',
+    parse: (text: string, url: string, bytes: Uint8Array, headers: Headers) => T,
   ): Promise<{ value: T; etag: string | undefined; revalidated: boolean }> {
     const url = baseUrl + path;
     const cached = cache.get(url);
@@ -329,12 +431,14 @@ export function createClient(options: ClientOptions): MarketProfilesClient {
     }
     const contentType = res.headers.get('content-type') ?? '';
     if (res.status === 304 && cached !== undefined) return { value: cached.value as T, etag: cached.etag, revalidated: true };
-    let text: string;
+    let bytes: Uint8Array;
     try {
-      text = await textWithin(res, maxBytes);
+      bytes = await bytesWithin(res, maxBytes);
     } catch (error) {
       throw failed(error);
     }
+    // Decoded as Response.text() decodes (a zip is never decoded).
+    const text = type === 'zip' && res.status === 200 ? '' : new TextDecoder().decode(bytes);
     if (contentType.startsWith('application/problem+json')) {
       let problem: unknown;
       try {
@@ -345,11 +449,11 @@ export function createClient(options: ClientOptions): MarketProfilesClient {
       if (isObject(problem) && typeof problem.code === 'string') throw new ProblemError(problem as unknown as ProblemDetails, url);
     }
     if (res.status !== 200) throw new ResponseError(`GET ${url} answered ${res.status}`, url, res.status);
-    const expected = type === 'json' ? 'application/json' : 'text/csv';
+    const expected = type === 'json' ? 'application/json' : type === 'csv' ? 'text/csv' : 'application/zip';
     if (!contentType.startsWith(expected)) throw new ResponseError(`GET ${url} answered ${JSON.stringify(contentType)}, not ${expected}`, url, res.status);
     let value: T;
     try {
-      value = parse(text, url);
+      value = parse(text, url, bytes, res.headers);
     } catch (error) {
       if (error instanceof MarketProfilesError) throw error;
       throw new ResponseError(`GET ${url}: ${(error as Error).message}`, url, res.status);
@@ -394,6 +498,16 @@ export function createClient(options: ClientOptions): MarketProfilesClient {
     getBulkSeriesCsv: () => seriesCsv(PATHS.bulkSeriesCsv),
     listVintages: () => dataDocument<VintageIndex>(PATHS.vintages),
     getVintageProfile: (date, id) => dataDocument<MarketProfile>(PATHS.vintageProfile(encodeURIComponent(date), encodeURIComponent(id))),
+    getVintageCsv: (date, id) => csv(PATHS.vintageCsv(encodeURIComponent(date), encodeURIComponent(id))),
+    getDownload: async () => {
+      const index = await dataDocument<MarketIndex>(PATHS.index);
+      const { value, etag, revalidated } = await get(PATHS.download, 'zip', (_text, _url, bytes, headers) => ({
+        bytes,
+        // Where the service names no plain file name, the name its records give.
+        filename: attachmentName(headers.get('content-disposition')) ?? DOWNLOAD_NAME,
+      }));
+      return { data: value.bytes, filename: value.filename, caveats: index.caveats, etag, revalidated };
+    },
     listMarkets: () => dataDocument<MarketIndex>(PATHS.index),
     getProfile: (id) => dataDocument<MarketProfile>(PATHS.profile(encodeURIComponent(id))),
     getMarketCsv: (id) => csv(PATHS.marketCsv(encodeURIComponent(id))),

@@ -1,4 +1,5 @@
 // The command line: `build` writes dist/, `serve` answers from memory (dist/'s table when built from the same inputs, else built afresh); `list` and `get` read a running service.
+import { readFileSync } from 'node:fs';
 import { buildFingerprint, readBuild } from '../artifact/manifest.ts';
 import type { BuildOptions } from '../build/build.ts';
 import {
@@ -58,7 +59,24 @@ export function listenFailure(error: unknown, listen: Pick<Config, 'host' | 'por
   return error;
 }
 
+/**
+ * Refuses an address that cannot be bound now (in use, or a port this user may not bind) before the seconds a build
+ * takes: a listener opened and closed at once. Port 0 always binds. The real listen still reports what changes between.
+ */
+async function assertBindable(config: Pick<Config, 'host' | 'port'>): Promise<void> {
+  if (config.port === 0) return;
+  const { createServer } = await import('node:net');
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen({ host: config.host, port: config.port, exclusive: true }, () => probe.close(() => resolve()));
+  }).catch((error: unknown) => {
+    throw listenFailure(error, config);
+  });
+}
+
 async function serve(config: Config, inputs: BuildInputs): Promise<void> {
+  await assertBindable(config);
   // With port 0 the links can only follow the port once it is bound; otherwise a fixture error stops us before listening.
   const late = config.port === 0 && config.baseUrlFollowsPort;
   let from = '';
@@ -178,10 +196,21 @@ function unknownCommand(name: string): string {
     : `unknown command "${name}"; did you mean "${guess}"? (market-profiles --help lists every command)`;
 }
 
+/** `--version`: the package's version, from its package.json (beside src/ and lib/ alike). */
+export function versionText(): string {
+  const { name, version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
+  return `${name} ${version}\n`;
+}
+
 export async function main(argv: readonly string[], env: Env, runners: Readonly<Record<Command, Runner>> = RUNNERS): Promise<number> {
   let command = 'serve';
   try {
     const { positionals, flags, problem } = parseCommandLine(argv);
+    // As --help does, --version answers whatever else the line says.
+    if (flags.has('version')) {
+      process.stdout.write(versionText());
+      return 0;
+    }
     // `help` and `help <command>` say what `--help` and `<command> --help` say.
     const asksHelp = positionals[0] === 'help' || flags.has('help');
     const named = positionals[0] === 'help' ? positionals[1] : positionals[0];

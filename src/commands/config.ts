@@ -105,6 +105,11 @@ export const OPTIONS = {
     default: false,
     help: "The market's series (every observation per metric) instead of its profile; with --csv, the long-format series CSV.",
   }),
+  vintage: option({
+    kind: textKind('snapshot date'),
+    absent: 'the current snapshot',
+    help: 'The profile (with --csv, the CSV) as the snapshot of this date published it, YYYY-MM-DD: one of those `/api/vintages` lists.',
+  }),
   'dry-run': option({
     kind: onOffKind,
     default: false,
@@ -237,14 +242,20 @@ export const COMMANDS = {
   },
   list: {
     synopsis: 'list',
-    summary: ['print the index of every market as JSON (from --base-url, default http://localhost:3000)'],
+    summary: ["print the index of every market as JSON, or with --csv every market's CSV (from --base-url)"],
     help: [
       'Prints the index of every market (/api/markets) as JSON on stdout: ids, names, scores, coverage, freshness,',
-      "links, and the caveats. For example: market-profiles list | jq -r '.markets[].id'",
+      "links, and the caveats. With --csv, every market's CSV (/api/markets/csv) exactly as served, and with --series",
+      "--csv every market's series CSV (/api/markets/series/csv); the caveats of a CSV go to stderr, once each.",
+      "For example: market-profiles list | jq -r '.markets[].id'",
     ],
     exitCodes: READ_EXIT_CODES,
-    options: ['port', 'base-url', 'timeout-ms'],
-    optionHelp: READ_OPTIONS,
+    options: ['port', 'base-url', 'csv', 'series', 'timeout-ms'],
+    optionHelp: {
+      ...READ_OPTIONS,
+      csv: "Every market's CSV instead of the index (the caveats then go to stderr).",
+      series: "With --csv, every market's series CSV (every observation of every metric, long format).",
+    },
   },
   get: {
     synopsis: 'get <market-id>',
@@ -253,10 +264,11 @@ export const COMMANDS = {
       "Prints one market's profile (/api/markets/<market-id>) as JSON on stdout, caveats included; with --csv, its CSV",
       '(/api/markets/<market-id>/csv) exactly as served, and the caveats of the CSV on stderr. With --series, its series',
       '(/api/markets/<market-id>/series: every observation per metric), and with --series --csv the long-format series CSV.',
+      'With --vintage <date>, the profile (or with --csv the CSV) as the snapshot of that date published it.',
       'For example: market-profiles get us-tx-austin --csv > austin.csv',
     ],
     exitCodes: READ_EXIT_CODES,
-    options: ['port', 'base-url', 'csv', 'series', 'timeout-ms'],
+    options: ['port', 'base-url', 'csv', 'series', 'vintage', 'timeout-ms'],
     optionHelp: READ_OPTIONS,
   },
 } as const satisfies Record<string, CommandSpec>;
@@ -267,7 +279,7 @@ export const isCommand = (name: string): name is Command => Object.hasOwn(COMMAN
 
 export interface ParsedArgs {
   positionals: string[];
-  /** Flags as given, still raw (a switch: true when bare, else the word after `=`); `help` when --help or -h was given. */
+  /** Flags as given, still raw (a switch: true when bare, else the word after `=`); `help` when --help or -h was given, `version` for --version or -v. */
   flags: Map<string, string | boolean>;
   /** The first flag that is unknown or lacks (or has a stray) value; loading the options refuses it. */
   problem: string | undefined;
@@ -279,6 +291,7 @@ const PARSE_OPTIONS = Object.fromEntries([
     { type: OPTIONS[name].kind.switch ? ('boolean' as const) : ('string' as const) },
   ]),
   ['help', { type: 'boolean' as const, short: 'h' }],
+  ['version', { type: 'boolean' as const, short: 'v' }],
 ]) as Record<string, { type: 'boolean' | 'string'; short?: string }>;
 
 /** The flags a command takes, as typed (`--port`), --help included. */
@@ -300,8 +313,8 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
     const type = PARSE_OPTIONS[t.name]?.type;
     if (type === undefined) return [unknownOption(t.rawName, positionals[0])];
     if (type === 'string' && t.value === undefined) return [`${t.rawName} needs a value`];
-    // A switch may take a word after `=` (`--log=false`), which loading reads; --help takes none.
-    if (t.name === 'help' && t.value !== undefined) return [`${t.rawName} takes no value`];
+    // A switch may take a word after `=` (`--log=false`), which loading reads; --help and --version take none.
+    if ((t.name === 'help' || t.name === 'version') && t.value !== undefined) return [`${t.rawName} takes no value`];
     return [];
   });
   const flags = new Map(Object.entries(values).filter((entry): entry is [string, string | boolean] => entry[1] !== undefined));
@@ -313,7 +326,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
  * when every flag is the command's. (The options table is one for every command, so parsing alone accepts them.)
  */
 export function foreignOption(command: Command, flags: ParsedArgs['flags']): string | undefined {
-  const name = [...flags.keys()].find((flag) => flag !== 'help' && !(COMMANDS[command].options as readonly string[]).includes(flag));
+  const name = [...flags.keys()].find((flag) => flag !== 'help' && flag !== 'version' && !(COMMANDS[command].options as readonly string[]).includes(flag));
   if (name === undefined) return undefined;
   const readers = COMMAND_NAMES.filter((c) => (COMMANDS[c].options as readonly string[]).includes(name));
   return `--${name} is an option of ${listWords(readers)}, not of ${command} (market-profiles ${command} --help lists its options)`;
@@ -410,15 +423,17 @@ export interface ReadConfig {
   /** The service `list` and `get` read. */
   baseUrl: string;
   csv: boolean;
-  /** The series instead of the profile (get only). */
+  /** The series instead of the profile (with list, every market's series CSV). */
   series: boolean;
+  /** get: the snapshot of this date instead of the current one. */
+  vintage: string | undefined;
   /** Time allowed for each request, from sending it to the last byte of the answer. */
   timeoutMs: number;
 }
 
-/** The options of `list` and `get`: the service's address as `serve` would name it, --csv, --series and the deadline. */
+/** The options of `list` and `get`: the service's address as `serve` would name it, --csv, --series, --vintage and the deadline. */
 export function loadReadConfig(env: Env, argv: readonly string[]): ReadConfig {
-  const { baseUrl, csv, series, timeoutMs } = readOptions(['base-url', 'csv', 'series', 'timeout-ms'], env, argv);
+  const { baseUrl, csv, series, vintage, timeoutMs } = readOptions(['base-url', 'csv', 'series', 'vintage', 'timeout-ms'], env, argv);
   // The port names the service only when no base URL does, so only then is it read (and a bad one refused).
-  return { baseUrl: baseUrl ?? localService(readOptions(['port'], env, argv).port), csv, series, timeoutMs };
+  return { baseUrl: baseUrl ?? localService(readOptions(['port'], env, argv).port), csv, series, vintage, timeoutMs };
 }

@@ -6,7 +6,8 @@ import { CREDENTIAL_KIND, loadOptions, type CommandOptions } from './config.ts';
 import { implausibleLastModified, regressions } from './fetch-checks.ts';
 import { renderJson } from '../contract/json.ts';
 import { MARKETS, type MarketDefinition } from '../contract/markets.ts';
-import { DataError } from '../contract/errors.ts';
+import { ConfigError, DataError } from '../contract/errors.ts';
+import { closest } from './suggest.ts';
 import { MAX_FIXTURE_BYTES, fixturesOnDisk, loadSources } from '../sources/load.ts';
 import { decodeFixture, readRetrieval, type Retrieval } from '../sources/parse.ts';
 import type { ReleaseDateBasis } from '../contract/schemas.ts';
@@ -488,8 +489,13 @@ const passedLine = (r: FetchReport['sources'][number]): string =>
 export async function fetchSources(options: FetchOptions): Promise<FetchReport> {
   const registered = options.sources ?? SOURCES;
   const adapters = registered.filter((a) => options.only === undefined || options.only.length === 0 || options.only.includes(a.sourceId));
-  const unknown = (options.only ?? []).filter((id) => !registered.some((a) => a.sourceId === id));
-  if (unknown.length > 0) throw new FetchError(unknown.join(', '), '-', `no such source; the sources are ${registered.map((a) => a.sourceId).join(', ')}`);
+  const unknown = (options.only ?? []).find((id) => !registered.some((a) => a.sourceId === id));
+  if (unknown !== undefined) {
+    // A usage error, before anything is fetched: the valid ids, and the one meant where a typo is near one.
+    const ids = registered.map((a) => a.sourceId).sort();
+    const guess = closest(unknown, ids);
+    throw new ConfigError(`--source must be one of ${ids.join(', ')}, got "${unknown}"${guess === undefined ? '' : `; did you mean ${guess}?`}`);
+  }
   const markets = options.markets ?? MARKETS;
   const say = options.say ?? (() => undefined);
   const warn = options.warn ?? (() => undefined);
@@ -602,7 +608,7 @@ export async function fetchCommand(config: FetchConfig, inputs: Pick<FetchOption
     });
     return report.ok ? 0 : 1;
   } catch (error) {
-    // Only before any source is fetched: a --source that names none.
+    // A FetchError escapes fetchSources only before any source is fetched (a --source that names none is a ConfigError).
     if (!(error instanceof FetchError)) throw error;
     process.stderr.write(`market-profiles: fetch failed: ${error.message}\nmarket-profiles: the fixtures were left as they were.\n`);
     return 1;

@@ -88,7 +88,8 @@ export function commandUsage(command: Command): string {
     ...about,
     '',
     ...(options.length > 0 ? ['options (flags win over environment variables):', ...options, ''] : []),
-    ...(anySwitch(spec.options) ? [switchForms(false), ''] : []),
+    // The example is a switch of this command, never one it does not take.
+    ...(anySwitch(spec.options) ? [switchForms(false, `--${spec.options.find((name) => OPTIONS[name].kind.switch) ?? ''}`), ''] : []),
     `exit codes: ${spec.exitCodes}`,
     '',
   ].join('\n');

@@ -41,10 +41,13 @@ const pairs = (code: (word: string) => string): string => {
   return `${each.slice(0, -1).join(', ')} or ${each.at(-1) ?? ''}`;
 };
 
-/** Every form a switch takes, said once for the README (code font) and the usage text (plain), with `--log` as the example. */
-export const switchForms = (markdown: boolean): string => {
+/**
+ * Every form a switch takes, said once for the README (code font) and the usage text (plain), with `example` (a switch of
+ * the command whose usage it ends, `--log` unless told) as the example.
+ */
+export const switchForms = (markdown: boolean, example = '--log'): string => {
   const code = (text: string): string => (markdown ? `\`${text}\`` : text);
-  return `A boolean option is on as a bare flag (${code('--log')}), or set by a word after ${code('=')} (${code('--log=false')}); that word, and its environment variable, is one of ${pairs(code)}, in any case (an empty variable is off).`;
+  return `A boolean option is on as a bare flag (${code(example)}), or set by a word after ${code('=')} (${code(`${example}=false`)}); that word, and its environment variable, is one of ${pairs(code)}, in any case (an empty variable is off).`;
 };
 
 /** On or off: a bare flag, or a flag or environment variable spelled true/false, 1/0, yes/no or on/off, in any case. */

@@ -42,7 +42,7 @@ export interface EndpointRecord<S extends Scope> {
     summary: string;
     description: string;
     schema: Json;
-    /** `value`: the served body; `excerpt`: the served body cut short; `none`: binary, no example. */
+    /** `value`: the served body; `excerpt`: the served body cut short (one market's, each metric's latest observation); `none`: binary, no example. */
     example: 'value' | 'excerpt' | 'none';
   };
   /** Listed on the home page and in every page's footer (one-path endpoints): its place in that list, label, format and what it holds. */
@@ -52,7 +52,7 @@ export interface EndpointRecord<S extends Scope> {
    * it holds (`{attachment}` is its download name, `{listed}` the listed description).
    */
   catalog?: { position: number; anchor?: string; title?: string; description?: string };
-  /** A resource of the Data Package: its title and description (a market's: `{market}` is its display name, `{name}` and `{state}` its name and state). */
+  /** A resource of the Data Package: its title and description (a market's: `{market}` is its display name, `{name}` and `{state}` its name and state; a vintage's: `{date}` its snapshot date). */
   dataPackage?: { title: string; description: string };
   /** The words the home page's charts link it by, as the data they draw. */
   chartData?: string;
@@ -84,7 +84,7 @@ export const ENDPOINTS = {
       summary: 'Every market, with scores, coverage, freshness and links',
       description: 'The index of every market served, sorted by id, with the links to each market and to the schemas, and the caveats.',
       schema: ref('MarketIndex'),
-      example: 'value',
+      example: 'excerpt',
     },
     listed: { position: 1, label: 'Market index', format: 'JSON', description: 'Every market with its scores, coverage, freshness and links.' },
     catalog: { position: 1 },
@@ -260,7 +260,7 @@ export const ENDPOINTS = {
       description:
         "Each snapshot's date, methodology version, its sources' vintages, files (with SHA-256) and next expected release, and the links to its documents, which never change.",
       schema: ref('VintageIndex'),
-      example: 'value',
+      example: 'excerpt',
     },
     listed: {
       position: 5,
@@ -315,6 +315,10 @@ export const ENDPOINTS = {
     cache: 'immutable',
     describedBy: 'csvDescriptor',
     attachment: (date: string, id: string): string => `${id}-housing-${date}.csv`,
+    dataPackage: {
+      title: '{market}, as published on {date}',
+      description: 'Every metric of {name}, {state}, sorted by metric_id, as the snapshot of {date} published them.',
+    },
     openApi: {
       tag: 'vintages',
       operationId: 'getVintageCsv',
@@ -331,6 +335,10 @@ export const ENDPOINTS = {
     cache: 'immutable',
     describedBy: 'csvDescriptor',
     attachment: (date: string): string => `housing-markets-${date}.csv`,
+    dataPackage: {
+      title: 'Every market, as published on {date}',
+      description: 'Every metric of every market, sorted by market_id, then metric_id, as the snapshot of {date} published them.',
+    },
     openApi: {
       tag: 'vintages',
       operationId: 'getVintageBulkCsv',
@@ -353,7 +361,7 @@ export const ENDPOINTS = {
       operationId: 'getDownload',
       summary: 'Every JSON and CSV document in one zip',
       description:
-        'A zip of every JSON and CSV document this service serves, byte for byte, under names that mirror the paths (markets/us-tx-austin.json, markets/us-tx-austin.csv, …), with a README.txt of the caveats, licences and files. Its datapackage.json points each resource at the CSV beside it in the zip, so the unpacked folder is a Data Package on its own. Its bytes are the same for the same data.',
+        "A zip of every JSON and CSV document this service serves, byte for byte, in one folder named for the snapshot (housing-markets-<date>/) under names that mirror the paths (markets/us-tx-austin.json, markets/us-tx-austin.csv, …), with a README.md of what the data are, each file and column, where each value's period, margin of error and area are, the methodology, the sources, the licences and a suggested citation. Its datapackage.json lists every CSV in the zip, the archived snapshots' too, each pointing at the file beside it, so the unpacked folder is a Data Package on its own. Its bytes are the same for the same data.",
       schema: { type: 'string', contentMediaType: 'application/zip' },
       example: 'none',
     },
@@ -362,7 +370,7 @@ export const ENDPOINTS = {
       label: 'Everything, one zip',
       format: 'zip',
       description:
-        'Every JSON and CSV document of the service in one file, byte for byte, under names that mirror the paths, with a README of the caveats, licences and files.',
+        'Every JSON and CSV document of the service in one file, byte for byte, in one folder named for the snapshot, with a README of the data, the files and their columns, the sources, the licences and a citation.',
     },
     catalog: { position: 10, description: '{listed} Saved as {attachment}.' },
   },
@@ -482,7 +490,7 @@ export const ENDPOINTS = {
       operationId: 'getDataPackage',
       summary: 'Frictionless Data Package of the CSVs',
       description:
-        'A tabular Data Package (Frictionless Data v1): the bulk CSV and each market CSV as resources with absolute URLs, their Table Schema, CSV dialect, byte counts and SHA-256 hashes, sources and licenses.',
+        "A tabular Data Package (Frictionless Data v1): every CSV served (the bulk CSV and each market's, the series CSVs, and every snapshot's CSVs under /api/vintages) as resources with absolute URLs, their Table Schema, CSV dialect, byte counts and SHA-256 hashes, sources and licenses; an archived snapshot's resource says which of its rows that snapshot's JSON marks illustrative.",
       schema: { type: 'object', description: 'A Frictionless Data Package descriptor (profile tabular-data-package).' },
       example: 'excerpt',
     },

@@ -358,7 +358,14 @@ export type IndexEntry = Static<typeof IndexEntry>;
 /** A TypeBox schema as plain JSON (TypeBox's symbol keys dropped): the body both the published schemas and the OpenAPI components are made of. */
 export const plainSchema = (schema: TSchema): Record<string, unknown> => JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
 
-/** The eleven CSV columns of docs/contract.md 2.6, in order; the CSV renderer and the descriptor both read this. */
+/**
+ * Where the period, margin of error and area of a value are, for a file whose columns cannot hold them: the contract
+ * fixes the eleven columns of the market CSVs, so the series CSV and the JSON profile carry them.
+ */
+export const PERIOD_AND_AREA_ELSEWHERE =
+  'The period the value measures, its margin of error and its area are in the series CSV of the same market (period, period_start, period_end, margin_of_error, geography_level, geography_code) and in the JSON profile (asOf, marginOfError, geographyScope).';
+
+/** The eleven CSV columns of docs/contract.md 2.6, in order; the CSV renderer and the descriptor both read this. `unit`: what a column's values are measured in, where they have a unit. */
 export const CSV_COLUMNS = [
   { name: 'market_id', type: 'string', description: 'Market id; equals market.id of the JSON profile.' },
   { name: 'market_name', type: 'string', description: 'Display name "<City>, <StateCode>"; always quoted since it contains a comma.' },
@@ -367,12 +374,17 @@ export const CSV_COLUMNS = [
   {
     name: 'value',
     type: 'number',
-    description:
-      'Plain decimal number: no exponent, no thousands separator. An open-ended median is the number the agency\'s API writes just beyond the interval\'s edge (4001 for "4,000+"): its JSON metric carries a qualifier, and the series CSV says it in published_as.',
+    unit: "the row's unit",
+    description: `Plain decimal number: no exponent, no thousands separator. An open-ended median is the number the agency's API writes just beyond the interval's edge (4001 for "4,000+"): its JSON metric carries a qualifier, and the series CSV says it in published_as. ${PERIOD_AND_AREA_ELSEWHERE}`,
   },
   { name: 'unit', type: 'string', description: 'Unit of the value, for example USD/mo, %, index, units.' },
   { name: 'source_id', type: 'string', description: 'Source adapter id; equals a sourceId of the JSON sources.' },
-  { name: 'updated_date', type: 'string', description: 'Snapshot date; equals profile.updatedDate and is identical on all rows of one export.' },
+  {
+    name: 'updated_date',
+    type: 'string',
+    description:
+      'Snapshot date, when the data were retrieved, not the period the value measures; equals profile.updatedDate and is identical on all rows of one export.',
+  },
   { name: 'methodology_version', type: 'string', description: 'Methodology contract version, v<major>.<minor>.' },
   { name: 'production_mode', type: 'string', const: PRODUCTION_MODE, description: 'Always static-fixture.' },
   { name: 'live_data', type: 'string', const: 'false', description: 'Always false.' },
@@ -426,7 +438,7 @@ export type CsvDescriptor = Static<typeof CsvDescriptor>;
 /** The CSV column descriptor served at /api/schema/market-csv (docs/contract.md 2.7). */
 export function csvDescriptor(): CsvDescriptor {
   return csvDescriptorDocument(
-    'Columns of the per-market CSV (/api/markets/<market-id>/csv) and of the bulk CSV (/api/markets/csv): one row per metric of a market, after a header line of the column names.',
+    `Columns of the per-market CSV (/api/markets/<market-id>/csv) and of the bulk CSV (/api/markets/csv): one row per metric of a market, after a header line of the column names. These eleven columns are fixed by the contract: ${PERIOD_AND_AREA_ELSEWHERE.charAt(0).toLowerCase()}${PERIOD_AND_AREA_ELSEWHERE.slice(1)} /api/markets/<market-id>/series/csv and /api/markets/series/csv serve the series CSVs.`,
     CSV_COLUMNS.map((column) => ({
       name: column.name,
       type: column.type,

@@ -91,14 +91,14 @@ export type SeriesMetric = Static<typeof SeriesMetric>;
 export type SeriesObservation = Static<typeof Observation>;
 export type SeriesGeography = Static<typeof Geography>;
 
-/** The columns of the series CSVs, in order; the renderer, the descriptor and the Data Package read this. */
+/** The columns of the series CSVs, in order; the renderer, the descriptor and the Data Package read this. `unit`: what a column's values are measured in, where they have a unit. */
 export const SERIES_CSV_COLUMNS = [
   { name: 'market_id', type: 'string', required: true, description: 'Market id; equals market.id of the JSON profile.' },
   { name: 'metric_id', type: 'string', required: true, description: "Stable metric key; equals a key of the series document's metrics." },
   { name: 'period', type: 'string', required: true, description: 'The period as the source labels it: "2020-2024", "2024", "2025 Q4", "2024 Q4 to 2025 Q4".' },
   { name: 'period_start', type: 'date', required: true, description: 'First day of the period, ISO date.' },
   { name: 'period_end', type: 'date', required: true, description: 'Last day of the period, ISO date.' },
-  { name: 'value', type: 'number', required: true, description: 'Plain decimal number: no exponent, no thousands separator.' },
+  { name: 'value', type: 'number', required: true, unit: "the row's unit", description: 'Plain decimal number: no exponent, no thousands separator.' },
   { name: 'unit', type: 'string', required: true, description: 'Unit of the value, for example USD/mo, %, index, units.' },
   {
     name: 'dollar_year',
@@ -111,6 +111,7 @@ export const SERIES_CSV_COLUMNS = [
     name: 'margin_of_error',
     type: 'number',
     required: false,
+    unit: "the row's unit",
     description: "The agency's 90 % margin of error in the value's unit; empty where it publishes none.",
   },
   {

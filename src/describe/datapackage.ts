@@ -1,11 +1,12 @@
-// The Frictionless Data Package served at /api/datapackage: the bulk CSV and each market CSV as tabular resources, with the Table Schema, dialect, sizes and hashes of the bytes served.
+// The Frictionless Data Package served at /api/datapackage: every CSV served (the current snapshot's, its series', and every vintage's) as a tabular resource, with the Table Schema, dialect, sizes and hashes of the bytes served.
 import { createHash } from 'node:crypto';
-import { CSV_COLUMNS, PRODUCTION_MODE, PROFILE_CAVEATS, byId, displayName, type CsvColumn, type MarketProfile } from '../contract/schemas.ts';
-import { PATHS } from '../contract/paths.ts';
-import { attachmentAt, dataPackagePaths } from '../contract/endpoints.ts';
+import { CSV_COLUMNS, PRODUCTION_MODE, PROFILE_CAVEATS, byId, compareIds, displayName, type CsvColumn, type MarketProfile } from '../contract/schemas.ts';
+import { PATHS, VINTAGE_DOCUMENTS, vintageFileOf, vintagePathOf, type VintageFile } from '../contract/paths.ts';
+import { ENDPOINTS, attachmentAt, dataPackagePaths } from '../contract/endpoints.ts';
 import { SERIES_CSV_COLUMNS, SERIES_CSV_KEY } from '../contract/series.ts';
 import type { Snapshot, SourceData } from '../methodology/snapshot.ts';
 import { bodyOf, type Served } from './served.ts';
+import { CITATION } from '../render/citation.ts';
 import { InvariantError } from '../contract/errors.ts';
 
 type Json = Record<string, unknown>;
@@ -110,13 +111,22 @@ function resource(
 
 /**
  * What a resource's description says of its illustrative values: the CSV has no column for the JSON's `illustrative`
- * flag, so the description names the metrics whose values are not the agency's published figures.
+ * flag, so the description names the rows (metric ids, and the markets where not every market's) whose values the JSON
+ * profiles of the same snapshot mark as not the agency's published figures.
  */
-function illustrativeSentence(profiles: readonly MarketProfile[]): string {
-  const ids = [...new Set(profiles.flatMap((p) => Object.values(p.profile.metrics).flatMap((m) => (m?.illustrative === true ? [m.id] : []))))].sort();
-  return ids.length === 0
-    ? ''
-    : ` The rows of metric_id ${ids.join(', ')} hold illustrative values, not the agency's published figures (the JSON profiles mark them "illustrative": true).`;
+export function illustrativeSentence(profiles: readonly MarketProfile[]): string {
+  // Markets grouped by the metrics marked illustrative in them.
+  const groups = new Map<string, string[]>();
+  for (const p of profiles) {
+    const ids = Object.values(p.profile.metrics)
+      .flatMap((m) => (m?.illustrative === true ? [m.id] : []))
+      .sort();
+    if (ids.length > 0) groups.set(ids.join(', '), [...(groups.get(ids.join(', ')) ?? []), p.market.id]);
+  }
+  if (groups.size === 0) return '';
+  const every = groups.size === 1 && [...groups.values()][0]?.length === profiles.length;
+  const rows = [...groups].map(([ids, markets]) => `metric_id ${ids}${every || profiles.length === 1 ? '' : ` for market_id ${markets.sort().join(', ')}`}`);
+  return ` The rows of ${rows.join('; and of ')} hold illustrative values, not the agency's published figures (the JSON profiles of the same snapshot mark them "illustrative": true).`;
 }
 
 /**
@@ -152,6 +162,77 @@ function resources(input: DataPackageInput, sorted: readonly MarketProfile[]): J
   });
 }
 
+/** A snapshot served at vintage addresses: its date, its profiles by market id, and the archive names of its CSVs. */
+interface ServedVintage {
+  date: string;
+  profiles: ReadonlyMap<string, MarketProfile>;
+  csvs: readonly string[];
+}
+
+/**
+ * Every snapshot served at vintage addresses, in the vintage index's order (the current one, then the archived ones
+ * newest first), as the route table serves them: each archived one that holds documents, and the current one until it
+ * is archived (its documents are the current ones).
+ */
+function servedVintages(snapshot: Snapshot): ServedVintage[] {
+  const isCsv = (name: string): boolean => {
+    const kind = vintageFileOf(name)?.kind;
+    return kind === 'csv' || kind === 'bulkCsv';
+  };
+  const archived = snapshot.archive
+    .filter((p) => p.documents.size > 0)
+    .map((p) => ({ date: p.snapshotDate, profiles: p.profiles, csvs: [...p.documents.keys()].filter(isCsv) }));
+  const profiles = snapshot.markets.map((m) => m.profile);
+  const current = archived.find((v) => v.date === snapshot.snapshotDate) ?? {
+    date: snapshot.snapshotDate,
+    profiles: new Map(profiles.map((p) => [p.market.id, p])),
+    csvs: [VINTAGE_DOCUMENTS.bulkCsv, ...profiles.map((p) => VINTAGE_DOCUMENTS.csv(p.market.id))],
+  };
+  // snapshot.archive is newest first already.
+  return [current, ...archived.filter((v) => v !== current)];
+}
+
+/**
+ * A resource for every CSV of every snapshot served at vintage addresses (the archived ones' as published), in the
+ * vintage index's order, each snapshot's file of every market before its markets'; each says which of its rows the
+ * same snapshot's JSON profiles mark illustrative.
+ */
+function vintageResources(input: DataPackageInput): Json[] {
+  return servedVintages(input.snapshot).flatMap(({ date, profiles, csvs }) => {
+    const ids = [...profiles.keys()].sort(compareIds);
+    const files = csvs.flatMap((name) => {
+      const file = vintageFileOf(name);
+      const path = vintagePathOf(date, name);
+      if (file === undefined || path === undefined || (file.kind !== 'csv' && file.kind !== 'bulkCsv')) return [];
+      return [{ file, path }];
+    });
+    // The bulk CSV first, then the markets' by id.
+    const order = (f: VintageFile): string => (f.kind === 'bulkCsv' ? '' : 'id' in f ? f.id : '');
+    return files
+      .sort((a, b) => compareIds(order(a.file), order(b.file)))
+      .map(({ file, path }) => {
+        const marketId = 'id' in file ? file.id : undefined;
+        const record = marketId === undefined ? ENDPOINTS.vintageBulkCsv : ENDPOINTS.vintageCsv;
+        const market = marketId === undefined ? undefined : profiles.get(marketId);
+        const covered = market === undefined ? ids.flatMap((id) => profiles.get(id) ?? []) : [market];
+        const words = (text: string): string => {
+          const dated = text.replaceAll('{date}', date);
+          return market === undefined
+            ? dated
+            : dated.replaceAll('{market}', displayName(market.market)).replaceAll('{name}', market.market.name).replaceAll('{state}', market.market.state);
+        };
+        return resource(
+          input,
+          path,
+          (attachmentAt(record, marketId ?? '', date) ?? '').replace(/\.csv$/, ''),
+          words(record.dataPackage.title),
+          `${words(record.dataPackage.description)}${illustrativeSentence(covered)}`,
+          covered.map((p) => p.market.id),
+        );
+      });
+  });
+}
+
 const fail = (message: string): never => {
   throw new InvariantError(message);
 };
@@ -174,16 +255,16 @@ export function dataPackage(input: DataPackageInput): Json {
     profile: 'tabular-data-package',
     name: 'housing-market-profiles',
     id: baseUrl + PATHS.dataPackage,
-    title: 'Housing market profiles',
+    title: CITATION.title,
     description: [
       "Source-attributed housing-market metrics of US markets, one row per metric, as served by the market profiles service. The JSON profiles carry the same values with their scores, freshness and coverage, each Census figure's 90 % margin of error, and its state's figure beside it (comparisons), which the CSV columns cannot hold.",
       ...PROFILE_CAVEATS,
     ].join(' '),
     homepage: baseUrl + PATHS.dataCatalog,
     created: `${snapshot.snapshotDate}T00:00:00Z`,
-    keywords: ['housing', 'rent', 'house prices', 'building permits', 'affordability'],
+    keywords: [...CITATION.keywords],
     licenses: cited.map(({ source, licence }) => ({ name: licence.id, path: source.sourceUrl, title: licence.terms })),
     sources: cited.map(({ source }) => ({ title: `${source.agency}, ${source.datasetName}`, path: source.sourceUrl })),
-    resources: resources(input, sorted),
+    resources: [...resources(input, sorted), ...vintageResources(input)],
   };
 }

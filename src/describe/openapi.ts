@@ -183,11 +183,13 @@ interface Operation {
   summary: string;
   description: string;
   schema: Json;
-  /** `value`: the served body; `excerpt`: the served body cut short (arrays to their first items, a CSV to its first market, this document to its head); `none`: binary, no example. */
+  /** `value`: the served body; `excerpt`: the served body cut short (arrays to their first items, observations to the latest, a CSV to its first market, this document to its head); `none`: binary, no example. */
   example: 'value' | 'excerpt' | 'none';
   perMarket?: boolean;
   /** The path names a snapshot date (`{snapshotDate}`): one of the vintages served. */
   perVintage?: boolean;
+  /** The endpoint whose schema or descriptor describes the body. */
+  describedBy?: string;
 }
 
 /** The operation of every record that has one, in the records' order, with its sample path at a market and a date. */
@@ -203,17 +205,45 @@ function operations(sample: string, date: string): Operation[] {
         sample: pathAt(record, sample, date),
         ...(namesMarket(record) ? { perMarket: true } : {}),
         ...(namesDate(record) ? { perVintage: true } : {}),
+        ...(record.describedBy === undefined ? {} : { describedBy: record.describedBy }),
       },
     ];
   });
 }
 
-/** The header line and the rows of the first market of a CSV of every market: the real bytes, cut short. */
-function firstMarketRows(csv: string): string {
+/**
+ * The header line and the rows of the first market of a CSV: the real bytes, cut short. A series CSV (a row per
+ * observation, by metric then period) keeps each metric's latest row only: one market's every period would be most of
+ * the document's size.
+ */
+function firstMarketRows(csv: string, latestOnly: boolean): string {
   const [header = '', ...rows] = csv.split('\r\n');
   const first = (rows[0] ?? '').split(',')[0] ?? '';
   const kept = rows.filter((row) => row.startsWith(`${first},`));
-  return `${[header, ...kept].join('\r\n')}\r\n`;
+  const metricOf = (row: string): string => row.split(',')[1] ?? '';
+  const latest = latestOnly ? kept.filter((row, i) => metricOf(kept[i + 1] ?? '') !== metricOf(row)) : kept;
+  return `${[header, ...latest].join('\r\n')}\r\n`;
+}
+
+/**
+ * A JSON document cut short: each top-level list to its first item, and each metric's observations (oldest first) to
+ * the latest, its state's and the nation's too.
+ */
+function cutJson(doc: Json): Json {
+  const latest = (line: unknown): unknown => {
+    const observations = (line as { observations?: unknown }).observations;
+    return Array.isArray(observations) ? { ...(line as Json), observations: observations.slice(-1) } : line;
+  };
+  const metricCut = (metrics: unknown): unknown =>
+    typeof metrics === 'object' && metrics !== null && !Array.isArray(metrics)
+      ? Object.fromEntries(
+          Object.entries(metrics).map(([id, m]) => {
+            const comparisons = (m as { comparisons?: unknown }).comparisons;
+            return [id, { ...(latest(m) as Json), ...(Array.isArray(comparisons) ? { comparisons: comparisons.map(latest) } : {}) }];
+          }),
+        )
+      : metrics;
+  return Object.fromEntries(Object.entries(doc).map(([k, v]) => [k, Array.isArray(v) ? v.slice(0, 1) : k === 'metrics' ? metricCut(v) : v]));
 }
 
 /** An example of an operation's 200: the served body, or the served body cut short (an excerpt), never anything else. */
@@ -222,17 +252,44 @@ function example(op: Operation, served: Served, head: Json): Json {
   if (op.example === 'none') return { summary: 'Binary: no example is shown.' };
   const route = served(op.sample);
   const text = bodyOf(served, op.sample).toString('utf8');
-  if (route.kind === 'csv')
-    return op.example === 'value'
-      ? { summary: `The body served at ${op.sample}`, value: text }
-      : { summary: 'The header line and the rows of the first market; the file goes on with every other market.', value: firstMarketRows(text) };
+  if (route.kind === 'csv') {
+    if (op.example === 'value') return { summary: `The body served at ${op.sample}`, value: text };
+    const series = op.describedBy === 'seriesCsvDescriptor';
+    return {
+      summary: series
+        ? "The header line and the latest row of each metric of the first market; the file holds every period, and every market's rows, sorted."
+        : 'The header line and the rows of the first market; the file goes on with every other market.',
+      value: firstMarketRows(text, series),
+    };
+  }
   const doc = JSON.parse(text) as Json;
   if (op.example === 'value') return { summary: `The body served at ${op.sample}`, value: doc };
-  const cut = Object.fromEntries(Object.entries(doc).map(([k, v]) => [k, Array.isArray(v) ? v.slice(0, 1) : v]));
-  return { summary: 'The document with each list cut to its first item.', value: cut };
+  return { summary: "The document with each list cut to its first item and each metric's observations to the latest.", value: cutJson(doc) };
 }
 
 const problemExample = (summary: string, value: unknown): Json => ({ summary, value });
+
+/**
+ * The header objects every response that has the header states alike (ETag, Vary, the CORS headers, …), moved to
+ * `components.headers` under the header's name and referenced from each response: the same words once, not once per
+ * response. A header whose value differs by route (Cache-Control, Content-Disposition, Link) stays where it is.
+ */
+function sharedHeaders(paths: Json): Json {
+  const responses = Object.values(paths).flatMap((item) => Object.values((item as { get: { responses: Json } }).get.responses)) as Json[];
+  const lists = responses.flatMap((r) => (typeof r.headers === 'object' && r.headers !== null ? [r.headers as Json] : []));
+  const seen = new Map<string, Set<string>>();
+  for (const list of lists) for (const [name, header] of Object.entries(list)) seen.set(name, (seen.get(name) ?? new Set()).add(JSON.stringify(header)));
+  const count = (name: string): number => lists.filter((list) => name in list).length;
+  const shared = [...seen].filter(([name, forms]) => forms.size === 1 && count(name) > 1).map(([name]) => name);
+  const components: Json = {};
+  for (const list of lists)
+    for (const name of shared)
+      if (name in list) {
+        components[name] = list[name];
+        list[name] = ref('headers', name);
+      }
+  return Object.fromEntries(Object.entries(components).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
 
 /** The OpenAPI 3.1 document of every endpoint (a JSON-ready object). */
 export function openApiDocument(input: OpenApiInput): Json {
@@ -319,11 +376,13 @@ export function openApiDocument(input: OpenApiInput): Json {
       },
     };
   }
+  const headers = sharedHeaders(paths);
   return {
     ...head,
     paths,
     components: {
       schemas: componentSchemas(),
+      headers,
       parameters: {
         marketId: {
           name: 'marketId',

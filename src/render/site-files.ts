@@ -1,8 +1,9 @@
-// The files for crawlers and mirrors: robots.txt, the sitemap of the pages, and the entries of the one-file download (every JSON and CSV document, and a README).
+// The files for crawlers and mirrors: robots.txt, the sitemap of the pages, and the entries of the one-file download (every JSON and CSV document and a README, in a folder named for the snapshot).
 import { renderJson } from '../contract/json.ts';
-import { CSV_CAVEATS, PROFILE_CAVEATS } from '../contract/schemas.ts';
+import { ENDPOINTS } from '../contract/endpoints.ts';
 import { PATHS } from '../contract/paths.ts';
-import type { SourceData } from '../methodology/snapshot.ts';
+import type { Snapshot } from '../methodology/snapshot.ts';
+import { downloadReadme } from './download-readme.ts';
 import type { ZipEntry } from './zip.ts';
 
 export function robotsTxt(baseUrl: string): string {
@@ -32,34 +33,14 @@ export function zipName(path: string, kind: 'json' | 'csv'): string {
 
 interface DownloadContext {
   baseUrl: string;
-  snapshotDate: string;
-  sources: readonly SourceData[];
+  snapshot: Snapshot;
 }
 
-function readme(context: DownloadContext, names: readonly [string, string][]): string {
-  const lines = [
-    `Housing market profiles: every JSON and CSV document of ${context.baseUrl}, snapshot of ${context.snapshotDate}`,
-    '',
-    'Each file holds the bytes the service serves at the address beside it.',
-    '',
-    'Caveats (show them with the data):',
-    ...PROFILE_CAVEATS.map((c) => `- ${c}`),
-    ...CSV_CAVEATS.map((c) => `- CSV: ${c}`),
-    '',
-    'Sources and their terms:',
-    ...context.sources.map(({ source, licence }) => `- ${source.agency}, ${source.datasetName} (${source.sourceUrl}): ${licence.terms} [${licence.id}]`),
-    '',
-    'Files:',
-    ...names.map(([name, path]) => `- ${name}  ${context.baseUrl}${path}`),
-    '',
-    `${DATA_PACKAGE_ENTRY} is the one file whose bytes differ from the address beside it: each resource's path is the`,
-    'name of its CSV in this folder, not its address, so the unpacked folder is a Data Package on its own (bytes and',
-    "hashes are those of the files here), which Frictionless Data's tools validate offline. Every other file is",
-    'exactly what the service serves.',
-    '',
-  ];
-  return lines.join('\n');
-}
+/** The one folder the download unpacks into, named for the snapshot: the download's name with the date (`housing-markets-2026-11-29`). */
+export const downloadFolder = (snapshotDate: string): string => `${ENDPOINTS.download.attachment.replace(/\.zip$/, '')}-${snapshotDate}`;
+
+/** The README's name in the download's folder. */
+export const README_ENTRY = 'README.md';
 
 interface DocumentRoute {
   path: string;
@@ -86,21 +67,20 @@ export function localDataPackage(served: Buffer, baseUrl: string): Buffer {
 }
 
 /**
- * The zip's entries: every JSON and CSV route but the liveness probe, under names that mirror the paths, and README.txt;
- * the Data Package among them points at the files beside it (localDataPackage).
+ * The zip's entries, all in one folder named for the snapshot: every JSON and CSV route but the liveness probe, under
+ * names that mirror the paths, and README.md; the Data Package among them points at the files beside it
+ * (localDataPackage).
  */
 export function downloadEntries(routes: Iterable<DocumentRoute>, context: DownloadContext): ZipEntry[] {
+  const folder = downloadFolder(context.snapshot.snapshotDate);
   const documents = [...routes].filter((r) => (r.kind === 'json' || r.kind === 'csv') && r.path !== PATHS.health);
-  const entries = documents
-    .map((r) =>
-      r.path === PATHS.dataPackage
-        ? { name: DATA_PACKAGE_ENTRY, body: localDataPackage(r.identity.body, context.baseUrl), path: r.path, gzip: undefined }
-        : { name: zipName(r.path, r.kind as 'json' | 'csv'), body: r.identity.body, path: r.path, gzip: r.gzip?.body },
-    )
-    .sort((a, b) => (a.name < b.name ? -1 : 1));
-  const list: [string, string][] = entries.map((e) => [e.name, e.path]);
-  return [
-    ...entries.map(({ name, body, gzip }) => (gzip === undefined ? { name, body } : { name, body, gzip })),
-    { name: 'README.txt', body: Buffer.from(readme(context, list), 'utf8') },
-  ];
+  const entries = documents.map((r) =>
+    r.path === PATHS.dataPackage
+      ? { name: DATA_PACKAGE_ENTRY, body: localDataPackage(r.identity.body, context.baseUrl), gzip: undefined }
+      : { name: zipName(r.path, r.kind as 'json' | 'csv'), body: r.identity.body, gzip: r.gzip?.body },
+  );
+  const readme = downloadReadme({ baseUrl: context.baseUrl, snapshot: context.snapshot, nameOf: zipName, dataPackage: DATA_PACKAGE_ENTRY });
+  return [...entries, { name: README_ENTRY, body: Buffer.from(readme, 'utf8'), gzip: undefined }].map(({ name, body, gzip }) =>
+    gzip === undefined ? { name: `${folder}/${name}`, body } : { name: `${folder}/${name}`, body, gzip },
+  );
 }

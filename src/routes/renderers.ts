@@ -51,10 +51,7 @@ export const RENDERERS: Readonly<Record<Rendered, Renderer>> & Readonly<Partial<
   vintages: service(({ snapshot, baseUrl }) => renderJson(buildVintageIndex(snapshot, baseUrl))),
   // The zip holds every document, byte for byte; it is made when first read (the artifact, the server, verify), since
   // nothing in the build reads it and it costs a tenth of a build.
-  download: service(({ routes, baseUrl, snapshot }) => {
-    const { snapshotDate, sources } = snapshot;
-    return zipArchive(downloadEntries(routes.values(), { baseUrl, snapshotDate, sources }), snapshotDate);
-  }, 'lazy'),
+  download: service(({ routes, baseUrl, snapshot }) => zipArchive(downloadEntries(routes.values(), { baseUrl, snapshot }), snapshot.snapshotDate), 'lazy'),
   profileSchema: service(({ baseUrl }) => renderJson(publishedSchema('MarketProfile', baseUrl))),
   indexSchema: service(({ baseUrl }) => renderJson(publishedSchema('MarketIndex', baseUrl))),
   csvDescriptor: service(() => renderJson(csvDescriptor())),
@@ -67,7 +64,8 @@ export const RENDERERS: Readonly<Record<Rendered, Renderer>> & Readonly<Partial<
     // The dates whose documents are served: the current one, and each archived snapshot that holds documents.
     const archived = snapshot.archive.filter((p) => p.snapshotDate !== snapshot.snapshotDate && p.documents.size > 0).map((p) => p.snapshotDate);
     const vintageDates = [snapshot.snapshotDate, ...archived];
-    return renderJson(openApiDocument({ baseUrl, marketIds, vintageDates, served }));
+    // Served compact: API tools read it, and its examples make it large.
+    return `${JSON.stringify(openApiDocument({ baseUrl, marketIds, vintageDates, served }))}\n`;
   }, 'descriptions'),
   health: service(() => renderJson({ status: 'ok' })),
   stylesheet: service(() => STYLESHEET),

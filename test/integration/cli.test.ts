@@ -1,14 +1,15 @@
-// The installed command (a child process): each command's --help, a build that cannot write its output and a serve on a port in use (lines on stderr and exit code 1, not Node's stack trace).
+// The installed command (a child process): each command's --help, --version, a misspelt --source, a build that cannot write its output and a serve on a port in use (lines on stderr and exit code 1, not Node's stack trace).
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { COMMAND_NAMES } from '../../src/commands/config.ts';
 import { commandUsage, usageText } from '../../src/commands/help.ts';
+import { SOURCES } from '../../src/sources/registry.ts';
 import { TODAY_FIXTURES } from '../support/today.ts';
 
 const BIN = new URL('../../bin/market-profiles.js', import.meta.url).pathname;
@@ -29,6 +30,23 @@ test("every command's --help (and help <command>) prints that command's usage al
   assert.deepEqual(await run(['help']), { code: 0, out: usageText(), err: '' });
 });
 
+test('--version and -v print the package name and version on stdout, exit code 0, whatever the command', async () => {
+  const { name, version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
+  for (const argv of [['--version'], ['-v'], ['fetch', '--version']])
+    assert.deepEqual(await run(argv), { code: 0, out: `${name} ${version}\n`, err: '' }, argv.join(' '));
+});
+
+test('fetch --source with an id that is no source is a usage error, exit code 2, naming the sources and the one meant', async () => {
+  assert.deepEqual(await run(['fetch', '--source', 'census_bps']), {
+    code: 2,
+    out: '',
+    // The registry's sources, whatever they are today; census-bps among them.
+    err: `market-profiles: fetch: --source must be one of ${SOURCES.map((s) => s.sourceId)
+      .sort()
+      .join(', ')}, got "census_bps"; did you mean census-bps?\n`,
+  });
+});
+
 test('a build whose output folder cannot be made: the error in one line, that the previous output was kept, exit code 1', async () => {
   const work = mkdtempSync(join(tmpdir(), 'mp-cli-'));
   try {
@@ -46,20 +64,22 @@ test('a build whose output folder cannot be made: the error in one line, that th
   }
 });
 
-test('serve on a port another program holds: one line naming it and how to choose another, exit code 1, no stack trace', async () => {
+test('serve on a port another program holds: one line naming it and how to choose another, before any build, exit code 1, no stack trace', async () => {
   const holder = createServer();
   await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
   const { port } = holder.address() as AddressInfo;
   const work = mkdtempSync(join(tmpdir(), 'mp-cli-'));
   try {
     const archive = fileURLToPath(new URL('../../archive/', import.meta.url));
+    // Fixtures a build would refuse (an empty folder): the port is refused first, so no build ran.
+    mkdirSync(join(work, 'no-fixtures'));
     const child = spawn(process.execPath, [
       BIN,
       'serve',
       '--port',
       String(port),
       '--fixtures',
-      TODAY_FIXTURES,
+      join(work, 'no-fixtures'),
       '--archive',
       archive,
       '--out',

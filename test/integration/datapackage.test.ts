@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { writeBuild } from '../../src/artifact/write.ts';
-import { CSV_COLUMNS } from '../../src/contract/schemas.ts';
+import { CSV_COLUMNS, type MarketProfile } from '../../src/contract/schemas.ts';
 import { CSV_DIALECT } from '../../src/describe/datapackage.ts';
 import { SITE_DIR, fileFor } from '../../src/artifact/manifest.ts';
 import { SERIES_CSV_COLUMNS } from '../../src/contract/series.ts';
@@ -15,10 +15,11 @@ import type { RouteTable } from '../../src/routes/route-table.ts';
 import { BASE_URL, body, buildTable } from '../support/data.ts';
 import { startEmbedded } from '../support/embedded.ts';
 import { frictionless, type FrictionlessPackage } from '../support/frictionless.ts';
-import { WORLD_MARKET_IDS } from '../world/world.ts';
+import { WORLD_MARKET_IDS, buildWorld, worldArchive } from '../world/world.ts';
 
 interface Resource {
   name: string;
+  description: string;
   path: string;
   bytes: number;
   hash: string;
@@ -28,12 +29,15 @@ interface Resource {
 
 const table = buildTable();
 const pkg = JSON.parse(body(table, PATHS.dataPackage)) as { profile: string; resources: Resource[]; licenses: unknown[]; sources: unknown[] };
+/** The world with its archived snapshots, served as vintages. */
+const archived = buildWorld({ baseUrl: BASE_URL, archive: worldArchive() });
+const archivedPkg = JSON.parse(body(archived, PATHS.dataPackage)) as typeof pkg;
 const sha256 = (bytes: Buffer): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
 describe('the Data Package, as built', () => {
   const ids = [...WORLD_MARKET_IDS].sort();
   const profiles = pkg.resources.slice(0, 1 + ids.length);
-  const series = pkg.resources.slice(1 + ids.length);
+  const series = pkg.resources.slice(1 + ids.length, 2 * (1 + ids.length));
   test('the bulk CSV and each market CSV, by absolute URL, with the CSV dialect and the primary key market_id + metric_id', () => {
     assert.equal(pkg.profile, 'tabular-data-package');
     assert.deepEqual(
@@ -82,6 +86,61 @@ describe('the Data Package, as built', () => {
     }
   });
 
+  test("then every CSV of every snapshot /api/vintages lists, newest first, its bulk CSV before its markets' CSVs, typed as the market CSVs", () => {
+    const pkg = archivedPkg;
+    const table = archived;
+    const vintages = pkg.resources.slice(2 * (1 + ids.length));
+    const listed = (JSON.parse(body(table, PATHS.vintages)) as { vintages: { links: { bulkCsv: string; markets: Record<string, { csv: string }> } }[] })
+      .vintages;
+    assert.deepEqual(
+      vintages.map((r) => r.path),
+      listed.flatMap((v) => [v.links.bulkCsv, ...Object.values(v.links.markets).map((m) => m.csv)]),
+    );
+    for (const r of vintages) {
+      assert.deepEqual(
+        r.schema.fields.map((f) => f.name),
+        CSV_COLUMNS.map((c) => c.name),
+        r.name,
+      );
+      assert.ok(table.routes.has(r.path.slice(BASE_URL.length)), r.path);
+    }
+    // Every CSV the table serves is a resource, and nothing else is.
+    assert.deepEqual(
+      pkg.resources.map((r) => r.path.slice(BASE_URL.length)).sort(),
+      [...table.routes.values()]
+        .filter((r) => r.kind === 'csv')
+        .map((r) => r.path)
+        .sort(),
+    );
+  });
+
+  test("an archived snapshot's CSVs say which of their rows its JSON marks illustrative: the 2026-11-24 snapshot's 4 metrics in 16 markets", () => {
+    const table = archived;
+    const vintages = archivedPkg.resources.slice(2 * (1 + ids.length));
+    const older = vintages.filter((r) => r.name.endsWith('-2026-11-24'));
+    const newer = vintages.filter((r) => r.name.endsWith('-2026-11-29'));
+    assert.equal(older.length, 17, 'its bulk CSV and 16 markets');
+    const said =
+      ' The rows of metric_id medianRenterIncome, ownerCostBurden, rentBurden, rentalVacancyRate hold illustrative values, not the agency\'s published figures (the JSON profiles of the same snapshot mark them "illustrative": true).';
+    for (const r of older) assert.ok(r.description.endsWith(said), r.name);
+    for (const r of newer) assert.doesNotMatch(r.description, /illustrative/, r.name);
+    // The rows those words name are the values the archived JSON marks: 64 of each.
+    const named = new Set(['medianRenterIncome', 'ownerCostBurden', 'rentBurden', 'rentalVacancyRate']);
+    const rows = body(table, PATHS.vintageBulkCsv('2026-11-24'))
+      .split('\r\n')
+      .slice(1, -1)
+      .filter((line) => named.has(line.split(',')[3] ?? ''));
+    const marked = Object.keys(
+      (JSON.parse(body(table, PATHS.vintages)) as { vintages: { snapshotDate: string; links: { markets: Record<string, unknown> } }[] }).vintages.find(
+        (v) => v.snapshotDate === '2026-11-24',
+      )?.links.markets ?? {},
+    ).flatMap((id) =>
+      Object.values((JSON.parse(body(table, PATHS.vintageProfile('2026-11-24', id))) as MarketProfile).profile.metrics).filter((m) => m?.illustrative === true),
+    );
+    assert.equal(rows.length, 64);
+    assert.equal(marked.length, 64);
+  });
+
   test('one type per column everywhere: the contract descriptor, the series descriptor and every Table Schema agree', () => {
     const contract = new Map<string, string>(CSV_COLUMNS.map((c) => [c.name, c.type]));
     const seriesTypes = new Map<string, string>(SERIES_CSV_COLUMNS.map((c) => [c.name, c.type]));
@@ -125,7 +184,9 @@ describe("Frictionless Data's library (datapackage) against the running server",
       [],
     );
     assert.equal(loaded.valid, true);
-    assert.equal(loaded.resources.length, 2 * (1 + WORLD_MARKET_IDS.length));
+    // Every CSV it serves: the current ones and each snapshot's under /api/vintages (this server's: the current one).
+    assert.equal(loaded.resources.length, [...served.table.routes.values()].filter((r) => r.kind === 'csv').length);
+    assert.ok(loaded.resources.length > 2 * (1 + WORLD_MARKET_IDS.length), 'the vintages among them');
     for (const r of loaded.resources) assert.ok(r.valid && r.tabular, r.name);
   });
 
@@ -150,7 +211,13 @@ describe("Frictionless Data's library (datapackage) against the running server",
       rows += records.length;
     }
     const lines = (path: string): number => body(table, path).split('\r\n').length - 2;
-    assert.equal(rows, 2 * lines(PATHS.bulkCsv) + 2 * lines(PATHS.bulkSeriesCsv));
+    // Each bulk CSV holds its markets' rows once more: the current two, and each snapshot's.
+    const bulks = [
+      PATHS.bulkCsv,
+      PATHS.bulkSeriesCsv,
+      ...loaded.resources.map((r) => String(r.descriptor.path).slice(served.baseUrl.length)).filter((p) => /^\/api\/vintages\/[^/]+\/markets\/csv$/.test(p)),
+    ];
+    assert.equal(rows, 2 * bulks.reduce((sum, path) => sum + lines(path), 0));
   });
 
   test("the hashes and byte counts equal what the server sends for each resource's URL", async () => {

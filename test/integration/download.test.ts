@@ -2,17 +2,21 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { PATHS } from '../../src/contract/paths.ts';
 import { unzip } from '../../src/commands/verify/unzip.ts';
-import { buildTable } from '../support/data.ts';
+import { BASE_URL } from '../support/data.ts';
 import { frictionless } from '../support/frictionless.ts';
+import { downloadFolder } from '../../src/render/site-files.ts';
+import { WORLD_SNAPSHOT_DATE, buildWorld, worldArchive } from '../world/world.ts';
 
-const table = buildTable();
+// The world with its archived snapshots: the download holds their documents too.
+const table = buildWorld({ baseUrl: BASE_URL, archive: worldArchive() });
 const zip = table.routes.get(PATHS.download)?.identity.body ?? assert.fail('no /api/download');
+const FOLDER = downloadFolder(WORLD_SNAPSHOT_DATE);
 
 describe('the download, unpacked by other tools', () => {
   test("Python's zipfile and Info-ZIP's unzip read every file back, dated the snapshot day", () => {
@@ -33,7 +37,9 @@ describe('the download, unpacked by other tools', () => {
         assert.deepEqual(read[name]?.[1], [2026, 11, 29, 0, 0, 0], name);
       }
       execFileSync('unzip', ['-q', '-d', join(dir, 'out'), join(dir, 'all.zip')]);
-      assert.deepEqual(readFileSync(join(dir, 'out', 'markets', 'us-tx-austin.csv')), entries.get('markets/us-tx-austin.csv'));
+      // One folder, named for the snapshot, and nothing beside it.
+      assert.deepEqual(readdirSync(join(dir, 'out')), [FOLDER]);
+      assert.deepEqual(readFileSync(join(dir, 'out', FOLDER, 'markets', 'us-tx-austin.csv')), entries.get(`${FOLDER}/markets/us-tx-austin.csv`));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -41,12 +47,17 @@ describe('the download, unpacked by other tools', () => {
 });
 
 describe('the download unpacked: a Data Package on its own, offline', () => {
-  const entries = unzip(zip);
+  // The files as the unpacked folder holds them.
+  const entries = new Map([...unzip(zip)].map(([name, body]) => [name.slice(FOLDER.length + 1), body]));
   const pkg = JSON.parse(entries.get('datapackage.json')?.toString('utf8') ?? '{}') as { resources: { path: string; bytes: number; hash: string }[] };
 
-  test('datapackage.json names the CSVs beside it, with their bytes and hashes; it is /api/datapackage otherwise', () => {
+  test("datapackage.json names every CSV beside it (the archived snapshots' too), with their bytes and hashes; it is /api/datapackage otherwise", () => {
     const served = JSON.parse(table.routes.get(PATHS.dataPackage)?.identity.body.toString('utf8') ?? '{}') as typeof pkg;
-    assert.ok(pkg.resources.length > 0, 'pkg.resources.length > 0');
+    assert.deepEqual(pkg.resources.map((r) => r.path).sort(), [...entries.keys()].filter((name) => name.endsWith('.csv')).sort());
+    assert.ok(
+      pkg.resources.some((r) => r.path.startsWith('vintages/')),
+      'the vintages are among them',
+    );
     for (const [i, r] of pkg.resources.entries()) {
       const body = entries.get(r.path) ?? assert.fail(`${r.path} is not in the zip`);
       assert.equal(r.bytes, body.length, r.path);

@@ -472,7 +472,14 @@ describe('fetch', () => {
       replay.seen,
       fhfa?.remote.map((r) => target(r.url)),
     );
-    await assert.rejects(fetchSources(options({ only: ['no-such-source'] })), /no such source/);
+    await assert.rejects(fetchSources(options({ only: ['no-such-source'] })), {
+      name: 'ConfigError',
+      message: '--source must be one of census-acs-5yr, census-bps, fhfa-hpi, got "no-such-source"',
+    });
+    await assert.rejects(fetchSources(options({ only: ['census_bps'] })), {
+      name: 'ConfigError',
+      message: '--source must be one of census-acs-5yr, census-bps, fhfa-hpi, got "census_bps"; did you mean census-bps?',
+    });
   });
 
   it('a 503 is tried again, and the second answer is used', async () => {

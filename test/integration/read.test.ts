@@ -14,7 +14,7 @@ const BIN = new URL('../../bin/market-profiles.js', import.meta.url).pathname;
 /** The installed command, asynchronously: this process keeps serving meanwhile. */
 const run = (argv: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> =>
   new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...argv], { encoding: 'utf8', env: { ...process.env, ...env } }, (error, stdout, stderr) => {
+    execFile(process.execPath, [BIN, ...argv], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...env } }, (error, stdout, stderr) => {
       resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, out: stdout, err: stderr });
     });
   });
@@ -69,12 +69,58 @@ describe('list and get against the running server', () => {
     assert.equal(csv.err, caveats.map((c) => `market-profiles: caveat: ${c}\n`).join(''));
   });
 
-  test('a bad id: exit code 1, the problem code and the known ids on stderr, nothing on stdout', async () => {
-    const { code, out, err } = await run(['get', 'us-zz-nowhere', '--base-url', baseUrl]);
-    assert.equal(code, 1);
-    assert.equal(out, '');
-    assert.match(err, /^market-profiles: get: market_not_found \(404\): There is no market with id "us-zz-nowhere"\./);
-    assert.match(err, /Known market ids: us-az-phoenix, /);
+  test('a bad id: exit code 1, the problem code and the known ids on stderr, nothing on stdout; a near one names the id meant', async () => {
+    const known = `Known market ids: ${[...WORLD_MARKET_IDS].sort().join(', ')}.`;
+    assert.deepEqual(await run(['get', 'us-zz-nowhere', '--base-url', baseUrl]), {
+      code: 1,
+      out: '',
+      err: `market-profiles: get: market_not_found (404): there is no market "us-zz-nowhere". ${known}\n`,
+    });
+    for (const typed of ['us-tx-austn', 'US-TX-AUSTIN', 'austin'])
+      assert.deepEqual(
+        await run(['get', typed, '--csv', '--base-url', baseUrl]),
+        { code: 1, out: '', err: `market-profiles: get: market_not_found (404): there is no market "${typed}"; did you mean us-tx-austin? ${known}\n` },
+        typed,
+      );
+  });
+
+  test("list --csv prints every market's CSV, --series --csv every market's series CSV, each caveat once; --series alone is refused", async () => {
+    const csv = await run(['list', '--csv', '--base-url', baseUrl]);
+    assert.equal(csv.code, 0, csv.err);
+    assert.equal(csv.out, served(PATHS.bulkCsv));
+    assert.equal(csv.err, CSV_CAVEATS.map((c) => `market-profiles: caveat: ${c}\n`).join(''));
+    const series = await run(['list', '--series', '--csv', '--base-url', baseUrl]);
+    assert.equal(series.code, 0, series.err);
+    assert.equal(series.out, served(PATHS.bulkSeriesCsv));
+    const refused = await run(['list', '--series', '--base-url', baseUrl]);
+    assert.deepEqual(refused, {
+      code: 2,
+      out: '',
+      err: "market-profiles: list: --series needs --csv: every market's series is one CSV (list --series --csv); get <market-id> --series gives one market's as JSON (market-profiles list --help says more)\n",
+    });
+  });
+
+  test('get --vintage prints a profile (--csv its CSV) as a snapshot published it; an unknown date names the one meant', async () => {
+    // This server serves one snapshot: the current one, at its vintage addresses too.
+    const dates = (JSON.parse(served(PATHS.vintages)) as { vintages: { snapshotDate: string }[] }).vintages.map((v) => v.snapshotDate);
+    const [date = ''] = dates;
+    const json = await run(['get', 'us-tx-austin', '--vintage', date, '--base-url', baseUrl]);
+    assert.equal(json.code, 0, json.err);
+    assert.equal(json.out, served(PATHS.vintageProfile(date, 'us-tx-austin')));
+    const csv = await run(['get', 'us-tx-austin', '--vintage', date, '--csv', '--base-url', baseUrl]);
+    assert.equal(csv.out, served(PATHS.vintageCsv(date, 'us-tx-austin')));
+    const typo = `${date.slice(0, -1)}${date.endsWith('9') ? '8' : '9'}`;
+    assert.deepEqual(await run(['get', 'us-tx-austin', '--vintage', typo, '--base-url', baseUrl]), {
+      code: 1,
+      out: '',
+      err: `market-profiles: get: not_found (404): there is no snapshot of "${typo}"; did you mean ${date}? The snapshot dates: ${dates.join(', ')}.\n`,
+    });
+    assert.deepEqual(await run(['get', 'us-tx-austn', '--vintage', date, '--base-url', baseUrl]), {
+      code: 1,
+      out: '',
+      err: `market-profiles: get: not_found (404): the snapshot of ${date} has no market "us-tx-austn"; did you mean us-tx-austin?\n`,
+    });
+    assert.equal((await run(['get', 'us-tx-austin', '--vintage', 'last-week'])).code, 2);
   });
 
   test('a service that cannot be reached: exit code 1 and the address on stderr', async () => {

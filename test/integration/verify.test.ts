@@ -19,9 +19,10 @@ import { createProbe } from '../../src/commands/verify/http.ts';
 import { unzip } from '../../src/commands/verify/unzip.ts';
 import { CSV_COLUMNS, PROBE_UNKNOWN_MARKET } from '../../src/commands/verify/expect.ts';
 import { zipArchive } from '../../src/render/zip.ts';
+import { downloadFolder } from '../../src/render/site-files.ts';
 import { csvField, parseCsv } from '../../src/contract/csv-format.ts';
 import { WORLD_FIXTURES, buildWorld, worldInputs } from '../world/world.ts';
-import { WORLD_MARKET_IDS } from '../world/world.ts';
+import { WORLD_MARKET_IDS, WORLD_SNAPSHOT_DATE } from '../world/world.ts';
 
 const FIXTURES = WORLD_FIXTURES;
 const ID = 'us-tx-austin';
@@ -305,7 +306,7 @@ describe('verify against broken deployments names the fault', () => {
       name: 'an OpenAPI document that declares the wrong content type for the CSV',
       alter: (t) => {
         const route = routeOf(t, '/api/openapi');
-        const text = route.identity.body.toString('utf8').replaceAll('"text/csv; charset=utf-8": {', '"text/csv": {');
+        const text = route.identity.body.toString('utf8').replaceAll('"text/csv; charset=utf-8":', '"text/csv":');
         t.routes.set(route.path, withBody(route, Buffer.from(text)));
       },
       check: 'OpenAPI /api/openapi',
@@ -357,8 +358,7 @@ describe('verify against broken deployments names the fault', () => {
   });
 
   test("the download's files are held to the bytes served one by one, and none larger than an answer may be is inflated", async () => {
-    const csv = 'markets/us-tx-austin.csv';
-    const json = 'markets/us-tx-austin.json';
+    const [csv, json] = ['markets/us-tx-austin.csv', 'markets/us-tx-austin.json'];
     const faultsOf = async (alter: (files: Map<string, Buffer>) => void): Promise<string[] | undefined> => {
       const deployment = await embeddedDeployment((t) => editDownload(t, alter));
       try {
@@ -377,8 +377,8 @@ describe('verify against broken deployments names the fault', () => {
       files.set(json, Buffer.concat([b.subarray(0, -1), Buffer.from(' ')]));
     });
     assert.deepEqual(faults, [
-      `${csv} is not the bytes of GET /api/markets/us-tx-austin/csv (200, ${sizes[0]} vs ${(sizes[0] ?? 0) + 1} bytes)`,
-      `${json} is not the bytes of GET /api/markets/us-tx-austin (200, ${sizes[1]} vs ${sizes[1]} bytes)`,
+      `${FOLDER}/${csv} is not the bytes of GET /api/markets/us-tx-austin/csv (200, ${sizes[0]} vs ${(sizes[0] ?? 0) + 1} bytes)`,
+      `${FOLDER}/${json} is not the bytes of GET /api/markets/us-tx-austin (200, ${sizes[1]} vs ${sizes[1]} bytes)`,
     ]);
     const huge = await embeddedDeployment((t) => {
       const route = routeOf(t, '/api/download');
@@ -390,7 +390,7 @@ describe('verify against broken deployments names the fault', () => {
     try {
       const report = await verifyDeployment(huge.url);
       assert.deepEqual(report.checks.find((c) => c.name === 'download /api/download')?.faults, [
-        '/api/download is not a readable zip: README.txt: the directory says 4294967295 bytes, more than the limit of 67108864',
+        `/api/download is not a readable zip: ${FOLDER}/README.md: the directory says 4294967295 bytes, more than the limit of 67108864`,
       ]);
     } finally {
       await huge.stop();
@@ -446,15 +446,21 @@ function editHeader(t: RouteTable, path: string, name: string, value?: string): 
   const kept = route.headers.filter(([k]) => k.toLowerCase() !== name.toLowerCase());
   t.routes.set(path, { ...route, headers: value === undefined ? kept : [...kept, [name, value] as const] });
 }
-/** Serves the download with its files as `edit` leaves them. */
-function editDownload(t: RouteTable, edit: (files: Map<string, Buffer>) => void): void {
-  const files = unzip(routeOf(t, '/api/download').identity.body);
+/** The folder the world's download unpacks into. */
+const FOLDER = downloadFolder(WORLD_SNAPSHOT_DATE);
+/** Serves the download with its files (named within its folder, unless `whole`) as `edit` leaves them. */
+function editDownload(t: RouteTable, edit: (files: Map<string, Buffer>) => void, whole = false): void {
+  const zipped = unzip(routeOf(t, '/api/download').identity.body);
+  const within = whole ? '' : `${FOLDER}/`;
+  // What another plant put outside the folder stays as it is.
+  const outside = [...zipped].filter(([name]) => !name.startsWith(within));
+  const files = new Map([...zipped].filter(([name]) => name.startsWith(within)).map(([name, body]) => [name.slice(within.length), body]));
   edit(files);
   setBody(
     t,
     '/api/download',
     zipArchive(
-      [...files].map(([name, body]) => ({ name, body })),
+      [...outside, ...[...files].map(([name, body]) => [within + name, body] as const)].map(([name, body]) => ({ name, body })),
       '2026-11-29',
     ),
   );
@@ -782,7 +788,7 @@ const PLANTED: readonly Planted[] = [
   },
   {
     check: 'Data Package /api/datapackage',
-    says: /^\/api\/datapackage: the resources are \[.*\], expected the bulk CSV and each market's CSV of the index, then the same of the series$/,
+    says: /^\/api\/datapackage: the resources are \[.*\], expected the bulk CSV and each market's CSV of the index, then the same of the series, then each snapshot's of \/api\/vintages$/,
     plant: (t) => editJson(t, '/api/datapackage', (d) => void arrayAt(d, 'resources').splice(1, 2, ...arrayAt(d, 'resources').slice(1, 3).reverse())),
   },
   {
@@ -822,7 +828,12 @@ const PLANTED: readonly Planted[] = [
     says: /^GET \/api\/vintages\/2026-11-29\/markets has Cache-Control "no-store", expected public, max-age=31536000, immutable \(or public, max-age=300 until the current snapshot is archived\)$/,
     plant: (t) => editHeader(t, '/api/vintages/2026-11-29/markets', 'Cache-Control', 'no-store'),
   },
-  { check: 'download /api/download', says: /^\/api\/download has no README\.txt$/, plant: (t) => editDownload(t, (files) => void files.delete('README.txt')) },
+  { check: 'download /api/download', says: /^\/api\/download has no README\.md$/, plant: (t) => editDownload(t, (files) => void files.delete('README.md')) },
+  {
+    check: 'download /api/download',
+    says: new RegExp(`^/api/download unpacks into 2 top-level entries \\(README\\.md, ${FOLDER}/\\), not one folder named for the snapshot$`),
+    plant: (t) => editDownload(t, (files) => void files.set('README.md', Buffer.from('outside the folder\n')), true),
+  },
   {
     check: 'download /api/download',
     says: new RegExp(`^/api/download does not hold /api/markets/${NAS}/csv$`),
@@ -1145,6 +1156,13 @@ describe('the verify command', () => {
     assert.match(out, /\d+ checks: \d+ passed, 0 failed\n$/);
   });
 
+  test('one check is counted as one check', () => {
+    const check = { name: 'index /api/markets', ok: false, detail: 'connect ECONNREFUSED', faults: ['connect ECONNREFUSED'] };
+    const report: VerifyReport = { baseUrl: 'http://127.0.0.1:9', address: 'http://127.0.0.1:9', ok: false, passed: 0, failed: 1, checks: [check] };
+    assert.match(formatReport(report), /\n1 check: 0 passed, 1 failed\n$/);
+    assert.match(formatReport({ ...report, passed: 1, checks: [{ ...check, ok: true }, check] }), /\n2 checks: 1 passed, 1 failed\n$/);
+  });
+
   test('exit code 1 and a FAIL line naming the fault when something does not', async () => {
     const { code, out } = await capture(['verify', broken.url]);
     assert.equal(code, 1);
@@ -1177,7 +1195,7 @@ describe('the verify command', () => {
     assert.deepEqual(errors, [
       'market-profiles: verify: needs exactly one address, e.g. market-profiles verify http://localhost:3000 (market-profiles verify --help says more)\n',
       'market-profiles: verify: needs exactly one address, got also "http://localhost:3001", e.g. market-profiles verify http://localhost:3000 (market-profiles verify --help says more)\n',
-      'market-profiles: verify: BASE_URL must use http or https, got "ftp://example.org"\n',
+      'market-profiles: verify: the address must use http or https, got "ftp://example.org" (market-profiles verify --help says more)\n',
     ]);
   });
 

@@ -4,6 +4,8 @@ import type { CsvColumn, CsvDescriptor, MarketIndex, MarketProfile } from '../..
 import type { MarketSeries, SeriesCsvColumn, SeriesCsvDescriptor } from '../../src/contract/series.ts';
 import type { VintageIndex } from '../../src/contract/vintages.ts';
 import type { ProblemCode } from '../../src/protocol/problems.ts';
+import type { MetricId } from '../../src/methodology/metrics.ts';
+import type { ScoreKey } from '../../src/methodology/scores.ts';
 
 /** True only when A and B are the same type (not merely assignable to each other). */
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -11,22 +13,28 @@ type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 
 type SameBut<A, B, K extends keyof A & keyof B> = Same<Omit<A, K>, Omit<B, K>>;
 
 /**
- * The scores object's schema allows any further score key (`additionalProperties` a score), which the generated type says
- * and TypeBox's Static leaves out: the contract's type is compared with that index signature added.
+ * The maps by id (a profile's and a series' metrics, every scores object) are typed by the ids the service defines, each
+ * optional, with no index signature, where the published schemas take any id: the contract's value types, keyed by
+ * the registry's metric ids and the score definitions' keys (client.test.ts holds the market ids to the registry's).
  */
-type Scores<S> = S & { [key: string]: number };
 type ProfileBody = MarketProfile['profile'];
+type Metric = ProfileBody['metrics'][string];
 type IndexEntry = MarketIndex['markets'][number];
 type GeneratedEntry = Generated.MarketIndex['markets'][number];
+type ByKnown<K extends string, V> = { [P in K]?: V };
 
 export const SAME: Record<string, true> = {
   MarketProfile: true satisfies SameBut<Generated.MarketProfile, MarketProfile, 'profile'>,
-  'MarketProfile.profile': true satisfies SameBut<Generated.MarketProfile['profile'], ProfileBody, 'scores'>,
-  'MarketProfile.profile.scores': true satisfies Same<Generated.MarketProfile['profile']['scores'], Scores<ProfileBody['scores']>>,
+  'MarketProfile.profile': true satisfies SameBut<Generated.MarketProfile['profile'], ProfileBody, 'scores' | 'metrics'>,
+  'MarketProfile.profile.scores': true satisfies Same<Generated.MarketProfile['profile']['scores'], ByKnown<ScoreKey, number>>,
+  'MarketProfile.profile.metrics': true satisfies Same<Generated.MarketProfile['profile']['metrics'], ByKnown<MetricId, Metric>>,
   MarketIndex: true satisfies SameBut<Generated.MarketIndex, MarketIndex, 'markets'>,
   'MarketIndex.markets[]': true satisfies SameBut<GeneratedEntry, IndexEntry, 'scores'>,
-  'MarketIndex.markets[].scores': true satisfies Same<GeneratedEntry['scores'], Scores<IndexEntry['scores']>>,
-  MarketSeries: true satisfies Same<Generated.MarketSeries, MarketSeries>,
+  'MarketIndex.markets[].scores': true satisfies Same<GeneratedEntry['scores'], ByKnown<ScoreKey, number>>,
+  MarketSeries: true satisfies SameBut<Generated.MarketSeries, MarketSeries, 'metrics'>,
+  'MarketSeries.metrics': true satisfies Same<Generated.MarketSeries['metrics'], ByKnown<MetricId, MarketSeries['metrics'][string]>>,
+  KnownMetricId: true satisfies Same<Generated.KnownMetricId, MetricId>,
+  KnownScoreId: true satisfies Same<Generated.KnownScoreId, ScoreKey>,
   VintageIndex: true satisfies Same<Generated.VintageIndex, VintageIndex>,
   CsvDescriptor: true satisfies Same<Generated.CsvDescriptor, CsvDescriptor>,
   SeriesCsvDescriptor: true satisfies Same<Generated.SeriesCsvDescriptor, SeriesCsvDescriptor>,
@@ -35,10 +43,10 @@ export const SAME: Record<string, true> = {
   ProblemCode: true satisfies Same<Generated.ProblemCode, ProblemCode>,
 };
 
-/** The check is sharp: a field left out, an optional field made required, or a constant widened is a difference. */
-type Metric = ProfileBody['metrics'][string];
+/** The check is sharp: a field left out, an optional field made required, a constant widened or an id added is a difference. */
 export const DIFFERENT: Record<string, false> = {
   'a field left out': false satisfies SameBut<Generated.MarketProfile, Omit<MarketProfile, 'sources'>, 'profile'>,
-  'an optional field made required': false satisfies Same<Generated.MarketProfile['profile']['metrics'][string], Required<Metric>>,
+  'an optional field made required': false satisfies Same<Generated.Metric, Required<Metric>>,
+  'an id added': false satisfies Same<Generated.KnownMetricId, MetricId | 'medianRentAddedLater'>,
   'a constant widened': false satisfies Same<Generated.MarketProfile['liveData'], boolean>,
 };

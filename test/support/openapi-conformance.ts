@@ -31,10 +31,10 @@ function validator(schema: Json): ValidateFunction {
   return validate;
 }
 
-/** Checks one answer's headers against the header objects of a response. */
-function checkHeaders(res: Response, headers: Json, where: string): void {
+/** Checks one answer's headers against the header objects of a response (each resolved where it references a component). */
+function checkHeaders(doc: Json, res: Response, headers: Json, where: string): void {
   for (const [name, value] of Object.entries(headers)) {
-    const header = obj(value);
+    const header = resolve(doc, value);
     const schema = obj(header.schema);
     const got = res.headers.get(name);
     if (got === null) {
@@ -75,7 +75,7 @@ export async function checkConformance(origin: string, doc: Json, unknownMarket:
         checked.push(`${res.status} GET ${path}`);
         assert.equal(res.status, 200, `GET ${path}`);
         assert.equal(res.headers.get('content-type'), type, `GET ${path}: Content-Type`);
-        checkHeaders(res, obj(ok.headers), `GET ${path}`);
+        checkHeaders(doc, res, obj(ok.headers), `GET ${path}`);
         assert.equal(res.headers.get('content-encoding'), null, `GET ${path}: identity asked for`);
         const schema = resolve(doc, obj(media).schema);
         // A binary body (the zip) is checked by its type and headers; the schema only names its media type.
@@ -87,7 +87,7 @@ export async function checkConformance(origin: string, doc: Json, unknownMarket:
 
         const br = await fetch(origin + path, { headers: { 'Accept-Encoding': 'br' } });
         await br.arrayBuffer();
-        checkHeaders(br, obj(ok.headers), `GET ${path} (br)`);
+        checkHeaders(doc, br, obj(ok.headers), `GET ${path} (br)`);
 
         const etag = res.headers.get('etag') ?? '';
         const again = await fetch(origin + path, { headers: { 'Accept-Encoding': 'identity', 'If-None-Match': etag } });
@@ -95,7 +95,7 @@ export async function checkConformance(origin: string, doc: Json, unknownMarket:
         checked.push(`${again.status} GET ${path} If-None-Match`);
         assert.ok(responses['304'] !== undefined, `${template} lists no 304`);
         assert.equal(again.status, 304, `GET ${path} with If-None-Match ${etag}`);
-        checkHeaders(again, obj(resolve(doc, responses['304']).headers), `GET ${path} 304`);
+        checkHeaders(doc, again, obj(resolve(doc, responses['304']).headers), `GET ${path} 304`);
       }
       const problems: [string, string, string][] = [];
       // A vintage path's 404 is an unknown date (not_found); any other's an unknown market.
@@ -115,7 +115,7 @@ export async function checkConformance(origin: string, doc: Json, unknownMarket:
         if (status === '4XX') assert.equal(Math.floor(res.status / 100), 4, `GET ${path}: a 4XX status`);
         else assert.equal(String(res.status), status, `GET ${path}`);
         assert.equal(res.headers.get('content-type'), type, `GET ${path}: Content-Type`);
-        checkHeaders(res, obj(listed.headers), `GET ${path}`);
+        checkHeaders(doc, res, obj(listed.headers), `GET ${path}`);
         const problem = JSON.parse(text) as Json;
         const validate = validator(resolve(doc, obj(media).schema));
         assert.ok(validate(problem), `GET ${path}: the problem fails the Problem schema: ${JSON.stringify(validate.errors?.slice(0, 3))}`);

@@ -143,12 +143,19 @@ test("an unknown flag is answered with the nearest of the command's flags, or of
 });
 
 test('list and get: the address: --base-url, else BASE_URL, else http://localhost:<PORT>', () => {
-  assert.deepEqual(loadReadConfig({}, ['get', 'x']), { baseUrl: 'http://localhost:3000', csv: false, series: false, timeoutMs: 10_000 });
-  assert.deepEqual(loadReadConfig({ PORT: '8080' }, ['get', 'x', '--csv']), { baseUrl: 'http://localhost:8080', csv: true, series: false, timeoutMs: 10_000 });
-  assert.deepEqual(loadReadConfig({}, ['get', 'x', '--series', '--csv', '--timeout-ms=500']), {
+  assert.deepEqual(loadReadConfig({}, ['get', 'x']), { baseUrl: 'http://localhost:3000', csv: false, series: false, vintage: undefined, timeoutMs: 10_000 });
+  assert.deepEqual(loadReadConfig({ PORT: '8080' }, ['get', 'x', '--csv']), {
+    baseUrl: 'http://localhost:8080',
+    csv: true,
+    series: false,
+    vintage: undefined,
+    timeoutMs: 10_000,
+  });
+  assert.deepEqual(loadReadConfig({}, ['get', 'x', '--series', '--csv', '--timeout-ms=500', '--vintage', '2026-11-24']), {
     baseUrl: 'http://localhost:3000',
     csv: true,
     series: true,
+    vintage: '2026-11-24',
     timeoutMs: 500,
   });
   assert.equal(loadReadConfig({}, ['list', '--timeout-ms', '2500']).timeoutMs, 2_500);

@@ -56,12 +56,28 @@ describe("each command's --help", () => {
     assert.doesNotMatch(baseUrlLine, /Origin of every absolute URL/);
   });
 
-  test('a command with a boolean option says once how a switch is spelled; one without says nothing of it', () => {
-    const forms =
-      /^A boolean option is on as a bare flag \(--log\), or set by a word after = \(--log=false\); .* true\/false, 1\/0, yes\/no or on\/off, in any case/m;
-    for (const command of ['serve', 'fetch', 'verify', 'get'] as const) assert.equal(commandUsage(command).match(new RegExp(forms, 'gm'))?.length, 1, command);
-    for (const command of ['build', 'archive', 'list'] as const) assert.doesNotMatch(commandUsage(command), /A boolean option/, command);
-    assert.equal(usageText().match(new RegExp(forms, 'gm'))?.length, 1);
+  test('a command with a boolean option says once how a switch is spelled, with a switch of its own; one without says nothing of it', () => {
+    const forms = (flag: string): RegExp =>
+      new RegExp(
+        `^A boolean option is on as a bare flag \\(${flag}\\), or set by a word after = \\(${flag}=false\\); .* true/false, 1/0, yes/no or on/off, in any case`,
+        'gm',
+      );
+    const examples = { serve: '--log', fetch: '--dry-run', verify: '--json', list: '--csv', get: '--csv' } as const;
+    for (const [command, flag] of Object.entries(examples)) assert.equal(commandUsage(command as keyof typeof examples).match(forms(flag))?.length, 1, command);
+    for (const command of ['build', 'archive'] as const) assert.doesNotMatch(commandUsage(command), /A boolean option/, command);
+    assert.equal(usageText().match(forms('--log'))?.length, 1);
+  });
+
+  test("every flag a command's help names, in its examples too, is one that command reads", () => {
+    for (const command of COMMAND_NAMES) {
+      const reads = new Set(['--help', ...(COMMANDS[command].options as readonly string[]).map((name) => `--${name}`)]);
+      const named = [...commandUsage(command).matchAll(/(?<![\w-])--[a-z][a-z-]*/g)].map((m) => m[0]);
+      assert.deepEqual(
+        named.filter((flag) => !reads.has(flag)),
+        [],
+        command,
+      );
+    }
   });
 
   test('the global help still lists every command and every option, and says that each command has its own', () => {
@@ -101,10 +117,17 @@ describe('a typo gets one line with the fix', () => {
     });
   });
 
-  test('an option of another command is refused by name, with the commands that read it', async () => {
-    assert.deepEqual(await stderrOf(['list', '--csv']), {
+  test("verify's address without a scheme: a usage error naming the address, not BASE_URL, and the URL it likely meant", async () => {
+    assert.deepEqual(await stderrOf(['verify', 'localhost:3000']), {
       code: 2,
-      err: 'market-profiles: list: --csv is an option of get, not of list (market-profiles list --help lists its options)\n',
+      err: 'market-profiles: verify: the address must use http or https, got "localhost:3000"; did you mean http://localhost:3000? (market-profiles verify --help says more)\n',
+    });
+  });
+
+  test('an option of another command is refused by name, with the commands that read it', async () => {
+    assert.deepEqual(await stderrOf(['list', '--vintage', '2026-11-24']), {
+      code: 2,
+      err: 'market-profiles: list: --vintage is an option of get, not of list (market-profiles list --help lists its options)\n',
     });
     assert.deepEqual(await stderrOf(['serve', '--json']), {
       code: 2,

@@ -1,10 +1,13 @@
-// The one-file download: a deterministic zip of every JSON and CSV document, byte for byte, that other tools unpack.
+// The one-file download: a deterministic zip of every JSON and CSV document, byte for byte, in one folder with a README that explains them, that other tools unpack.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { deflateRawSync, gzipSync } from 'node:zlib';
 import { PATHS } from '../../src/contract/paths.ts';
 import { unzip } from '../../src/commands/verify/unzip.ts';
-import { DATA_PACKAGE_ENTRY, localDataPackage, zipName } from '../../src/render/site-files.ts';
+import { DATA_PACKAGE_ENTRY, README_ENTRY, downloadFolder, localDataPackage, zipName } from '../../src/render/site-files.ts';
+import { CSV_COLUMNS } from '../../src/contract/schemas.ts';
+import { SERIES_CSV_COLUMNS } from '../../src/contract/series.ts';
+import { WORLD_METRICS, WORLD_SNAPSHOT_DATE } from '../world/world.ts';
 import { crc32, zipArchive } from '../../src/render/zip.ts';
 import { BASE_URL, buildTable } from '../support/data.ts';
 
@@ -17,18 +20,23 @@ describe('the download', () => {
     assert.equal(crc32(Buffer.alloc(0)), 0);
   });
 
-  test('every JSON and CSV route but the liveness probe is in it, under a name that mirrors its path, with its exact bytes (the Data Package pointing at the files beside it)', () => {
+  test('one folder named for the snapshot holds every JSON and CSV route but the liveness probe, under a name that mirrors its path, with its exact bytes (the Data Package pointing at the files beside it), and README.md', () => {
     const entries = unzip(zip);
+    const folder = `housing-markets-${WORLD_SNAPSHOT_DATE}`;
+    assert.equal(downloadFolder(WORLD_SNAPSHOT_DATE), folder);
+    assert.deepEqual([...new Set([...entries.keys()].map((name) => name.split('/')[0]))], [folder], 'one top-level entry');
+    const inFolder = new Map([...entries].map(([name, body]) => [name.slice(folder.length + 1), body]));
     const documents = [...table.routes.values()].filter((r) => (r.kind === 'json' || r.kind === 'csv') && r.path !== PATHS.health);
-    assert.equal(entries.size, documents.length + 1, 'the documents and README.txt');
+    assert.equal(entries.size, documents.length + 1, 'the documents and README.md');
     for (const r of documents) {
       const expected = r.path === PATHS.dataPackage ? localDataPackage(r.identity.body, BASE_URL) : r.identity.body;
-      assert.deepEqual(entries.get(zipName(r.path, r.kind as 'json' | 'csv')), expected, r.path);
+      assert.deepEqual(inFolder.get(zipName(r.path, r.kind as 'json' | 'csv')), expected, r.path);
     }
-    const local = JSON.parse(entries.get(DATA_PACKAGE_ENTRY)?.toString('utf8') ?? '{}') as { id: string; resources: { path: string }[] };
-    assert.ok(
-      local.resources.every((r) => entries.has(r.path)),
-      local.resources.map((r) => r.path).join(' '),
+    const local = JSON.parse(inFolder.get(DATA_PACKAGE_ENTRY)?.toString('utf8') ?? '{}') as { id: string; resources: { path: string }[] };
+    assert.deepEqual(
+      local.resources.map((r) => r.path).sort(),
+      [...inFolder.keys()].filter((name) => name.endsWith('.csv')).sort(),
+      'the Data Package lists every CSV in the zip, the vintages too, each by its name beside it',
     );
     assert.equal(local.id, `${BASE_URL}${PATHS.dataPackage}`, 'its id stays the address of the served document');
     assert.deepEqual(
@@ -42,11 +50,31 @@ describe('the download', () => {
       ].map((p) => zipName(p, p.endsWith('/csv') ? 'csv' : 'json')),
       ['markets.json', 'markets.csv', 'markets/us-tx-austin.json', 'markets/us-tx-austin.csv', 'markets/series.csv', 'markets/us-tx-austin/series.json'],
     );
-    const readme = entries.get('README.txt')?.toString('utf8') ?? '';
+  });
+
+  test("its README.md says what the data are, where each value's period, margin and area are, every column, the sources, the licence and the citation", () => {
+    const readme =
+      unzip(zip)
+        .get(`${downloadFolder(WORLD_SNAPSHOT_DATE)}/${README_ENTRY}`)
+        ?.toString('utf8') ?? '';
+    assert.match(readme, new RegExp(`^# Housing market profiles, snapshot of ${WORLD_SNAPSHOT_DATE}\n`));
     assert.match(readme, /Caveats \(show them with the data\):/);
-    assert.match(readme, /U\.S\. Census Bureau/);
-    assert.match(readme, new RegExp(`- markets/us-tx-austin\\.csv  ${BASE_URL}/api/markets/us-tx-austin/csv`));
-    assert.match(readme, /datapackage\.json is the one file whose bytes differ from the address beside it/);
+    // The main CSVs point to the series CSVs for what their fixed columns cannot hold.
+    assert.match(
+      readme,
+      /## The period and the area of each value\n\n`markets\.csv` and the market CSVs have the 11 columns .* `updated_date` is the snapshot's date, not the period/,
+    );
+    for (const column of [...CSV_COLUMNS, ...SERIES_CSV_COLUMNS])
+      assert.match(readme, new RegExp(`^\\| \`${column.name}\` \\| ${column.type}`, 'm'), column.name);
+    assert.match(readme, /^\| `margin_of_error` \| number \| the row's unit \| The agency's 90 % margin of error/m);
+    assert.match(readme, /^\| `geography_code` \| string \| {2}\| The area's code/m);
+    for (const metric of WORLD_METRICS) assert.match(readme, new RegExp(`^\\| \`${metric.id}\` \\| `, 'm'), metric.id);
+    assert.match(readme, /^\| `medianGrossRent` \| Median gross rent \| USD\/mo \| 2020-2024 \| city \(Census place\) \| `census-acs-5yr` \| /m);
+    assert.match(readme, /## Margins of error\n\nThe American Community Survey's figures are estimates/);
+    assert.match(readme, new RegExp(`Methodology v[0-9.]+, .*: ${BASE_URL}/methodology`));
+    assert.match(readme, /- U\.S\. Census Bureau, Building Permits Survey: Census Bureau data are in the public domain/);
+    assert.match(readme, /## Suggested citation\n\nMarket profiles contributors \(2026\)\. Housing market profiles, snapshot of 2026-11-29 \[Data set\]\. /);
+    assert.doesNotMatch(readme, /^- markets\/us-tx-austin\.csv /m, 'no list of every file');
   });
 
   test('deterministic: the same documents give the same bytes (one ETag), whatever order they come in', () => {

@@ -72,9 +72,27 @@ interface DataPackageFacts {
   bytes: number;
 }
 
+/** The CSVs of each snapshot /api/vintages lists, in its order: its bulk CSV, then its markets' (empty where it cannot be read: its own check says why). */
+async function vintageCsvs(probe: Probe): Promise<string[]> {
+  const res = await probe.fetch('/api/vintages');
+  let doc: unknown;
+  try {
+    doc = res.status === 200 ? JSON.parse(res.body.toString('utf8')) : undefined;
+  } catch {
+    doc = undefined;
+  }
+  const vintages = isObject(doc) && Array.isArray(doc.vintages) ? doc.vintages.filter(isObject) : [];
+  return vintages.flatMap((v) => {
+    const links = isObject(v.links) ? v.links : {};
+    const markets = isObject(links.markets) ? Object.values(links.markets).filter(isObject) : [];
+    return [links.bulkCsv, ...markets.map((m) => m.csv)].map(String);
+  });
+}
+
 /**
  * /api/datapackage: a tabular Data Package whose resources are the bulk CSV and every market's CSV, then the bulk series
- * CSV and every market's series CSV, with the sizes and hashes of the bytes served.
+ * CSV and every market's series CSV, then the CSVs of every snapshot /api/vintages lists, with the sizes and hashes of
+ * the bytes served.
  */
 export async function checkDataPackage(probe: Probe, f: Faults, ids: readonly string[]): Promise<DataPackageFacts> {
   const res = await probe.fetch('/api/datapackage');
@@ -85,13 +103,13 @@ export async function checkDataPackage(probe: Probe, f: Faults, ids: readonly st
   f.expect(doc.profile === 'tabular-data-package', `/api/datapackage: profile is ${JSON.stringify(doc.profile)}, expected "tabular-data-package"`);
   const resources = Array.isArray(doc.resources) ? doc.resources.filter(isObject) : [];
   const sorted = [...ids].sort();
-  const want = dataPackagePaths(sorted).map((d) => `${probe.baseUrl}${d.path}`);
+  const want = [...dataPackagePaths(sorted).map((d) => `${probe.baseUrl}${d.path}`), ...(await vintageCsvs(probe))];
   f.expect(
     isDeepStrictEqual(
       resources.map((r) => r.path),
       want,
     ),
-    `/api/datapackage: the resources are ${JSON.stringify(resources.map((r) => r.path))}, expected the bulk CSV and each market's CSV of the index, then the same of the series`,
+    `/api/datapackage: the resources are ${JSON.stringify(resources.map((r) => r.path))}, expected the bulk CSV and each market's CSV of the index, then the same of the series, then each snapshot's of /api/vintages`,
   );
   let bytes = 0;
   for (const r of resources) {

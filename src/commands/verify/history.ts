@@ -20,7 +20,7 @@ import {
 import { headerValue, type Probe } from './http.ts';
 import { expectAttachment, readCsv, schemaFaults, type Profile } from './resources.ts';
 import { ZipReadError, zipEntries, type ArchiveEntry } from './unzip.ts';
-import { DATA_PACKAGE_ENTRY, localDataPackage } from '../../render/site-files.ts';
+import { DATA_PACKAGE_ENTRY, README_ENTRY, downloadFolder, localDataPackage } from '../../render/site-files.ts';
 
 const column = (name: (typeof SERIES_CSV_COLUMNS)[number]): number => SERIES_CSV_COLUMNS.indexOf(name);
 
@@ -217,8 +217,12 @@ function readEntry(entry: ArchiveEntry): Buffer | ZipReadError {
 
 const unreadable = (error: ZipReadError): string => `/api/download is not a readable zip: ${error.message}`;
 
+/** The folder the download unpacks into: the download's name and a snapshot date. */
+const DOWNLOAD_FOLDER = new RegExp(`^${downloadFolder('[0-9]{4}-[0-9]{2}-[0-9]{2}').replaceAll('.', '\\.')}/$`);
+
 /**
- * /api/download: a zip whose every file is the bytes served at the path its name mirrors, with a README. An entry is
+ * /api/download: a zip of one folder named for the snapshot, whose every file is the bytes served at the path its name
+ * mirrors, with a README. An entry is
  * inflated only once its answer has arrived and is the size the directory says, and let go once compared, so what the
  * archive holds is never all in memory, and no entry is larger than an answer may be.
  */
@@ -235,18 +239,25 @@ export async function checkDownload(probe: Probe, f: Faults, mustHold: readonly 
     f.add(unreadable(error));
     return 0;
   }
-  const readme = entries.find((entry) => entry.name === 'README.txt');
-  if (readme === undefined) f.add('/api/download has no README.txt');
+  // One folder named for a snapshot holds everything: what is outside it is that one fault, and the names below are within it.
+  const tops = [...new Set(entries.map((entry) => (entry.name.includes('/') ? `${entry.name.split('/')[0] ?? ''}/` : entry.name)))];
+  const folder = (tops.find((top) => DOWNLOAD_FOLDER.test(top)) ?? '').slice(0, -1);
+  if (tops.length !== 1 || folder === '')
+    f.add(`/api/download unpacks into ${tops.length} top-level entries (${tops.slice(0, 3).join(', ')}), not one folder named for the snapshot`);
+  const inFolder = entries.filter((entry) => folder !== '' && entry.name.startsWith(`${folder}/`));
+  const within = (entry: ArchiveEntry): string => entry.name.slice(folder.length + 1);
+  const readme = inFolder.find((entry) => within(entry) === README_ENTRY);
+  if (readme === undefined) f.add(`/api/download has no ${README_ENTRY}`);
   else {
     const read = readEntry(readme);
     if (read instanceof ZipReadError) f.add(unreadable(read));
   }
-  const files = entries.filter((entry) => entry !== readme);
+  const files = inFolder.filter((entry) => entry !== readme);
   const answers = await Promise.all(
     files.map(async (entry) => {
-      const path = pathOfEntry(entry.name);
+      const path = pathOfEntry(within(entry));
       if (path === undefined) return `${entry.name} names no JSON or CSV document`;
-      if (entry.name === DATA_PACKAGE_ENTRY) {
+      if (within(entry) === DATA_PACKAGE_ENTRY) {
         // The Data Package is the served one with its resources' paths made the names of the files beside it (small: kept).
         const served = await probe.fetch(path);
         const expected = served.status === 200 ? localDataPackage(served.body, probe.baseUrl) : served.body;
@@ -266,7 +277,7 @@ export async function checkDownload(probe: Probe, f: Faults, mustHold: readonly 
     }),
   );
   for (const fault of answers) if (fault !== undefined) f.add(fault);
-  const held = new Set(files.map((entry) => pathOfEntry(entry.name)));
+  const held = new Set(files.map((entry) => pathOfEntry(within(entry))));
   for (const path of mustHold) f.expect(held.has(path), `/api/download does not hold ${path}`);
   return files.length;
 }

@@ -5,6 +5,7 @@ import { renderJson } from '../../contract/json.ts';
 import { runAllChecks, type CheckResult } from './checks.ts';
 import { createProbe, type Probe } from './http.ts';
 import { PATHS } from '../../contract/paths.ts';
+import { ConfigError } from '../../contract/errors.ts';
 
 export interface VerifyReport {
   /** The deployment's BASE_URL, which its links are held to. */
@@ -79,7 +80,22 @@ export function formatReport(report: VerifyReport): string {
     report.address === report.baseUrl || !sameMachine(report.address, report.baseUrl)
       ? report.address
       : `${report.baseUrl} at ${report.address} (the same machine by another name)`;
-  return `verify ${at}\n${lines.join('\n')}\n${report.checks.length} checks: ${report.passed} passed, ${report.failed} failed\n`;
+  const count = report.checks.length;
+  return `verify ${at}\n${lines.join('\n')}\n${count} ${count === 1 ? 'check' : 'checks'}: ${report.passed} passed, ${report.failed} failed\n`;
+}
+
+/**
+ * The address argument, refused as a usage error naming it (not BASE_URL, which verify does not read): one without a
+ * scheme (`localhost:3000`) is answered with the URL it most likely meant.
+ */
+function checkAddress(target: string): void {
+  try {
+    normalizeBaseUrl(target, 'the address');
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    const meant = /^[A-Za-z0-9.-]+(:[0-9]+)?(\/[^?#]*)?$/.test(target) ? `; did you mean http://${target}?` : '';
+    throw new ConfigError(`${error.message}${meant} (market-profiles verify --help says more)`);
+  }
 }
 
 /** The `verify` subcommand: the report on stdout (text, or JSON with --json); exit code 0 only when every check passed. */
@@ -92,6 +108,7 @@ export async function verifyCommand(args: readonly string[], options: VerifyConf
     );
     return 2;
   }
+  checkAddress(target);
   const report = await verifyDeployment(target, { concurrency: options.concurrency, timeoutMs: options.timeoutMs, maxBytes: options.maxBytes });
   process.stdout.write(options.json ? renderJson(report) : formatReport(report));
   return report.ok ? 0 : 1;

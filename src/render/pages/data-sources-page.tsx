@@ -6,6 +6,7 @@ import { PATHS } from '../../contract/paths.ts';
 import { DateText, ExternalLink, Facts, IllustrativeNote, MarketRowHeader, ReflowTable } from './components.tsx';
 import { displayName, listWords } from './format.ts';
 import type { Site } from './site.ts';
+import { citationText } from '../citation.ts';
 
 function SourceSection({ site, source }: { site: Site; source: Source }) {
   const metrics = site.metrics.filter((m) => m.sourceId === source.sourceId);
@@ -121,6 +122,16 @@ export function DataSourcesPage({ site }: { site: Site }) {
       {site.sources.map((s) => (
         <SourceSection key={s.sourceId} site={site} source={s} />
       ))}
+      <section aria-labelledby="cite">
+        <h2 id="cite">Suggested citation</h2>
+        <p>
+          {citationText({
+            snapshotDate: site.snapshotDate,
+            address: `${site.baseUrl}${PATHS.vintageIndex(site.snapshotDate)}`,
+            sources: site.sources,
+          })}
+        </p>
+      </section>
     </>
   );
 }
