@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { readArchive } from '../src/archive/archive.ts';
-import { buildRouteTable } from '../src/build/build.ts';
+import { buildRouteTable } from '../src/pipeline/build.ts';
 import type { RouteTable } from '../src/routes/route-table.ts';
 import { fixturesOnDisk } from '../src/sources/load.ts';
 

@@ -3,7 +3,7 @@ import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readArchive } from '../../src/archive/archive.ts';
-import { buildRouteTable, buildSnapshot, type BuildOptions } from '../../src/build/build.ts';
+import { buildRouteTable, buildSnapshot, type BuildOptions } from '../../src/pipeline/build.ts';
 import { findMarket, type MarketDefinition } from '../../src/contract/markets.ts';
 import { metricsOf, requiredOf, type MetricDefinition, type MetricId } from '../../src/methodology/metrics.ts';
 import type { PastSnapshot } from '../../src/methodology/series.ts';
