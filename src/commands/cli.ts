@@ -1,6 +1,7 @@
 // The command line: `build` writes dist/, `serve` answers from memory (dist/'s table when built from the same inputs, else built afresh); `list` and `get` read a running service.
 import { readFileSync } from 'node:fs';
 import { buildFingerprint, readBuild } from '../artifact/manifest.ts';
+import { assertFreshCode } from './compiled.ts';
 import type { BuildOptions } from '../pipeline/build.ts';
 import {
   COMMAND_NAMES,
@@ -147,14 +148,17 @@ export type Runner = (args: readonly string[], env: Env, argv: readonly string[]
  */
 export const runnersFor = (inputs: BuildInputs = {}): Readonly<Record<Command, Runner>> => ({
   serve: async (_args, env, argv) => {
+    assertFreshCode();
     await serve(loadConfig(env, argv), inputs);
     return 0;
   },
   build: async (_args, env, argv) => {
+    assertFreshCode();
     await build(loadConfig(env, argv), inputs);
     return 0;
   },
   archive: async (_args, env, argv) => {
+    assertFreshCode();
     await archive(loadConfig(env, argv), inputs);
     return 0;
   },
