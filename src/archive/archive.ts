@@ -43,12 +43,53 @@ export function snapshotDocuments(table: RouteTable): Map<string, Buffer> {
 }
 
 export function archiveRecord(snapshot: Snapshot, documents: ReadonlyMap<string, Buffer>): ArchiveRecord {
-  return {
-    snapshotDate: snapshot.snapshotDate,
-    methodologyVersion: METHODOLOGY_VERSION,
-    sources: currentSources(snapshot),
-    documents: [...documents].sort(([a], [b]) => (a < b ? -1 : 1)).map(([file, body]) => ({ file, bytes: body.length, sha256: sha256(body) })),
-  };
+  return recordOf(snapshot.snapshotDate, METHODOLOGY_VERSION, currentSources(snapshot), documents);
+}
+
+const recordOf = (
+  snapshotDate: string,
+  methodologyVersion: string,
+  sources: ArchiveRecord['sources'],
+  documents: ReadonlyMap<string, Buffer>,
+): ArchiveRecord => ({
+  snapshotDate,
+  methodologyVersion,
+  sources,
+  documents: [...documents].sort(([a], [b]) => (a < b ? -1 : 1)).map(([file, body]) => ({ file, bytes: body.length, sha256: sha256(body) })),
+});
+
+/** Every file `archive` writes for the current snapshot, by its name in the snapshot's folder: the documents and the record. */
+export function snapshotFiles(snapshot: Snapshot, table: RouteTable): Map<string, Buffer> {
+  const documents = snapshotDocuments(table);
+  return new Map([...documents, [RECORD_FILE, Buffer.from(renderJson(archiveRecord(snapshot, documents)))]]);
+}
+
+/** The message of a snapshot whose bytes differ from those archived under its date, by `archive` and by the build alike. */
+const changedSnapshot = (date: string): string =>
+  `this build's bytes differ from those archived for ${date}; an archived snapshot is never rewritten (a changed snapshot needs a new retrieval date)`;
+
+/**
+ * A snapshot archived already under its date must be built again byte for byte, as `archive` compares it: its documents
+ * and its record (values, links, wording, the sources' files). A build that differs (fixtures changed without a new
+ * retrieval date, or code that changes what the documents say) would serve under that date what was never published
+ * there. Refused, naming the first file that differs.
+ */
+export function assertSameDocuments(snapshot: Snapshot, table: RouteTable): void {
+  const archived = snapshot.archive.find((p) => p.snapshotDate === snapshot.snapshotDate);
+  if (archived === undefined) return;
+  const date = snapshot.snapshotDate;
+  const before = new Map([
+    ...archived.documents,
+    [RECORD_FILE, Buffer.from(renderJson(recordOf(date, archived.methodologyVersion, [...archived.sources], archived.documents)))],
+  ]);
+  const now = snapshotFiles(snapshot, table);
+  const names = [...new Set([...before.keys(), ...now.keys()])].sort();
+  const changed = names.find((name) => {
+    const was = before.get(name);
+    const is = now.get(name);
+    return was === undefined || is === undefined || !was.equals(is);
+  });
+  if (changed !== undefined) throw new ArchiveError('archive_changed', { file: `${date}/${changed}` }, changedSnapshot(date));
 }
 
 /**
@@ -176,8 +217,8 @@ const cited = (m: MarketProfile['profile']['metrics'][string] | undefined): stri
 
 /**
  * A snapshot already archived under its date must give the same values again: fixtures that changed without a new
- * retrieval date would otherwise serve two sets of numbers under one date. (The rendering may change; the archived
- * bytes stay what the vintage serves.)
+ * retrieval date would otherwise serve two sets of numbers under one date. Checked before anything is rendered, naming
+ * the metric; assertSameDocuments then holds the rendered documents to the archived bytes.
  */
 export function assertSameValues(snapshot: Snapshot): void {
   const archived = snapshot.archive.find((p) => p.snapshotDate === snapshot.snapshotDate);
@@ -273,23 +314,16 @@ export function removeAbandoned(dir: string): string[] {
  */
 export function writeSnapshot(dir: string, snapshot: Snapshot, table: RouteTable): ArchiveResult {
   const removed = removeAbandoned(dir);
-  const documents = snapshotDocuments(table);
-  const record = archiveRecord(snapshot, documents);
+  const files = snapshotFiles(snapshot, table);
+  const documents = files.size - 1; // the record is the one file that is not a document
   const date = snapshot.snapshotDate;
   const target = join(dir, date);
-  const files = new Map([...documents, [RECORD_FILE, Buffer.from(renderJson(record))]]);
   if (existsSync(target)) {
     for (const [name, body] of files) {
       const path = join(target, name);
-      if (!existsSync(path) || !readFileSync(path).equals(body)) {
-        throw new ArchiveError(
-          'archive_changed',
-          { file: `${date}/${name}` },
-          `this build's bytes differ from those archived for ${date}; an archived snapshot is never rewritten (a changed snapshot needs a new retrieval date)`,
-        );
-      }
+      if (!existsSync(path) || !readFileSync(path).equals(body)) throw new ArchiveError('archive_changed', { file: `${date}/${name}` }, changedSnapshot(date));
     }
-    return { folder: date, written: false, documents: documents.size, removed };
+    return { folder: date, written: false, documents, removed };
   }
   const staging = join(dir, `.${date}.tmp-${process.pid}`);
   rmSync(staging, { recursive: true, force: true });
@@ -303,5 +337,5 @@ export function writeSnapshot(dir: string, snapshot: Snapshot, table: RouteTable
     rmSync(staging, { recursive: true, force: true });
     throw error;
   }
-  return { folder: date, written: true, documents: documents.size, removed };
+  return { folder: date, written: true, documents, removed };
 }

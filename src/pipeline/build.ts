@@ -4,7 +4,7 @@ import { ENDPOINT_LIST, endpointById, pathAt } from '../contract/endpoints.ts';
 import { InvariantError } from '../contract/errors.ts';
 import { assembleSnapshot, type MarketData, type Snapshot } from '../methodology/snapshot.ts';
 import type { PastSnapshot } from '../methodology/series.ts';
-import { assertNotBeforeArchive, assertSameValues } from '../archive/archive.ts';
+import { assertNotBeforeArchive, assertSameDocuments, assertSameValues } from '../archive/archive.ts';
 import { buildRoutes, type RouteTable } from '../routes/route-table.ts';
 import { loadSources } from '../sources/load.ts';
 import type { ReadFixture, SourceModule } from '../sources/source.ts';
@@ -83,5 +83,7 @@ export function buildSnapshot(options: BuildOptions): { snapshot: Snapshot; tabl
     if (record.scope === 'service') at(snapshot.markets);
     else for (const m of snapshot.markets) at([m], m.profile.market.id);
   }
+  // Under a date archived already, the documents as `archive` would write them are the ones archived, byte for byte.
+  assertSameDocuments(snapshot, table);
   return { snapshot, table };
 }
