@@ -1,4 +1,5 @@
 // The Census Data API's ACS 5-year answers this source reads: the queries, the files they are written to, and the annotation values, for the adapter and the generator.
+import { listWords } from '../../contract/words.ts';
 import type { RemoteFile } from '../source.ts';
 
 /** The source's id, which names its fixtures folder too. */
@@ -76,15 +77,45 @@ const queryOf = (file: string, year: number, estimates: readonly Estimate[], geo
   };
 };
 
-export const QUERIES = {
-  places: queryOf(PLACES, YEAR, ESTIMATES, PLACE_GEOGRAPHY, { for: 'place:*', in: 'state:*' }),
-  states: queryOf(STATES, YEAR, ESTIMATES, STATE_GEOGRAPHY, { for: 'state:*' }),
-  nation: queryOf(NATION, YEAR, NATION_ESTIMATES, NATION_GEOGRAPHY, { for: 'us:1' }),
-  earlierPlaces: queryOf(PLACES_EARLIER, EARLIER_YEAR, EARLIER_ESTIMATES, PLACE_GEOGRAPHY, { for: 'place:*', in: 'state:*' }),
-  earlierStates: queryOf(STATES_EARLIER, EARLIER_YEAR, EARLIER_ESTIMATES, STATE_GEOGRAPHY, { for: 'state:*' }),
-} as const satisfies Record<string, Query>;
+/** The five queries, each asking for those of its estimates (ESTIMATES, NATION_ESTIMATES, EARLIER_ESTIMATES) that a metric set reads, in their order. */
+export interface Queries {
+  places: Query;
+  states: Query;
+  nation: Query;
+  earlierPlaces: Query;
+  earlierStates: Query;
+}
 
-export const REMOTE: RemoteFile[] = Object.values(QUERIES).map((q) => ({ file: q.file, url: q.url }));
+/** The queries for a metric set reading these estimates: a set without a variable asks for none of its columns, so its files need not hold them. */
+export function queriesFor(read: readonly Estimate[]): Queries {
+  const asked = (estimates: readonly Estimate[]): Estimate[] => estimates.filter((e) => read.includes(e));
+  return {
+    places: queryOf(PLACES, YEAR, asked(ESTIMATES), PLACE_GEOGRAPHY, { for: 'place:*', in: 'state:*' }),
+    states: queryOf(STATES, YEAR, asked(ESTIMATES), STATE_GEOGRAPHY, { for: 'state:*' }),
+    nation: queryOf(NATION, YEAR, asked(NATION_ESTIMATES), NATION_GEOGRAPHY, { for: 'us:1' }),
+    earlierPlaces: queryOf(PLACES_EARLIER, EARLIER_YEAR, asked(EARLIER_ESTIMATES), PLACE_GEOGRAPHY, { for: 'place:*', in: 'state:*' }),
+    earlierStates: queryOf(STATES_EARLIER, EARLIER_YEAR, asked(EARLIER_ESTIMATES), STATE_GEOGRAPHY, { for: 'state:*' }),
+  };
+}
+
+/** The queries of every estimate. */
+export const QUERIES: Queries = queriesFor(ESTIMATES);
+
+/** What `fetch` downloads for these queries. */
+export const remoteOf = (queries: Queries): RemoteFile[] => Object.values(queries).map((q) => ({ file: q.file, url: q.url }));
+
+/** The tables the queries read, as the dataset's name says them: "tables B25064, …; the nation's B19013; 2015-2019 B25077 of the places and states". */
+export function tablesOf(queries: Queries, vintage: string): string {
+  const tables = (q: Query): string[] => [...new Set(q.estimates.map((e) => e.slice(0, e.indexOf('_'))))];
+  const current = tables(queries.places);
+  const nation = tables(queries.nation);
+  const earlier = tables(queries.earlierPlaces);
+  return [
+    `ACS 5-year estimates ${vintage}, places and states: ${current.length === 1 ? 'table' : 'tables'} ${listWords(current)}`,
+    ...(nation.length === 0 ? [] : [`the nation's ${listWords(nation)}`]),
+    ...(earlier.length === 0 ? [] : [`${queries.earlierPlaces.vintage} ${listWords(earlier)} of the places and states`]),
+  ].join('; ');
+}
 
 /** The API's layout: the header row opens the array on the first line, one row per line, `]]` closing the last. */
 export const apiResponse = (rows: readonly (readonly (string | null)[])[]): string => `[${rows.map((r) => JSON.stringify(r)).join(',\n')}]`;
