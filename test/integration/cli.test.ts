@@ -1,4 +1,4 @@
-// The installed command (a child process): each command's --help, --version, a misspelt --source, a build that cannot write its output and a serve on a port in use (lines on stderr and exit code 1, not Node's stack trace).
+// The installed command (a child process, on the test world): each command's --help, --version, a misspelt --source, a build that cannot write its output, a serve on a port in use and stale compiled code (lines on stderr and exit code 1, not Node's stack trace).
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
@@ -10,10 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { COMMAND_NAMES } from '../../src/commands/config.ts';
 import { commandUsage, usageText } from '../../src/commands/help.ts';
 import { SOURCES } from '../../src/sources/registry.ts';
-import { TODAY_FIXTURES } from '../support/today.ts';
 import { commandPath } from '../support/compiled.ts';
 import { COMPILED_FROM, staleCode } from '../../src/commands/compiled.ts';
-import { WORLD_FIXTURES } from '../world/world.ts';
+import { ARCHIVE_DIR, WORLD_FIXTURES } from '../world/world.ts';
 
 const run = (argv: string[]): Promise<{ code: number; out: string; err: string }> =>
   new Promise((resolve) => {
@@ -53,7 +52,7 @@ test('a build whose output folder cannot be made: the error in one line, that th
   try {
     // A file where the output folder's parent should be: ENOTDIR, even for root.
     writeFileSync(join(work, 'file'), 'not a folder');
-    const { code, out, err } = await run(['build', '--fixtures', TODAY_FIXTURES, '--out', join(work, 'file', 'dist')]);
+    const { code, out, err } = await run(['build', '--fixtures', WORLD_FIXTURES, '--archive', ARCHIVE_DIR, '--out', join(work, 'file', 'dist')]);
     assert.equal(code, 1, err);
     assert.equal(out, '');
     assert.match(
@@ -71,7 +70,7 @@ test('serve on a port another program holds: one line naming it and how to choos
   const { port } = holder.address() as AddressInfo;
   const work = mkdtempSync(join(tmpdir(), 'mp-cli-'));
   try {
-    const archive = fileURLToPath(new URL('../../archive/', import.meta.url));
+    const archive = ARCHIVE_DIR;
     // Fixtures a build would refuse (an empty folder): the port is refused first, so no build ran.
     mkdirSync(join(work, 'no-fixtures'));
     const child = spawn(process.execPath, [
