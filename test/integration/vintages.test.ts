@@ -462,14 +462,12 @@ describe('an archived snapshot unlike what `archive` writes stops the build at i
       refused((_, write) => write(csv, readFileSync(join(ARCHIVE, FIRST, csv), 'utf8').replace('Median gross rent', 'Median rent'))),
       `${FIRST}/${csv}: ${differ}`,
     );
-    // The record: a source's file hash that is not the one these fixtures have.
-    assert.equal(
-      refused((r) => {
-        const file = (r['sources'] as { files: { sha256: string }[] }[])[0]?.files[0];
-        if (file !== undefined) file.sha256 = '0'.repeat(64);
-      }),
-      `${FIRST}/snapshot.json: ${differ}`,
-    );
+    // The record names the sources' files: a difference there alone (a fixture byte no document shows) is `archive`'s to refuse.
+    const recorded = alteredArchive((r) => {
+      const file = (r['sources'] as { files: { sha256: string }[] }[])[0]?.files[0];
+      if (file !== undefined) file.sha256 = '0'.repeat(64);
+    });
+    assert.doesNotThrow(() => buildWorld({ baseUrl: 'http://localhost:3000', archive: readArchive(recorded) }));
     assert.doesNotThrow(() => buildWorld({ baseUrl: 'http://localhost:3000', archive: readArchive(alteredArchive(() => undefined)) }));
   });
 
