@@ -135,7 +135,7 @@ describe("a metric derived from two of its source's", () => {
 });
 
 describe('a metric set of its own (withMetrics)', () => {
-  test("the ACS source asks only for the variables its metrics read: its queries' fields and the dataset's name", () => {
+  test("the ACS source asks only for the variables its metrics read, and compares them where their definitions say: its queries' fields and the dataset's name", () => {
     const rentOnly = withMetrics(censusAcs5yr, ['medianGrossRent']);
     assert.deepEqual(
       rentOnly.metrics.map((m) => m.id),
@@ -143,6 +143,10 @@ describe('a metric set of its own (withMetrics)', () => {
     );
     const [places, states, nation, earlierPlaces] = rentOnly.remote.map((r) => new URL(r.url).searchParams.get('get'));
     assert.deepEqual([places, states, nation, earlierPlaces], ['NAME,B25064_001E,B25064_001M', 'NAME,B25064_001E,B25064_001M', 'NAME', 'NAME']);
+    // What a metric is compared with is its definition's: the nation's income, the earlier period's home value.
+    const nationOf = (id: string): (string | null)[] => withMetrics(censusAcs5yr, [id]).remote.map((r) => new URL(r.url).searchParams.get('get'));
+    assert.deepEqual(nationOf('medianHouseholdIncome').slice(2), ['NAME,B19013_001E,B19013_001M', 'NAME', 'NAME']);
+    assert.deepEqual(nationOf('medianHomeValue').slice(2), ['NAME', 'NAME,B25077_001E,B25077_001M', 'NAME,B25077_001E,B25077_001M']);
     assert.equal(tablesOf(acsQueries(['medianGrossRent']), '2020-2024'), 'ACS 5-year estimates 2020-2024, places and states: table B25064');
     assert.equal(
       tablesOf(acsQueries(['medianHomeValue', 'medianGrossRent', 'medianHouseholdIncome']), '2020-2024'),

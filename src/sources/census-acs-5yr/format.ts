@@ -29,10 +29,6 @@ const api = (year: number): string => `https://api.census.gov/data/${year}/acs/a
  * (B25002) and owner-occupied units (B25003; its total is B25002's occupied units, so the renters' row is not asked for).
  */
 export const ESTIMATES = ['B25064_001E', 'B19013_001E', 'B25077_001E', 'B25088_002E', 'B25001_001E', 'B25002_002E', 'B25002_003E', 'B25003_002E'] as const;
-/** The nation's: median household income, the one whose 2020-2024 national figure a public copy is held of. */
-export const NATION_ESTIMATES = ['B19013_001E'] as const;
-/** The earlier period's: median home value, whose 2015-2019 figure a public copy is held of for every market and state. */
-export const EARLIER_ESTIMATES = ['B25077_001E'] as const;
 
 export type Estimate = (typeof ESTIMATES)[number];
 /** The variable of an estimate's 90 % margin of error: B25064_001E's is B25064_001M. */
@@ -77,7 +73,7 @@ const queryOf = (file: string, year: number, estimates: readonly Estimate[], geo
   };
 };
 
-/** The five queries, each asking for those of its estimates (ESTIMATES, NATION_ESTIMATES, EARLIER_ESTIMATES) that a metric set reads, in their order. */
+/** The five queries: the places' and the states' ask for the estimates a metric set reads, the nation's and the earlier period's for those its metrics are compared with there; each in the order of ESTIMATES. */
 export interface Queries {
   places: Query;
   states: Query;
@@ -86,20 +82,20 @@ export interface Queries {
   earlierStates: Query;
 }
 
-/** The queries for a metric set reading these estimates: a set without a variable asks for none of its columns, so its files need not hold them. */
-export function queriesFor(read: readonly Estimate[]): Queries {
-  const asked = (estimates: readonly Estimate[]): Estimate[] => estimates.filter((e) => read.includes(e));
+/**
+ * The queries for a metric set: the estimates it reads, those it compares with the nation's and those it compares with
+ * the earlier period's. A set without a variable asks for none of its columns, so its files need not hold them.
+ */
+export function queriesFor(read: readonly Estimate[], nation: readonly Estimate[], earlier: readonly Estimate[]): Queries {
+  const asked = (estimates: readonly Estimate[]): Estimate[] => ESTIMATES.filter((e) => estimates.includes(e));
   return {
-    places: queryOf(PLACES, YEAR, asked(ESTIMATES), PLACE_GEOGRAPHY, { for: 'place:*', in: 'state:*' }),
-    states: queryOf(STATES, YEAR, asked(ESTIMATES), STATE_GEOGRAPHY, { for: 'state:*' }),
-    nation: queryOf(NATION, YEAR, asked(NATION_ESTIMATES), NATION_GEOGRAPHY, { for: 'us:1' }),
-    earlierPlaces: queryOf(PLACES_EARLIER, EARLIER_YEAR, asked(EARLIER_ESTIMATES), PLACE_GEOGRAPHY, { for: 'place:*', in: 'state:*' }),
-    earlierStates: queryOf(STATES_EARLIER, EARLIER_YEAR, asked(EARLIER_ESTIMATES), STATE_GEOGRAPHY, { for: 'state:*' }),
+    places: queryOf(PLACES, YEAR, asked(read), PLACE_GEOGRAPHY, { for: 'place:*', in: 'state:*' }),
+    states: queryOf(STATES, YEAR, asked(read), STATE_GEOGRAPHY, { for: 'state:*' }),
+    nation: queryOf(NATION, YEAR, asked(nation), NATION_GEOGRAPHY, { for: 'us:1' }),
+    earlierPlaces: queryOf(PLACES_EARLIER, EARLIER_YEAR, asked(earlier), PLACE_GEOGRAPHY, { for: 'place:*', in: 'state:*' }),
+    earlierStates: queryOf(STATES_EARLIER, EARLIER_YEAR, asked(earlier), STATE_GEOGRAPHY, { for: 'state:*' }),
   };
 }
-
-/** The queries of every estimate. */
-export const QUERIES: Queries = queriesFor(ESTIMATES);
 
 /** What `fetch` downloads for these queries. */
 export const remoteOf = (queries: Queries): RemoteFile[] => Object.values(queries).map((q) => ({ file: q.file, url: q.url }));

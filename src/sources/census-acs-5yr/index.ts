@@ -3,12 +3,15 @@ import type { MarketDefinition } from '../../contract/markets.ts';
 import { loadedSource, readRetrieval } from '../parse.ts';
 import type { ReadFixture, SourceLoad, SourceModule } from '../source.ts';
 import { estimatesOf, readPlaceAnswers } from './adapter.ts';
-import { DIR, SOURCE_ID, VINTAGE, queriesFor, remoteOf, tablesOf, type Queries } from './format.ts';
-import { ACS_METRICS, type AcsMetricSpec } from './metrics.ts';
+import { DIR, SOURCE_ID, VINTAGE, queriesFor, remoteOf, tablesOf, type Estimate, type Queries } from './format.ts';
+import { ACS_METRICS, type AcsMetricSpec, type Reading } from './metrics.ts';
 
 /** The queries of a set of ACS metrics (by id): they ask for the variables those metrics read, and nothing else. */
-export const acsQueries = (metricIds: readonly string[]): Queries =>
-  queriesFor(ACS_METRICS.flatMap((m) => (m.reading === undefined || !metricIds.includes(m.id) ? [] : estimatesOf(m.reading))));
+export function acsQueries(metricIds: readonly string[]): Queries {
+  const readings = ACS_METRICS.flatMap((m) => (m.reading === undefined || !metricIds.includes(m.id) ? [] : [m.reading]));
+  const estimates = (of: readonly Reading[]): Estimate[] => of.flatMap(estimatesOf);
+  return queriesFor(estimates(readings), estimates(readings.filter((r) => r.nation === true)), estimates(readings.filter((r) => r.earlier === true)));
+}
 
 /** The source reading these of its metrics. */
 const acsSource = <M extends string>(metrics: readonly AcsMetricSpec<M>[]): SourceModule<typeof SOURCE_ID, M> => {

@@ -2,8 +2,13 @@
 import type { MetricSpec } from '../source.ts';
 import type { Estimate } from './format.ts';
 
-/** How a metric is read from a row: one estimate as published (with its margin), or a share of two published counts, in percent. */
-export type Reading = { estimate: Estimate } | { share: readonly [part: Estimate, whole: Estimate]; of: string };
+/**
+ * How a metric is read from a row: one estimate as published (with its margin), or a share of two published counts, in
+ * percent, with the derived-proportion margin; and what it is compared with besides its state's figure (every metric's,
+ * from the states' answer): the nation's (`nation`, from the nation's answer) and its own figure of the last 5-year
+ * period that shares no year with this one (`earlier`, from that period's answers), where a public copy of those is held.
+ */
+export type Reading = ({ estimate: Estimate } | { share: readonly [part: Estimate, whole: Estimate]; of: string }) & { nation?: true; earlier?: true };
 
 /** An ACS metric: its definition, and its reading (absent for one derived from two others, `derived`). */
 export type AcsMetricSpec<M extends string = string> = MetricSpec<M> & { reading?: Reading };
@@ -28,7 +33,7 @@ export const ACS_METRICS = acsMetrics([
   },
   {
     id: 'medianHouseholdIncome',
-    reading: { estimate: 'B19013_001E' },
+    reading: { estimate: 'B19013_001E', nation: true },
     noun: 'median household income',
     label: 'Median household income',
     shortLabel: 'Median income',
@@ -43,7 +48,7 @@ export const ACS_METRICS = acsMetrics([
   },
   {
     id: 'medianHomeValue',
-    reading: { estimate: 'B25077_001E' },
+    reading: { estimate: 'B25077_001E', earlier: true },
     noun: 'median home value',
     label: 'Median home value, owner-occupied',
     shortLabel: 'Home value',
