@@ -23,7 +23,7 @@ export const MAPPING =
 
 /**
  * Path → file. A path whose last segment has an extension is its own file; any other path is a folder
- * holding `index.<ext>`, so `/api/markets/<id>` (a file) and `/api/markets/<id>/csv` (below it) never clash.
+ * holding `index.<ext>`, so a market's profile (a file) and its CSV (below it, `<profile path>/csv`) never clash.
  */
 export function fileFor(route: Pick<Route, 'path' | 'kind'>): string {
   if (route.path === '/') return `index.${EXTENSIONS[route.kind]}`;

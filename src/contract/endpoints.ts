@@ -67,6 +67,9 @@ const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
 const csvText = (what: string): Json => ({ type: 'string', description: `CSV text: ${what}.` });
 const jsonSchemaDoc = (what: string): Json => ({ type: 'object', description: `A JSON Schema (draft-07) document: ${what}.` });
 
+/** Where the API's paths begin: an unknown path below it answers problem+json rather than the HTML 404 page. */
+export const API_PREFIX = '/api';
+
 /** The records, in the order of the OpenAPI document's operations (the other lists give their own positions). */
 export const ENDPOINTS = {
   index: {

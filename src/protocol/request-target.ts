@@ -1,5 +1,5 @@
 // Decides, once and safely, what a raw request target is: a route path, a bad request, a market path or an API path. Every engine follows these rules.
-import { ENDPOINT_LIST } from '../contract/endpoints.ts';
+import { API_PREFIX, ENDPOINTS, ENDPOINT_LIST } from '../contract/endpoints.ts';
 
 /** Longer request paths are never a route: they answer 404 once the path rules have passed them (400 otherwise, as nginx). */
 export const MAX_PATH_LENGTH = 2048;
@@ -70,7 +70,7 @@ export function classifyPath(raw: string): PathVerdict {
 }
 
 /** Unknown paths under these prefixes answer problem+json; any other unknown path gets the HTML 404 page. */
-export const isApiPath = (path: string): boolean => path.startsWith('/api/') || path === '/api' || path === '/healthz';
+export const isApiPath = (path: string): boolean => path.startsWith(`${API_PREFIX}/`) || path === API_PREFIX || path === ENDPOINTS.health.path;
 
 /** What marks the id's place when a market path is made from its record. */
 const ID_MARK = '\u0000';
@@ -112,8 +112,8 @@ function sourceOf(node: Trie): string {
 const MARKET_SUFFIX_SOURCE = sourceOf(trieOf(MARKET_SUFFIXES));
 
 /**
- * The market paths (`/api/markets/<id>` with `/csv`, `/series` or `/series/csv` after it or nothing: the records of
- * scope `market`), as a regex source; `id` is the pattern of the id segment.
+ * The market paths (a market's profile path with `/csv`, `/series` or `/series/csv` after it or nothing: the records
+ * of scope `market`), as a regex source; `id` is the pattern of the id segment.
  */
 export const marketPathSource = (id: string): string => `^${escapeSource(MARKET_PREFIX)}${id}${MARKET_SUFFIX_SOURCE}$`;
 const MARKET_PATH = new RegExp(marketPathSource('([^/]+)'));
