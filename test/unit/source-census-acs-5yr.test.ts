@@ -373,7 +373,10 @@ describe('census-acs-5yr: places that are not markets', () => {
   });
   test('synthetic markets read the same with other places interleaved in the API order', () => {
     const { markets } = synthetic(40);
-    const files = acsFiles.files(markets.map((market, i) => ({ i, market })), WORLD_ACS);
+    const files = acsFiles.files(
+      markets.map((market, i) => ({ i, market })),
+      WORLD_ACS,
+    );
     const alone = WORLD_ACS.load((p) => files.get(p) ?? '', markets);
     const crowded = acsFiles.withOthers(files, 300);
     const around = WORLD_ACS.load((p) => crowded.get(p) ?? '', markets);
