@@ -1,12 +1,15 @@
 // dist/ as a deployable artifact: the path → file mapping, the manifest against the bytes, file times, and engine configs derived from the manifest.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { request } from 'node:http';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { artifactFiles, writeBuild } from '../../src/artifact/write.ts';
-import { buildManifest, fileFor, NOT_FOUND_FILE, SITE_DIR } from '../../src/artifact/manifest.ts';
+import { buildManifest, fileFor, NOT_FOUND_FILE, readBuild, SITE_DIR } from '../../src/artifact/manifest.ts';
+import { startServer, type RunningServer } from '../../src/runtimes/server/listener.ts';
 import { cdnFiles } from '../../src/artifact/cdn.ts';
 import { nginxFiles, NGINX_SERVER_CONF } from '../../src/artifact/nginx.ts';
 import fc from 'fast-check';
@@ -195,5 +198,89 @@ describe('writing the build', () => {
     assert.deepEqual(written.map((f) => relative(join(dir, 'dist'), f)).sort(), [...files.keys()].sort());
     const snapshot = Date.parse(table.lastModified);
     for (const file of written) assert.equal(statSync(file).mtimeMs, snapshot, file);
+  });
+});
+
+describe('serve over dist/: only the bytes the build wrote go out', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mp-served-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const out = join(dir, 'dist');
+  const site = join(out, SITE_DIR);
+  const warned: string[] = [];
+  let running: RunningServer;
+  const AUSTIN = 'api/markets/us-tx-austin/index.json';
+  const DENVER_CSV = 'api/markets/us-co-denver/series/csv/index.csv';
+  const BOSTON = 'api/markets/us-ma-boston/series/index.json';
+  const MIAMI = 'api/markets/us-fl-miami/index.json';
+
+  before(async () => {
+    await writeBuild(table, out, { builtFrom: 'test' });
+    // Read back as serve reads it at start; then each file is changed under it, before its first request: other bytes
+    // of the same length, a .gz of NULs, a cut .br, a FIFO.
+    const read = readBuild(out, 'test') ?? assert.fail('the build is read back');
+    const austin = readFileSync(join(site, AUSTIN));
+    writeFileSync(join(site, AUSTIN), Buffer.from(austin.toString('latin1').replace(/"value": \d/, '"value": 9'), 'latin1'));
+    writeFileSync(join(site, `${DENVER_CSV}.gz`), Buffer.alloc(statSync(join(site, `${DENVER_CSV}.gz`)).size));
+    truncateSync(join(site, `${BOSTON}.br`), 100);
+    rmSync(join(site, MIAMI));
+    execFileSync('mkfifo', [join(site, MIAMI)]);
+    running = await startServer(read, { host: '127.0.0.1', port: 0 }, { warn: (line) => warned.push(line) });
+  });
+  after(() => running.close());
+
+  /** The bytes as sent, never decompressed. */
+  const get = (path: string, encoding = 'identity'): Promise<{ status: number; encoding: string | undefined; body: Buffer }> =>
+    new Promise((resolve, reject) => {
+      request(running.url + path, { headers: { 'accept-encoding': encoding } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, encoding: res.headers['content-encoding'], body: Buffer.concat(chunks) }));
+      })
+        .on('error', reject)
+        .end();
+    });
+  const built = (path: string, encoding: 'identity' | 'gzip' | 'br'): Buffer | undefined => table.routes.get(path)?.[encoding]?.body;
+
+  test('a file replaced by other bytes of the same length is refused by name (500); its compressed variants still go out', async () => {
+    const identity = await get('/api/markets/us-tx-austin');
+    assert.equal(identity.status, 500);
+    assert.equal(JSON.parse(identity.body.toString()).code, 'internal_server_error');
+    const br = await get('/api/markets/us-tx-austin', 'br');
+    assert.equal(br.status, 200);
+    assert.equal(br.encoding, 'br');
+    assert.deepEqual(br.body, built('/api/markets/us-tx-austin', 'br'));
+    assert.ok(
+      warned.includes(`refused to serve the identity variant of /api/markets/us-tx-austin: ${AUSTIN}: its bytes are not the build's (their SHA-256 differs from the manifest's); rebuild`),
+      warned.join('\n'),
+    );
+  });
+
+  test('a .gz of NUL bytes is never sent as gzip; identity and br still are', async () => {
+    const path = '/api/markets/us-co-denver/series/csv';
+    assert.equal((await get(path, 'gzip')).status, 500);
+    assert.deepEqual((await get(path)).body, built(path, 'identity'));
+    assert.deepEqual((await get(path, 'br, gzip')).body, built(path, 'br'));
+    assert.ok(warned.some((line) => line.endsWith(`${DENVER_CSV}.gz: its bytes are not the build's (their SHA-256 differs from the manifest's); rebuild`)), warned.join('\n'));
+  });
+
+  test('a cut .br refuses br alone; identity and gzip still go out', async () => {
+    const path = '/api/markets/us-ma-boston/series';
+    assert.equal((await get(path, 'br')).status, 500);
+    assert.deepEqual((await get(path)).body, built(path, 'identity'));
+    assert.deepEqual((await get(path, 'gzip')).body, built(path, 'gzip'));
+    const expected = built(path, 'br')?.length ?? 0;
+    assert.ok(warned.some((line) => line.endsWith(`${BOSTON}.br: 100 bytes on disk, the manifest says ${expected}; rebuild`)), warned.join('\n'));
+  });
+
+  test('a FIFO in place of a file is refused at once, without waiting for a writer; /healthz and the other routes answer', async () => {
+    assert.equal((await get('/api/markets/us-fl-miami')).status, 500);
+    assert.equal((await get('/healthz')).status, 200);
+    assert.deepEqual((await get('/api/markets/us-ca-san-diego')).body, built('/api/markets/us-ca-san-diego', 'identity'));
+    assert.ok(warned.some((line) => line.endsWith(`${MIAMI}: not a regular file; rebuild`)), warned.join('\n'));
+  });
+
+  test('a refused file is named once, not at every request', async () => {
+    await get('/api/markets/us-fl-miami');
+    assert.equal(warned.filter((line) => line.includes(MIAMI)).length, 1);
   });
 });
