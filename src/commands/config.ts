@@ -113,7 +113,7 @@ export const OPTIONS = {
   'allow-older': option({
     kind: onOffKind,
     default: false,
-    help: "Accept a download of an older vintage, or with an earlier latest period for a market's value, than the fixtures it replaces (an agency's withdrawal); never one with less data (a market, a value or a series' first periods gone).",
+    help: "Accept a download of an older vintage, with an earlier latest period for a market's value or for a series, or without a series the fixtures have, than the fixtures it replaces (an agency's withdrawal, a re-delineation); never one with less data (a market, a value, a series' first periods or a period among its others gone, a file cut mid-line).",
   }),
   source: option({
     kind: textKind('source id'),

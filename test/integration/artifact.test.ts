@@ -250,7 +250,9 @@ describe('serve over dist/: only the bytes the build wrote go out', () => {
     assert.equal(br.encoding, 'br');
     assert.deepEqual(br.body, built('/api/markets/us-tx-austin', 'br'));
     assert.ok(
-      warned.includes(`refused to serve the identity variant of /api/markets/us-tx-austin: ${AUSTIN}: its bytes are not the build's (their SHA-256 differs from the manifest's); rebuild`),
+      warned.includes(
+        `refused to serve the identity variant of /api/markets/us-tx-austin: ${AUSTIN}: its bytes are not the build's (their SHA-256 differs from the manifest's); rebuild`,
+      ),
       warned.join('\n'),
     );
   });
@@ -260,7 +262,10 @@ describe('serve over dist/: only the bytes the build wrote go out', () => {
     assert.equal((await get(path, 'gzip')).status, 500);
     assert.deepEqual((await get(path)).body, built(path, 'identity'));
     assert.deepEqual((await get(path, 'br, gzip')).body, built(path, 'br'));
-    assert.ok(warned.some((line) => line.endsWith(`${DENVER_CSV}.gz: its bytes are not the build's (their SHA-256 differs from the manifest's); rebuild`)), warned.join('\n'));
+    assert.ok(
+      warned.some((line) => line.endsWith(`${DENVER_CSV}.gz: its bytes are not the build's (their SHA-256 differs from the manifest's); rebuild`)),
+      warned.join('\n'),
+    );
   });
 
   test('a cut .br refuses br alone; identity and gzip still go out', async () => {
@@ -269,14 +274,20 @@ describe('serve over dist/: only the bytes the build wrote go out', () => {
     assert.deepEqual((await get(path)).body, built(path, 'identity'));
     assert.deepEqual((await get(path, 'gzip')).body, built(path, 'gzip'));
     const expected = built(path, 'br')?.length ?? 0;
-    assert.ok(warned.some((line) => line.endsWith(`${BOSTON}.br: 100 bytes on disk, the manifest says ${expected}; rebuild`)), warned.join('\n'));
+    assert.ok(
+      warned.some((line) => line.endsWith(`${BOSTON}.br: 100 bytes on disk, the manifest says ${expected}; rebuild`)),
+      warned.join('\n'),
+    );
   });
 
   test('a FIFO in place of a file is refused at once, without waiting for a writer; /healthz and the other routes answer', async () => {
     assert.equal((await get('/api/markets/us-fl-miami')).status, 500);
     assert.equal((await get('/healthz')).status, 200);
     assert.deepEqual((await get('/api/markets/us-ca-san-diego')).body, built('/api/markets/us-ca-san-diego', 'identity'));
-    assert.ok(warned.some((line) => line.endsWith(`${MIAMI}: not a regular file; rebuild`)), warned.join('\n'));
+    assert.ok(
+      warned.some((line) => line.endsWith(`${MIAMI}: not a regular file; rebuild`)),
+      warned.join('\n'),
+    );
   });
 
   test('a refused file is named once, not at every request', async () => {

@@ -1,5 +1,13 @@
 // Every answer the server can give, made ready once: route variants with flattened headers (at each route's first request), and bounded caches of repeated misses.
-import { PREFLIGHT_HEADERS, internalErrorHeaders, notFoundPageHeaders, notModifiedHeaders, okHeaders, problemHeaders, type Header } from '../../protocol/headers.ts';
+import {
+  PREFLIGHT_HEADERS,
+  internalErrorHeaders,
+  notFoundPageHeaders,
+  notModifiedHeaders,
+  okHeaders,
+  problemHeaders,
+  type Header,
+} from '../../protocol/headers.ts';
 import { NO_HEADER, parseAcceptEncoding, type Acceptable } from '../../protocol/negotiation.ts';
 import { pathHints, problem, problemText, unknownPathProblem, type PathHints, type ProblemDetails } from '../../protocol/problems.ts';
 import { classifyPath, type PathVerdict } from '../../protocol/request-target.ts';

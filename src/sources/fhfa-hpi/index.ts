@@ -2,7 +2,7 @@
 import type { MarketDefinition } from '../../contract/markets.ts';
 import { loadedSource, readRetrieval } from '../parse.ts';
 import { defineSource, type ReadFixture, type SourceLoad } from '../source.ts';
-import { FIRST_YEAR, latestQuarterOf, readSeriesFile, type FhfaMetric } from './adapter.ts';
+import { FIRST_YEAR, latestQuarterOf, quartersBySeries, readSeriesFile, type FhfaMetric } from './adapter.ts';
 import { DIR, FILE, SOURCE_ID, URL_METRO } from './format.ts';
 
 export const fhfaHpi = defineSource({
@@ -54,6 +54,7 @@ export const fhfaHpi = defineSource({
   remote: [{ file: FILE, url: URL_METRO }],
   origins: ['https://www.fhfa.gov'],
   vintageOf: (read: ReadFixture) => latestQuarterOf(read(FILE)),
+  seriesPeriods: (read: ReadFixture) => quartersBySeries(read(FILE)),
   load(read: ReadFixture, markets: readonly MarketDefinition[]): SourceLoad<FhfaMetric> {
     const retrieval = readRetrieval(read, DIR);
     const { kinds, through, ...values } = readSeriesFile(read(FILE), markets, retrieval.latestRetrievedAt);
