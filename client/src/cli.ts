@@ -1,5 +1,6 @@
 // The reading commands, `list` and `get`, shared by the client's own bin (market-profiles-client, in any project that installed the client) and the service's CLI: the data on stdout, everything else on stderr.
-import { MarketProfilesError, ProblemError, createClient, type MarketProfilesClient } from './client.ts';
+import { ProblemError, createClient, type MarketProfilesClient } from './client.ts';
+import { documentForTerminal, forTerminal } from './generated/untrusted.ts';
 
 /** Where a command writes: the data, and everything else. */
 export interface Output {
@@ -26,24 +27,30 @@ export interface Context {
   client?: MarketProfilesClient;
 }
 
-const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+/**
+ * A value as JSON text. JSON.stringify escapes the C0 controls inside strings but not DEL and the C1 controls (a C1 CSI
+ * starts an escape sequence on some terminals): those are escaped too, which only strings can hold.
+ */
+const json = (value: unknown): string =>
+  `${JSON.stringify(value, null, 2).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
 
-/** Runs a read; a failure of the service is one message on stderr and exit code 1. */
+/**
+ * Runs a read; a failure is one message on stderr and exit code 1, never a stack trace. Whatever of it came from the
+ * server (a problem's detail and code, a message quoting an answer) is written with its control characters escaped.
+ */
 async function reading(command: string, { program, io }: Context, body: () => Promise<void>): Promise<number> {
   try {
     await body();
     return 0;
   } catch (error) {
     if (error instanceof ProblemError) {
-      const known = Array.isArray(error.problem.knownMarketIds) ? ` Known market ids: ${error.problem.knownMarketIds.join(', ')}.` : '';
-      io.err(`${program}: ${command}: ${error.code} (${error.status}): ${error.problem.detail}${known}\n`);
+      const known = Array.isArray(error.problem.knownMarketIds) ? ` Known market ids: ${error.problem.knownMarketIds.map(String).join(', ')}.` : '';
+      io.err(`${program}: ${command}: ${forTerminal(`${String(error.code)} (${error.status}): ${String(error.problem.detail)}${known}`)}\n`);
       return 1;
     }
-    if (error instanceof MarketProfilesError) {
-      io.err(`${program}: ${command}: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
+    // Any other failure (the service's, or an answer too large to hold) in one line: what was refused, and why.
+    io.err(`${program}: ${command}: ${forTerminal(error instanceof Error ? error.message : String(error))}\n`);
+    return 1;
   }
 }
 
@@ -75,9 +82,10 @@ export async function getCommand(args: readonly string[], options: ReadOptions, 
   }
   const reader = clientOf(options, context);
   // A CSV goes out exactly as served, its caveats on stderr; JSON goes out as the service writes it.
+  // A CSV's cells are the server's text: its line ends are kept, every other control character escaped.
   const csv = ({ text, caveats }: { text: string; caveats: readonly string[] }): void => {
-    io.out(text);
-    for (const caveat of caveats) io.err(`${program}: caveat: ${caveat}\n`);
+    io.out(documentForTerminal(text));
+    for (const caveat of caveats) io.err(`${program}: caveat: ${forTerminal(caveat)}\n`);
   };
   return reading('get', context, async () => {
     if (options.series && options.csv) csv(await reader.getSeriesCsv(id));

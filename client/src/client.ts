@@ -16,6 +16,7 @@ import {
 } from './generated/contract.ts';
 import { CsvSyntaxError, parseCsv } from './generated/csv-format.ts';
 import { PATHS } from './generated/paths.ts';
+import { MARKETS_ASSUMED, MAX_JSON_DEPTH, answerCeiling, ceilingWords, nestsDeeperThan, type AnswerKind } from './generated/untrusted.ts';
 
 export type { CsvColumn, CsvDescriptor, MarketIndex, MarketProfile, MarketSeries, ProblemCode, SeriesCsvColumn, SeriesCsvDescriptor, VintageIndex };
 
@@ -141,7 +142,9 @@ export interface ClientOptions {
   /**
    * The longest answer read, in bytes as fetch hands them over (after any Content-Encoding is undone); past it the call
    * rejects with a MarketProfilesError and the rest is not read. 256 MiB by default: about eight times the bulk series
-   * CSV of a thousand markets.
+   * CSV of a thousand markets. Each kind of answer is refused sooner, past what it can be (a profile at 256 KiB, the
+   * bulk CSVs by the markets the last index read lists, 1,000 before one is read): a server cannot make the client
+   * hold more than that.
    */
   maxBytes?: number;
 }
@@ -272,8 +275,8 @@ const caveatsOf = (doc: Record<string, unknown>, url: string): string[] => {
   return doc.caveats;
 };
 
-/** A body's text, read to at most `maxBytes`: past it the rest is cancelled, unread, and the read rejects. */
-async function textWithin(res: Response, maxBytes: number): Promise<string> {
+/** A body's text, read to at most `maxBytes`: past it the rest is cancelled, unread, and the read rejects with `why`. */
+async function textWithin(res: Response, maxBytes: number, why: string): Promise<string> {
   if (res.body === null) return '';
   const reader = res.body.getReader();
   // As Response.text() decodes: UTF-8, a byte-order mark dropped, a malformed sequence replaced (across chunks too).
@@ -286,7 +289,7 @@ async function textWithin(res: Response, maxBytes: number): Promise<string> {
     length += value.length;
     if (length > maxBytes) {
       await reader.cancel().catch(() => undefined);
-      throw new Error(`the answer is longer than maxBytes (${maxBytes} bytes)`);
+      throw new Error(`the answer is ${why}; the rest was not read`);
     }
     text += decoder.decode(value, { stream: true });
   }
@@ -298,13 +301,22 @@ export function createClient(options: ClientOptions): MarketProfilesClient {
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw new RangeError(`maxBytes must be a whole number of bytes, not ${String(options.maxBytes)}`);
   const fetcher = options.fetch ?? globalThis.fetch.bind(globalThis);
   const cache = new Map<string, Cached>();
+  /** The markets the last index read lists: the ceilings of the kinds that grow with them. */
+  let markets = MARKETS_ASSUMED;
+  /** The most of an answer of a kind read, and why past it it is refused. */
+  const limitOf = (kind: AnswerKind): { bytes: number; why: string } => {
+    const ceiling = answerCeiling(kind, markets);
+    return ceiling < maxBytes ? { bytes: ceiling, why: ceilingWords(kind, markets) } : { bytes: maxBytes, why: `more than maxBytes (${maxBytes} bytes)` };
+  };
 
   /** GETs a path, revalidating what was read before; `parse` turns a 200's text into the value kept and returned. */
   async function get<T>(
     path: string,
-    type: 'json' | 'csv',
+    kind: AnswerKind,
     parse: (text: string, url: string) => T,
   ): Promise<{ value: T; etag: string | undefined; revalidated: boolean }> {
+    // The CSV kinds are the ones named …Csv (their descriptors are JSON).
+    const type = kind.endsWith('Csv') ? 'csv' : 'json';
     const url = baseUrl + path;
     const cached = cache.get(url);
     // One deadline for the request and the body: a service that sends a byte now and then is cut at it too.
@@ -322,16 +334,23 @@ export function createClient(options: ClientOptions): MarketProfilesClient {
     }
     const contentType = res.headers.get('content-type') ?? '';
     if (res.status === 304 && cached !== undefined) return { value: cached.value as T, etag: cached.etag, revalidated: true };
+    const limit = limitOf(kind);
     let text: string;
     try {
-      text = await textWithin(res, maxBytes);
+      // Content-Length counts the bytes as sent: past the limit, refused before a byte is read (decompressed, fetch's may be more).
+      const declared = Number(res.headers.get('content-encoding') === null ? (res.headers.get('content-length') ?? 0) : 0);
+      if (declared > limit.bytes) {
+        await res.body?.cancel().catch(() => undefined);
+        throw new Error(`the answer declares ${declared} bytes, ${limit.why}`);
+      }
+      text = await textWithin(res, limit.bytes, limit.why);
     } catch (error) {
       throw failed(error);
     }
     if (contentType.startsWith('application/problem+json')) {
       let problem: unknown;
       try {
-        problem = JSON.parse(text);
+        problem = nestsDeeperThan(text) ? undefined : JSON.parse(text);
       } catch {
         problem = undefined;
       }
@@ -352,49 +371,58 @@ export function createClient(options: ClientOptions): MarketProfilesClient {
     return { value, etag, revalidated: false };
   }
 
-  const json = (text: string): unknown => JSON.parse(text);
-  const document = async (path: string): Promise<Result<JsonDocument>> => {
-    const { value, etag, revalidated } = await get(path, 'json', (text, url) => {
+  /** A JSON text, parsed once it is known to nest no deeper than any document of the service, so nothing done with it recurses without bound. */
+  const json = (text: string): unknown => {
+    if (nestsDeeperThan(text)) throw new Error(`the JSON nests more than ${MAX_JSON_DEPTH} levels deep, deeper than any document of the service; refused`);
+    return JSON.parse(text);
+  };
+  const document = async (path: string, kind: AnswerKind): Promise<Result<JsonDocument>> => {
+    const { value, etag, revalidated } = await get(path, kind, (text, url) => {
       const doc = json(text);
       if (!isObject(doc)) throw new ResponseError(`${url} is not a JSON object`, url, 200);
       return doc;
     });
     return { data: value, caveats: [], etag, revalidated };
   };
-  const dataDocument = async <T>(path: string): Promise<Result<T>> => {
-    const { value, etag, revalidated } = await get(path, 'json', (text, url) => {
+  const dataDocument = async <T>(path: string, kind: AnswerKind): Promise<Result<T>> => {
+    const { value, etag, revalidated } = await get(path, kind, (text, url) => {
       const doc = pinned(json(text), url);
       return { doc, caveats: caveatsOf(doc, url) };
     });
     return { data: value.doc as T, caveats: value.caveats, etag, revalidated };
   };
-  const csv = async (path: string): Promise<CsvResult> => {
-    const descriptor = await dataDocument<CsvDescriptor>(PATHS.csvDescriptor);
-    const { value, etag, revalidated } = await get(path, 'csv', (text, url) => ({ text, rows: readRows(text, url) }));
+  const csv = async (path: string, kind: AnswerKind): Promise<CsvResult> => {
+    const descriptor = await dataDocument<CsvDescriptor>(PATHS.csvDescriptor, 'csvDescriptor');
+    const { value, etag, revalidated } = await get(path, kind, (text, url) => ({ text, rows: readRows(text, url) }));
     return { data: value.rows, text: value.text, caveats: descriptor.caveats, etag, revalidated };
   };
 
-  const seriesCsv = async (path: string): Promise<SeriesCsvResult> => {
-    const descriptor = await dataDocument<SeriesCsvDescriptor>(PATHS.seriesCsvDescriptor);
-    const { value, etag, revalidated } = await get(path, 'csv', (text, url) => ({ text, rows: readSeriesRows(text, url) }));
+  const seriesCsv = async (path: string, kind: AnswerKind): Promise<SeriesCsvResult> => {
+    const descriptor = await dataDocument<SeriesCsvDescriptor>(PATHS.seriesCsvDescriptor, 'seriesCsvDescriptor');
+    const { value, etag, revalidated } = await get(path, kind, (text, url) => ({ text, rows: readSeriesRows(text, url) }));
     return { data: value.rows, text: value.text, caveats: descriptor.caveats, etag, revalidated };
   };
 
   return {
     baseUrl,
-    getSeries: (id) => dataDocument<MarketSeries>(PATHS.series(encodeURIComponent(id))),
-    getSeriesCsv: (id) => seriesCsv(PATHS.seriesCsv(encodeURIComponent(id))),
-    getBulkSeriesCsv: () => seriesCsv(PATHS.bulkSeriesCsv),
-    listVintages: () => dataDocument<VintageIndex>(PATHS.vintages),
-    getVintageProfile: (date, id) => dataDocument<MarketProfile>(PATHS.vintageProfile(encodeURIComponent(date), encodeURIComponent(id))),
-    listMarkets: () => dataDocument<MarketIndex>(PATHS.index),
-    getProfile: (id) => dataDocument<MarketProfile>(PATHS.profile(encodeURIComponent(id))),
-    getMarketCsv: (id) => csv(PATHS.marketCsv(encodeURIComponent(id))),
-    getBulkCsv: () => csv(PATHS.bulkCsv),
-    getCsvDescriptor: () => dataDocument<CsvDescriptor>(PATHS.csvDescriptor),
-    getProfileSchema: () => document(PATHS.profileSchema),
-    getIndexSchema: () => document(PATHS.indexSchema),
-    getOpenApi: () => document(PATHS.openApi),
-    getDataPackage: () => document(PATHS.dataPackage),
+    getSeries: (id) => dataDocument<MarketSeries>(PATHS.series(encodeURIComponent(id)), 'series'),
+    getSeriesCsv: (id) => seriesCsv(PATHS.seriesCsv(encodeURIComponent(id)), 'seriesCsv'),
+    getBulkSeriesCsv: () => seriesCsv(PATHS.bulkSeriesCsv, 'bulkSeriesCsv'),
+    listVintages: () => dataDocument<VintageIndex>(PATHS.vintages, 'vintages'),
+    getVintageProfile: (date, id) => dataDocument<MarketProfile>(PATHS.vintageProfile(encodeURIComponent(date), encodeURIComponent(id)), 'vintageProfile'),
+    listMarkets: async () => {
+      const index = await dataDocument<MarketIndex>(PATHS.index, 'index');
+      // The kinds that grow with the markets are bounded by the markets this index lists from now on.
+      if (Array.isArray(index.data.markets)) markets = index.data.markets.length;
+      return index;
+    },
+    getProfile: (id) => dataDocument<MarketProfile>(PATHS.profile(encodeURIComponent(id)), 'profile'),
+    getMarketCsv: (id) => csv(PATHS.marketCsv(encodeURIComponent(id)), 'marketCsv'),
+    getBulkCsv: () => csv(PATHS.bulkCsv, 'bulkCsv'),
+    getCsvDescriptor: () => dataDocument<CsvDescriptor>(PATHS.csvDescriptor, 'csvDescriptor'),
+    getProfileSchema: () => document(PATHS.profileSchema, 'profileSchema'),
+    getIndexSchema: () => document(PATHS.indexSchema, 'indexSchema'),
+    getOpenApi: () => document(PATHS.openApi, 'openApi'),
+    getDataPackage: () => document(PATHS.dataPackage, 'dataPackage'),
   };
 }

@@ -1232,7 +1232,7 @@ describe('the verify command', () => {
       }
       assert.deepEqual(details, [
         'GET http://127.0.0.1:<port>/api/markets: the answer declares 10485760 bytes, more than the limit of 1048576 bytes (--max-bytes)',
-        'GET http://127.0.0.1:<port>/api/markets: the answer is larger than the limit of 1048576 bytes (--max-bytes)',
+        'GET http://127.0.0.1:<port>/api/markets: the answer is more than the limit of 1048576 bytes (--max-bytes)',
       ]);
       // The command line's --max-bytes is the limit the probe reads to.
       const { port } = servers[0]?.address() as AddressInfo;
