@@ -11,9 +11,9 @@ import { artifactFiles, writeBuild } from '../../src/artifact/write.ts';
 import { buildManifest, fileFor, NOT_FOUND_FILE, readBuild, SITE_DIR } from '../../src/artifact/manifest.ts';
 import { startServer, type RunningServer } from '../../src/runtimes/server/listener.ts';
 import { cdnFiles } from '../../src/artifact/cdn.ts';
-import { nginxFiles, NGINX_SERVER_CONF } from '../../src/artifact/nginx.ts';
+import { nginxFiles, NGINX_HTTP_CONF, NGINX_SERVER_CONF } from '../../src/artifact/nginx.ts';
 import fc from 'fast-check';
-import { BROKEN_UTF8, RULE_PATTERNS } from '../../src/artifact/nginx-maps.ts';
+import { BROKEN_UTF8, COMMON_ACCEPT_ENCODINGS, RULE_PATTERNS } from '../../src/artifact/nginx-maps.ts';
 import { nginxSize, nginxTime, quote } from '../../src/artifact/nginx-syntax.ts';
 import { classifyPath } from '../../src/protocol/request-target.ts';
 import { LIMITS } from '../../src/protocol/limits.ts';
@@ -88,22 +88,106 @@ describe('engine configuration is generated from the manifest', () => {
     for (const [file, textOf] of [...nginxFiles(manifest), ...cdnFiles(manifest)]) assert.equal(files.get(file)?.toString('utf8'), textOf, file);
   });
 
-  test('nginx has one exact location per route, serving its mapped file, precompressed variants through gzip_static and brotli_static', () => {
+  test('nginx has one exact location per route: the common request gets its variant file with literal headers, any other its full location', () => {
     const conf = files.get(NGINX_SERVER_CONF)?.toString('utf8') ?? '';
+    const bodyOf = (path: string): string => {
+      const location = conf.split(`location = ${quote(path)} {`);
+      assert.equal(location.length, 2, path);
+      return (location[1] ?? '').slice(0, (location[1] ?? '').indexOf('\n}'));
+    };
     for (const r of manifest.routes) {
-      const location = conf.split(`location = ${quote(r.path)} {`);
-      assert.equal(location.length, 2, r.path);
-      const body = (location[1] ?? '').slice(0, (location[1] ?? '').indexOf('\n}'));
-      assert.ok(body.includes(`try_files "/${r.file}" =500;`), r.file);
-      for (const v of r.variants.filter((x) => x.encoding !== 'identity')) {
+      // No condition in it: OPTIONS and conditional requests were sent to its full location by the server-level check.
+      const fast = bodyOf(r.path);
+      assert.ok(!fast.includes('if ('), r.path);
+      for (const [name, value] of Object.entries(r.headers).filter(([k]) => k !== 'Content-Type'))
+        assert.ok(fast.includes(`add_header ${name} ${quote(value)};`), `${r.path} ${name}`);
+      const compressed = r.variants.filter((x) => x.encoding !== 'identity');
+      if (compressed.length === 0) assert.ok(fast.includes(`try_files "/${r.file}" =500;`), r.file);
+      else assert.match(fast, new RegExp(`try_files "/${r.file.replace(/[.]/g, '\\.')}\\$mp_sfx_(?:br_gzip|br|gzip)" =500;`), r.file);
+      for (const v of r.variants)
         assert.ok(
-          body.includes(`set $mp_file "/${r.file}";`) && body.includes(`if ($mp_enc = ${v.encoding}) {\n        rewrite ^ /__mp/${v.encoding} last;`),
+          fast.includes(compressed.length === 0 ? `add_header ETag ${quote(v.etag)};` : `set $mp_t_${v.encoding} ${quote(v.etag)};`),
+          `${r.path} ${v.encoding}`,
+        );
+      const full = bodyOf(`/__mp/slow${r.path}`);
+      assert.ok(full.startsWith('\n    internal;'), r.path);
+      assert.ok(full.includes(`try_files "/${r.file}" =500;`), r.file);
+      for (const v of compressed) {
+        assert.ok(
+          full.includes(`set $mp_file "/${r.file}";`) && full.includes(`if ($mp_enc = ${v.encoding}) {\n        rewrite ^ /__mp/${v.encoding} last;`),
           `${r.path} ${v.encoding}`,
         );
       }
     }
     assert.match(conf, /location = \/__mp\/gzip \{\n {4}internal;[\s\S]*?gzip_static always;[\s\S]*?rewrite \^ \$mp_file break;\n\}/);
     assert.match(conf, /location = \/__mp\/br \{\n {4}internal;[\s\S]*?brotli_static always;[\s\S]*?rewrite \^ \$mp_file break;\n\}/);
+  });
+
+  test('the fast path knows the common Accept-Encoding values exactly, each choosing what the embedded server chooses', () => {
+    const conf = files.get(NGINX_HTTP_CONF)?.toString('utf8') ?? '';
+    const map = conf.slice(conf.indexOf('map $http_accept_encoding $mp_fe_br_gzip {'));
+    const choices = Object.fromEntries(COMMON_ACCEPT_ENCODINGS.map((h) => [h, new RegExp(`\\n {4}${quote(h).replace(/[*]/g, '\\*')} (\\w+);`).exec(map)?.[1]]));
+    // Worked by hand from RFC 9110 12.5.3 as negotiation.ts reads it: the highest q, ties to br, then gzip, then identity.
+    assert.deepEqual(choices, {
+      '': 'identity',
+      identity: 'identity',
+      gzip: 'gzip',
+      br: 'br',
+      'gzip, deflate': 'gzip',
+      'deflate, gzip': 'gzip',
+      'gzip, deflate, br': 'br',
+      'gzip, deflate, br, zstd': 'br',
+      'deflate, gzip, br, zstd': 'br',
+      'br, gzip': 'br',
+      'gzip, br': 'br',
+      'br, deflate, gzip': 'br',
+      '*': 'br',
+    });
+    assert.match(map, /\n {4}default \$mp_enc_br_gzip;\n\}/);
+  });
+
+  test('the check that lets the common request skip the server-level rules takes no request any of them would refuse', () => {
+    const conf = files.get(NGINX_HTTP_CONF)?.toString('utf8') ?? '';
+    const source =
+      /map "\$status\|\$http_host\|\$request\|\$http_if_none_match\|\$http_if_modified_since" \$mp_gate \{\n {4}volatile;\n {4}"~(.*)" "";/
+        .exec(conf)?.[1]
+        ?.replaceAll('\\\\', '\\') ?? assert.fail('no $mp_gate map');
+    const fast = new RegExp(source);
+    // Character classes aside (a host may hold "(", ")", "*" and "+"), no group is repeated without bound.
+    assert.doesNotMatch(source.replace(/\[(?:\\.|[^\]\\])*\]/g, '[]'), /\)(?:[*+]|\{\d*,\})/, 'no group repeated without bound');
+    const key = (target: string, { method = 'GET', host = 'data.example.org', version = 'HTTP/1.1', status = '000', inm = '', ims = '' } = {}): string =>
+      `${status}|${host}|${method} ${target} ${version}|${inm}|${ims}`;
+    for (const target of ['/api/markets/us-tx-austin', '/api/markets/us-tx-austin/csv', '/assets/site.css', '/a.b/c~d_e-f'])
+      assert.match(key(target), fast, target);
+    assert.match(key('/api/markets', { method: 'HEAD', host: '127.0.0.1:8080', version: 'HTTP/1.0' }), fast, 'HEAD, a host with a port, HTTP/1.0');
+    assert.match(key('/api/markets', { host: '', version: 'HTTP/1.0' }), fast, 'HTTP/1.0 without Host');
+    assert.match(key(`/${'a'.repeat(2047)}`), fast, '2,048 bytes');
+    const refused = [
+      '/api/markets/../x',
+      '/api/./x',
+      '/api/..',
+      '//api',
+      '/api//x',
+      '/%61',
+      '/a?b',
+      '/a#b',
+      '/a\\b',
+      'http://h/api',
+      '*',
+      `/${'a'.repeat(2048)}`,
+    ];
+    for (const target of refused) assert.doesNotMatch(key(target), fast, target);
+    for (const [what, options] of Object.entries({
+      POST: { method: 'POST' },
+      OPTIONS: { method: 'OPTIONS' },
+      'a bad Host': { host: 'a..b' },
+      'a Host with a space': { host: 'a b' },
+      'another version': { version: 'HTTP/2.0' },
+      'an error page': { status: '404' },
+      'If-None-Match': { inm: '*' },
+      'If-Modified-Since': { ims: 'Sun, 29 Nov 2026 00:00:00 GMT' },
+    }))
+      assert.doesNotMatch(key('/api/markets', options), fast, what);
   });
 
   test("nginx's timeouts and header limit are the embedded server's LIMITS, so neither engine drifts from the other", () => {
