@@ -478,7 +478,19 @@ export function malformedCorpus(table: RouteTable, host: string, seed = CORPUS_S
       d.mutations.push(`path-byte:${b.charCodeAt(0).toString(16)}`);
     },
     (d) => {
-      d.target = pick([`http://${host}/healthz`, 'http://evil.example/', '*', '', 'healthz', `//${host}/`, '/#', '/?#', `/${'a'.repeat(2049)}`, '\\healthz', '%2Fhealthz']);
+      d.target = pick([
+        `http://${host}/healthz`,
+        'http://evil.example/',
+        '*',
+        '',
+        'healthz',
+        `//${host}/`,
+        '/#',
+        '/?#',
+        `/${'a'.repeat(2049)}`,
+        '\\healthz',
+        '%2Fhealthz',
+      ]);
       d.mutations.push(`target:${d.target.slice(0, 20)}`);
     },
     (d) => {
@@ -523,7 +535,24 @@ export function malformedCorpus(table: RouteTable, host: string, seed = CORPUS_S
       d.mutations.push(`connection:${c}`);
     },
     (d) => {
-      const h = pick(['', ' ', 'a b', 'a/b', 'a..b', 'u@h', 'a:b', '[::1]', 'xn--a.example', 'A'.repeat(300), `${host}.`, '-a', 'a_b', 'a,b', '\xe9.example', 'a\x7fb']);
+      const h = pick([
+        '',
+        ' ',
+        'a b',
+        'a/b',
+        'a..b',
+        'u@h',
+        'a:b',
+        '[::1]',
+        'xn--a.example',
+        'A'.repeat(300),
+        `${host}.`,
+        '-a',
+        'a_b',
+        'a,b',
+        '\xe9.example',
+        'a\x7fb',
+      ]);
       d.lines = d.lines.filter((l) => !l.startsWith('Host:'));
       d.lines.unshift(`Host: ${h}`);
       d.mutations.push(`host:${h.slice(0, 12)}`);
