@@ -337,8 +337,9 @@ function hostField(): string {
  *   (as sent: an absolute-form target is not one) of GET or HEAD, a target of unreserved characters and `/` only, at
  *   most 2,048 bytes, without an empty, `.` or `..` segment, HTTP/1.0 or 1.1, and no If-None-Match or
  *   If-Modified-Since: no path rule can refuse it, nothing in it is decoded, it is not HTTP/0.9 or a method to refuse.
- *   The expression repeats no group, so no stack grows with the path. Any other request, and every later pass (an error
- *   page's), gets `$mp_refusal`.
+ *   The expression repeats no group, so no stack grows with the path. The same request with a condition, or OPTIONS, is
+ *   `slow` without asking the rules' maps either. Any other request, and every later pass (an error page's), gets
+ *   `$mp_refusal`.
  * - `$mp_refusal`: the first of the server-level refusals a request meets, in their order (HTTP/0.9, the target's 400,
  *   405 kept or closed, a path never a route), worked out afresh on every pass from the maps that decide each; else,
  *   on the request's own pass, `slow` for OPTIONS or a condition: the full location of the route (`/__mp/slow<path>`).
@@ -347,6 +348,8 @@ function hostField(): string {
  */
 export function fastPathMaps(sets: readonly VariantSet[]): string {
   const segment = '[A-Za-z0-9._~/-]';
+  /** A target no path rule can refuse and nothing in which is decoded: unreserved characters and `/`, at most 2,048 bytes, no empty, `.` or `..` segment. */
+  const cleanTarget = `(?!\\S*(?://|/\\.\\.?[/ ]))/${segment}{0,2047}`;
   const chosen = (set: VariantSet, header: string): string =>
     chooseEncoding(
       { identity: 'identity', gzip: set.includes('gzip') ? 'gzip' : undefined, br: set.startsWith('br') ? 'br' : undefined },
@@ -393,7 +396,9 @@ export function fastPathMaps(sets: readonly VariantSet[]): string {
       '"$status|$http_host|$request|$http_if_none_match|$http_if_modified_since"',
       'mp_gate',
       [
-        [regexKey(`^000\\|(?:${hostField()})?\\|(?:GET|HEAD) (?!\\S*(?://|/\\.\\.?[/ ]))/${segment}{0,2047} HTTP/1\\.[01]\\|\\|$`), '""'],
+        [regexKey(`^000\\|(?:${hostField()})?\\|(?:GET|HEAD) ${cleanTarget} HTTP/1\\.[01]\\|\\|$`), '""'],
+        // The same with a condition, or OPTIONS: nothing to refuse either, and the route's full location answers.
+        [regexKey(`^000\\|(?:${hostField()})?\\|(?:GET|HEAD|OPTIONS) ${cleanTarget} HTTP/1\\.[01]\\|`), 'slow'],
         ['default', '$mp_refusal'],
       ],
       'empty for the common request: nothing to refuse, no condition (see fastPathMaps)',
