@@ -125,6 +125,13 @@ const RESERVED_SEGMENTS = ENDPOINT_LIST.flatMap(([, r]) =>
   r.scope === 'service' && String(r.path).startsWith(MARKET_PREFIX) ? [String(r.path).slice(MARKET_PREFIX.length).split('/')[0] ?? ''] : [],
 );
 export const RESERVED_SEGMENT_SOURCE = `(?:${[...new Set(RESERVED_SEGMENTS)].map(escapeSource).join('|')})`;
+
+/**
+ * The market paths (the records of scope `market`) with `id` in the id's place, for engines whose rules list
+ * paths rather than patterns (Netlify's `_redirects`); with a reserved segment in that place, the paths that name no market.
+ */
+export const marketPathsWith = (id: string): string[] => MARKET_PATHS.map((path) => path.replace(ID_MARK, id));
+export const RESERVED_MARKET_SEGMENTS: readonly string[] = [...new Set(RESERVED_SEGMENTS)];
 const RESERVED = new RegExp(`^${RESERVED_SEGMENT_SOURCE}$`);
 
 /** The id segment of a market path (`csv` and `series` are the bulk documents, not ids), or undefined. */
