@@ -41,7 +41,7 @@ export interface Probe {
   markets: number;
   /** The most bytes an answer at this path (below the base URL) may have, and why: its kind's ceiling, or its file's size in a build's manifest. */
   limitOf(path: string): { bytes: number; words: string };
-  /** `target` is a path below the base URL ("/api/markets") or an absolute URL. */
+  /** `target` is a path below the base URL (a record's path) or an absolute URL. */
   fetch(target: string, options?: FetchOptions): Promise<Fetched>;
   close(): void;
 }
