@@ -121,17 +121,20 @@ const MARKET_PATH = new RegExp(marketPathSource('([^/]+)'));
  * Segments in the id's place that name every market's documents (the bulk CSVs: records of scope `service` whose path
  * starts where a market path does), never a market.
  */
-const RESERVED_SEGMENTS = ENDPOINT_LIST.flatMap(([, r]) =>
-  r.scope === 'service' && String(r.path).startsWith(MARKET_PREFIX) ? [String(r.path).slice(MARKET_PREFIX.length).split('/')[0] ?? ''] : [],
-);
-export const RESERVED_SEGMENT_SOURCE = `(?:${[...new Set(RESERVED_SEGMENTS)].map(escapeSource).join('|')})`;
+export const RESERVED_MARKET_SEGMENTS: readonly string[] = [
+  ...new Set(
+    ENDPOINT_LIST.flatMap(([, r]) =>
+      r.scope === 'service' && String(r.path).startsWith(MARKET_PREFIX) ? [String(r.path).slice(MARKET_PREFIX.length).split('/')[0] ?? ''] : [],
+    ),
+  ),
+];
 
 /**
  * The market paths (the records of scope `market`) with `id` in the id's place, for engines whose rules list
  * paths rather than patterns (Netlify's `_redirects`); with a reserved segment in that place, the paths that name no market.
  */
 export const marketPathsWith = (id: string): string[] => MARKET_PATHS.map((path) => path.replace(ID_MARK, id));
-export const RESERVED_MARKET_SEGMENTS: readonly string[] = [...new Set(RESERVED_SEGMENTS)];
+export const RESERVED_SEGMENT_SOURCE = `(?:${RESERVED_MARKET_SEGMENTS.map(escapeSource).join('|')})`;
 const RESERVED = new RegExp(`^${RESERVED_SEGMENT_SOURCE}$`);
 
 /** The id segment of a market path (`csv` and `series` are the bulk documents, not ids), or undefined. */
