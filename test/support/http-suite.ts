@@ -14,7 +14,7 @@ import type { Route, RouteTable } from '../../src/routes/route-table.ts';
 import { OWN, ROWS, ask, type EngineName } from './agreement.ts';
 import { SEED, fuzz, generator, summary } from './fuzz.ts';
 import { buildWorld } from '../world/world.ts';
-import { pathHints, problemText, unknownPathProblem } from '../../src/protocol/problems.ts';
+import { pageMeant, pathHints, problemText, unknownPathProblem } from '../../src/protocol/problems.ts';
 
 export interface StartedEngine {
   /** BASE_URL the engine's bytes were built with (links, schema ids). */
@@ -596,6 +596,35 @@ export function defineHttpSuite(name: string, start: () => Promise<StartedEngine
         }
         assert.match(String(checkProblem(await fetchRaw('GET', `/api/markets/${id}/`)).detail), new RegExp(`Did you mean /api/markets/${id}\\?`));
         assert.match(String(checkProblem(await fetchRaw('GET', '/api/vintages/1999-01-01/markets')).detail), /There is no snapshot of 1999-01-01\./);
+      });
+
+      test('an HTML 404 names first the page a path means: a page in other case or with a trailing slash, a market by its slug or city name', async () => {
+        const hints = pathHints(x.table.routes.keys(), x.table.pageHints);
+        const id = x.table.marketIds[0] ?? assert.fail('no market');
+        const market = `/markets/${id}`;
+        const slug = id.split('-').slice(2).join('-');
+        const state = id.split('-')[1] ?? '';
+        const cases: [string, string | undefined][] = [
+          [`/markets/${slug}`, market],
+          [`/${slug.toUpperCase()}`, market],
+          [`/markets/${slug.replaceAll('-', '%20')}%2C%20${state.toUpperCase()}`, market],
+          [`${market.toUpperCase()}/`, market],
+          ['/Methodology', '/methodology'],
+          ['/data-status/', '/data-status'],
+          ['/no-such-page', undefined],
+        ];
+        for (const [path, meant] of cases) {
+          assert.equal(pageMeant(decodeURIComponent(path), hints), meant, `${path}: the page the hints name`);
+          const expected = meant === undefined ? x.table.notFoundPage : (x.table.hintPages.get(meant) ?? assert.fail(`no 404 page names ${meant}`));
+          for (const method of ['GET', 'HEAD']) {
+            const res = await fetchRaw(method, path);
+            assert.equal(res.status, 404, `${method} ${path}`);
+            assert.equal(header(res, 'content-type'), HTML_TYPE, `${method} ${path}`);
+            assert.equal(header(res, 'content-length'), String(expected.length), `${method} ${path}: Content-Length`);
+            if (method === 'GET') assert.ok(res.body.equals(expected), `${path}: the 404 page naming ${meant ?? 'nothing'}`);
+          }
+        }
+        assert.match((await fetchRaw('GET', `/markets/${slug}`)).body.toString('utf8'), new RegExp(`Did you mean <a href="${market}">`));
       });
 
       test('OPTIONS answers a CORS preflight', async () => {
