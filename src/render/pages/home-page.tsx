@@ -238,8 +238,8 @@ export function HomePage({ site }: { site: Site }) {
     <>
       <h1>Housing market profiles</h1>
       <p class="lead">
-        {formatNumber(index.count)} US housing markets side by side: {SCORE_KEYS.length} scores from 0 to 100 and the {site.metrics.length} figures behind them,
-        each with its source, period and margin of error; free as JSON and CSV.
+        {formatNumber(index.count)} US housing markets side by side: {site.metrics.length} figures each, every one with its source, period and margin of error,
+        and {SCORE_KEYS.length} scores from 0 to 100; free as JSON and CSV.
       </p>
       <p class="section-note">The figures: {whatTheDataAre(site)}</p>
       <p class="line-note notice">
