@@ -209,7 +209,9 @@ describe('a fourth source with one metric, added by its module, its fixture and 
   test('the pages show it: the market page, the methodology, the data sources and the home page', () => {
     const market = body(`/markets/${AUSTIN}`);
     assert.match(market, /Sample fair market rent, two bedrooms/);
-    assert.match(market, /\$1,760 per month/);
+    // In the table of every figure: the value, and its unit under the metric's name.
+    assert.match(market, /\$1,760<\/span>/);
+    assert.match(market, /\$ per month/);
     assert.match(body('/methodology'), /id="metric-sampleFairMarketRent"/);
     const sources = body('/data-sources');
     assert.match(sources, /id="hud-fmr-sample"/);

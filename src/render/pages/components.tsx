@@ -19,7 +19,8 @@ export const illustrativeMetrics = (site: Site, profiles: readonly AssembledProf
 export function IllustrativeNote({ site, profiles }: { site: Site; profiles: readonly AssembledProfile[] }) {
   const metrics = illustrativeMetrics(site, profiles);
   if (metrics.length === 0) return null;
-  const nouns = metrics.map((id) => metricDefinition(id)?.noun ?? id);
+  // A noun with its own article ("the house price index") joins the list without it: "the vacancy rate and house price index values".
+  const nouns = metrics.map((id) => (metricDefinition(id)?.noun ?? id).replace(/^the /, ''));
   const scored = profiles.some((p) => p.profile.illustrativeScores !== undefined);
   return (
     <span class="illustrative-note">

@@ -9,7 +9,7 @@ import { PATHS } from '../../contract/paths.ts';
 import { boundaryPhrase, coverageClause } from '../../methodology/profiles.ts';
 import { MARKS, differenceMark } from './comparison-words.ts';
 import { Caveats, ChartData, DateText, FreshnessBadge, IllustrativeNote, IllustrativeTag, ReleaseDate } from './components.tsx';
-import { displayName, formatDate, formatPercent, formatShort, labelList, listWords, shortLabel, shortSourceName } from './format.ts';
+import { displayName, formatDate, formatPercent, formatShort, labelList, listWords, shortLabel, shortSourceName, unitWords } from './format.ts';
 import { KeyFigures } from './key-figures.tsx';
 import { PriceIndexChart, PriceIndexTable, PriceLegend, rebaseIndexes } from './price-chart.tsx';
 import { ScoreList } from './score-list.tsx';
@@ -123,6 +123,8 @@ function MetricRow({
         {label}
         <span class="sub">
           {metric.asOf}
+          {/* Money over a period: "$1,729" is a month's, which the figure does not say (a share, a count or an index says its unit or its label does). */}
+          {metric.unit.startsWith('USD/') ? ` · ${unitWords(id)}` : ''}
           {metric.dollarYear === undefined ? '' : `, ${metric.dollarYear} dollars`} ·{' '}
           <a href={site.href(`${PATHS.dataSources}#${metric.sourceId}`)}>{shortSourceName(sourceName ?? metric.sourceId)}</a>
         </span>
