@@ -278,8 +278,10 @@ describe('market pages', () => {
         const rowText = visible(row);
         const shown = formatShort(metric.id, metric.value, metric.qualifier);
         assert.ok(rowText.includes(shown), `${id} ${metric.id}: "${shown}" not in "${rowText}"`);
+        // Money over a period says which ("$1,729 a month ± $14").
+        const per = metric.unit === 'USD/mo' ? ' a month' : metric.unit === 'USD/yr' ? ' a year' : '';
         if (metric.marginOfError !== undefined)
-          assert.ok(rowText.includes(`${shown} ± ${formatShort(metric.id, metric.marginOfError)}`), `${id} ${metric.id}: margin in "${rowText}"`);
+          assert.ok(rowText.includes(`${shown}${per} ± ${formatShort(metric.id, metric.marginOfError)}`), `${id} ${metric.id}: margin in "${rowText}"`);
         assert.ok(rowText.includes(metric.asOf), `${id} ${metric.id}: period`);
         // The short name links to the sources page; the full name is in the page's sources table.
         assert.ok(
@@ -550,11 +552,11 @@ describe('market pages', () => {
     const ny = text(PATHS.marketPage('us-ny-new-york'));
     const cell = (metricId: string): string => visible(rowOf(ny, metricId));
     // The Census Bureau's 2020-2024 estimates for New York city and New York State, with their 90 % margins (test/unit/published-values.test.ts).
-    assert.ok(cell('medianGrossRent').includes('$1,821 ± $7'), cell('medianGrossRent'));
-    assert.ok(cell('medianHouseholdIncome').includes('$80,483 ± $601'), cell('medianHouseholdIncome'));
+    assert.ok(cell('medianGrossRent').includes('$1,821 a month ± $7'), cell('medianGrossRent'));
+    assert.ok(cell('medianHouseholdIncome').includes('$80,483 a year ± $601'), cell('medianHouseholdIncome'));
     assert.ok(cell('medianHomeValue').includes('$777,600 ± $4,889'), cell('medianHomeValue'));
     assert.ok(cell('housingUnits').includes('3,678,486 ± 1,496'), cell('housingUnits'));
-    assert.ok(cell('medianOwnerCostsWithMortgage').includes('$3,293 ± $'), cell('medianOwnerCostsWithMortgage'));
+    assert.ok(cell('medianOwnerCostsWithMortgage').includes('$3,293 a month ± $'), cell('medianOwnerCostsWithMortgage'));
     assert.ok(cell('homeownershipRate').includes('32.8% ± 0.'), cell('homeownershipRate'));
     for (const row of rowsOf(ny).filter((r) => r.includes('href="/methodology#metric-'))) assert.ok(!visible(row).includes('illustrative'), visible(row));
     const scores = scoreLines(ny);

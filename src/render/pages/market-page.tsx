@@ -9,7 +9,7 @@ import { PATHS } from '../../contract/paths.ts';
 import { boundaryPhrase, coverageClause } from '../../methodology/profiles.ts';
 import { MARKS, differenceMark } from './comparison-words.ts';
 import { Caveats, ChartData, DateText, FreshnessBadge, IllustrativeNote, IllustrativeTag, ReleaseDate } from './components.tsx';
-import { displayName, formatDate, formatPercent, formatShort, labelList, listWords, shortLabel, shortSourceName, unitWords } from './format.ts';
+import { displayName, formatDate, formatPercent, formatShort, labelList, listWords, shortLabel, shortSourceName } from './format.ts';
 import { KeyFigures } from './key-figures.tsx';
 import { PriceIndexChart, PriceIndexTable, PriceLegend, rebaseIndexes } from './price-chart.tsx';
 import { ScoreList } from './score-list.tsx';
@@ -38,11 +38,32 @@ function Downloads({ site, profile }: { site: Site; profile: AssembledProfile })
   );
 }
 
-/** A figure with its margin: "$1,729 ± $14"; an open-ended one as published ("$4,000+"), with no margin. */
-function Estimate({ metricId, value, margin, qualifier }: { metricId: string; value: number; margin?: number | undefined; qualifier?: Metric['qualifier'] }) {
+/** What follows an amount of money over a period. */
+const PER: Readonly<Record<string, string>> = { 'USD/mo': 'a month', 'USD/yr': 'a year' };
+
+/** A figure with its margin: "$1,729 a month ± $14"; an open-ended one as published ("$4,000+"), with no margin. */
+function Estimate({
+  metricId,
+  value,
+  margin,
+  qualifier,
+  period = false,
+}: {
+  metricId: string;
+  value: number;
+  margin?: number | undefined;
+  qualifier?: Metric['qualifier'];
+  /** Say the period money is over ("$1,729 a month"): the market's own figure does, the state's and the nation's beside it share it. */
+  period?: boolean;
+}) {
+  // A share, a count or an index says its unit, or its label does.
+  const per = period ? PER[metricDefinition(metricId)?.unit ?? ''] : undefined;
   return (
     <>
-      <span class="value">{formatShort(metricId, value, qualifier)}</span>
+      <span class="value">
+        {formatShort(metricId, value, qualifier)}
+        {per === undefined ? null : <span class="per"> {per}</span>}
+      </span>
       {margin === undefined ? null : <span class="moe"> ± {formatShort(metricId, margin)}</span>}
     </>
   );
@@ -123,15 +144,13 @@ function MetricRow({
         {label}
         <span class="sub">
           {metric.asOf}
-          {/* Money over a period: "$1,729" is a month's, which the figure does not say (a share, a count or an index says its unit or its label does). */}
-          {metric.unit.startsWith('USD/') ? ` · ${unitWords(id)}` : ''}
           {metric.dollarYear === undefined ? '' : `, ${metric.dollarYear} dollars`} ·{' '}
           <a href={site.href(`${PATHS.dataSources}#${metric.sourceId}`)}>{shortSourceName(sourceName ?? metric.sourceId)}</a>
         </span>
         {note === undefined ? null : <span class="sub value-note">{note}</span>}
       </th>
       <td data-label={name} class="num estimate">
-        <Estimate metricId={id} value={metric.value} margin={metric.marginOfError} qualifier={metric.qualifier} />
+        <Estimate metricId={id} value={metric.value} margin={metric.marginOfError} qualifier={metric.qualifier} period />
         {metric.illustrative === true ? (
           <>
             {' '}

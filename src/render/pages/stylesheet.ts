@@ -105,6 +105,7 @@ details.history summary { cursor: pointer; color: var(--accent); font-weight: 60
 details.data-table summary { cursor: pointer; color: var(--accent); font-weight: 600; margin-bottom: 0.5rem; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 .value { white-space: nowrap; }
+.value .per { font-size: 0.85em; color: var(--muted); }
 
 /* Short lines near the top of a page: the notice and the geography note, one line each with a link to the detail. */
 .line-note { max-width: 60rem; margin: 0 0 0.6rem; padding: 0.35rem 0.75rem; font-size: 0.95rem; }
