@@ -1,5 +1,9 @@
 // Serving benchmark (npm run bench:serve): the embedded server against the node:http ceiling and static servers, side by side in one run.
 //
+// nginx with the generated configuration is measured against stock nginx (bench/nginx-stock.ts: one worker, access_log
+// off, etag on, our nginx.conf's sendfile and open_file_cache, one `location = /path` per row with `alias` to the same
+// file and each of our headers as a literal string), the two interleaved BENCH_ROUNDS times with their worker's CPU per request; target (issue 56): 0.9 or more of
+// stock for the common request (the rows of an exact path, identity or a precompressed variant).
 // Every server runs in its own child process on a loopback port; the load generator is wrk (Debian's, when
 // installed: its C client costs the shared CPUs far less per request than a JavaScript one, so the servers are
 // what is measured) or else autocannon in this process. Ratios to the ceiling are the measure (docs/serving.md):
@@ -18,9 +22,10 @@ import { request } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SITE_DIR, fileFor } from '../src/artifact/manifest.ts';
+import { SITE_DIR, fileFor, type Manifest } from '../src/artifact/manifest.ts';
 import { findNginx, freePort, startNginx as startNginxRun, type NginxRun } from '../scripts/nginx-run.ts';
 import { ensureBenchPackages } from './deps.ts';
+import { MADE_BY_NGINX, startStockNginx, type StockAnswer } from './nginx-stock.ts';
 import { ROWS, type Row } from './serve-rows.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -34,6 +39,10 @@ const WARMUP_SECONDS = 1;
 const TARGET = 0.95;
 /** Measured round by round, interleaved; every other server is measured once per row. */
 const INTERLEAVED = ['ceiling', 'embedded', 'ceiling-2', 'bare'];
+/** nginx with our configuration and the stock ones: measured round by round too, interleaved with each other. */
+const NGINX_PAIR = ['nginx', 'nginx-stock', 'nginx-stock-transport'];
+/** nginx with our configuration, worst common row, as a share of stock nginx's requests per second (issue 56). */
+const NGINX_TARGET = 0.9;
 
 function which(cmd: string): string | undefined {
   for (const dir of (process.env.PATH ?? '').split(':').concat(['/usr/sbin', '/sbin'])) {
@@ -147,6 +156,40 @@ function probe(url: string, path: string, headers: Record<string, string>): Prom
   });
 }
 
+/** One answer as sent: status, headers with their names' case, body (never decompressed). */
+function capture(url: string, path: string, headers: Record<string, string>): Promise<{ status: number; raw: string[]; body: Buffer }> {
+  return new Promise((done, reject) => {
+    const req = request(`${url}${path}`, { headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => done({ status: res.statusCode ?? 0, raw: res.rawHeaders, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** What stock nginx answers for each row: our nginx's answer, the file behind it (by its ETag in the manifest) or its body. */
+async function stockAnswers(nginxUrl: string): Promise<StockAnswer[]> {
+  const manifest = JSON.parse(readFileSync(join(OUT, 'manifest.json'), 'utf8')) as Manifest;
+  const answers: StockAnswer[] = [];
+  for (const row of ROWS) {
+    const got = await capture(nginxUrl, row.path, row.acceptEncoding === undefined ? {} : { 'Accept-Encoding': row.acceptEncoding });
+    const pairs: [string, string][] = [];
+    for (let i = 0; i + 1 < got.raw.length; i += 2) pairs.push([got.raw[i] ?? '', got.raw[i + 1] ?? '']);
+    const value = (name: string): string | undefined => pairs.find(([k]) => k.toLowerCase() === name)?.[1];
+    const variant = manifest.routes.find((r) => r.path === row.path)?.variants.find((v) => v.etag === value('etag'));
+    answers.push({
+      path: row.path,
+      status: got.status,
+      contentType: value('content-type') ?? '',
+      ...(variant === undefined ? { body: got.body.toString('utf8') } : { file: join(OUT, SITE_DIR, variant.file) }),
+      headers: pairs.filter(([k]) => !MADE_BY_NGINX.has(k.toLowerCase())),
+    });
+  }
+  return answers;
+}
+
 interface Cell {
   rps: number;
   p99: number;
@@ -235,7 +278,9 @@ async function main(): Promise<void> {
     { key: 'fastify-static', label: '@fastify/static', pathFor: filePath, note: 'file path' },
     { key: 'sirv', label: 'sirv', pathFor: (r) => r.path },
     { key: 'express-static', label: 'express.static', pathFor: filePath, note: 'file path; no precompressed files' },
-    { key: 'nginx', label: 'nginx', pathFor: (r) => r.path },
+    { key: 'nginx', label: 'nginx', pathFor: (r) => r.path, note: 'the generated configuration' },
+    { key: 'nginx-stock', label: 'nginx, stock', pathFor: (r) => r.path, note: 'literal location per row' },
+    { key: 'nginx-stock-transport', label: 'nginx, stock+', pathFor: (r) => r.path, note: 'the same, with our sendfile and open_file_cache' },
   ];
   // autocannon runs in this process: it takes the load generator's CPU (the servers are started pinned to theirs).
   if (WRK === undefined) pinProcessTree(process.pid, LOADGEN_CPU);
@@ -248,6 +293,26 @@ async function main(): Promise<void> {
         const skipped = await startNginx(t);
         if (skipped === undefined) live.push(t);
         else notes.push(`nginx ${skipped}`);
+        continue;
+      }
+      if (t.key === 'nginx-stock' || t.key === 'nginx-stock-transport') {
+        const ours = live.find((x) => x.key === 'nginx');
+        if (ours?.url === undefined) {
+          notes.push('stock nginx skipped: it answers what nginx with the generated configuration answers, which did not start');
+          continue;
+        }
+        const run = await startStockNginx(
+          mkdtempSync(join(tmpdir(), 'bench-nginx-stock-')),
+          '127.0.0.1',
+          await freePort(),
+          await stockAnswers(ours.url),
+          t.key === 'nginx-stock-transport',
+        );
+        t.url = run.url;
+        t.child = run.process;
+        if (run.process.pid !== undefined) pinProcessTree(run.process.pid, SERVER_CPU);
+        t.stop = () => void run.stop();
+        live.push(t);
         continue;
       }
       await startNode(t);
@@ -285,12 +350,8 @@ async function main(): Promise<void> {
       const run = async (t: Target): Promise<void> => {
         // nginx's work happens in its worker processes, not the master we started: no CPU figure for it.
         const key = `${row.name}|${t.key}`;
-        const cell = await measure(
-          `${t.url ?? ''}${t.pathFor(row)}`,
-          headersFor.get(t.key) ?? {},
-          t.key === 'nginx' ? undefined : t.child?.pid,
-          !cells.has(key),
-        );
+        // nginx's CPU is its worker's, a child of the master started here.
+        const cell = await measure(`${t.url ?? ''}${t.pathFor(row)}`, headersFor.get(t.key) ?? {}, t.child?.pid, !cells.has(key));
         cells.set(key, [...(cells.get(key) ?? []), cell]);
       };
       const pair = live.filter((t) => INTERLEAVED.includes(t.key));
@@ -299,7 +360,13 @@ async function main(): Promise<void> {
         const order = [...pair.slice(round % pair.length), ...pair.slice(0, round % pair.length)];
         for (const t of round % 2 === 0 ? order : order.reverse()) await run(t);
       }
-      for (const t of live.filter((x) => !pair.includes(x))) await run(t);
+      const nginxPair = live.filter((t) => NGINX_PAIR.includes(t.key));
+      for (let round = 0; round < (nginxPair.length > 1 ? ROUNDS : 1); round += 1) {
+        // Each round starts with the next server in turn, as the node pair's do.
+        const order = [...nginxPair.slice(round % nginxPair.length), ...nginxPair.slice(0, round % nginxPair.length)];
+        for (const t of round % 2 === 0 ? order : order.reverse()) await run(t);
+      }
+      for (const t of live.filter((x) => !pair.includes(x) && !nginxPair.includes(x))) await run(t);
     }
 
     const header = ['row', 'server', 'req/s', 'p99 ms', 'x ceiling', 'cpu µs/req', 'answer', 'errors', 'note'];
@@ -356,6 +423,32 @@ async function main(): Promise<void> {
     }).filter((x): x is string => x !== undefined);
     if (againstBare.length > 0)
       process.stdout.write(`embedded server against the bare server (the required headers left out), round by round: ${againstBare.join(', ')}\n`);
+    const againstStock = (key: string): { row: Row; rps: number; cpu: number }[] =>
+      ROWS.map((row) => {
+        const ours = cells.get(`${row.name}|nginx`);
+        const stock = cells.get(`${row.name}|${key}`);
+        if (ours === undefined || stock === undefined) return undefined;
+        const rps = median(ours.map((c, i) => c.rps / (stock[i]?.rps ?? Number.NaN)));
+        const cpu = median(ours.map((c, i) => (stock[i]?.cpuUs ?? Number.NaN) / (c.cpuUs ?? Number.NaN)));
+        return { row, rps, cpu };
+      }).filter((x) => x !== undefined);
+    for (const [key, what] of [
+      ['nginx-stock', 'stock nginx'],
+      ['nginx-stock-transport', "stock nginx with our nginx.conf's sendfile and open_file_cache"],
+    ] as const) {
+      const rows = againstStock(key);
+      if (rows.length === 0) continue;
+      process.stdout.write(
+        `nginx (generated configuration) against ${what}, round by round, req/s (CPU per request, theirs over ours): ${rows.map((x) => `${x.row.name} ${x.rps.toFixed(2)} (${x.cpu.toFixed(2)})`).join(', ')}\n`,
+      );
+      if (key !== 'nginx-stock') continue;
+      // The common request: an exact path, identity or a precompressed variant (a 304 and a 404 are shown, not held to it).
+      const common = rows.filter((x) => x.row.kind === 'ok');
+      const worstNginx = Math.min(...common.map((x) => x.rps));
+      process.stdout.write(
+        `nginx, worst common row (${common.map((x) => x.row.name).join(', ')}): ${worstNginx.toFixed(2)} of stock nginx (target ${NGINX_TARGET.toFixed(2)}): ${worstNginx >= NGINX_TARGET ? 'met' : 'NOT met'}\n`,
+      );
+    }
     if (floor.length > 0) {
       process.stdout.write(
         `noise floor: the 2nd ceiling process ranged ${Math.min(...floor).toFixed(2)}–${Math.max(...floor).toFixed(2)} of the 1st on the same rows (ideally 1.00)\n`,

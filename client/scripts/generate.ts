@@ -15,7 +15,7 @@ const SRC = new URL('../../src/', import.meta.url);
 const OUT = new URL('../src/generated/', import.meta.url);
 
 /** The dependency-free contract modules the client runs, copied as they are (a test checks they import nothing). */
-export const COPIED = ['contract/csv-format.ts'] as const;
+export const COPIED = ['contract/csv-format.ts', 'contract/untrusted.ts'] as const;
 
 const list = (names: readonly string[]): string => `[${names.map((n) => JSON.stringify(n)).join(', ')}]`;
 

@@ -2,7 +2,6 @@
 import {
   CLIENT_SCHEMA_VERSION,
   KNOWN_MARKET_IDS,
-  MarketProfilesError,
   ProblemError,
   createClient,
   isKnownMarketId,
@@ -10,6 +9,7 @@ import {
   type MarketProfilesClient,
 } from './client.ts';
 import { CLIENT_VERSION } from './generated/version.ts';
+import { documentForTerminal, forTerminal } from './generated/untrusted.ts';
 
 /** Where a command writes: the data, and everything else. */
 export interface Output {
@@ -44,7 +44,12 @@ export interface Context {
   said?: Set<string>;
 }
 
-const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+/**
+ * A value as JSON text. JSON.stringify escapes the C0 controls inside strings but not DEL and the C1 controls (a C1 CSI
+ * starts an escape sequence on some terminals): those are escaped too, which only strings can hold.
+ */
+const json = (value: unknown): string =>
+  `${JSON.stringify(value, null, 2).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
 
 /**
  * The caveats that come with data written as CSV or to a file, which carry none of their own (a JSON document printed
@@ -55,7 +60,7 @@ function surface(context: Context, caveats: readonly string[]): void {
   for (const caveat of caveats) {
     if (said.has(caveat)) continue;
     said.add(caveat);
-    context.io.err(`${context.program}: caveat: ${caveat.replace(/\s+/g, ' ').trim()}\n`);
+    context.io.err(`${context.program}: caveat: ${forTerminal(caveat.replace(/\s+/g, ' ').trim())}\n`);
   }
 }
 
@@ -119,7 +124,10 @@ function problemLine(error: ProblemError, typed: { marketId?: string | undefined
   return `${head}: ${error.problem.detail}${known}`;
 }
 
-/** Runs a read; a failure of the service is one message on stderr and exit code 1. */
+/**
+ * Runs a read; a failure is one message on stderr and exit code 1, never a stack trace. Whatever of it came from the
+ * server (a problem's detail and code, a message quoting an answer) is written with its control characters escaped.
+ */
 async function reading(
   command: string,
   { program, io }: Context,
@@ -131,14 +139,12 @@ async function reading(
     return 0;
   } catch (error) {
     if (error instanceof ProblemError) {
-      io.err(`${program}: ${command}: ${problemLine(error, typed)}\n`);
+      io.err(`${program}: ${command}: ${forTerminal(problemLine(error, typed))}\n`);
       return 1;
     }
-    if (error instanceof MarketProfilesError) {
-      io.err(`${program}: ${command}: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
+    // Any other failure (the service's, or an answer too large to hold) in one line: what was refused, and why.
+    io.err(`${program}: ${command}: ${forTerminal(error instanceof Error ? error.message : String(error))}\n`);
+    return 1;
   }
 }
 
@@ -151,9 +157,9 @@ const usage = ({ program, io }: Context, command: string, message: string): numb
   return 2;
 };
 
-/** A CSV read goes out exactly as served, its caveats on stderr. */
+/** A CSV read goes out as served, its caveats on stderr: its line ends kept, every other control character of the server's text escaped. */
 const csvOut = (context: Context, { text, caveats }: { text: string; caveats: readonly string[] }): void => {
-  context.io.out(text);
+  context.io.out(documentForTerminal(text));
   surface(context, caveats);
 };
 

@@ -32,6 +32,7 @@ import {
 } from './generated/contract.ts';
 import { CsvSyntaxError, parseCsv } from './generated/csv-format.ts';
 import { PATHS } from './generated/paths.ts';
+import { MARKETS_ASSUMED, MAX_JSON_DEPTH, answerCeiling, ceilingWords, nestsDeeperThan, type AnswerKind } from './generated/untrusted.ts';
 
 export type {
   AnyMarketId,
@@ -230,7 +231,9 @@ export interface ClientOptions {
   /**
    * The longest answer read, in bytes as fetch hands them over (after any Content-Encoding is undone); past it the call
    * rejects with a MarketProfilesError and the rest is not read. 256 MiB by default: about eight times the bulk series
-   * CSV of a thousand markets.
+   * CSV of a thousand markets. Each kind of answer is refused sooner, past what it can be (a profile at 256 KiB, the
+   * bulk CSVs by the markets the last index read lists, 1,000 before one is read): a server cannot make the client
+   * hold more than that.
    */
   maxBytes?: number;
 }
@@ -370,8 +373,8 @@ const caveatsOf = (doc: Record<string, unknown>, url: string): string[] => {
   return doc.caveats;
 };
 
-/** A body's bytes, read to at most `maxBytes`: past it the rest is cancelled, unread, and the read rejects. */
-async function bytesWithin(res: Response, maxBytes: number): Promise<Uint8Array> {
+/** A body's bytes, read to at most `maxBytes`: past it the rest is cancelled, unread, and the read rejects with `why`. */
+async function bytesWithin(res: Response, maxBytes: number, why: string): Promise<Uint8Array> {
   if (res.body === null) return new Uint8Array(0);
   const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -382,7 +385,7 @@ async function bytesWithin(res: Response, maxBytes: number): Promise<Uint8Array>
     length += value.length;
     if (length > maxBytes) {
       await reader.cancel().catch(() => undefined);
-      throw new Error(`the answer is longer than maxBytes (${maxBytes} bytes)`);
+      throw new Error(`the answer is ${why}; the rest was not read`);
     }
     chunks.push(value);
   }
@@ -407,13 +410,22 @@ export function createClient(options: ClientOptions): MarketProfilesClient {
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw new RangeError(`maxBytes must be a whole number of bytes, not ${String(options.maxBytes)}`);
   const fetcher = options.fetch ?? globalThis.fetch.bind(globalThis);
   const cache = new Map<string, Cached>();
+  /** The markets the last index read lists: the ceilings of the kinds that grow with them. */
+  let markets = MARKETS_ASSUMED;
+  /** The most of an answer of a kind read, and why past it it is refused. */
+  const limitOf = (kind: AnswerKind): { bytes: number; why: string } => {
+    const ceiling = answerCeiling(kind, markets);
+    return ceiling < maxBytes ? { bytes: ceiling, why: ceilingWords(kind, markets) } : { bytes: maxBytes, why: `more than maxBytes (${maxBytes} bytes)` };
+  };
 
   /** GETs a path, revalidating what was read before; `parse` turns a 200's body into the value kept and returned. */
   async function get<T>(
     path: string,
-    type: 'json' | 'csv' | 'zip',
+    kind: AnswerKind,
     parse: (text: string, url: string, bytes: Uint8Array, headers: Headers) => T,
   ): Promise<{ value: T; etag: string | undefined; revalidated: boolean }> {
+    // The download is a zip; the CSV kinds are the ones named …Csv (their descriptors are JSON).
+    const type = kind === 'download' ? 'zip' : kind.endsWith('Csv') ? 'csv' : 'json';
     const url = baseUrl + path;
     const cached = cache.get(url);
     // One deadline for the request and the body: a service that sends a byte now and then is cut at it too.
@@ -431,9 +443,16 @@ export function createClient(options: ClientOptions): MarketProfilesClient {
     }
     const contentType = res.headers.get('content-type') ?? '';
     if (res.status === 304 && cached !== undefined) return { value: cached.value as T, etag: cached.etag, revalidated: true };
+    const limit = limitOf(kind);
     let bytes: Uint8Array;
     try {
-      bytes = await bytesWithin(res, maxBytes);
+      // Content-Length counts the bytes as sent: past the limit, refused before a byte is read (decompressed, fetch's may be more).
+      const declared = Number(res.headers.get('content-encoding') === null ? (res.headers.get('content-length') ?? 0) : 0);
+      if (declared > limit.bytes) {
+        await res.body?.cancel().catch(() => undefined);
+        throw new Error(`the answer declares ${declared} bytes, ${limit.why}`);
+      }
+      bytes = await bytesWithin(res, limit.bytes, limit.why);
     } catch (error) {
       throw failed(error);
     }
@@ -442,7 +461,7 @@ export function createClient(options: ClientOptions): MarketProfilesClient {
     if (contentType.startsWith('application/problem+json')) {
       let problem: unknown;
       try {
-        problem = JSON.parse(text);
+        problem = nestsDeeperThan(text) ? undefined : JSON.parse(text);
       } catch {
         problem = undefined;
       }
@@ -463,59 +482,69 @@ export function createClient(options: ClientOptions): MarketProfilesClient {
     return { value, etag, revalidated: false };
   }
 
-  const json = (text: string): unknown => JSON.parse(text);
-  const document = async (path: string): Promise<Result<JsonDocument>> => {
-    const { value, etag, revalidated } = await get(path, 'json', (text, url) => {
+  /** A JSON text, parsed once it is known to nest no deeper than any document of the service, so nothing done with it recurses without bound. */
+  const json = (text: string): unknown => {
+    if (nestsDeeperThan(text)) throw new Error(`the JSON nests more than ${MAX_JSON_DEPTH} levels deep, deeper than any document of the service; refused`);
+    return JSON.parse(text);
+  };
+  const document = async (path: string, kind: AnswerKind): Promise<Result<JsonDocument>> => {
+    const { value, etag, revalidated } = await get(path, kind, (text, url) => {
       const doc = json(text);
       if (!isObject(doc)) throw new ResponseError(`${url} is not a JSON object`, url, 200);
       return doc;
     });
     return { data: value, caveats: [], etag, revalidated };
   };
-  const dataDocument = async <T>(path: string): Promise<Result<T>> => {
-    const { value, etag, revalidated } = await get(path, 'json', (text, url) => {
+  const dataDocument = async <T>(path: string, kind: AnswerKind): Promise<Result<T>> => {
+    const { value, etag, revalidated } = await get(path, kind, (text, url) => {
       const doc = pinned(json(text), url);
       return { doc, caveats: caveatsOf(doc, url) };
     });
     return { data: value.doc as T, caveats: value.caveats, etag, revalidated };
   };
-  const csv = async (path: string): Promise<CsvResult> => {
-    const descriptor = await dataDocument<CsvDescriptor>(PATHS.csvDescriptor);
-    const { value, etag, revalidated } = await get(path, 'csv', (text, url) => ({ text, rows: readRows(text, url) }));
+  const csv = async (path: string, kind: AnswerKind): Promise<CsvResult> => {
+    const descriptor = await dataDocument<CsvDescriptor>(PATHS.csvDescriptor, 'csvDescriptor');
+    const { value, etag, revalidated } = await get(path, kind, (text, url) => ({ text, rows: readRows(text, url) }));
     return { data: value.rows, text: value.text, caveats: descriptor.caveats, etag, revalidated };
   };
 
-  const seriesCsv = async (path: string): Promise<SeriesCsvResult> => {
-    const descriptor = await dataDocument<SeriesCsvDescriptor>(PATHS.seriesCsvDescriptor);
-    const { value, etag, revalidated } = await get(path, 'csv', (text, url) => ({ text, rows: readSeriesRows(text, url) }));
+  /** The index of markets; the kinds that grow with the markets are bounded by the markets it lists from now on. */
+  const listMarkets = async (): Promise<Result<MarketIndex>> => {
+    const index = await dataDocument<MarketIndex>(PATHS.index, 'index');
+    if (Array.isArray(index.data.markets)) markets = index.data.markets.length;
+    return index;
+  };
+  const seriesCsv = async (path: string, kind: AnswerKind): Promise<SeriesCsvResult> => {
+    const descriptor = await dataDocument<SeriesCsvDescriptor>(PATHS.seriesCsvDescriptor, 'seriesCsvDescriptor');
+    const { value, etag, revalidated } = await get(path, kind, (text, url) => ({ text, rows: readSeriesRows(text, url) }));
     return { data: value.rows, text: value.text, caveats: descriptor.caveats, etag, revalidated };
   };
 
   return {
     baseUrl,
-    getSeries: (id) => dataDocument<MarketSeries>(PATHS.series(encodeURIComponent(id))),
-    getSeriesCsv: (id) => seriesCsv(PATHS.seriesCsv(encodeURIComponent(id))),
-    getBulkSeriesCsv: () => seriesCsv(PATHS.bulkSeriesCsv),
-    listVintages: () => dataDocument<VintageIndex>(PATHS.vintages),
-    getVintageProfile: (date, id) => dataDocument<MarketProfile>(PATHS.vintageProfile(encodeURIComponent(date), encodeURIComponent(id))),
-    getVintageCsv: (date, id) => csv(PATHS.vintageCsv(encodeURIComponent(date), encodeURIComponent(id))),
+    getSeries: (id) => dataDocument<MarketSeries>(PATHS.series(encodeURIComponent(id)), 'series'),
+    getSeriesCsv: (id) => seriesCsv(PATHS.seriesCsv(encodeURIComponent(id)), 'seriesCsv'),
+    getBulkSeriesCsv: () => seriesCsv(PATHS.bulkSeriesCsv, 'bulkSeriesCsv'),
+    listVintages: () => dataDocument<VintageIndex>(PATHS.vintages, 'vintages'),
+    getVintageProfile: (date, id) => dataDocument<MarketProfile>(PATHS.vintageProfile(encodeURIComponent(date), encodeURIComponent(id)), 'vintageProfile'),
+    getVintageCsv: (date, id) => csv(PATHS.vintageCsv(encodeURIComponent(date), encodeURIComponent(id)), 'vintageCsv'),
     getDownload: async () => {
-      const index = await dataDocument<MarketIndex>(PATHS.index);
-      const { value, etag, revalidated } = await get(PATHS.download, 'zip', (_text, _url, bytes, headers) => ({
+      const index = await listMarkets();
+      const { value, etag, revalidated } = await get(PATHS.download, 'download', (_text, _url, bytes, headers) => ({
         bytes,
         // Where the service names no plain file name, the name its records give.
         filename: attachmentName(headers.get('content-disposition')) ?? DOWNLOAD_NAME,
       }));
       return { data: value.bytes, filename: value.filename, caveats: index.caveats, etag, revalidated };
     },
-    listMarkets: () => dataDocument<MarketIndex>(PATHS.index),
-    getProfile: (id) => dataDocument<MarketProfile>(PATHS.profile(encodeURIComponent(id))),
-    getMarketCsv: (id) => csv(PATHS.marketCsv(encodeURIComponent(id))),
-    getBulkCsv: () => csv(PATHS.bulkCsv),
-    getCsvDescriptor: () => dataDocument<CsvDescriptor>(PATHS.csvDescriptor),
-    getProfileSchema: () => document(PATHS.profileSchema),
-    getIndexSchema: () => document(PATHS.indexSchema),
-    getOpenApi: () => document(PATHS.openApi),
-    getDataPackage: () => document(PATHS.dataPackage),
+    listMarkets,
+    getProfile: (id) => dataDocument<MarketProfile>(PATHS.profile(encodeURIComponent(id)), 'profile'),
+    getMarketCsv: (id) => csv(PATHS.marketCsv(encodeURIComponent(id)), 'marketCsv'),
+    getBulkCsv: () => csv(PATHS.bulkCsv, 'bulkCsv'),
+    getCsvDescriptor: () => dataDocument<CsvDescriptor>(PATHS.csvDescriptor, 'csvDescriptor'),
+    getProfileSchema: () => document(PATHS.profileSchema, 'profileSchema'),
+    getIndexSchema: () => document(PATHS.indexSchema, 'indexSchema'),
+    getOpenApi: () => document(PATHS.openApi, 'openApi'),
+    getDataPackage: () => document(PATHS.dataPackage, 'dataPackage'),
   };
 }

@@ -266,31 +266,47 @@ export function removeAbandoned(dir: string): string[] {
   return removed;
 }
 
+/** What a test injects into `writeSnapshot`: a step between writing the staging folder and renaming it into place. */
+export interface WriteHooks {
+  /** Runs once the staging folder is whole, just before the rename (a test makes another run win the race here). */
+  beforeRename?: (staging: string, target: string) => void;
+}
+
+/** The snapshot archived already: the same bytes (false when there is nothing there), or refused, naming the first file that differs. */
+function archivedAlready(target: string, date: string, files: ReadonlyMap<string, Buffer>): boolean {
+  if (!existsSync(target)) return false;
+  for (const [name, body] of files) {
+    const path = join(target, name);
+    if (!existsSync(path) || !readFileSync(path).equals(body)) {
+      throw new ArchiveError(
+        'archive_changed',
+        { file: `${date}/${name}` },
+        `this build's bytes differ from those archived for ${date}; an archived snapshot is never rewritten (a changed snapshot needs a new retrieval date)`,
+      );
+    }
+  }
+  return true;
+}
+
+/** A rename refused because its target is a folder that is there now (another run's, renamed into place first). */
+const lostRace = (error: unknown): boolean => ['ENOTEMPTY', 'EEXIST'].includes((error as NodeJS.ErrnoException).code ?? '');
+
 /**
  * Adds the current snapshot to the archive: a new folder, written whole then renamed into place, once the staging folders
  * of interrupted runs are gone (removeAbandoned). A snapshot archived
- * already is left as it is when its bytes are the same, and refused, naming the first file that differs, when not.
+ * already is left as it is when its bytes are the same, and refused, naming the first file that differs, when not. Two
+ * runs at once: the one whose rename comes second finds the other's folder in place, and answers as a run after it
+ * would (archived already, or refused if its bytes differ).
  */
-export function writeSnapshot(dir: string, snapshot: Snapshot, table: RouteTable): ArchiveResult {
+export function writeSnapshot(dir: string, snapshot: Snapshot, table: RouteTable, hooks: WriteHooks = {}): ArchiveResult {
   const removed = removeAbandoned(dir);
   const documents = snapshotDocuments(table);
   const record = archiveRecord(snapshot, documents);
   const date = snapshot.snapshotDate;
   const target = join(dir, date);
   const files = new Map([...documents, [RECORD_FILE, Buffer.from(renderJson(record))]]);
-  if (existsSync(target)) {
-    for (const [name, body] of files) {
-      const path = join(target, name);
-      if (!existsSync(path) || !readFileSync(path).equals(body)) {
-        throw new ArchiveError(
-          'archive_changed',
-          { file: `${date}/${name}` },
-          `this build's bytes differ from those archived for ${date}; an archived snapshot is never rewritten (a changed snapshot needs a new retrieval date)`,
-        );
-      }
-    }
-    return { folder: date, written: false, documents: documents.size, removed };
-  }
+  const already: ArchiveResult = { folder: date, written: false, documents: documents.size, removed };
+  if (archivedAlready(target, date, files)) return already;
   const staging = join(dir, `.${date}.tmp-${process.pid}`);
   rmSync(staging, { recursive: true, force: true });
   try {
@@ -298,9 +314,11 @@ export function writeSnapshot(dir: string, snapshot: Snapshot, table: RouteTable
       mkdirSync(dirname(join(staging, name)), { recursive: true });
       writeFileSync(join(staging, name), body);
     }
+    hooks.beforeRename?.(staging, target);
     renameSync(staging, target);
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
+    if (lostRace(error) && archivedAlready(target, date, files)) return already;
     throw error;
   }
   return { folder: date, written: true, documents: documents.size, removed };

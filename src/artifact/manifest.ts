@@ -1,6 +1,6 @@
 // The manifest: how the route table maps onto files (path → file, variants, hashes, headers) and the error bodies kept as files, for every engine that serves from disk; and the table read back by it, for `serve`, when it was built from the same inputs.
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readFileSync, readSync, readdirSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvariantError } from '../contract/errors.ts';
 import { byId } from '../contract/json.ts';
@@ -237,19 +237,65 @@ function allListed(dir: string, files: readonly { file: string; bytes: number }[
   return true;
 }
 
+/** A file of dist/ that is not what the build wrote there: served by no engine, named with what to do. */
+export class BuiltFileError extends Error {
+  constructor(
+    readonly file: string,
+    reason: string,
+  ) {
+    super(`${file}: ${reason}; rebuild`);
+    this.name = 'BuiltFileError';
+  }
+}
+
+/**
+ * The bytes of one listed file, checked against the manifest: a regular file (opened without waiting, so a FIFO put in
+ * its place is refused at once rather than blocking the process until something writes to it), of the manifest's length
+ * (never more than one byte past it is read), with the manifest's SHA-256.
+ */
+export function readListed(dir: string, { file, bytes, sha256: expected }: { file: string; bytes: number; sha256: string }): Buffer {
+  let fd: number;
+  try {
+    fd = openSync(join(dir, file), constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    throw new BuiltFileError(file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new BuiltFileError(file, 'not a regular file');
+    if (stat.size !== bytes) throw new BuiltFileError(file, `${stat.size} bytes on disk, the manifest says ${bytes}`);
+    // One byte more than the manifest's length is asked for, so a file that grew since the fstat is seen to.
+    const body = Buffer.allocUnsafeSlow(bytes + 1);
+    let read = 0;
+    for (let n = -1; n !== 0 && read < body.length; read += n) n = readSync(fd, body, read, body.length - read, read);
+    if (read !== bytes) throw new BuiltFileError(file, `${read} bytes on disk, the manifest says ${bytes}`);
+    const got = body.subarray(0, bytes);
+    if (sha256(got) !== expected) throw new BuiltFileError(file, "its bytes are not the build's (their SHA-256 differs from the manifest's)");
+    return got;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * The bytes of one listed file, read when first asked for and kept: `serve` reads a body at the first request that
- * needs it, as a static server would, rather than all 900 of them before it listens (most of its start-up). A file that
- * no longer has the manifest's length is an error of the deployment (replaced under a running server).
+ * needs it, as a static server would, rather than all 900 of them before it listens (most of its start-up). A file
+ * that is not what the build wrote (replaced, cut, grown, not a regular file) is an error of the deployment, refused
+ * by name (readListed) at that first read and at every later one, without reading it again.
  */
-function readLater(dir: string, { file, bytes }: { file: string; bytes: number }): () => Buffer {
+function readLater(dir: string, listed: { file: string; bytes: number; sha256: string }): () => Buffer {
   let body: Buffer | undefined;
+  let refused: BuiltFileError | undefined;
   return () => {
     if (body !== undefined) return body;
-    const read = readFileSync(join(dir, file));
-    if (read.length !== bytes) throw new InvariantError(`${file}: ${read.length} bytes on disk, the manifest says ${bytes}; rebuild`);
-    body = read;
-    return body;
+    if (refused !== undefined) throw refused;
+    try {
+      body = readListed(dir, listed);
+      return body;
+    } catch (error) {
+      refused = error instanceof BuiltFileError ? error : new BuiltFileError(listed.file, `cannot be read (${String(error)})`);
+      throw refused;
+    }
   };
 }
 

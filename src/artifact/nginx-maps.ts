@@ -1,5 +1,7 @@
 // The request rules of the embedded server (Accept-Encoding q-values, If-None-Match, path checks) as nginx maps, since nginx has no code to run.
 import { METHODS } from 'node:http';
+import { chooseEncoding, parseAcceptEncoding } from '../protocol/negotiation.ts';
+import { InvariantError } from '../contract/errors.ts';
 import { BAD_TARGET_RULES, HOST_SOURCE, HTTP09_TARGET, MAX_PATH_LENGTH, type BadTargetRule } from '../protocol/request-target.ts';
 import { mapBlock, quote, quoteWithVariables, regexKey } from './nginx-syntax.ts';
 import { keysOf } from '../contract/records.ts';
@@ -291,5 +293,135 @@ export function targetMaps(): string {
       'Allow only on 405 answers',
       true,
     ),
+  ].join('\n');
+}
+
+/** The sets of precompressed variants a route may have, as the route locations and the maps name them. */
+export type VariantSet = 'br_gzip' | 'br' | 'gzip';
+
+/**
+ * Accept-Encoding values clients send as they are (browsers, curl, Python, Go, node's fetch, none at all): matched
+ * exactly, one hash lookup, before the q-value maps run. Each one's choice is the embedded server's own
+ * (negotiation.ts), worked out here, so the two cannot differ.
+ */
+export const COMMON_ACCEPT_ENCODINGS: readonly string[] = [
+  '',
+  'identity',
+  'gzip',
+  'br',
+  'gzip, deflate',
+  'deflate, gzip',
+  'gzip, deflate, br',
+  'gzip, deflate, br, zstd',
+  'deflate, gzip, br, zstd',
+  'br, gzip',
+  'gzip, br',
+  'br, deflate, gzip',
+  '*',
+];
+
+/** HOST_SOURCE as a part of a longer key, where a field ends at `|` (a valid host has none): no anchors, its lookahead bounded by the field. */
+function hostField(): string {
+  const inner = HOST_SOURCE.replace(/^\^/, '').replace(/\$$/, '');
+  const field = inner.replace('(?!.*\\.\\.)', '(?![^|]*\\.\\.)');
+  if (field === inner || field.includes('|]*\\.\\.)') === false)
+    throw new InvariantError('HOST_SOURCE no longer starts with the ".." lookahead the fast path bounds');
+  return field;
+}
+
+/**
+ * The common request's fast path: one regular expression over one key decides that no server-level check can refuse a
+ * request and that it needs none of a route's full location, so it goes straight to the route's exact location.
+ *
+ * - `$mp_gate` is empty on a request's own pass (status 000) with a valid Host (or none, in HTTP/1.0), a request line
+ *   (as sent: an absolute-form target is not one) of GET or HEAD, a target of unreserved characters and `/` only, at
+ *   most 2,048 bytes, without an empty, `.` or `..` segment, HTTP/1.0 or 1.1, and no If-None-Match or
+ *   If-Modified-Since: no path rule can refuse it, nothing in it is decoded, it is not HTTP/0.9 or a method to refuse.
+ *   The expression repeats no group, so no stack grows with the path. The same request with a condition, or OPTIONS, is
+ *   `slow` without asking the rules' maps either. Any other request, and every later pass (an error page's), gets
+ *   `$mp_refusal`.
+ * - `$mp_refusal`: the first of the server-level refusals a request meets, in their order (HTTP/0.9, the target's 400,
+ *   405 kept or closed, a path never a route), worked out afresh on every pass from the maps that decide each; else,
+ *   on the request's own pass, `slow` for OPTIONS or a condition: the full location of the route (`/__mp/slow<path>`).
+ * - `$mp_fe_<set>`: the variant chosen for a common Accept-Encoding exactly, else the q-value maps' choice; its file
+ *   suffix, Content-Encoding and ETag (of the `$mp_t_<coding>` the route's location sets) beside it.
+ */
+export function fastPathMaps(sets: readonly VariantSet[]): string {
+  const segment = '[A-Za-z0-9._~/-]';
+  /** A target no path rule can refuse and nothing in which is decoded: unreserved characters and `/`, at most 2,048 bytes, no empty, `.` or `..` segment. */
+  const cleanTarget = `(?!\\S*(?://|/\\.\\.?[/ ]))/${segment}{0,2047}`;
+  const chosen = (set: VariantSet, header: string): string =>
+    chooseEncoding(
+      { identity: 'identity', gzip: set.includes('gzip') ? 'gzip' : undefined, br: set.startsWith('br') ? 'br' : undefined },
+      parseAcceptEncoding(header),
+    );
+  return [
+    mapBlock(
+      '"$request_method:$http_if_none_match:$http_if_modified_since"',
+      'mp_slow',
+      [
+        ['"GET::"', '""'],
+        ['"HEAD::"', '""'],
+        ['default', '1'],
+      ],
+      "OPTIONS, or a condition: the route's full location (on the request's own pass)",
+    ),
+    mapBlock(
+      '"$status:$mp_slow:$uri"',
+      'mp_slow_now',
+      [
+        // The request's own pass, not an error page's (`error_page 405 =` passes as a GET with status 000 too).
+        [regexKey('^000:1:/(?!__mp/|404\\.html$)'), '1'],
+        ['default', '""'],
+      ],
+      undefined,
+      true,
+    ),
+    mapBlock(
+      '"$mp_http09|$mp_bad_target|$mp_method_refused|$mp_force_not_found|$mp_slow_now"',
+      'mp_refusal',
+      [
+        [regexKey('^1\\|'), 'http09'],
+        [regexKey('^\\|[^|]+\\|'), 'target'],
+        [regexKey('^\\|\\|keep\\|'), 'keep'],
+        [regexKey('^\\|\\|close\\|'), 'close'],
+        [regexKey('^\\|\\|\\|1\\|'), 'route'],
+        [regexKey('^\\|\\|\\|\\|1$'), 'slow'],
+        ['default', '""'],
+      ],
+      'the first server-level refusal a request meets, in their order; else, for OPTIONS or a condition, the full location',
+      true,
+    ),
+    mapBlock(
+      '"$status|$http_host|$request|$http_if_none_match|$http_if_modified_since"',
+      'mp_gate',
+      [
+        [regexKey(`^000\\|(?:${hostField()})?\\|(?:GET|HEAD) ${cleanTarget} HTTP/1\\.[01]\\|\\|$`), '""'],
+        // The same with a condition, or OPTIONS: nothing to refuse either, and the route's full location answers.
+        [regexKey(`^000\\|(?:${hostField()})?\\|(?:GET|HEAD|OPTIONS) ${cleanTarget} HTTP/1\\.[01]\\|`), 'slow'],
+        ['default', '$mp_refusal'],
+      ],
+      'empty for the common request: nothing to refuse, no condition (see fastPathMaps)',
+      true,
+    ),
+    ...sets.map((set) =>
+      mapBlock(
+        '$http_accept_encoding',
+        `mp_fe_${set}`,
+        [...COMMON_ACCEPT_ENCODINGS.map((header): [string, string] => [quote(header), chosen(set, header)]), ['default', `$mp_enc_${set}`]],
+        set === sets[0] ? 'the variant a common Accept-Encoding gets, exactly; any other the q-value maps decide' : undefined,
+      ),
+    ),
+    ...sets.flatMap((set) => {
+      // Only the set's own codings: a variable no route sets is an error when nginx loads the configuration.
+      const codings = (['br', 'gzip'] as const).filter((c) => set.split('_').includes(c));
+      return [
+        mapBlock(`$mp_fe_${set}`, `mp_sfx_${set}`, [...codings.map((c): [string, string] => [c, c === 'br' ? '.br' : '.gz']), ['default', '""']]),
+        mapBlock(`$mp_fe_${set}`, `mp_ce_${set}`, [...codings.map((c): [string, string] => [c, c]), ['default', '""']]),
+        // The route's location sets $mp_t_<coding> to its ETags (a map per route would add a variable per route, which
+        // every request pays for in nginx's table of variables).
+        mapBlock(`$mp_fe_${set}`, `mp_et_${set}`, [...codings.map((c): [string, string] => [c, `$mp_t_${c}`]), ['default', '$mp_t_identity']]),
+      ];
+    }),
   ].join('\n');
 }

@@ -30,8 +30,8 @@ import {
   RESERVED_SEGMENT_SOURCE,
 } from '../protocol/request-target.ts';
 import { HINT_PAGES_DIR, type Manifest, type ManifestEntry } from './manifest.ts';
-import { conditionalMaps, negotiationMaps, targetMaps } from './nginx-maps.ts';
-import { mapBlock, nginxSize, nginxTime, quote, regexKey, slug } from './nginx-syntax.ts';
+import { conditionalMaps, fastPathMaps, negotiationMaps, targetMaps, type VariantSet } from './nginx-maps.ts';
+import { mapBlock, nginxSize, nginxTime, quote, quoteWithVariables, regexKey, slug } from './nginx-syntax.ts';
 import { entriesOf, keysOf } from '../contract/records.ts';
 
 export const NGINX_DIR = 'nginx';
@@ -205,11 +205,13 @@ export function nginxHttpConf(m: Manifest): string {
       true,
     ),
   );
+  const sets = [...new Set(m.routes.map(variantSet).filter((set): set is VariantSet => set !== undefined))].sort();
   return [
     HEADER,
     targetMaps(),
     negotiationMaps(),
     conditionalMaps(),
+    fastPathMaps(sets),
     hintMaps(hints, m),
     errorBodyMaps(m, hints),
     '# headers a 304 must not carry, blanked unless the answer is a 200',
@@ -220,11 +222,45 @@ export function nginxHttpConf(m: Manifest): string {
 /** The precompressed encodings: the nginx module that sends each, and the suffix of its file beside the identity one. */
 const STATIC_MODULES = { gzip: { module: 'gzip_static', suffix: '.gz' }, br: { module: 'brotli_static', suffix: '.br' } } as const;
 
+/** A route's precompressed variants, as the maps name the set (undefined when it has none). */
+const variantSet = (r: ManifestEntry): VariantSet | undefined => {
+  const has = new Set(r.variants.map((v) => v.encoding));
+  return has.has('br') && has.has('gzip') ? 'br_gzip' : has.has('br') ? 'br' : has.has('gzip') ? 'gzip' : undefined;
+};
+
+/** Where a route's full location is, reached from the server-level check: internal, the rules of a route before the fast path. */
+const slowPath = (r: ManifestEntry): string => `/__mp/slow${r.path}`;
+
 /**
- * One exact location per route. Every header variable the 304 and variant locations read is set, empty when the
+ * One exact location per route, for every request the server-level check lets through to it (GET or HEAD without a
+ * condition): every header a literal string, the variant the maps chose sent by try_files as a static file, its ETag
+ * from the manifest (its only rewrite directives are the `set`s of its variants' ETags). OPTIONS and conditional requests were sent to the route's full location
+ * (fullRouteLocation) by that check.
+ */
+function routeLocation(r: ManifestEntry): string {
+  const set = variantSet(r);
+  const headers = Object.entries(r.headers).filter(([k]) => k !== 'Content-Type');
+  const identity = r.variants.find((v) => v.encoding === 'identity')?.etag ?? '';
+  return `location = ${quote(r.path)} {\n${indent([
+    `default_type ${quote(r.contentType)};`,
+    ...addHeaders(headers, false),
+    ...(set === undefined
+      ? [`add_header ETag ${quote(identity)};`, `try_files ${quote(`/${r.file}`)} =500;`]
+      : [
+          ...r.variants.map((v) => `set $mp_t_${v.encoding} ${quote(v.etag)};`),
+          `add_header Content-Encoding $mp_ce_${set};`,
+          `add_header ETag $mp_et_${set};`,
+          // A missing variant file answers 500, never the identity bytes under the variant's ETag.
+          `try_files ${quoteWithVariables(`/${r.file}$mp_sfx_${set}`)} =500;`,
+        ]),
+  ])}\n}`;
+}
+
+/**
+ * A route's full location, internal, reached from the server-level check for OPTIONS and conditional requests. Every header variable the 304 and variant locations read is set, empty when the
  * route has no such header, so nginx never evaluates an uninitialized variable (a warning in its log per request).
  */
-function routeLocation(r: ManifestEntry, keepNames: readonly string[], fullNames: readonly string[]): string {
+function fullRouteLocation(r: ManifestEntry, keepNames: readonly string[], fullNames: readonly string[]): string {
   const variants = new Set(r.variants.map((v) => v.encoding));
   const enc =
     variants.has('br') && variants.has('gzip') ? '$mp_enc_br_gzip' : variants.has('br') ? '$mp_enc_br' : variants.has('gzip') ? '$mp_enc_gzip' : 'identity';
@@ -232,7 +268,8 @@ function routeLocation(r: ManifestEntry, keepNames: readonly string[], fullNames
   const keep = headers.filter(([k]) => NOT_MODIFIED_KEEP.has(k.toLowerCase()));
   const full = headers.filter(([k]) => !NOT_MODIFIED_KEEP.has(k.toLowerCase()));
   const compressed = keysOf(STATIC_MODULES).filter((e) => variants.has(e));
-  return `location = ${quote(r.path)} {\n${indent([
+  return `location = ${quote(slowPath(r))} {\n${indent([
+    'internal;',
     `default_type ${quote(r.contentType)};`,
     'if ($request_method = OPTIONS) {',
     '    rewrite ^ /__mp/preflight last;',
@@ -340,33 +377,32 @@ export function nginxServerConf(m: Manifest): string {
     '# Headers of every problem answer (locations without add_header of their own inherit them).',
     ...addHeaders([...PROBLEM_HEADERS, [ALLOW[0], '$mp_allow']], true),
     '',
-    '# The path as decoded once; raw when it must not be decoded (overlong, or cut short by nginx at "#").',
-    'set $mp_path $uri;',
-    '# HTTP/0.9 has no status line: nginx could only send a bare body, so the connection is closed without an answer.',
-    'if ($mp_http09) {',
-    '    return 444;',
-    '}',
-    'if ($mp_bad_target) {',
-    '    rewrite ^ /__mp/bad-target last;',
-    '}',
-    '# A method node knows answers 405 on a connection that stays open; one it does not, 405 and a close (as its parser does).',
-    'if ($mp_method_refused = keep) {',
-    '    return 405 $mp_405_body;',
-    '}',
-    'if ($mp_method_refused = close) {',
-    '    rewrite ^ /__mp/method-close last;',
-    '}',
-    'if ($mp_force_not_found) {',
-    '    set $mp_path $mp_raw;',
-    '    rewrite ^ /__mp/not-found last;',
+    '# The checks every request meets before its location: the common request passes them in one step ($mp_gate).',
+    '# $mp_path is the path as decoded once (raw when it must not be decoded: overlong, or cut short by nginx at "#").',
+    'if ($mp_gate) {',
+    '    set $mp_path $uri;',
+    '    set $mp_refused $mp_gate;',
+    '    rewrite ^ /__mp/refuse last;',
     '}',
     '',
+    '# A path that is no route: its 404 (a problem, or the HTML page), named by $mp_path.',
     'location / {',
+    '    set $mp_path $uri;',
     '    if ($mp_nf_body) {',
     '        return 404 $mp_nf_body;',
     '    }',
     '    return 404;',
     '}',
+    '# The same, for a path the server-level check found never a route, or OPTIONS or a condition on a path that is none.',
+    ...['location = /__mp/not-found {', 'location ^~ /__mp/slow/ {'].flatMap((open) => [
+      open,
+      '    internal;',
+      '    if ($mp_nf_body) {',
+      '        return 404 $mp_nf_body;',
+      '    }',
+      '    return 404;',
+      '}',
+    ]),
     `location = ${quote(`/${m.notFoundPage.file}`)} {`,
     '    internal;',
     `    default_type ${quote(m.notFoundPage.contentType)};`,
@@ -376,6 +412,31 @@ export function nginxServerConf(m: Manifest): string {
     '    internal;',
     `    default_type ${quote(m.notFoundPage.contentType)};`,
     indent(addHeaders(NOT_FOUND_PAGE_HEADERS, true)),
+    '}',
+    '# The refusals, in their order ($mp_refusal, as the server-level check found it).',
+    'location = /__mp/refuse {',
+    '    internal;',
+    "    # OPTIONS or a condition: the route's full location (a path that is none reaches location /, its 404).",
+    '    if ($mp_refused = slow) {',
+    '        rewrite ^ /__mp/slow$mp_path last;',
+    '    }',
+    '    # HTTP/0.9 has no status line: nginx could only send a bare body, so the connection is closed without an answer.',
+    '    if ($mp_refused = http09) {',
+    '        return 444;',
+    '    }',
+    '    if ($mp_refused = target) {',
+    '        rewrite ^ /__mp/bad-target last;',
+    '    }',
+    '    # A method node knows answers 405 on a connection that stays open; one it does not, 405 and a close (as its parser does).',
+    '    if ($mp_refused = keep) {',
+    '        return 405 $mp_405_body;',
+    '    }',
+    '    if ($mp_refused = close) {',
+    '        rewrite ^ /__mp/method-close last;',
+    '    }',
+    '    # Never a route (overlong, or cut short at "#"): the raw path is what the 404 names.',
+    '    set $mp_path $mp_raw;',
+    '    rewrite ^ /__mp/not-found last;',
     '}',
     'location = /__mp/bad-target {',
     '    internal;',
@@ -405,7 +466,7 @@ export function nginxServerConf(m: Manifest): string {
     ),
     ...variantLocations(m, keepNames, fullNames),
     '',
-    ...m.routes.map((r) => routeLocation(r, keepNames, fullNames)),
+    ...m.routes.flatMap((r) => [routeLocation(r), fullRouteLocation(r, keepNames, fullNames)]),
   ];
   return `${lines.join('\n')}\n`;
 }

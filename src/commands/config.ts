@@ -93,7 +93,12 @@ export const OPTIONS = {
   'max-bytes': option({
     kind: integerKind(1, 1_073_741_824),
     default: 67_108_864,
-    help: "The most of one answer's body read, in bytes (64 MiB); a body past it fails its check, naming the URL and the limit, and is never read further.",
+    help: "The most of one answer's body read, in bytes (64 MiB), whatever its kind; each kind is refused sooner, past what it can be at the markets the index lists (a profile 256 KiB). A body past its limit fails its check, naming the URL and the limit, and is never read further.",
+  }),
+  manifest: option({
+    kind: textKind('path'),
+    absent: 'none',
+    help: "A build's manifest (dist/manifest.json): every variant of every route it lists must be served with its bytes (SHA-256), and no answer may be larger than its file; the step before a deployment goes live.",
   }),
   csv: option({
     kind: onOffKind,
@@ -118,7 +123,7 @@ export const OPTIONS = {
   'allow-older': option({
     kind: onOffKind,
     default: false,
-    help: "Accept a download of an older vintage, or with an earlier latest period for a market's value, than the fixtures it replaces (an agency's withdrawal); never one with less data (a market, a value or a series' first periods gone).",
+    help: "Accept a download of an older vintage, with an earlier latest period for a market's value or for a series, or without a series the fixtures have, than the fixtures it replaces (an agency's withdrawal, a re-delineation); never one with less data (a market, a value, a series' first periods or a period among its others gone, a file cut mid-line).",
   }),
   source: option({
     kind: textKind('source id'),
@@ -238,7 +243,7 @@ export const COMMANDS = {
       'deployment. For example: market-profiles verify http://127.0.0.1:3000',
     ],
     exitCodes: '0 every check passed; 1 a check failed; 2 a usage error',
-    options: ['json', 'concurrency', 'timeout-ms', 'max-bytes'],
+    options: ['json', 'concurrency', 'timeout-ms', 'max-bytes', 'manifest'],
   },
   list: {
     synopsis: 'list',

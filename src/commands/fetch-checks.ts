@@ -68,6 +68,51 @@ export function regressions(before: SourceLoad | undefined, after: SourceLoad): 
   return out;
 }
 
+/**
+ * Compares every series of the files, a market's or not (SourceModule.seriesPeriods), so the fixtures keep every row
+ * they held of each series they keep. A period lost at a series' start or among its periods is less data, always
+ * refused; a series that ends earlier, or is gone (a re-delineation retires a code), is what an agency's withdrawal or
+ * redrawn areas look like: refused unless `--allow-older`.
+ */
+export function seriesRegressions(before: ReadonlyMap<string, ReadonlySet<string>> | undefined, after: ReadonlyMap<string, ReadonlySet<string>>): Regressions {
+  const out: Regressions = { less: [], older: [] };
+  if (before === undefined) return out;
+  const sorted = (periods: Iterable<string>): string[] => [...periods].sort((a, b) => compared(a, b) ?? a.localeCompare(b));
+  const gone: string[] = [];
+  const holed: string[] = [];
+  const ended: string[] = [];
+  for (const [key, had] of before) {
+    const now = after.get(key);
+    if (now === undefined) {
+      gone.push(key);
+      continue;
+    }
+    const lost = sorted([...had].filter((p) => !now.has(p)));
+    if (lost.length === 0) continue;
+    const last = sorted(now).at(-1);
+    const described = `${key} (${lost.length} of ${had.size} periods, ${lost[0] ?? ''}${lost.length > 1 ? ` to ${lost.at(-1) ?? ''}` : ''})`;
+    // Every period lost comes after the download's last one: the series ends earlier. Any other loss leaves a hole or a later start.
+    if (last !== undefined && lost.every((p) => compared(p, last) === 1)) ended.push(described);
+    else holed.push(described);
+  }
+  const one = (list: readonly string[], single: string, plural: string): string => `${list.length} series of the files ${list.length === 1 ? single : plural}`;
+  if (holed.length > 0) out.less.push(`${one(holed, 'loses periods it had', 'lose periods they had')}: ${listed(holed.sort())}`);
+  if (ended.length > 0) out.older.push(`${one(ended, 'ends earlier than it did', 'end earlier than they did')}: ${listed(ended.sort())}`);
+  if (gone.length > 0) out.older.push(`${one(gone, 'is not in the download', 'are not in the download')}: ${listed(gone.sort())}`);
+  return out;
+}
+
+/**
+ * A download whose last line has no line end where the fixture it replaces has one: a file cut short, whatever its
+ * Content-Length said (a cut line may still parse, or belong to no market and go unread). Undefined when it is whole,
+ * or when there is no fixture to compare it with.
+ */
+export function cutMidLine(fixture: string | undefined, download: Buffer): string | undefined {
+  if (fixture === undefined || !fixture.endsWith('\n') || download.length === 0 || download[download.length - 1] === 0x0a) return undefined;
+  const lastLine = download.subarray(download.lastIndexOf(0x0a) + 1);
+  return `it ends mid-line (its last line, ${lastLine.length} bytes, has no line end, as every line of the fixture has)`;
+}
+
 /** How far ahead of the clock a Last-Modified may be before it is taken for a wrong clock rather than a date: one day. */
 export const CLOCK_SKEW_MS = 24 * 60 * 60 * 1000;
 

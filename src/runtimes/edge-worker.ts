@@ -23,6 +23,7 @@ import {
   type PathHints,
   type ProblemDetails,
 } from '../protocol/problems.ts';
+import { HOST_VALUE_REASON, validHost } from '../protocol/request-target.ts';
 import { judgeRequest } from '../protocol/verdict.ts';
 import { assetParts, type AssetPart, type EdgeData, type EdgeRoute } from '../artifact/edge-data.ts';
 
@@ -210,6 +211,9 @@ export function createEdgeWorker(data: EdgeData): EdgeWorker {
     const method = request.method;
     const head = method === 'HEAD';
     const url = request.url;
+    // A Host the runtime passed on but the embedded server refuses (an empty label: `a..b`), before the target, as it does.
+    const host = request.headers.get('host');
+    if (host !== null && !validHost(host)) return problemResponse(badRequestProblem(data.baseUrl, HOST_VALUE_REASON), head);
     // The target as the platform passes it on (path and query of the absolute URL).
     const target = url.slice(url.indexOf('/', url.indexOf('//') + 2));
     const verdict = judgeRequest(method, target, lookup);

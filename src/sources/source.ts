@@ -189,6 +189,11 @@ export interface SourceModule<Id extends string = string, M extends string = str
   downloadNotice?: string;
   /** The vintage the files hold (a survey year, the latest quarter, the ACS period), read from the files themselves: fetch records it. */
   vintageOf?(read: ReadFixture): string;
+  /**
+   * Every series the files hold, a market's or not, by its key, with the periods it has a row for, where the source
+   * publishes series: fetch refuses a download that takes a period away from one.
+   */
+  seriesPeriods?(read: ReadFixture): ReadonlyMap<string, ReadonlySet<string>>;
   load(read: ReadFixture, markets: readonly MarketDefinition[]): SourceLoad<M>;
 }
 

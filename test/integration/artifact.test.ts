@@ -1,16 +1,19 @@
 // dist/ as a deployable artifact: the path → file mapping, the manifest against the bytes, file times, and engine configs derived from the manifest.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { request } from 'node:http';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { artifactFiles, writeBuild } from '../../src/artifact/write.ts';
-import { buildManifest, fileFor, NOT_FOUND_FILE, SITE_DIR } from '../../src/artifact/manifest.ts';
+import { buildManifest, fileFor, NOT_FOUND_FILE, readBuild, SITE_DIR } from '../../src/artifact/manifest.ts';
+import { startServer, type RunningServer } from '../../src/runtimes/server/listener.ts';
 import { cdnFiles } from '../../src/artifact/cdn.ts';
-import { nginxFiles, NGINX_SERVER_CONF } from '../../src/artifact/nginx.ts';
+import { nginxFiles, NGINX_HTTP_CONF, NGINX_SERVER_CONF } from '../../src/artifact/nginx.ts';
 import fc from 'fast-check';
-import { BROKEN_UTF8, RULE_PATTERNS } from '../../src/artifact/nginx-maps.ts';
+import { BROKEN_UTF8, COMMON_ACCEPT_ENCODINGS, RULE_PATTERNS } from '../../src/artifact/nginx-maps.ts';
 import { nginxSize, nginxTime, quote } from '../../src/artifact/nginx-syntax.ts';
 import { classifyPath } from '../../src/protocol/request-target.ts';
 import { LIMITS } from '../../src/protocol/limits.ts';
@@ -85,22 +88,106 @@ describe('engine configuration is generated from the manifest', () => {
     for (const [file, textOf] of [...nginxFiles(manifest), ...cdnFiles(manifest)]) assert.equal(files.get(file)?.toString('utf8'), textOf, file);
   });
 
-  test('nginx has one exact location per route, serving its mapped file, precompressed variants through gzip_static and brotli_static', () => {
+  test('nginx has one exact location per route: the common request gets its variant file with literal headers, any other its full location', () => {
     const conf = files.get(NGINX_SERVER_CONF)?.toString('utf8') ?? '';
+    const bodyOf = (path: string): string => {
+      const location = conf.split(`location = ${quote(path)} {`);
+      assert.equal(location.length, 2, path);
+      return (location[1] ?? '').slice(0, (location[1] ?? '').indexOf('\n}'));
+    };
     for (const r of manifest.routes) {
-      const location = conf.split(`location = ${quote(r.path)} {`);
-      assert.equal(location.length, 2, r.path);
-      const body = (location[1] ?? '').slice(0, (location[1] ?? '').indexOf('\n}'));
-      assert.ok(body.includes(`try_files "/${r.file}" =500;`), r.file);
-      for (const v of r.variants.filter((x) => x.encoding !== 'identity')) {
+      // No condition in it: OPTIONS and conditional requests were sent to its full location by the server-level check.
+      const fast = bodyOf(r.path);
+      assert.ok(!fast.includes('if ('), r.path);
+      for (const [name, value] of Object.entries(r.headers).filter(([k]) => k !== 'Content-Type'))
+        assert.ok(fast.includes(`add_header ${name} ${quote(value)};`), `${r.path} ${name}`);
+      const compressed = r.variants.filter((x) => x.encoding !== 'identity');
+      if (compressed.length === 0) assert.ok(fast.includes(`try_files "/${r.file}" =500;`), r.file);
+      else assert.match(fast, new RegExp(`try_files "/${r.file.replace(/[.]/g, '\\.')}\\$mp_sfx_(?:br_gzip|br|gzip)" =500;`), r.file);
+      for (const v of r.variants)
         assert.ok(
-          body.includes(`set $mp_file "/${r.file}";`) && body.includes(`if ($mp_enc = ${v.encoding}) {\n        rewrite ^ /__mp/${v.encoding} last;`),
+          fast.includes(compressed.length === 0 ? `add_header ETag ${quote(v.etag)};` : `set $mp_t_${v.encoding} ${quote(v.etag)};`),
+          `${r.path} ${v.encoding}`,
+        );
+      const full = bodyOf(`/__mp/slow${r.path}`);
+      assert.ok(full.startsWith('\n    internal;'), r.path);
+      assert.ok(full.includes(`try_files "/${r.file}" =500;`), r.file);
+      for (const v of compressed) {
+        assert.ok(
+          full.includes(`set $mp_file "/${r.file}";`) && full.includes(`if ($mp_enc = ${v.encoding}) {\n        rewrite ^ /__mp/${v.encoding} last;`),
           `${r.path} ${v.encoding}`,
         );
       }
     }
     assert.match(conf, /location = \/__mp\/gzip \{\n {4}internal;[\s\S]*?gzip_static always;[\s\S]*?rewrite \^ \$mp_file break;\n\}/);
     assert.match(conf, /location = \/__mp\/br \{\n {4}internal;[\s\S]*?brotli_static always;[\s\S]*?rewrite \^ \$mp_file break;\n\}/);
+  });
+
+  test('the fast path knows the common Accept-Encoding values exactly, each choosing what the embedded server chooses', () => {
+    const conf = files.get(NGINX_HTTP_CONF)?.toString('utf8') ?? '';
+    const map = conf.slice(conf.indexOf('map $http_accept_encoding $mp_fe_br_gzip {'));
+    const choices = Object.fromEntries(COMMON_ACCEPT_ENCODINGS.map((h) => [h, new RegExp(`\\n {4}${quote(h).replace(/[*]/g, '\\*')} (\\w+);`).exec(map)?.[1]]));
+    // Worked by hand from RFC 9110 12.5.3 as negotiation.ts reads it: the highest q, ties to br, then gzip, then identity.
+    assert.deepEqual(choices, {
+      '': 'identity',
+      identity: 'identity',
+      gzip: 'gzip',
+      br: 'br',
+      'gzip, deflate': 'gzip',
+      'deflate, gzip': 'gzip',
+      'gzip, deflate, br': 'br',
+      'gzip, deflate, br, zstd': 'br',
+      'deflate, gzip, br, zstd': 'br',
+      'br, gzip': 'br',
+      'gzip, br': 'br',
+      'br, deflate, gzip': 'br',
+      '*': 'br',
+    });
+    assert.match(map, /\n {4}default \$mp_enc_br_gzip;\n\}/);
+  });
+
+  test('the check that lets the common request skip the server-level rules takes no request any of them would refuse', () => {
+    const conf = files.get(NGINX_HTTP_CONF)?.toString('utf8') ?? '';
+    const source =
+      /map "\$status\|\$http_host\|\$request\|\$http_if_none_match\|\$http_if_modified_since" \$mp_gate \{\n {4}volatile;\n {4}"~(.*)" "";/
+        .exec(conf)?.[1]
+        ?.replaceAll('\\\\', '\\') ?? assert.fail('no $mp_gate map');
+    const fast = new RegExp(source);
+    // Character classes aside (a host may hold "(", ")", "*" and "+"), no group is repeated without bound.
+    assert.doesNotMatch(source.replace(/\[(?:\\.|[^\]\\])*\]/g, '[]'), /\)(?:[*+]|\{\d*,\})/, 'no group repeated without bound');
+    const key = (target: string, { method = 'GET', host = 'data.example.org', version = 'HTTP/1.1', status = '000', inm = '', ims = '' } = {}): string =>
+      `${status}|${host}|${method} ${target} ${version}|${inm}|${ims}`;
+    for (const target of ['/api/markets/us-tx-austin', '/api/markets/us-tx-austin/csv', '/assets/site.css', '/a.b/c~d_e-f'])
+      assert.match(key(target), fast, target);
+    assert.match(key('/api/markets', { method: 'HEAD', host: '127.0.0.1:8080', version: 'HTTP/1.0' }), fast, 'HEAD, a host with a port, HTTP/1.0');
+    assert.match(key('/api/markets', { host: '', version: 'HTTP/1.0' }), fast, 'HTTP/1.0 without Host');
+    assert.match(key(`/${'a'.repeat(2047)}`), fast, '2,048 bytes');
+    const refused = [
+      '/api/markets/../x',
+      '/api/./x',
+      '/api/..',
+      '//api',
+      '/api//x',
+      '/%61',
+      '/a?b',
+      '/a#b',
+      '/a\\b',
+      'http://h/api',
+      '*',
+      `/${'a'.repeat(2048)}`,
+    ];
+    for (const target of refused) assert.doesNotMatch(key(target), fast, target);
+    for (const [what, options] of Object.entries({
+      POST: { method: 'POST' },
+      OPTIONS: { method: 'OPTIONS' },
+      'a bad Host': { host: 'a..b' },
+      'a Host with a space': { host: 'a b' },
+      'another version': { version: 'HTTP/2.0' },
+      'an error page': { status: '404' },
+      'If-None-Match': { inm: '*' },
+      'If-Modified-Since': { ims: 'Sun, 29 Nov 2026 00:00:00 GMT' },
+    }))
+      assert.doesNotMatch(key('/api/markets', options), fast, what);
   });
 
   test("nginx's timeouts and header limit are the embedded server's LIMITS, so neither engine drifts from the other", () => {
@@ -195,5 +282,100 @@ describe('writing the build', () => {
     assert.deepEqual(written.map((f) => relative(join(dir, 'dist'), f)).sort(), [...files.keys()].sort());
     const snapshot = Date.parse(table.lastModified);
     for (const file of written) assert.equal(statSync(file).mtimeMs, snapshot, file);
+  });
+});
+
+describe('serve over dist/: only the bytes the build wrote go out', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mp-served-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const out = join(dir, 'dist');
+  const site = join(out, SITE_DIR);
+  const warned: string[] = [];
+  let running: RunningServer;
+  const AUSTIN = 'api/markets/us-tx-austin/index.json';
+  const DENVER_CSV = 'api/markets/us-co-denver/series/csv/index.csv';
+  const BOSTON = 'api/markets/us-ma-boston/series/index.json';
+  const MIAMI = 'api/markets/us-fl-miami/index.json';
+
+  before(async () => {
+    await writeBuild(table, out, { builtFrom: 'test' });
+    // Read back as serve reads it at start; then each file is changed under it, before its first request: other bytes
+    // of the same length, a .gz of NULs, a cut .br, a FIFO.
+    const read = readBuild(out, 'test') ?? assert.fail('the build is read back');
+    const austin = readFileSync(join(site, AUSTIN));
+    writeFileSync(join(site, AUSTIN), Buffer.from(austin.toString('latin1').replace(/"value": \d/, '"value": 9'), 'latin1'));
+    writeFileSync(join(site, `${DENVER_CSV}.gz`), Buffer.alloc(statSync(join(site, `${DENVER_CSV}.gz`)).size));
+    truncateSync(join(site, `${BOSTON}.br`), 100);
+    rmSync(join(site, MIAMI));
+    execFileSync('mkfifo', [join(site, MIAMI)]);
+    running = await startServer(read, { host: '127.0.0.1', port: 0 }, { warn: (line) => warned.push(line) });
+  });
+  after(() => running.close());
+
+  /** The bytes as sent, never decompressed. */
+  const get = (path: string, encoding = 'identity'): Promise<{ status: number; encoding: string | undefined; body: Buffer }> =>
+    new Promise((resolve, reject) => {
+      request(running.url + path, { headers: { 'accept-encoding': encoding } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, encoding: res.headers['content-encoding'], body: Buffer.concat(chunks) }));
+      })
+        .on('error', reject)
+        .end();
+    });
+  const built = (path: string, encoding: 'identity' | 'gzip' | 'br'): Buffer | undefined => table.routes.get(path)?.[encoding]?.body;
+
+  test('a file replaced by other bytes of the same length is refused by name (500); its compressed variants still go out', async () => {
+    const identity = await get('/api/markets/us-tx-austin');
+    assert.equal(identity.status, 500);
+    assert.equal(JSON.parse(identity.body.toString()).code, 'internal_server_error');
+    const br = await get('/api/markets/us-tx-austin', 'br');
+    assert.equal(br.status, 200);
+    assert.equal(br.encoding, 'br');
+    assert.deepEqual(br.body, built('/api/markets/us-tx-austin', 'br'));
+    assert.ok(
+      warned.includes(
+        `refused to serve the identity variant of /api/markets/us-tx-austin: ${AUSTIN}: its bytes are not the build's (their SHA-256 differs from the manifest's); rebuild`,
+      ),
+      warned.join('\n'),
+    );
+  });
+
+  test('a .gz of NUL bytes is never sent as gzip; identity and br still are', async () => {
+    const path = '/api/markets/us-co-denver/series/csv';
+    assert.equal((await get(path, 'gzip')).status, 500);
+    assert.deepEqual((await get(path)).body, built(path, 'identity'));
+    assert.deepEqual((await get(path, 'br, gzip')).body, built(path, 'br'));
+    assert.ok(
+      warned.some((line) => line.endsWith(`${DENVER_CSV}.gz: its bytes are not the build's (their SHA-256 differs from the manifest's); rebuild`)),
+      warned.join('\n'),
+    );
+  });
+
+  test('a cut .br refuses br alone; identity and gzip still go out', async () => {
+    const path = '/api/markets/us-ma-boston/series';
+    assert.equal((await get(path, 'br')).status, 500);
+    assert.deepEqual((await get(path)).body, built(path, 'identity'));
+    assert.deepEqual((await get(path, 'gzip')).body, built(path, 'gzip'));
+    const expected = built(path, 'br')?.length ?? 0;
+    assert.ok(
+      warned.some((line) => line.endsWith(`${BOSTON}.br: 100 bytes on disk, the manifest says ${expected}; rebuild`)),
+      warned.join('\n'),
+    );
+  });
+
+  test('a FIFO in place of a file is refused at once, without waiting for a writer; /healthz and the other routes answer', async () => {
+    assert.equal((await get('/api/markets/us-fl-miami')).status, 500);
+    assert.equal((await get('/healthz')).status, 200);
+    assert.deepEqual((await get('/api/markets/us-ca-san-diego')).body, built('/api/markets/us-ca-san-diego', 'identity'));
+    assert.ok(
+      warned.some((line) => line.endsWith(`${MIAMI}: not a regular file; rebuild`)),
+      warned.join('\n'),
+    );
+  });
+
+  test('a refused file is named once, not at every request', async () => {
+    await get('/api/markets/us-fl-miami');
+    assert.equal(warned.filter((line) => line.includes(MIAMI)).length, 1);
   });
 });

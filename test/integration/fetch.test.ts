@@ -287,6 +287,8 @@ describe('fetch', () => {
    * the file, its body, and the reason the refusal gives. The build's own checks may refuse one first (they name the
    * source's file); either way the download is refused and the fixtures stay.
    */
+  /** What fetch says of the series outside the markets cut to their first quarter: they end earlier. */
+  const OTHER_SERIES_ENDED = /17 series of the files end earlier than they did: 10180 \(205 of 206 periods, 1975 Q2 to 2026 Q2\), /;
   const HOSTILE: { shape: string; file: string; body: () => string; reason: RegExp }[] = [
     {
       shape: "FHFA's file cut at a line end before a market's latest quarter, with the Content-Length of what was sent",
@@ -347,6 +349,52 @@ describe('fetch', () => {
       reason:
         /2 series lose their first periods: us-[a-z-]+ homePriceChange from \d{4} Q\d to \d{4} Q\d → from \d{4} Q\d to \d{4} Q\d, us-[a-z-]+ homePriceIndex from \d{4} Q\d → from \d{4} Q\d$/,
     },
+    {
+      shape: "FHFA's file cut in the middle of its last line, with the Content-Length of what was sent",
+      file: FHFA_FILE,
+      body: () => readFileSync(join(FIXTURES_DIR, FHFA_FILE), 'utf8').slice(0, -9),
+      reason: /fhfa-hpi\/hpi_at_metro\.csv: it ends mid-line \(its last line, \d+ bytes, has no line end, as every line of the fixture has\)$/,
+    },
+    {
+      shape: "a BPS region's file cut in the middle of its last line",
+      file: 'census-bps/we2024a.txt',
+      body: () => readFileSync(join(FIXTURES_DIR, 'census-bps/we2024a.txt'), 'utf8').slice(0, -5),
+      reason: /census-bps\/we2024a\.txt: it ends mid-line/,
+    },
+    {
+      shape: "FHFA's file with every series outside the markets cut to its first quarter",
+      file: FHFA_FILE,
+      body: () => {
+        const seen = new Set<string>();
+        return joined(
+          fhfaLines().filter((l) => {
+            const code = codeOf(l) ?? '';
+            if (FHFA_MARKET_CODES.has(code) || !seen.has(code)) return seen.add(code);
+            return false;
+          }),
+        );
+      },
+      reason: OTHER_SERIES_ENDED,
+    },
+    {
+      shape: "FHFA's file with every series outside the markets cut to its latest quarter",
+      file: FHFA_FILE,
+      body: () => {
+        const lines = fhfaLines();
+        return joined(lines.filter((l, i) => FHFA_MARKET_CODES.has(codeOf(l) ?? '') || codeOf(lines[i + 1] ?? '') !== codeOf(l)));
+      },
+      reason: /17 series of the files lose periods they had: 10180 \(205 of 206 periods, 1975 Q1 to 2026 Q1\), /,
+    },
+    {
+      shape: 'a quarter gone from the middle of a series outside the markets',
+      file: FHFA_FILE,
+      body: () => {
+        const lines = fhfaLines();
+        const other = lines.findIndex((l) => !FHFA_MARKET_CODES.has(codeOf(l) ?? ''));
+        return joined(lines.filter((_, i) => i !== other + 100));
+      },
+      reason: /1 series of the files loses periods it had: 10180 \(1 of 206 periods, 2000 Q1\)$/,
+    },
   ];
   for (const { shape, file, body, reason } of HOSTILE) {
     it(`refused, the fixtures untouched: ${shape}`, async () => {
@@ -370,6 +418,31 @@ describe('fetch', () => {
       assert.deepEqual(snapshot(dir, adapter.sourceId), before);
     });
   }
+
+  it('--allow-older accepts series outside the markets that end earlier or are gone (a re-delineation), never one that loses a period among its others', async () => {
+    const { remote } = REMOTES.find((r) => r.remote.file === FHFA_FILE) ?? assert.fail('no FHFA remote');
+    const retired = (codeOf(fhfaLines().find((l) => !FHFA_MARKET_CODES.has(codeOf(l) ?? '')) ?? '') ?? '').trim();
+    const redrawn = joined(fhfaLines().filter((l) => codeOf(l) !== retired));
+    replay.replies.set(target(remote.url), { kind: 'file', body: redrawn, declared: true });
+    assert.match((await failed(options())).outcome, new RegExp(`: 1 series of the files is not in the download: ${retired} \\(--allow-older`));
+    const report = await fetchSources(options({ only: ['fhfa-hpi'], allowOlder: true }));
+    assert.equal(report.written, true);
+    assert.equal(readFileSync(join(dir, FHFA_FILE), 'utf8'), redrawn);
+    assert.ok(
+      lines.includes(`market-profiles: fetch: fhfa-hpi: accepted with --allow-older: 1 series of the files is not in the download: ${retired}`),
+      lines.join('\n'),
+    );
+    cpSync(FIXTURES_DIR, dir, { recursive: true });
+    const ended = (HOSTILE.find((h) => h.reason === OTHER_SERIES_ENDED) ?? assert.fail('no such case')).body();
+    replay.replies.set(target(remote.url), { kind: 'file', body: ended, declared: true });
+    assert.equal((await fetchSources(options({ only: ['fhfa-hpi'], allowOlder: true }))).written, true);
+    cpSync(FIXTURES_DIR, dir, { recursive: true });
+    const holed = (HOSTILE.find((h) => h.shape === 'a quarter gone from the middle of a series outside the markets') ?? assert.fail('no such case')).body();
+    replay.replies.set(target(remote.url), { kind: 'file', body: holed, declared: true });
+    const before = snapshot(dir, 'fhfa-hpi');
+    assert.match((await failed(options({ allowOlder: true }))).outcome, /1 series of the files loses periods it had/);
+    assert.deepEqual(snapshot(dir, 'fhfa-hpi'), before);
+  });
 
   it('--allow-older accepts an older vintage, says so on stderr, and still refuses less data', async () => {
     const previousQuarter = (HOSTILE.find((h) => h.shape === "the previous quarter's FHFA file") ?? assert.fail('no such case')).body();
@@ -410,7 +483,7 @@ describe('fetch', () => {
     assert.equal(refused.value, 1);
     assert.match(
       refused.err,
-      /older than the fixtures' 2026 Q2.*\(--allow-older accepts an older vintage or period, never less data\)\n.*fixtures were left as they were/s,
+      /older than the fixtures' 2026 Q2.*\(--allow-older accepts an older vintage, period or series, never less data\)\n.*fixtures were left as they were/s,
     );
     assert.equal(allowed.value, 0, allowed.err);
     assert.match(allowed.err, /accepted with --allow-older: the download holds vintage 2026 Q1/);

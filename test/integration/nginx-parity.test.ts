@@ -1,4 +1,4 @@
-// nginx (generated config over dist/) and the embedded server side by side on the same bytes: same answers, case by case, and over the seeded malformed corpus.
+// nginx (generated config over dist/) and the embedded server side by side on the same bytes: same answers, case by case (the seeded malformed corpus on the three engines is corpus.test.ts).
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,8 +8,7 @@ import { writeBuild } from '../../src/artifact/write.ts';
 import { freePort, startNginx, type NginxRun } from '../../scripts/nginx-run.ts';
 import type { RouteTable } from '../../src/routes/route-table.ts';
 import { startServer, type RunningServer } from '../../src/runtimes/server/listener.ts';
-import { CORPUS_DIFFERENCES, ROWS, ask, type Outcomes } from '../support/agreement.ts';
-import { CORPUS_SEED, CORPUS_SIZE, askAlone, malformedCorpus, type Malformed, type Outcome } from '../support/fuzz.ts';
+import { ROWS, ask } from '../support/agreement.ts';
 import { exchange, header, request, type RawResponse } from '../support/http-suite.ts';
 import { buildWorld } from '../world/world.ts';
 
@@ -196,56 +195,5 @@ describe('nginx answers like the embedded server', () => {
       const [n, e] = await both(request(origins.nginx, 'GET', PROFILE, headers));
       assert.deepEqual(essence(n), essence(e), JSON.stringify(headers));
     }
-  });
-});
-
-describe('the malformed corpus: nginx and the embedded server, request by request', () => {
-  let dir = '';
-  let nginx: NginxRun | undefined;
-  let embedded: RunningServer | undefined;
-  let corpus: Malformed[] = [];
-
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'mp-corpus-'));
-    const [nginxPort, embeddedPort] = [await freePort(), await freePort()];
-    const table = buildWorld({ baseUrl: `http://127.0.0.1:${nginxPort}` });
-    await writeBuild(table, join(dir, 'dist'));
-    nginx = await startNginx({ distDir: join(dir, 'dist'), runDir: join(dir, 'run'), host: '127.0.0.1', port: nginxPort });
-    embedded = await startServer(table, { host: '127.0.0.1', port: embeddedPort });
-    // The same bytes to both, Host included.
-    corpus = malformedCorpus(table, `127.0.0.1:${nginxPort}`);
-  });
-  after(async () => {
-    await nginx?.stop();
-    await embedded?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  test(`seed ${CORPUS_SEED.toString(16)}: ${CORPUS_SIZE.toLocaleString('en-US')} requests, every difference one CORPUS_DIFFERENCES names`, async (t) => {
-    const allows = (o: Outcomes, outcome: Outcome): boolean => o === 'any' || (outcome !== 'bare' && o.includes(outcome));
-    const seen = new Map<string, number>();
-    const unnamed: string[] = [];
-    const bare: string[] = [];
-    let next = 0;
-    let differences = 0;
-    const worker = async (): Promise<void> => {
-      for (let i = next++; i < corpus.length; i = next++) {
-        const m = corpus[i] as Malformed;
-        const [n, e] = await Promise.all([askAlone(nginx?.url ?? '', m), askAlone(embedded?.url ?? '', m)]);
-        if (n === 'bare' || e === 'bare') bare.push(`${m.label}: nginx ${n}, embedded ${e}`);
-        if (n === e) continue;
-        differences += 1;
-        const named = CORPUS_DIFFERENCES.find((d) => d.when(m.mutations) && allows(d.nginx, n) && allows(d.embedded, e));
-        if (named === undefined) unnamed.push(`${m.label}: nginx ${n}, embedded ${e}`);
-        else seen.set(named.name, (seen.get(named.name) ?? 0) + 1);
-      }
-    };
-    await Promise.all(Array.from({ length: 8 }, worker));
-    t.diagnostic(`${corpus.length} requests, ${differences} answered differently: ${[...seen].map(([k, v]) => `${k} ${v}`).join('; ')}`);
-    assert.equal(corpus.length, CORPUS_SIZE);
-    assert.deepEqual(bare, [], 'never bytes without a status line');
-    assert.deepEqual(unnamed, [], 'every difference is named in CORPUS_DIFFERENCES');
-    // A named difference the corpus no longer meets is stale: the engines were aligned, or the corpus lost the shape.
-    for (const d of CORPUS_DIFFERENCES) assert.ok((seen.get(d.name) ?? 0) > 0, `${d.name}: met by the corpus`);
   });
 });

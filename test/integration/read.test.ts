@@ -1,6 +1,8 @@
 // `market-profiles list` and `market-profiles get` as an operator runs them (the installed command, a child process) against the running server: data on stdout, messages on stderr, documented exit codes.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { CSV_CAVEATS } from '../../src/contract/schemas.ts';
 import { PATHS } from '../../src/contract/paths.ts';
@@ -177,5 +179,73 @@ describe('list and get: help and usage errors', () => {
       assert.equal(out, '');
       assert.equal(err, line);
     }
+  });
+});
+
+describe('list and get against a hostile server: one line, exit code 1, nothing raw on the terminal', () => {
+  const ESC = '\u001b';
+  /** What the server answers at each path: status, content type, body. */
+  const answers = new Map<string, [number, string, string]>();
+  let server: Server;
+  let url: string;
+  before(async () => {
+    server = createServer((req, res) => {
+      const [status, type, body] = answers.get(req.url ?? '') ?? [404, 'text/plain', 'no'];
+      res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) }).end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const profile = (id: string): string => PATHS.profile(id);
+  const oneLine = (err: string): void => assert.match(err, /^market-profiles: get: [^\n]*\n$/, 'one line');
+
+  test("a problem's detail with escape sequences (clear screen, a window title, colour) reaches stderr escaped", async () => {
+    const detail = `${ESC}[2J${ESC}]0;pwned\u0007${ESC}[31mred\u009b1mC1\nsecond line`;
+    answers.set(profile('us-tx-austin'), [
+      404,
+      'application/problem+json',
+      JSON.stringify({ type: 'about:blank', title: 'x', status: 404, code: 'not_found', detail }),
+    ]);
+    const { code, out, err } = await run(['get', 'us-tx-austin', '--base-url', url]);
+    assert.equal(code, 1);
+    assert.equal(out, '');
+    oneLine(err);
+    // eslint-disable-next-line no-control-regex -- the control characters are what must not be there
+    assert.ok(!/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/.test(err), `no control character written: ${JSON.stringify(err)}`);
+    assert.equal(err, 'market-profiles: get: not_found (404): \\u001b[2J\\u001b]0;pwned\\u0007\\u001b[31mred\\u009b1mC1\\u000asecond line\n');
+  });
+
+  test('200,000 nested arrays: refused before they are parsed, in one line', async () => {
+    const deep = `{"schemaVersion":"1","caveats":["c"],"x":${'['.repeat(200_000)}${']'.repeat(200_000)}}`;
+    answers.set(PATHS.series('us-co-denver'), [200, 'application/json', deep]);
+    const { code, out, err } = await run(['get', 'us-co-denver', '--series', '--base-url', url]);
+    assert.deepEqual({ code, out }, { code: 1, out: '' });
+    assert.equal(
+      err,
+      `market-profiles: get: GET ${url}/api/markets/us-co-denver/series: the JSON nests more than 64 levels deep, deeper than any document of the service; refused\n`,
+    );
+  });
+
+  test('a profile far larger than a profile can be: refused at that size, naming it', async () => {
+    const padded = `{"schemaVersion":"1","caveats":["c"],"pad":"${'0'.repeat(300 * 1024)}"}`;
+    answers.set(profile('us-fl-miami'), [200, 'application/json', padded]);
+    const { code, out, err } = await run(['get', 'us-fl-miami', '--base-url', url]);
+    assert.deepEqual({ code, out }, { code: 1, out: '' });
+    assert.equal(
+      err,
+      `market-profiles: get: GET ${url}/api/markets/us-fl-miami failed: the answer declares ${Buffer.byteLength(padded)} bytes, more than a market's profile can be (262144 bytes)\n`,
+    );
+  });
+
+  test('a CSV with control characters in a cell: its line ends kept, the rest escaped', async () => {
+    const descriptor = JSON.stringify({ schemaVersion: '1', caveats: ['c'] });
+    answers.set(PATHS.csvDescriptor, [200, 'application/json', descriptor]);
+    const header = 'market_id,market_name,metric_id,metric_label,value,unit,source_id,updated_date,methodology_version,production_mode,live_data';
+    const csv = `${header}\r\nus-tx-austin,A${ESC}[2Jb,rent,Rent,1,USD,s,2026-11-29,v3.0,static-fixture,false\r\n`;
+    answers.set(PATHS.marketCsv('us-tx-austin'), [200, 'text/csv; charset=utf-8', csv]);
+    const { code, out } = await run(['get', 'us-tx-austin', '--csv', '--base-url', url]);
+    assert.equal(code, 0);
+    assert.equal(out, csv.replace(ESC, '\\u001b'));
   });
 });

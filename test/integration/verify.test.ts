@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { brotliCompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import { main } from '../../src/commands/cli.ts';
@@ -163,6 +165,39 @@ describe('verify against working deployments', () => {
     }
   });
 
+  test('--manifest: nginx serving the build passes; a file replaced since (other bytes of its length, a .gz of NULs) is named', async () => {
+    const nginx = await nginxOverFreshBuild(worldInputs());
+    const manifest = join(nginx.dir, 'dist', 'manifest.json');
+    const site = join(nginx.dir, 'dist', 'site');
+    try {
+      const good = await verifyDeployment(nginx.baseUrl, { manifest });
+      assert.deepEqual(failing(good), [], formatReport(good));
+      assert.match(
+        good.checks.at(-1)?.detail ?? '',
+        /^\d+ answers \(every variant of every route, and the 404 page\) are the build's bytes, SHA-256 for SHA-256$/,
+      );
+      // Written in place, as nginx's cached descriptor then reads them.
+      const austin = join(site, 'api/markets/us-tx-austin/index.json');
+      const text = readFileSync(austin, 'latin1');
+      writeFileSync(austin, text.replace(/"value": \d/, '"value": 9'), 'latin1');
+      const gz = join(site, 'api/markets/us-co-denver/series/csv/index.csv.gz');
+      writeFileSync(gz, Buffer.alloc(statSync(gz).size));
+      const bad = await verifyDeployment(nginx.baseUrl, { manifest });
+      const faults = bad.checks.find((c) => c.name === `manifest ${manifest}`)?.faults ?? [];
+      assert.deepEqual(
+        faults.map((f) => f.replace(/SHA-256 [0-9a-f]{12}…/g, 'SHA-256 <hash>').replace(/has \d+ bytes, [0-9a-f]{12}…/, 'has <n> bytes, <hash>')),
+        [
+          `GET /api/markets/us-tx-austin (identity) is not the build's: ${text.length} bytes, SHA-256 <hash>; the manifest's file api/markets/us-tx-austin/index.json has <n> bytes, <hash>`,
+          // The current snapshot's vintage address serves the same file (one file, two links).
+          `GET /api/vintages/2026-11-29/markets/us-tx-austin (identity) is not the build's: ${text.length} bytes, SHA-256 <hash>; the manifest's file api/vintages/2026-11-29/markets/us-tx-austin/index.json has <n> bytes, <hash>`,
+          `GET /api/markets/us-co-denver/series/csv (gzip) is not the build's: ${statSync(gz).size} bytes, SHA-256 <hash>; the manifest's file api/markets/us-co-denver/series/csv/index.csv.gz has <n> bytes, <hash>, and it does not decompress to the build's identity bytes`,
+        ].sort(),
+      );
+    } finally {
+      await nginx.stop();
+    }
+  });
+
   test('the edge Worker on workerd (Miniflare, as wrangler dev runs it) over dist/ passes every check', async () => {
     const edge = await edgeOverFreshBuild(worldInputs());
     try {
@@ -277,6 +312,26 @@ describe('verify against broken deployments names the fault', () => {
       },
       check: 'compression and Vary',
       fault: /\/api\/markets br: decompresses to more than the identity body's \d+ bytes/,
+    },
+    {
+      name: 'a profile far larger than a profile can be (spaces, then the JSON): refused at that size, never read whole',
+      alter: (t) => {
+        const route = routeOf(t, `/api/markets/${ID}`);
+        t.routes.set(route.path, withBody(route, Buffer.concat([Buffer.alloc(300 * 1024, 0x20), route.identity.body])));
+      },
+      check: `market ${ID} JSON`,
+      fault: new RegExp(
+        `GET http://127\\.0\\.0\\.1:\\d+/api/markets/${ID}: the answer declares \\d+ bytes, more than a market's profile can be \\(262144 bytes\\)`,
+      ),
+    },
+    {
+      name: 'a series whose JSON nests 200 levels deep: refused before it is parsed',
+      alter: (t) => {
+        const route = routeOf(t, `/api/markets/${ID}/series`);
+        t.routes.set(route.path, withBody(route, Buffer.from(`{"schemaVersion":"1","x":${'['.repeat(200)}${']'.repeat(200)}}`)));
+      },
+      check: `market ${ID} series`,
+      fault: new RegExp(`GET /api/markets/${ID}/series nests its JSON more than 64 levels deep; not read further`),
     },
     {
       name: 'a download whose first entry has the wrong CRC-32',
@@ -1250,7 +1305,7 @@ describe('the verify command', () => {
       }
       assert.deepEqual(details, [
         'GET http://127.0.0.1:<port>/api/markets: the answer declares 10485760 bytes, more than the limit of 1048576 bytes (--max-bytes)',
-        'GET http://127.0.0.1:<port>/api/markets: the answer is larger than the limit of 1048576 bytes (--max-bytes)',
+        'GET http://127.0.0.1:<port>/api/markets: the answer is more than the limit of 1048576 bytes (--max-bytes)',
       ]);
       // The command line's --max-bytes is the limit the probe reads to.
       const { port } = servers[0]?.address() as AddressInfo;
@@ -1263,6 +1318,23 @@ describe('the verify command', () => {
     } finally {
       await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
     }
+  });
+
+  test("a server's text quoted in the report reaches the terminal with its control characters escaped", () => {
+    const report: VerifyReport = {
+      baseUrl: 'http://x.example',
+      address: 'http://x.example',
+      ok: false,
+      passed: 0,
+      failed: 1,
+      checks: [
+        { name: 'index /api/markets', ok: false, detail: 'GET /api/markets is not JSON: Unexpected token \u001b[2J\u009b31m\nPASS  forged', faults: [] },
+      ],
+    };
+    assert.equal(
+      formatReport(report),
+      'verify http://x.example\nFAIL  index /api/markets: GET /api/markets is not JSON: Unexpected token \\u001b[2J\\u009b31m\\u000aPASS  forged\n1 check: 0 passed, 1 failed\n',
+    );
   });
 
   test('a deployment that does not answer fails, it does not crash', async () => {

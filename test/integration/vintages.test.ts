@@ -525,6 +525,46 @@ describe('an archived snapshot unlike what `archive` writes stops the build at i
     assert.deepEqual(readdirSync(join(dir, FIRST), { recursive: true }).sort(), first);
   });
 
+  test("two runs at once: the one that renames second finds the other's folder and says the date is archived already", () => {
+    const fixtures = join(work, 'fixtures-race');
+    cpSync(FIXTURES_DIR, fixtures, { recursive: true });
+    nextQuarter(fixtures);
+    const dir = alteredArchive(() => undefined);
+    const { snapshot, table } = buildWorldSnapshot({ baseUrl: 'http://localhost:3000', read: fixturesOnDisk(fixtures), archive: readArchive(dir) });
+    // The other run wins the race: its folder, the same bytes, is in place when this one's rename comes.
+    const result = writeSnapshot(dir, snapshot, table, { beforeRename: (staging, target) => cpSync(staging, target, { recursive: true }) });
+    assert.equal(result.written, false, 'archived already');
+    assert.deepEqual(readdirSync(dir).sort(), [FIRST_RELEASE, FIRST, SECOND], 'no staging folder left behind');
+    assert.equal(readArchive(dir).length, 3, 'every archived snapshot reads back, its hashes true');
+  });
+
+  test("two runs at once whose bytes differ: the second to rename is refused, naming the file, and the first's folder stays", () => {
+    const fixtures = join(work, 'fixtures-race-differ');
+    cpSync(FIXTURES_DIR, fixtures, { recursive: true });
+    nextQuarter(fixtures);
+    const dir = alteredArchive(() => undefined);
+    const { snapshot, table } = buildWorldSnapshot({ baseUrl: 'http://localhost:3000', read: fixturesOnDisk(fixtures), archive: readArchive(dir) });
+    const json = `markets/${AUSTIN}.json`;
+    let winner = '';
+    const message = thrown(
+      () =>
+        writeSnapshot(dir, snapshot, table, {
+          beforeRename: (staging, target) => {
+            cpSync(staging, target, { recursive: true });
+            winner = readFileSync(join(target, json), 'utf8').replace('"caveats": [', '"caveats": [\n    "One caveat more.",');
+            writeFileSync(join(target, json), winner);
+          },
+        }),
+      'archive_changed',
+    );
+    assert.equal(
+      message,
+      `${SECOND}/${json}: this build's bytes differ from those archived for ${SECOND}; an archived snapshot is never rewritten (a changed snapshot needs a new retrieval date)`,
+    );
+    assert.deepEqual(readdirSync(dir).sort(), [FIRST_RELEASE, FIRST, SECOND], 'no staging folder left behind');
+    assert.equal(readFileSync(join(dir, SECOND, json), 'utf8'), winner, "the winner's folder as it wrote it");
+  });
+
   test('a build without a route the archive keeps is refused, naming the route', () => {
     const table = buildWorld({ baseUrl: 'http://localhost:3000' });
     assert.equal(

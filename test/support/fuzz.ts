@@ -347,8 +347,8 @@ export const summary = (statuses: Map<number, number>): string =>
 
 // ---------------------------------------------------------------------------------------------------------
 // The malformed corpus: requests each broken in one to three ways, sent alone to two engines whose answers are
-// compared (test/integration/nginx-parity.test.ts); the differences allowed are named in CORPUS_DIFFERENCES
-// (test/support/agreement.ts).
+// compared (test/integration/corpus.test.ts); the differences allowed are named in CORPUS_DIFFERENCES
+// (test/support/corpus.ts).
 
 export const CORPUS_SEED = 0x0bad_2026;
 /** How many malformed requests the corpus holds. */
@@ -478,7 +478,19 @@ export function malformedCorpus(table: RouteTable, host: string, seed = CORPUS_S
       d.mutations.push(`path-byte:${b.charCodeAt(0).toString(16)}`);
     },
     (d) => {
-      d.target = pick([`http://${host}/healthz`, 'http://evil.example/', '*', '', 'healthz', `//${host}/`, '/#', '/?#', `/${'a'.repeat(2049)}`]);
+      d.target = pick([
+        `http://${host}/healthz`,
+        'http://evil.example/',
+        '*',
+        '',
+        'healthz',
+        `//${host}/`,
+        '/#',
+        '/?#',
+        `/${'a'.repeat(2049)}`,
+        '\\healthz',
+        '%2Fhealthz',
+      ]);
       d.mutations.push(`target:${d.target.slice(0, 20)}`);
     },
     (d) => {
@@ -523,7 +535,24 @@ export function malformedCorpus(table: RouteTable, host: string, seed = CORPUS_S
       d.mutations.push(`connection:${c}`);
     },
     (d) => {
-      const h = pick(['', ' ', 'a b', 'a/b', 'a..b', 'u@h', 'a:b', '[::1]', 'xn--a.example', 'A'.repeat(300), `${host}.`, '-a', 'a_b']);
+      const h = pick([
+        '',
+        ' ',
+        'a b',
+        'a/b',
+        'a..b',
+        'u@h',
+        'a:b',
+        '[::1]',
+        'xn--a.example',
+        'A'.repeat(300),
+        `${host}.`,
+        '-a',
+        'a_b',
+        'a,b',
+        '\xe9.example',
+        'a\x7fb',
+      ]);
       d.lines = d.lines.filter((l) => !l.startsWith('Host:'));
       d.lines.unshift(`Host: ${h}`);
       d.mutations.push(`host:${h.slice(0, 12)}`);
@@ -600,56 +629,4 @@ export function malformedCorpus(table: RouteTable, host: string, seed = CORPUS_S
     });
   }
   return corpus;
-}
-
-/** What one engine answered a corpus request sent alone: the first status, `none` (closed, no byte) or `bare` (bytes, no status line). */
-export type Outcome = number | 'none' | 'bare';
-
-/** What follows an interim answer (`100 Continue`, which nginx sends and the embedded server does not): the final answer's bytes. */
-function finalAnswer(buf: Buffer): Buffer {
-  let rest = buf;
-  while (/^HTTP\/1\.[01] 1\d\d /.test(rest.subarray(0, 13).toString('latin1'))) {
-    const end = rest.indexOf('\r\n\r\n');
-    if (end === -1) return Buffer.alloc(0);
-    rest = rest.subarray(end + 4);
-  }
-  return rest;
-}
-
-/**
- * Sends one request on a connection of its own and half-closes it, so an engine waiting for more (a header section
- * cut short, a body) sees the end of the request stream at once and decides: no timer decides an outcome.
- */
-export function askAlone(origin: string, m: Malformed): Promise<Outcome> {
-  const url = new URL(origin);
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: url.hostname, port: Number(url.port) });
-    const chunks: Buffer[] = [];
-    let done = false;
-    const finish = (): void => {
-      if (done) return;
-      done = true;
-      clearTimeout(guard);
-      socket.destroy();
-      const buf = Buffer.concat(chunks);
-      if (buf.length === 0) return resolve('none');
-      const status = /^HTTP\/1\.[01] (\d{3})/.exec(finalAnswer(buf).subarray(0, 16).toString('latin1'));
-      resolve(status === null ? 'bare' : Number(status[1]));
-    };
-    const guard = setTimeout(() => {
-      done = true;
-      socket.destroy();
-      reject(new Error(`no answer or close within ${HANG_GUARD_MS} ms to ${m.label}`));
-    }, HANG_GUARD_MS);
-    socket.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
-      // The final answer's status line is all that is compared: once it is in, the answer is known.
-      const final = finalAnswer(Buffer.concat(chunks));
-      if (final.indexOf('\r\n') !== -1 || final.length > 16) finish();
-    });
-    socket.on('end', finish);
-    socket.on('close', finish);
-    socket.on('error', finish);
-    socket.on('connect', () => socket.end(m.bytes));
-  });
 }

@@ -70,13 +70,28 @@ test('a bad value is refused naming where it came from: the flag as typed, or th
 
 test('verify reads its options from the same table: defaults, and bad values refused like the others', () => {
   // 64 MiB: 67,108,864 bytes.
-  assert.deepEqual(loadVerifyConfig(['verify', 'http://x.example']), { json: false, concurrency: 8, timeoutMs: 10_000, maxBytes: 67_108_864 });
-  assert.deepEqual(loadVerifyConfig(['verify', 'http://x.example', '--json', '--concurrency=3', '--timeout-ms', '500', '--max-bytes', '4096']), {
-    json: true,
-    concurrency: 3,
-    timeoutMs: 500,
-    maxBytes: 4096,
+  assert.deepEqual(loadVerifyConfig(['verify', 'http://x.example']), {
+    json: false,
+    concurrency: 8,
+    timeoutMs: 10_000,
+    maxBytes: 67_108_864,
+    manifest: undefined,
   });
+  assert.deepEqual(
+    loadVerifyConfig([
+      'verify',
+      'http://x.example',
+      '--json',
+      '--concurrency=3',
+      '--timeout-ms',
+      '500',
+      '--max-bytes',
+      '4096',
+      '--manifest',
+      'dist/manifest.json',
+    ]),
+    { json: true, concurrency: 3, timeoutMs: 500, maxBytes: 4096, manifest: 'dist/manifest.json' },
+  );
   assertConfigError(() => loadVerifyConfig(['--max-bytes', '0']), /--max-bytes/);
   assertConfigError(() => loadVerifyConfig(['--concurrency', 'many']), /--concurrency/);
   assertConfigError(() => loadVerifyConfig(['--concurrency', '0']), /--concurrency/);

@@ -1,7 +1,7 @@
 // What fetch refuses beyond the build's checks, on loads made here: less data always, older data unless allowed, and which Last-Modified dates a release.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CLOCK_SKEW_MS, implausibleLastModified, regressions } from '../../src/commands/fetch-checks.ts';
+import { CLOCK_SKEW_MS, cutMidLine, implausibleLastModified, regressions, seriesRegressions } from '../../src/commands/fetch-checks.ts';
 import type { MissingValue, Observation, SourceLoad } from '../../src/sources/source.ts';
 
 const FILE = 'fhfa-hpi/hpi_at_metro.csv';
@@ -102,6 +102,49 @@ describe('regressions', () => {
 
   it('a vintage that is not a period label is not compared', () => {
     assert.deepEqual(regressions(load('unknown', []), load('2026 Q1', [])), { less: [], older: [] });
+  });
+});
+
+describe("seriesRegressions: every series of the files, a market's or not", () => {
+  const quarters = (from: number, to: number, drop: readonly string[] = []): Set<string> =>
+    new Set(Array.from({ length: to - from + 1 }, (_, i) => `2020 Q${from + i}`).filter((q) => !drop.includes(q)));
+  const of = (entries: Record<string, Set<string>>): Map<string, Set<string>> => new Map(Object.entries(entries));
+  const before = of({ '10180': quarters(1, 4), '12420': quarters(1, 4) });
+
+  it('a series that keeps every period, and one that gains a period, are no regression', () => {
+    assert.deepEqual(seriesRegressions(before, of({ '10180': quarters(1, 4), '12420': quarters(1, 4), '99999': quarters(1, 1) })), { less: [], older: [] });
+  });
+  it('a period lost at the start or among the others is less data', () => {
+    assert.deepEqual(seriesRegressions(before, of({ '10180': quarters(2, 4), '12420': quarters(1, 4, ['2020 Q3']) })), {
+      less: ['2 series of the files lose periods they had: 10180 (1 of 4 periods, 2020 Q1), 12420 (1 of 4 periods, 2020 Q3)'],
+      older: [],
+    });
+  });
+  it('a series that ends earlier, or is gone, is older data', () => {
+    assert.deepEqual(seriesRegressions(before, of({ '10180': quarters(1, 2) })), {
+      less: [],
+      older: [
+        '1 series of the files ends earlier than it did: 10180 (2 of 4 periods, 2020 Q3 to 2020 Q4)',
+        '1 series of the files is not in the download: 12420',
+      ],
+    });
+  });
+  it('nothing to compare with (a first fetch): nothing refused', () => {
+    assert.deepEqual(seriesRegressions(undefined, of({})), { less: [], older: [] });
+  });
+});
+
+describe('cutMidLine', () => {
+  it('a download whose last line has no line end, where the fixture ends with one, was cut', () => {
+    assert.equal(
+      cutMidLine('a,1\nb,2\n', Buffer.from('a,1\nb,')),
+      'it ends mid-line (its last line, 2 bytes, has no line end, as every line of the fixture has)',
+    );
+  });
+  it('a whole download, a fixture without a final line end (JSON), or no fixture: not cut', () => {
+    assert.equal(cutMidLine('a,1\nb,2\n', Buffer.from('a,1\n')), undefined);
+    assert.equal(cutMidLine('[["a"]]', Buffer.from('[["a"')), undefined);
+    assert.equal(cutMidLine(undefined, Buffer.from('a,')), undefined);
   });
 });
 

@@ -5,6 +5,8 @@ import { checkDataPackage, checkOpenApi } from './descriptions.ts';
 import { Faults, TYPES, expectRepresentation, expectResponse, isObject, marketCsvFilename } from './expect.ts';
 import type { Probe } from './http.ts';
 import { checkDeploymentLinks } from './links.ts';
+import { checkManifest } from './manifest.ts';
+import type { Manifest } from '../../artifact/manifest.ts';
 import { checkCompression, checkConditional, checkErrors } from './protocol.ts';
 import { checkBulkSeries, checkDownload, checkSeries, checkVintages } from './history.ts';
 import {
@@ -335,11 +337,26 @@ const INDEX_CHECK: Check<Probe, Awaited<ReturnType<typeof checkIndex>>> = {
   detail: (index) => `${index?.facts?.ids.length ?? 0} markets, application/json, constants, sorted unique ids`,
 };
 
-/** Every check of a deployment, in report order. */
-export async function runAllChecks(probe: Probe): Promise<CheckResult[]> {
+/** With a build's manifest: every variant of every route it lists is its file, byte for byte. */
+const manifestCheck = (file: string): Check<[Probe, Manifest], number> => ({
+  name: `manifest ${file}`,
+  body: (f, [probe, manifest]) => checkManifest(probe, f, manifest),
+  detail: (count) => `${count ?? 0} answers (every variant of every route, and the 404 page) are the build's bytes, SHA-256 for SHA-256`,
+});
+
+/** Every check of a deployment, in report order; with a build's manifest, its check comes last. */
+export async function runAllChecks(probe: Probe, manifest?: { file: string; manifest: Manifest }): Promise<CheckResult[]> {
+  const all = await runContractChecks(probe);
+  if (manifest === undefined) return all;
+  return [...all, (await runCheck(manifestCheck(manifest.file), [probe, manifest.manifest])).result];
+}
+
+async function runContractChecks(probe: Probe): Promise<CheckResult[]> {
   const index = await runCheck(INDEX_CHECK, probe);
   const facts = index.value?.facts;
   if (facts === undefined) return [index.result];
+  // Each kind of answer is refused past what it can be at the markets the index lists.
+  probe.markets = facts.ids.length;
   const found: Found = { probe, indexDoc: index.value?.doc, facts, markets: [], problems: [] };
   return [index.result, ...(await runChecks(CHECKS, found))];
 }

@@ -5,6 +5,7 @@ import { SERIES_CSV_COLUMNS as CONTRACT_SERIES_CSV_COLUMNS } from '../../contrac
 import { headerValue, type Fetched } from './http.ts';
 import { ENDPOINTS } from '../../contract/endpoints.ts';
 import { parseJsonText } from '../../contract/json.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../contract/untrusted.ts';
 
 export const TYPES = {
   json: 'application/json',
@@ -84,9 +85,15 @@ export function expectRepresentation(f: Faults, res: Fetched): void {
 export const varies = (res: Fetched): boolean =>
   (headerValue(res, 'vary') ?? '').split(',').some((t) => t.trim().toLowerCase() === 'accept-encoding' || t.trim() === '*');
 
+/** A JSON body, parsed; a fault (and undefined) when it is not JSON or nests deeper than any document of the service can. */
 export function readJsonBody(f: Faults, res: Fetched): unknown {
+  const text = res.body.toString('utf8');
+  if (nestsDeeperThan(text)) {
+    f.add(`${requestText(res)} nests its JSON more than ${MAX_JSON_DEPTH} levels deep; not read further`);
+    return undefined;
+  }
   try {
-    return parseJsonText(res.body.toString('utf8'));
+    return parseJsonText(text);
   } catch (error) {
     f.add(`${requestText(res)} is not JSON: ${(error as Error).message}`);
     return undefined;

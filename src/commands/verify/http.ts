@@ -2,6 +2,8 @@
 import { createHash } from 'node:crypto';
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { ENDPOINTS, type AnyEndpoint } from '../../contract/endpoints.ts';
+import { MARKETS_ASSUMED, answerCeiling, ceilingWords, type AnswerKind } from '../../contract/untrusted.ts';
 
 export interface Fetched {
   url: string;
@@ -30,8 +32,15 @@ export interface Probe {
   readonly baseUrl: string;
   /** Where the requests go: the BASE_URL, or the same machine by another name (http://127.0.0.1:3000 for http://localhost:3000). */
   readonly address: string;
-  /** The most of one answer's body it reads, in bytes. */
+  /** The most of one answer's body it reads, in bytes, whatever its kind. */
   readonly maxBytes: number;
+  /**
+   * The markets the index lists, once read: each kind of answer is refused past what it can be at that many
+   * (src/contract/untrusted.ts), MARKETS_ASSUMED until then.
+   */
+  markets: number;
+  /** The most bytes an answer at this path (below the base URL) may have, and why: its kind's ceiling, or its file's size in a build's manifest. */
+  limitOf(path: string): { bytes: number; words: string };
   /** `target` is a path below the base URL ("/api/markets") or an absolute URL. */
   fetch(target: string, options?: FetchOptions): Promise<Fetched>;
   close(): void;
@@ -45,7 +54,29 @@ export interface ProbeOptions {
   maxBytes?: number;
   /** Send the requests here instead of to the base URL (same paths); the base URL stays what links are checked against. */
   address?: string;
+  /** The size of each route's largest file, by path, from a build's manifest: no answer at that path may be larger. */
+  sizes?: ReadonlyMap<string, number>;
 }
+
+/** Every endpoint's path as a pattern (a market id or a date matches one segment), most literal first; pages and anything else are `page`. */
+const KINDS: readonly { pattern: RegExp; kind: AnswerKind }[] = (() => {
+  const segment = '\u0000';
+  const records: readonly [string, AnyEndpoint][] = Object.entries(ENDPOINTS);
+  const paths = records.map(([id, record]): [string, string] => {
+    const path = record.path as string | ((a: string, b?: string) => string);
+    return [id, typeof path === 'string' ? path : path(segment, segment)];
+  });
+  const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replaceAll(segment, '[^/]+');
+  return (
+    paths
+      // Fewer segments left open first, then the longer literal: /api/vintages/{date}/markets/csv before …/markets/{id}.
+      .sort(([, a], [, b]) => a.split(segment).length - b.split(segment).length || b.length - a.length)
+      .map(([id, path]) => ({ pattern: new RegExp(`^${escape(path)}$`), kind: id as AnswerKind }))
+  );
+})();
+
+/** The kind of answer a path of the service gives (`page` for a page, or any path no endpoint has). */
+export const kindOfPath = (path: string): AnswerKind => KINDS.find((k) => k.pattern.test(path))?.kind ?? 'page';
 
 /** One header as a string (repeated headers joined the way HTTP allows), or undefined. */
 export const headerValue = (res: Fetched, name: string): string | undefined => {
@@ -82,6 +113,20 @@ export function createProbe(baseUrl: string, options: ProbeOptions = {}): Probe 
     else next();
   };
 
+  const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
+  const limitOf = (path: string): { bytes: number; words: string } => {
+    const listed = options.sizes?.get(path);
+    const ceiling = { bytes: Math.min(maxBytes, answerCeiling(kindOfPath(path), probe.markets)), words: ceilingWords(kindOfPath(path), probe.markets) };
+    if (listed !== undefined && listed < ceiling.bytes) return { bytes: listed, words: `more than its file in the manifest (${listed} bytes)` };
+    return ceiling.bytes < maxBytes ? ceiling : { bytes: maxBytes, words: `more than the limit of ${maxBytes} bytes (--max-bytes)` };
+  };
+  /** An answer's limit: by its path below the base URL's; a URL elsewhere (never asked for by the checks) only --max-bytes. */
+  const limitAt = (url: URL): { bytes: number; words: string } => {
+    const ours = url.href.startsWith(address) || url.href.startsWith(baseUrl);
+    const path = url.pathname.startsWith(basePath) ? url.pathname.slice(basePath.length) || '/' : url.pathname;
+    return ours ? limitOf(path) : { bytes: maxBytes, words: `more than the limit of ${maxBytes} bytes (--max-bytes)` };
+  };
+
   const once = (url: URL, method: string, headers: Record<string, string>, keep: NonNullable<FetchOptions['keep']>): Promise<Fetched> =>
     new Promise((resolve, reject) => {
       // A deadline for the whole exchange, not an idle timer: a server that sends a byte now and then is cut at it too.
@@ -93,8 +138,9 @@ export function createProbe(baseUrl: string, options: ProbeOptions = {}): Probe 
       const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
       const req = send(url, { method, headers, agent: url.protocol === 'https:' ? agents.https : agents.http }, (res) => {
         const declared = method === 'HEAD' ? 0 : Number(res.headers['content-length'] ?? 0);
-        if (declared > maxBytes) {
-          req.destroy(new Error(`the answer declares ${declared} bytes, more than the limit of ${maxBytes} bytes (--max-bytes)`));
+        const limit = limitAt(url);
+        if (declared > limit.bytes) {
+          req.destroy(new Error(`the answer declares ${declared} bytes, ${limit.words}`));
           return;
         }
         const kept = typeof keep === 'function' ? keep(res.headers) : keep;
@@ -103,8 +149,8 @@ export function createProbe(baseUrl: string, options: ProbeOptions = {}): Probe 
         let received = 0;
         res.on('data', (chunk: Buffer) => {
           received += chunk.length;
-          if (received > maxBytes) {
-            req.destroy(new Error(`the answer is larger than the limit of ${maxBytes} bytes (--max-bytes)`));
+          if (received > limit.bytes) {
+            req.destroy(new Error(`the answer is ${limit.words}`));
             return;
           }
           hash.update(chunk);
@@ -129,10 +175,12 @@ export function createProbe(baseUrl: string, options: ProbeOptions = {}): Probe 
     return new URL(ours ? address + absolute.slice(baseUrl.length) : absolute);
   };
 
-  return {
+  const probe: Probe = {
     baseUrl,
     address,
     maxBytes,
+    markets: MARKETS_ASSUMED,
+    limitOf,
     async fetch(target, { method = 'GET', headers = {}, keep = true } = {}) {
       const url = routed(target);
       await acquire();
@@ -149,4 +197,5 @@ export function createProbe(baseUrl: string, options: ProbeOptions = {}): Probe 
       agents.https.destroy();
     },
   };
+  return probe;
 }

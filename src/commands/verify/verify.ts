@@ -6,6 +6,8 @@ import { runAllChecks, type CheckResult } from './checks.ts';
 import { createProbe, type Probe } from './http.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { ConfigError } from '../../contract/errors.ts';
+import { forTerminal, nestsDeeperThan } from '../../contract/untrusted.ts';
+import { manifestSizes, readManifest } from './manifest.ts';
 
 export interface VerifyReport {
   /** The deployment's BASE_URL, which its links are held to. */
@@ -23,6 +25,8 @@ export interface VerifyOptions {
   timeoutMs?: number;
   /** The most of one answer's body read (default `MAX_ANSWER_BYTES`, 64 MiB). */
   maxBytes?: number;
+  /** A build's manifest (dist/manifest.json): every variant of every route must be its file, and no answer larger. */
+  manifest?: string;
 }
 
 /** Names of this machine (loopback and the unspecified address serve prints with HOST=0.0.0.0): one deployment answers at all of them. */
@@ -38,7 +42,8 @@ export function sameMachine(a: string, b: string): boolean {
 async function builtWith(probe: Probe): Promise<string | undefined> {
   try {
     const res = await probe.fetch(PATHS.index);
-    const self: unknown = res.status === 200 ? (JSON.parse(res.body.toString('utf8')) as { links?: { self?: unknown } }).links?.self : undefined;
+    const text = res.body.toString('utf8');
+    const self: unknown = res.status === 200 && !nestsDeeperThan(text) ? (JSON.parse(text) as { links?: { self?: unknown } }).links?.self : undefined;
     return typeof self === 'string' && self.endsWith(PATHS.index) ? normalizeBaseUrl(self.slice(0, -PATHS.index.length)) : undefined;
   } catch {
     return undefined;
@@ -57,7 +62,9 @@ const reportOf = (baseUrl: string, address: string, checks: CheckResult[]): Veri
  */
 export async function verifyDeployment(target: string, options: VerifyOptions = {}): Promise<VerifyReport> {
   const address = normalizeBaseUrl(target);
-  let probe = createProbe(address, options);
+  const manifest = options.manifest === undefined ? undefined : { file: options.manifest, manifest: readManifest(options.manifest) };
+  const probeOptions = { ...options, ...(manifest === undefined ? {} : { sizes: manifestSizes(manifest.manifest) }) };
+  let probe = createProbe(address, probeOptions);
   try {
     const declared = await builtWith(probe);
     if (declared !== undefined && declared !== address) {
@@ -66,16 +73,17 @@ export async function verifyDeployment(target: string, options: VerifyOptions = 
         return reportOf(declared, address, [{ name: 'deployment BASE_URL', ok: false, detail: line, faults: [line] }]);
       }
       probe.close();
-      probe = createProbe(declared, { ...options, address });
+      probe = createProbe(declared, { ...probeOptions, address });
     }
-    return reportOf(probe.baseUrl, address, await runAllChecks(probe));
+    return reportOf(probe.baseUrl, address, await runAllChecks(probe, manifest));
   } finally {
     probe.close();
   }
 }
 
 export function formatReport(report: VerifyReport): string {
-  const lines = report.checks.map((c) => `${c.ok ? 'PASS' : 'FAIL'}  ${c.name}: ${c.detail}`);
+  // What a deployment sent may be quoted in a detail: its control characters never reach the terminal as they are.
+  const lines = report.checks.map((c) => `${c.ok ? 'PASS' : 'FAIL'}  ${forTerminal(c.name)}: ${forTerminal(c.detail)}`);
   const at =
     report.address === report.baseUrl || !sameMachine(report.address, report.baseUrl)
       ? report.address
@@ -109,7 +117,19 @@ export async function verifyCommand(args: readonly string[], options: VerifyConf
     return 2;
   }
   checkAddress(target);
-  const report = await verifyDeployment(target, { concurrency: options.concurrency, timeoutMs: options.timeoutMs, maxBytes: options.maxBytes });
+  let report: VerifyReport;
+  try {
+    report = await verifyDeployment(target, {
+      concurrency: options.concurrency,
+      timeoutMs: options.timeoutMs,
+      maxBytes: options.maxBytes,
+      ...(options.manifest === undefined ? {} : { manifest: options.manifest }),
+    });
+  } catch (error) {
+    if (options.manifest === undefined) throw error;
+    process.stderr.write(`market-profiles: verify: ${forTerminal((error as Error).message)}\n`);
+    return 2;
+  }
   process.stdout.write(options.json ? renderJson(report) : formatReport(report));
   return report.ok ? 0 : 1;
 }

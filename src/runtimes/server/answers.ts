@@ -1,7 +1,15 @@
 // Every answer the server can give, made ready once: route variants with flattened headers (at each route's first request), and bounded caches of repeated misses.
-import { PREFLIGHT_HEADERS, notFoundPageHeaders, notModifiedHeaders, okHeaders, problemHeaders, type Header } from '../../protocol/headers.ts';
+import {
+  PREFLIGHT_HEADERS,
+  internalErrorHeaders,
+  notFoundPageHeaders,
+  notModifiedHeaders,
+  okHeaders,
+  problemHeaders,
+  type Header,
+} from '../../protocol/headers.ts';
 import { NO_HEADER, parseAcceptEncoding, type Acceptable } from '../../protocol/negotiation.ts';
-import { pageMeant, pathHints, problemText, unknownPathProblem, type PathHints, type ProblemDetails } from '../../protocol/problems.ts';
+import { pageMeant, pathHints, problem, problemText, unknownPathProblem, type PathHints, type ProblemDetails } from '../../protocol/problems.ts';
 import { classifyPath, type PathVerdict } from '../../protocol/request-target.ts';
 import type { Route, RouteTable, Variant } from '../../routes/route-table.ts';
 
@@ -15,6 +23,8 @@ export interface PreparedVariant {
   ok: Flat;
   /** The headers a 304 may carry (RFC 9110 15.4.5) plus the common ones. */
   notModified: Flat;
+  /** Set when the variant's bytes could not be had as built (a file of dist/ replaced since): its 500, for it alone. */
+  refused?: Answer;
 }
 
 export interface PreparedRoute {
@@ -24,13 +34,26 @@ export interface PreparedRoute {
   lastModifiedMs: number;
 }
 
-function prepare(route: Route, lastModifiedMs: number): PreparedRoute {
-  const one = (variant: Variant): PreparedVariant => ({
-    variant,
-    body: variant.body,
-    ok: flat(okHeaders(route.headers, { encoding: variant.encoding, etag: variant.etag, bytes: variant.body.length })),
-    notModified: flat(notModifiedHeaders(route.headers, variant.etag)),
-  });
+/** Says why a variant's bytes were refused, once per variant. */
+export type Warn = (line: string) => void;
+
+function prepare(route: Route, lastModifiedMs: number, refused: Answer, warn: Warn): PreparedRoute {
+  const one = (variant: Variant): PreparedVariant => {
+    let body: Buffer;
+    try {
+      body = variant.body;
+    } catch (error) {
+      // The route's other variants are still served; this one answers 500 until the server is started on a rebuilt dist/.
+      warn(`refused to serve the ${variant.encoding} variant of ${route.path}: ${(error as Error).message}`);
+      return { variant, body: refused.body, ok: [], notModified: [], refused };
+    }
+    return {
+      variant,
+      body,
+      ok: flat(okHeaders(route.headers, { encoding: variant.encoding, etag: variant.etag, bytes: body.length })),
+      notModified: flat(notModifiedHeaders(route.headers, variant.etag)),
+    };
+  };
   return {
     identity: one(route.identity),
     gzip: route.gzip === undefined ? undefined : one(route.gzip),
@@ -53,6 +76,12 @@ export function problemAnswer(body: ProblemDetails, extra: readonly Header[] = [
   const bytes = Buffer.from(problemText(body));
   return { status: body.status, head: flat(problemHeaders(bytes.length, extra)), body: bytes };
 }
+
+/** The 500 of a bug, or of a variant whose bytes are not the build's: nothing of the request or of the fault in it. */
+export const INTERNAL_ERROR: Answer = (() => {
+  const body = Buffer.from(problemText(problem('', 'internal_server_error')));
+  return { status: 500, head: flat(internalErrorHeaders(body.length)), body };
+})();
 
 /** A cache that is cleared when full, so a client sending endless distinct keys cannot grow memory. */
 class Bounded<V> extends Map<string, V> {
@@ -81,7 +110,10 @@ export class Answers {
   /** and the path rules' verdicts by raw path, so a repeated miss is not decoded again. */
   private readonly verdicts = new Bounded<PathVerdict>(1024);
 
-  constructor(private readonly table: RouteTable) {
+  constructor(
+    private readonly table: RouteTable,
+    private readonly warn: Warn = (line) => void process.stderr.write(`market-profiles: ${line}\n`),
+  ) {
     this.lastModifiedMs = Date.parse(table.lastModified);
     this.knownIds = new Set(table.marketIds);
     this.notFoundPage = {
@@ -97,7 +129,7 @@ export class Answers {
   private prepare(path: string): PreparedRoute | undefined {
     const route = this.table.routes.get(path);
     if (route === undefined) return undefined;
-    const ready = prepare(route, this.lastModifiedMs);
+    const ready = prepare(route, this.lastModifiedMs, INTERNAL_ERROR, this.warn);
     this.prepared.set(path, ready);
     return ready;
   }

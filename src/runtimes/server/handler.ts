@@ -2,14 +2,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { notModified } from '../../protocol/conditional.ts';
-import { ALLOW, internalErrorHeaders } from '../../protocol/headers.ts';
+import { ALLOW } from '../../protocol/headers.ts';
 import { chooseEncoding } from '../../protocol/negotiation.ts';
-import { UNPARSABLE_REASON, badRequestProblem, methodProblem, problem, problemText } from '../../protocol/problems.ts';
+import { UNPARSABLE_REASON, badRequestProblem, methodProblem, problem } from '../../protocol/problems.ts';
 import { HOST_COUNT_REASON, HOST_VALUE_REASON, ORIGIN_FORM_REASON, http09Target, validHost } from '../../protocol/request-target.ts';
 import { judgeRequest } from '../../protocol/verdict.ts';
 import type { RouteTable } from '../../routes/route-table.ts';
 import { logged, type LogLine, type Sent } from './access-log.ts';
-import { Answers, PREFLIGHT, flat, problemAnswer, type Answer, type Flat, type PreparedRoute } from './answers.ts';
+import { Answers, INTERNAL_ERROR, PREFLIGHT, problemAnswer, type Answer, type Flat, type PreparedRoute } from './answers.ts';
 import { readFacts, repeatedReason, type RequestFacts } from './request-facts.ts';
 
 export interface HandlerOptions {
@@ -17,6 +17,8 @@ export interface HandlerOptions {
   logLine?: LogLine;
   /** Request line and headers, in bytes as sent (less the spaces around header values); larger requests get 431. */
   maxHeaderSize?: number;
+  /** Where a file of dist/ refused at its first read is named (stderr by default). */
+  warn?: (line: string) => void;
 }
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -63,6 +65,7 @@ function send(req: IncomingMessage, res: ServerResponse, answer: Answer, continu
 
 function serve(req: IncomingMessage, res: ServerResponse, route: PreparedRoute, facts: RequestFacts, answers: Answers, continued: boolean): Sent {
   const chosen = chooseEncoding(route, answers.accept(facts.acceptEncoding));
+  if (chosen.refused !== undefined) return send(req, res, chosen.refused, continued);
   const encoding = chosen.variant.encoding;
   if (notModified(facts, chosen.variant.etag, route.lastModifiedMs)) {
     writeHead(req, res, 304, chosen.notModified, continued);
@@ -99,7 +102,7 @@ export function headerFault(req: IncomingMessage, facts: RequestFacts): string |
 
 export function createHandler(table: RouteTable, options: HandlerOptions = {}): Handler {
   const maxHeaderSize = options.maxHeaderSize ?? Number.POSITIVE_INFINITY;
-  const answers = new Answers(table);
+  const answers = new Answers(table, options.warn);
   /** Set while shutting down: every answer then closes its connection, so draining ends. */
   let draining = false;
   /**
@@ -191,11 +194,6 @@ export function createHandler(table: RouteTable, options: HandlerOptions = {}): 
   };
   return Object.assign(listenerOf(guarded(false)), { setDraining, continued: listenerOf(guarded(true)), answeredBeforeBody, answering });
 }
-
-const INTERNAL_ERROR = (() => {
-  const body = Buffer.from(problemText(problem('', 'internal_server_error')));
-  return { body, head: flat(internalErrorHeaders(body.length)) };
-})();
 
 /** Last resort for a bug: log it, answer a 500 problem once, keep the process alive. */
 function fail(req: IncomingMessage, res: ServerResponse, error: unknown): Sent {

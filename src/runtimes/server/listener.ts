@@ -22,6 +22,8 @@ export interface ServerOptions {
   logLine?: LogLine;
   /** Shorter limits, for tests that watch a timeout happen; a running service uses LIMITS. */
   limits?: Partial<Limits>;
+  /** Where a file of dist/ refused at its first read is named; stderr by default. */
+  warn?: (line: string) => void;
 }
 
 export interface RunningServer {
@@ -212,7 +214,11 @@ export function startServer(source: TableSource, listen: { host: string; port: n
   const attach = (table: RouteTable): { handler: Handler; table: RouteTable } => {
     // Every variant compressed before the first request, not by it.
     compressAll(table.routes.values());
-    const handler = createHandler(table, { maxHeaderSize: limits.maxHeaderSize, ...(logLine === undefined ? {} : { logLine }) });
+    const handler = createHandler(table, {
+      maxHeaderSize: limits.maxHeaderSize,
+      ...(logLine === undefined ? {} : { logLine }),
+      ...(options.warn === undefined ? {} : { warn: options.warn }),
+    });
     server.on('request', handler);
     server.on('clientError', clientErrorHandler(table, logLine, handler, connections));
     // An Expect other than 100-continue is ignored (RFC 9110 10.1.1 allows it): the answer is the same bytes.

@@ -173,6 +173,25 @@ export function latestQuarterOf(source: string): string {
   return quarterLabel(quarterOfKey(latest));
 }
 
+/** Every series of the file, a market's or not, by its code, with the quarters it has a row for ("YYYY Qn"): what fetch compares. */
+export function quartersBySeries(source: string): Map<string, Set<string>> {
+  const series = new Map<string, Set<string>>();
+  let first = true;
+  eachLine(source, (raw) => {
+    if (first) {
+      first = false;
+      if (isHeader(raw)) return;
+    }
+    const code = codeOf(raw);
+    if (code === undefined) return;
+    const [year, quarter] = raw.slice(raw.indexOf(`,${code},`) + code.length + 2).split(',', 2);
+    const quarters = series.get(code.trim()) ?? new Set<string>();
+    quarters.add(quarterLabel({ year: Number(year), quarter: Number(quarter) }));
+    series.set(code.trim(), quarters);
+  });
+  return series;
+}
+
 /** The market's index quarter by quarter, from the first quarter with a value to `latest`; a quarter without a row or with "-" has no value. */
 function seriesOf(marketId: string, entry: Series, latest: Quarter): MetricSeries<FhfaMetric> {
   const end = quarterKey(latest.year, latest.quarter);

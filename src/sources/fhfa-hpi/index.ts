@@ -2,8 +2,9 @@
 import type { MarketDefinition } from '../../contract/markets.ts';
 import { loadedSource, readRetrieval } from '../parse.ts';
 import { defineSource, type ReadFixture, type SourceLoad } from '../source.ts';
-import { FIRST_YEAR, latestQuarterOf, readSeriesFile, type FhfaMetric } from './adapter.ts';
+import { FIRST_YEAR, latestQuarterOf, quartersBySeries, readSeriesFile, type FhfaMetric } from './adapter.ts';
 import { DIR, FILE, MASTER, SOURCE_ID, URL_MASTER, URL_METRO } from './format.ts';
+import { masterPeriodsBySeries } from './master.ts';
 
 export const fhfaHpi = defineSource({
   sourceId: SOURCE_ID,
@@ -57,6 +58,7 @@ export const fhfaHpi = defineSource({
   ],
   origins: ['https://www.fhfa.gov'],
   vintageOf: (read: ReadFixture) => latestQuarterOf(read(FILE)),
+  seriesPeriods: (read: ReadFixture) => new Map([...quartersBySeries(read(FILE)), ...masterPeriodsBySeries(read(MASTER))]),
   load(read: ReadFixture, markets: readonly MarketDefinition[]): SourceLoad<FhfaMetric> {
     const retrieval = readRetrieval(read, DIR);
     const { kinds, through, ...values } = readSeriesFile(read(FILE), read(MASTER), markets, retrieval.latestRetrievedAt);

@@ -110,3 +110,25 @@ export function readMaster(source: string, wanted: ReadonlySet<string>, quarters
   }
   return { places, skipped };
 }
+
+/**
+ * Every series of the master file, whatever its kind, by "<hpi_type> <hpi_flavor> <frequency> <place_id>", with the
+ * periods it has a line for ("2026 Q2", "2026 M5"): what fetch holds a download to, so none loses a period it had.
+ */
+export function masterPeriodsBySeries(source: string): Map<string, Set<string>> {
+  const series = new Map<string, Set<string>>();
+  let header = true;
+  eachLine(source, (raw, line) => {
+    if (header) {
+      header = false;
+      return;
+    }
+    const fields = splitCsvLine(raw, { file: MASTER, line });
+    const [type = '', flavor = '', frequency = '', , , id = '', yr = '', period = ''] = fields;
+    const key = `${type} ${flavor} ${frequency} ${id}`;
+    const periods = series.get(key) ?? new Set<string>();
+    periods.add(`${yr} ${frequency === 'quarterly' ? 'Q' : 'M'}${period}`);
+    series.set(key, periods);
+  });
+  return series;
+}
