@@ -3,6 +3,7 @@ import { InvariantError } from '../contract/errors.ts';
 import type { Header } from '../protocol/headers.ts';
 import type { Encoding } from '../protocol/negotiation.ts';
 import type { Manifest } from './manifest.ts';
+import type { PageHint } from '../protocol/problems.ts';
 
 /**
  * Cloudflare refuses a static asset over 25 MiB (wrangler checks each file before it uploads any); the bulk series CSV
@@ -31,6 +32,9 @@ export interface EdgeData {
   marketIds: string[];
   /** The HTML 404 page's file and length. */
   notFoundPage: [file: string, bytes: number];
+  /** What an unknown path outside /api/ may mean (problems.ts, pageHints), and the 404 page naming each page meant: its file and length, by path. */
+  pageHints: PageHint[];
+  hintPages: Record<string, [file: string, bytes: number]>;
   /** Route header lists, each written once (most routes of a kind share one). */
   headerSets: Header[][];
   routes: Record<string, EdgeRoute>;
@@ -96,6 +100,8 @@ export function edgeData(m: Manifest, partBytes = ASSET_SIZE_LIMIT): EdgeData {
     lastModified: m.lastModified,
     marketIds: m.marketIds,
     notFoundPage: [m.notFoundPage.file, m.notFoundPage.bytes],
+    pageHints: m.pageHints,
+    hintPages: Object.fromEntries(m.hintPages.map((e) => [e.path, [e.file, e.bytes]])),
     headerSets,
     routes,
   };

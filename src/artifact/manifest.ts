@@ -6,7 +6,7 @@ import { InvariantError } from '../contract/errors.ts';
 import { byId } from '../contract/json.ts';
 import { entriesOf } from '../contract/records.ts';
 import { CONTENT_TYPES, NOT_FOUND_PAGE_HEADERS, PROBLEM_HEADERS, type Kind } from '../protocol/headers.ts';
-import { marketProblem, notFoundProblem, problemText } from '../protocol/problems.ts';
+import { marketProblem, notFoundProblem, problemText, type PageHint } from '../protocol/problems.ts';
 import type { Route, RouteTable, Variant } from '../routes/route-table.ts';
 
 /** The folder under dist/ that a static engine serves as its root. */
@@ -15,6 +15,11 @@ export const SITE_DIR = 'site';
 export const NOT_FOUND_FILE = '404.html';
 /** Problem bodies as files, for engines that cannot build one per request (CDNs). */
 export const PROBLEMS_DIR = '_problems';
+/** The 404 pages that name the page a path meant, one per page, for the engines that choose one by the path (nginx, the Worker). */
+export const HINT_PAGES_DIR = '_404';
+
+/** The file of the 404 page naming a page: its path's segments joined by hyphens ("/markets/us-tx-austin" is _404/markets-us-tx-austin.html). */
+export const hintPageFile = (path: string): string => `${HINT_PAGES_DIR}/${path.slice(1).replace(/[^A-Za-z0-9.-]+/g, '-')}.html`;
 
 const EXTENSIONS: Record<Route['kind'], string> = { json: 'json', csv: 'csv', html: 'html', css: 'css', problem: 'json', zip: 'zip', text: 'txt', xml: 'xml' };
 
@@ -72,6 +77,9 @@ export interface Manifest {
   routes: ManifestEntry[];
   notFoundPage: ManifestErrorFile;
   problems: ManifestErrorFile[];
+  /** What an unknown path outside /api/ may mean (problems.ts, pageHints), tried in order, and the 404 page naming each page meant, by its path. */
+  pageHints: PageHint[];
+  hintPages: (ManifestErrorFile & { path: string })[];
   /**
    * Fingerprint of what `npm run build` built this from (fixtures, archive, code, node, BASE_URL): `serve` loads the
    * route table from the artifact only when its own inputs give the same fingerprint. Absent from other builds.
@@ -81,6 +89,21 @@ export interface Manifest {
 
 const sha256 = (body: Buffer): string => createHash('sha256').update(body).digest('hex');
 const byPath = byId((r: { path: string }) => r.path);
+
+/** The 404 pages that name a page, as files (site-relative), each with the path of the page it names. */
+export function hintPageFiles(table: RouteTable): { entry: Omit<ManifestErrorFile, 'bytes' | 'sha256'> & { path: string }; body: Buffer }[] {
+  return [...table.hintPages].map(([path, body]) => ({
+    entry: {
+      file: hintPageFile(path),
+      status: 404,
+      answers: `an unknown path outside /api/ that means ${path}`,
+      contentType: CONTENT_TYPES.html,
+      headers: Object.fromEntries(NOT_FOUND_PAGE_HEADERS),
+      path,
+    },
+    body,
+  }));
+}
 
 /** The error bodies written as files (site-relative), with what each answers. */
 export function errorFiles(table: RouteTable): { entry: Omit<ManifestErrorFile, 'bytes' | 'sha256'>; body: Buffer }[] {
@@ -133,6 +156,8 @@ export function buildManifest(table: RouteTable, builtFrom?: string): Manifest {
     routes,
     notFoundPage,
     problems,
+    pageHints: [...table.pageHints],
+    hintPages: hintPageFiles(table).map(({ entry, body }) => ({ ...entry, bytes: body.length, sha256: sha256(body) })),
     ...(builtFrom === undefined ? {} : { builtFrom }),
   };
 }
@@ -301,7 +326,7 @@ export function readBuild(outDir: string, builtFrom: string): RouteTable | undef
 
 function tableOf(manifest: Manifest, outDir: string): RouteTable | undefined {
   const site = join(outDir, SITE_DIR);
-  if (!allListed(site, [...manifest.routes.flatMap((entry) => entry.variants), manifest.notFoundPage])) return undefined;
+  if (!allListed(site, [...manifest.routes.flatMap((entry) => entry.variants), manifest.notFoundPage, ...manifest.hintPages])) return undefined;
   const variantOf = (v: ManifestVariant): Variant => {
     const body = readLater(site, v);
     return {
@@ -336,5 +361,7 @@ function tableOf(manifest: Manifest, outDir: string): RouteTable | undefined {
     marketIds: manifest.marketIds,
     routes,
     notFoundPage: readLater(site, manifest.notFoundPage)(),
+    pageHints: manifest.pageHints,
+    hintPages: new Map(manifest.hintPages.map((e) => [e.path, readLater(site, e)()])),
   };
 }

@@ -29,7 +29,7 @@ import {
   marketPathSource,
   RESERVED_SEGMENT_SOURCE,
 } from '../protocol/request-target.ts';
-import type { Manifest, ManifestEntry } from './manifest.ts';
+import { HINT_PAGES_DIR, type Manifest, type ManifestEntry } from './manifest.ts';
 import { conditionalMaps, fastPathMaps, negotiationMaps, targetMaps, type VariantSet } from './nginx-maps.ts';
 import { mapBlock, nginxSize, nginxTime, quote, quoteWithVariables, regexKey, slug } from './nginx-syntax.ts';
 import { entriesOf, keysOf } from '../contract/records.ts';
@@ -70,10 +70,24 @@ const fullOnly = (name: string): string => `mp_o_${slug(name)}`;
  * What a 404 points to (problems.ts, unknownPathProblem): the route a path differs from only by case or trailing slashes
  * (`$mp_canonical`, one caseless regex per route under /api/, read only when a 404 is written), and for a vintage path
  * whether its date is a snapshot's (`$mp_vknown`) and may be echoed (`$mp_vdate_echo`); `$mp_hint` is c, v or empty.
+ * Outside /api/, the HTML 404 page to send (`$mp_nf_page`): the one naming the page a path means, by the same caseless
+ * patterns the embedded server and the Worker match (problems.ts, pageHints), read only when error_page sends it.
  */
-function hintMaps(hints: PathHints): string {
+function hintMaps(hints: PathHints, m: Manifest): string {
   const escape = (path: string): string => path.replace(/[.\\^$|?*+()[\]{}]/g, '\\$&');
+  const hintFiles = new Map(m.hintPages.map((e) => [e.path, e.file]));
   return [
+    mapBlock(
+      '$mp_path',
+      'mp_nf_page',
+      hints.pages
+        .flatMap((h): [string, string][] => {
+          const file = hintFiles.get(h.path);
+          return file === undefined ? [] : [[regexKey(h.pattern, true), quote(file)]];
+        })
+        .concat([['default', quote(m.notFoundPage.file)]]),
+      'the HTML 404 page: the one naming the page a path outside /api/ means (problems.ts, pageHints), in order, else the plain one',
+    ),
     mapBlock(
       '$mp_path',
       'mp_canonical',
@@ -175,7 +189,10 @@ function headerNames(m: Manifest): { keepNames: string[]; fullNames: string[] } 
 /** The http-context part: every map the server part reads. */
 export function nginxHttpConf(m: Manifest): string {
   // What a 404 points to, read once for the hint maps and the bodies that use them.
-  const hints = pathHints(m.routes.map((r) => r.path));
+  const hints = pathHints(
+    m.routes.map((r) => r.path),
+    m.pageHints,
+  );
   const statusMaps = headerNames(m).fullNames.map((name) =>
     mapBlock(
       `"$status|$mp_v_${slug(name)}"`,
@@ -195,7 +212,7 @@ export function nginxHttpConf(m: Manifest): string {
     negotiationMaps(),
     conditionalMaps(),
     fastPathMaps(sets),
-    hintMaps(hints),
+    hintMaps(hints, m),
     errorBodyMaps(m, hints),
     '# headers a 304 must not carry, blanked unless the answer is a 200',
     ...statusMaps,
@@ -355,7 +372,7 @@ export function nginxServerConf(m: Manifest): string {
     '# An error met on the way to an error page (a malformed body, read before the 404 page is sent) gets its problem',
     "# body too, never nginx's own HTML page.",
     'recursive_error_pages on;',
-    `error_page 404 /${m.notFoundPage.file};`,
+    'error_page 404 /$mp_nf_page;',
     '',
     '# Headers of every problem answer (locations without add_header of their own inherit them).',
     ...addHeaders([...PROBLEM_HEADERS, [ALLOW[0], '$mp_allow']], true),
@@ -387,6 +404,11 @@ export function nginxServerConf(m: Manifest): string {
       '}',
     ]),
     `location = ${quote(`/${m.notFoundPage.file}`)} {`,
+    '    internal;',
+    `    default_type ${quote(m.notFoundPage.contentType)};`,
+    indent(addHeaders(NOT_FOUND_PAGE_HEADERS, true)),
+    '}',
+    `location ^~ ${quote(`/${HINT_PAGES_DIR}/`)} {`,
     '    internal;',
     `    default_type ${quote(m.notFoundPage.contentType)};`,
     indent(addHeaders(NOT_FOUND_PAGE_HEADERS, true)),

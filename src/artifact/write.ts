@@ -6,7 +6,7 @@ import { EDGE_ASSETS_DIR, edgeFiles } from './edge.ts';
 import { ASSET_SIZE_LIMIT, edgeAssetFiles, edgeData } from './edge-data.ts';
 import { nginxFiles } from './nginx.ts';
 import { renderJson } from '../contract/json.ts';
-import { SITE_DIR, VARIANT_SUFFIX, buildManifest, errorFiles, fileFor } from './manifest.ts';
+import { SITE_DIR, VARIANT_SUFFIX, buildManifest, errorFiles, fileFor, hintPageFiles } from './manifest.ts';
 import type { RouteTable } from '../routes/route-table.ts';
 
 /** What an artifact records beside the table, and how its edge assets are cut. */
@@ -42,6 +42,10 @@ export function artifactFiles(table: RouteTable, options: ArtifactOptions = {}):
   }
   for (const { entry, body } of errorFiles(table)) files.set(join(SITE_DIR, entry.file), body);
   edgeAssets.push([join(EDGE_ASSETS_DIR, manifest.notFoundPage.file), table.notFoundPage]);
+  for (const { entry, body } of hintPageFiles(table)) {
+    files.set(join(SITE_DIR, entry.file), body);
+    edgeAssets.push([join(EDGE_ASSETS_DIR, entry.file), body]);
+  }
   for (const [file, text] of [...nginxFiles(manifest), ...cdnFiles(manifest), ...edgeFiles(edge)]) files.set(file, Buffer.from(text));
   for (const [file, body] of edgeAssets) files.set(file, body);
   files.set('manifest.json', Buffer.from(renderJson(manifest)));

@@ -45,7 +45,7 @@ export interface EndpointRecord<S extends Scope> {
     /** `value`: the served body; `excerpt`: the served body cut short (one market's, each metric's latest observation); `none`: binary, no example. */
     example: 'value' | 'excerpt' | 'none';
   };
-  /** Listed on the home page and in every page's footer (one-path endpoints): its place in that list, label, format and what it holds. */
+  /** Listed in the home page's site map (one-path endpoints): its place in that list, label, format and what it holds. */
   listed?: { position: number; label: string; format: string; description: string };
   /**
    * Its entry on the data catalog page: its place there, the anchor and title where the listed ones do not serve, and what
@@ -54,8 +54,6 @@ export interface EndpointRecord<S extends Scope> {
   catalog?: { position: number; anchor?: string; title?: string; description?: string };
   /** A resource of the Data Package: its title and description (a market's: `{market}` is its display name, `{name}` and `{state}` its name and state; a vintage's: `{date}` its snapshot date). */
   dataPackage?: { title: string; description: string };
-  /** The words the home page's charts link it by, as the data they draw. */
-  chartData?: string;
   /** An endpoint of the contract (docs/contract.md section 4), which `verify` holds every deployment to. */
   contract?: true;
 }
@@ -161,7 +159,6 @@ export const ENDPOINTS = {
     listed: { position: 2, label: 'All markets, CSV', format: 'CSV', description: 'One row per metric of every market, sorted by market id, then metric id.' },
     catalog: { position: 4, description: 'Every market in one CSV, rows sorted by market id, then metric id; saved as {attachment}.' },
     dataPackage: { title: 'Every market', description: 'Every metric of every market, sorted by market_id, then metric_id.' },
-    chartData: 'every metric of every market (CSV)',
   },
   series: {
     scope: 'market',
@@ -246,7 +243,6 @@ export const ENDPOINTS = {
       description:
         'Every observation of every metric of every market in long format (period, period_start, period_end, value, margin_of_error, illustrative, area), sorted by market_id, metric_id, then period.',
     },
-    chartData: 'every observation behind them, with periods and margins of error (CSV)',
   },
   vintages: {
     scope: 'service',

@@ -30,7 +30,7 @@ export const PROBLEM_CATALOGUE = {
     title: 'Not found',
     type: 'catalog',
     detail: 'Nothing is published at this path. Paths are exact and lower case, without a trailing slash; the data catalog lists every endpoint.',
-    note: 'Nothing is published at the path under /api/. Paths are exact and lower case, without a trailing slash; the body links this catalog. Where a path differs from a published one only by case or a trailing slash, canonicalPath names that one (still a 404, never a redirect); under /api/vintages/ a date no snapshot has gets the list of snapshot dates, knownSnapshotDates. Unknown page paths outside /api/ answer an HTML "page not found" page instead.',
+    note: 'Nothing is published at the path under /api/. Paths are exact and lower case, without a trailing slash; the body links this catalog. Where a path differs from a published one only by case or a trailing slash, canonicalPath names that one (still a 404, never a redirect); under /api/vintages/ a date no snapshot has gets the list of snapshot dates, knownSnapshotDates. Unknown paths outside /api/ answer the HTML "page not found" page instead, which names first the page a path differs from only by case or a trailing slash, or the market it names by its id, city name or slug.',
   },
   market_not_found: {
     status: 404,
@@ -123,12 +123,79 @@ export const notFoundProblem = (baseUrl: string, path?: string): ProblemDetails 
   problem(baseUrl, 'not_found', undefined, path, { catalog: `${baseUrl}${PATHS.dataCatalog}` });
 
 /**
- * What a 404 under /api/ can point to: the published path a request's path differs from only by case or a trailing
+ * What a 404 can point to. Under /api/: the published path a request's path differs from only by case or a trailing
  * slash (by that path lower-cased without its trailing slashes), and the snapshot dates with vintages, newest first.
+ * Outside it: the page a path means (pageHints), which the HTML 404 page names first.
  */
 export interface PathHints {
   readonly canonical: ReadonlyMap<string, string>;
   readonly snapshotDates: readonly string[];
+  readonly pages: readonly PageHint[];
+}
+
+/**
+ * A page a path outside /api/ can be meant for: a regular expression (matched without regard to case, the same source
+ * in every engine: compiled by the embedded server and the Worker, written into nginx's map) and the page's path.
+ */
+export interface PageHint {
+  pattern: string;
+  path: string;
+}
+
+/** A market as a mistyped path may name it: its id, city name, slug and state. */
+export interface MarketAliases {
+  id: string;
+  name: string;
+  slug: string;
+  state: string;
+  stateCode: string;
+}
+
+const escapeRegExp = (text: string): string => text.replace(/[.\\^$|?*+()[\]{}]/g, '\\$&');
+/** Words of a name as a path may write them: lower case, one separator or none between ("san-francisco", "San Francisco", "sanfrancisco"). */
+const wordsPattern = (text: string): string =>
+  text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== '')
+    .map(escapeRegExp)
+    .join('[-_ ]?');
+
+/**
+ * The pages a 404 outside /api/ can name, tried in order: a published page path in other case or with trailing slashes
+ * ("/Methodology", "/data-status/"); then a market named by its id, city name or slug, with or without /markets/ before
+ * it, its state code or name before or after it ("/markets/austin", "/Austin", "/markets/us-tx-austin/", "/austin-tx",
+ * "/markets/San Francisco, CA"). A name two markets share hints only with its state; `marketPage` is a market's page path.
+ */
+export function pageHints(paths: Iterable<string>, markets: readonly MarketAliases[], marketPage: (id: string) => string): PageHint[] {
+  const pages = [...paths].filter((p) => !isApiPath(p) && p !== '/').map((path) => ({ pattern: `^${escapeRegExp(path)}/*$`, path }));
+  const names = (m: MarketAliases): string[] => [...new Set([wordsPattern(m.name), wordsPattern(m.slug)])];
+  const shared = (name: string): boolean => markets.filter((m) => names(m).includes(name)).length > 1;
+  const byName = markets.map((m) => {
+    const state = `(?:${[...new Set([wordsPattern(m.stateCode), wordsPattern(m.state)])].join('|')})`;
+    const before = `(?:us[-_ ]?)?${state}[-_ ]?`;
+    const after = `,?[-_ ]?${state}`;
+    const name = `(?:${names(m).join('|')})`;
+    const either = names(m).some(shared) ? `(?:${before}${name}|${name}${after})` : `(?:${before})?${name}(?:${after})?`;
+    return { pattern: `^/(?:markets?/)?${either}/*$`, path: marketPage(m.id) };
+  });
+  return [...pages, ...byName];
+}
+
+const compiled = new WeakMap<PageHint, RegExp>();
+
+/** The page a path outside /api/ is meant for, by the first hint whose pattern it matches; undefined for none (or an /api/ path). */
+export function pageMeant(path: string, hints: Pick<PathHints, 'pages'>): string | undefined {
+  if (isApiPath(path)) return undefined;
+  for (const hint of hints.pages) {
+    let re = compiled.get(hint);
+    if (re === undefined) {
+      re = new RegExp(hint.pattern, 'i');
+      compiled.set(hint, re);
+    }
+    if (re.test(path)) return hint.path;
+  }
+  return undefined;
 }
 
 const hintKey = (path: string): string => path.toLowerCase().replace(/(?<=.)\/+$/, '');
@@ -137,8 +204,8 @@ const VINTAGE_PATH = new RegExp(`^${PATHS.vintages.replaceAll('/', '\\/')}\\/([^
 /** A segment that is a date, as snapshot dates are written. */
 export const DATE_SEGMENT_SOURCE = '[0-9]{4}-[0-9]{2}-[0-9]{2}';
 
-/** The hints of a set of published paths (a route table's). */
-export function pathHints(paths: Iterable<string>): PathHints {
+/** The hints of a set of published paths (a route table's), with the table's page hints. */
+export function pathHints(paths: Iterable<string>, pages: readonly PageHint[] = []): PathHints {
   const canonical = new Map<string, string>();
   const dates = new Set<string>();
   for (const path of paths) {
@@ -147,10 +214,10 @@ export function pathHints(paths: Iterable<string>): PathHints {
     const date = VINTAGE_PATH.exec(path)?.[1];
     if (date !== undefined) dates.add(date);
   }
-  return { canonical, snapshotDates: [...dates].sort().reverse() };
+  return { canonical, snapshotDates: [...dates].sort().reverse(), pages };
 }
 
-const NO_HINTS: PathHints = { canonical: new Map(), snapshotDates: [] };
+const NO_HINTS: PathHints = { canonical: new Map(), snapshotDates: [], pages: [] };
 
 /** The sentence and field a 404 adds when its path differs from a published one only by case or a trailing slash. */
 export const canonicalHint = (problem: ProblemDetails, canonical: string): ProblemDetails => ({

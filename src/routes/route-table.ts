@@ -4,7 +4,8 @@ import { CACHE_CONTROL, COMMON_HEADERS, CONTENT_TYPES, PAGE_HEADERS, type Header
 import type { Served } from '../describe/served.ts';
 import { InvariantError } from '../contract/errors.ts';
 import { ARCHIVE_BASE_URL, PATHS, vintageFileOf, vintagePathOf } from '../contract/paths.ts';
-import { renderAllPages as renderPages, renderNotFound as renderNotFoundPage } from '../render/pages/render.tsx';
+import { renderAllPages as renderPages, renderHintPages, renderNotFound as renderNotFoundPage } from '../render/pages/render.tsx';
+import { pageHints, type PageHint } from '../protocol/problems.ts';
 import type { PageInput } from '../render/pages/site.ts';
 import { RENDERERS, type RenderInput } from './renderers.ts';
 import { etagOf, routeOf, variants, type Variants } from './variants.ts';
@@ -29,6 +30,10 @@ export interface RouteTable {
   routes: Map<string, Route>;
   /** Body of the HTML 404 page, answered for unknown paths outside /api/. */
   notFoundPage: Buffer;
+  /** What an unknown path outside /api/ may mean: the page a path names in other case, or a market by its name or slug, tried in order. */
+  pageHints: readonly PageHint[];
+  /** The 404 page that names a page first ("Did you mean Austin, TX?"), by the path of the page meant. */
+  hintPages: ReadonlyMap<string, Buffer>;
 }
 
 /** What the routes are made of: the build's data, and the origin every absolute URL starts with (the pages' input too). */
@@ -143,6 +148,11 @@ export function buildRoutes(input: RouteInput): RouteTable {
     });
     routes.set(path, routeOf({ path, kind: record.kind, contentType: CONTENT_TYPES[record.kind], headers }, body));
   }
+  const hints = pageHints(
+    routes.keys(),
+    snapshot.markets.map(({ profile: { market } }) => market),
+    PATHS.marketPage,
+  );
   return {
     baseUrl,
     snapshotDate,
@@ -150,5 +160,7 @@ export function buildRoutes(input: RouteInput): RouteTable {
     marketIds: snapshot.markets.map((m) => m.profile.market.id),
     routes,
     notFoundPage: Buffer.from(renderNotFoundPage(input), 'utf8'),
+    pageHints: hints,
+    hintPages: new Map([...renderHintPages(input, new Set(hints.map((h) => h.path)))].map(([path, html]) => [path, Buffer.from(html, 'utf8')])),
   };
 }

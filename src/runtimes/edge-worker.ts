@@ -15,6 +15,7 @@ import { chooseEncoding, parseAcceptEncoding, type Acceptable, type Encoding } f
 import {
   badRequestProblem,
   methodProblem,
+  pageMeant,
   pathHints,
   problem,
   problemText,
@@ -110,11 +111,10 @@ export function createEdgeWorker(data: EdgeData): EdgeWorker {
   const routes = new Map<string, EdgeRoute>(Object.entries(data.routes));
   const prepared = new Map<EdgeRoute, PreparedRoute>();
   const known = new Set(data.marketIds);
-  /** What a 404 can point to (canonical paths, snapshot dates), made at the first miss. */
+  /** What a 404 can point to (canonical paths, snapshot dates, the page a path means), made at the first miss. */
   let hints: PathHints | undefined;
   const lastModifiedMs = Date.parse(data.lastModified);
   const [notFoundFile, notFoundBytes] = data.notFoundPage;
-  const notFoundParts = assetParts(notFoundFile, notFoundBytes);
   const accepts = new Map<string, Acceptable>();
 
   /** A route's answers, made once per route the first time it is asked for. */
@@ -237,11 +237,14 @@ export function createEdgeWorker(data: EdgeData): EdgeWorker {
         return answer(200, headers, head ? null : await stored(env, chosen.files, chosen.bytes), head);
       }
       case 'not_found': {
-        hints ??= pathHints(routes.keys());
+        hints ??= pathHints(routes.keys(), data.pageHints);
         const p = unknownPathProblem(data.baseUrl, verdict.path, known, data.marketIds, hints);
         if (p !== undefined) return problemResponse(p, head);
-        const headers = notFoundPageHeaders(notFoundBytes);
-        return answer(404, explicit ? [...headers, EXPLICIT_IDENTITY] : headers, head ? null : await stored(env, notFoundParts, notFoundBytes), head);
+        // Outside /api/: the 404 page that names the page the path meant, where it means one.
+        const meant = pageMeant(verdict.path, hints);
+        const [file, bytes] = (meant === undefined ? undefined : data.hintPages[meant]) ?? [notFoundFile, notFoundBytes];
+        const headers = notFoundPageHeaders(bytes);
+        return answer(404, explicit ? [...headers, EXPLICIT_IDENTITY] : headers, head ? null : await stored(env, assetParts(file, bytes), bytes), head);
       }
       case 'preflight':
         return answer(204, explicit ? [...PREFLIGHT_HEADERS, EXPLICIT_IDENTITY] : PREFLIGHT_HEADERS, null, true);

@@ -13,7 +13,6 @@ import { readArchive } from '../../src/archive/archive.ts';
 import type { RouteTable } from '../../src/routes/route-table.ts';
 import { ContractError, DataError } from '../../src/contract/errors.ts';
 import { CHART_MARKET_LIMIT } from '../../src/render/pages/chart-parts.ts';
-import { FOOTER_MARKET_LIMIT } from '../../src/render/pages/layout.tsx';
 import { MAX_FIXTURE_BYTES, fixturesOnDisk } from '../../src/sources/load.ts';
 import type { SourceModule, SourceLoad } from '../../src/sources/source.ts';
 import { FIXTURES_DIR, FIXTURE_FILES, buildTable, fixtureReader } from '../support/data.ts';
@@ -375,23 +374,21 @@ describe('a profile that breaks the published contract stops the build', () => {
 });
 
 describe('scale: a page does not grow with the number of markets', () => {
-  // Past FOOTER_MARKET_LIMIT the footer links to the home page's table instead of listing every market, so each
-  // market page keeps its size and the build stays linear (npm run bench:build measures the time).
+  // The footer lists no markets (the home page's table does), and past CHART_MARKET_LIMIT a band stands for the other
+  // markets on each strip, so each market page keeps its size and the build stays linear (npm run bench:build measures the time).
   const marketPage = (n: number): { html: string; count: number } => {
     const table = buildWorld({ baseUrl: 'http://localhost:3000', ...synthetic(n) });
     const id = table.marketIds[0] ?? '';
     return { html: table.routes.get(`/markets/${id}`)?.identity.body.toString('utf8') ?? '', count: table.marketIds.length };
   };
-  const small = marketPage(FOOTER_MARKET_LIMIT + 8);
-  const large = marketPage(4 * FOOTER_MARKET_LIMIT);
+  const small = marketPage(CHART_MARKET_LIMIT + 8);
+  const large = marketPage(4 * CHART_MARKET_LIMIT);
 
   test('the same market page is the same size with four times the markets, numbers aside', () => {
-    // The page places the market among all the others (ranks, quartiles, lowest and highest), so its numbers change
-    // with the set of markets; its shape must not: numbers are masked before the sizes are compared. A strip prints the
-    // lowest and highest values at its ends only where they are not the market's own (printed once, above its dot),
-    // which also turns on the set of markets: those end values are left out of the shape too.
-    const shape = (html: string): string => html.replace(/\d[\d,.]*/g, '#').replace(/<text x="#%?" y="#">[$\u2212]?#%?<\/text>/g, '');
-    assert.equal(large.count, 4 * FOOTER_MARKET_LIMIT);
+    // The page places the market among all the others (ranks, quartiles), so its numbers change with the set of
+    // markets; its shape must not: numbers are masked before the sizes are compared.
+    const shape = (html: string): string => html.replace(/\d[\d,.]*/g, '#');
+    assert.equal(large.count, 4 * CHART_MARKET_LIMIT);
     assert.ok(small.html.length > 0, 'small.html.length > 0');
     assert.ok(
       Math.abs(shape(large.html).length - shape(small.html).length) <= 16,
@@ -400,19 +397,23 @@ describe('scale: a page does not grow with the number of markets', () => {
     assert.ok(Math.abs(large.html.length - small.html.length) <= small.html.length / 100, `${small.html.length} vs ${large.html.length} bytes`);
   });
 
-  test('past the chart limit each other market is no longer a dot of its own: a band over the middle half stands for them', () => {
+  test('past the chart limit each other market is no longer a tick of its own: a band over the middle half stands for them', () => {
     assert.ok(small.count > CHART_MARKET_LIMIT, 'small.count > CHART_MARKET_LIMIT');
     for (const { html } of [small, large]) {
-      const chart = html.match(/<svg class="chart chart-standing"[\s\S]*?<\/svg>/)?.[0] ?? '';
-      assert.ok(chart !== '', 'the standing chart is drawn');
-      // Per metric: the market's own dot only, and one band.
-      assert.equal((chart.match(/<circle /g) ?? []).length, (chart.match(/<rect /g) ?? []).length);
+      const strips = [...html.matchAll(/<svg class="strip"[\s\S]*?<\/svg>/g)].map((m) => m[0]);
+      assert.ok(strips.length > 0, 'the strips are drawn');
+      // Per strip: the market's own dot, one band, and the line itself.
+      for (const strip of strips) {
+        assert.equal((strip.match(/<circle /g) ?? []).length, 1);
+        assert.equal((strip.match(/<rect /g) ?? []).length, 1);
+        assert.equal((strip.match(/<line /g) ?? []).length, 1);
+      }
     }
   });
 
-  test('past the limit the footer links to the comparison on the home page', () => {
-    assert.match(large.html, new RegExp(`<a href="/#compare">All ${large.count} markets</a>, compared on the home page`));
-    assert.equal((large.html.match(/href="\/markets\//g) ?? []).length, 0, 'no market is listed in the footer');
+  test('no market page lists the other markets: the footer points to the home page instead', () => {
+    assert.equal((large.html.match(/href="\/markets\//g) ?? []).length, 0, 'no market is linked from a market page');
+    assert.ok(large.html.includes('<a href="/#compare">every market</a>'), 'the footer links the comparison');
   });
 });
 

@@ -209,12 +209,13 @@ describe('a fourth source with one metric, added by its module, its fixture and 
   test('the pages show it: the market page, the methodology, the data sources and the home page', () => {
     const market = body(`/markets/${AUSTIN}`);
     assert.match(market, /Sample fair market rent, two bedrooms/);
-    assert.match(market, /\$1,760 per month/);
+    // In the table of every figure: the value, and the period its money is over.
+    assert.match(market, /\$1,760<span class="per"> a month<\/span>/);
     assert.match(body('/methodology'), /id="metric-sampleFairMarketRent"/);
     const sources = body('/data-sources');
     assert.match(sources, /id="hud-fmr-sample"/);
     assert.match(sources, /HUD data are works of the U\.S\. Government/);
-    assert.match(body('/'), /Sample fair market rent/);
+    assert.match(body('/'), /sample fair market rent \(HUD FMR, 2026\)/);
     assert.match(body('/data-status'), /HUD Fair Market Rents \(test sample\)/);
   });
 });

@@ -14,7 +14,7 @@ import type { Route, RouteTable } from '../../src/routes/route-table.ts';
 import { OWN, ROWS, ask, type EngineName } from './agreement.ts';
 import { SEED, fuzz, generator, summary } from './fuzz.ts';
 import { buildWorld } from '../world/world.ts';
-import { pathHints, problemText, unknownPathProblem } from '../../src/protocol/problems.ts';
+import { pageMeant, pathHints, problemText, unknownPathProblem } from '../../src/protocol/problems.ts';
 
 export interface StartedEngine {
   /** BASE_URL the engine's bytes were built with (links, schema ids). */
@@ -316,13 +316,17 @@ export function checkResponse(x: Expected, res: RawResponse, label: string, leni
   if (res.head) return 'empty';
   if (type === HTML_TYPE) {
     assert.equal(res.status, 404, `${at}: the HTML page is only the 404 answer`);
-    assert.ok(res.body.equals(x.table.notFoundPage), `${at}: HTML error body is the 404 page`);
+    assert.ok(isNotFoundPage(x.table, res.body), `${at}: HTML error body is the 404 page or one naming the page meant`);
     return 'page';
   }
   assert.equal(type, PROBLEM_TYPE, `${at}: error content type (body ${JSON.stringify(res.body.subarray(0, 80).toString('latin1'))})`);
   checkProblem(res, at);
   return 'problem';
 }
+
+/** The HTML 404 page, or one of those that name the page a path means first (problems.ts, pageMeant). */
+const isNotFoundPage = (table: RouteTable, body: Buffer): boolean =>
+  body.equals(table.notFoundPage) || [...table.hintPages.values()].some((p) => p.equals(body));
 
 /** RFC 9457 shape as docs/contract.md 7 fixes it: type, title, status, detail, code; instance only if present. */
 export function checkProblem(res: RawResponse, at = `${res.status}`): Record<string, unknown> {
@@ -495,7 +499,7 @@ export function defineHttpSuite(name: string, start: () => Promise<StartedEngine
             assert.equal(first.status, expected.status, `${label}: status`);
             for (const res of o.responses) checkResponse(x, res, label, lenient);
             const body = expected.body;
-            if (body === 'page' && !first.head) assert.ok(first.body.equals(x.table.notFoundPage), `${label}: the HTML 404 page`);
+            if (body === 'page' && !first.head) assert.ok(isNotFoundPage(x.table, first.body), `${label}: the HTML 404 page`);
             if (typeof body === 'object' && 'route' in body)
               assert.ok(first.body.equals(routeOf(x, body.route).identity.body), `${label}: the bytes of ${body.route}`);
             if (typeof body === 'object' && 'code' in body) {
@@ -592,6 +596,35 @@ export function defineHttpSuite(name: string, start: () => Promise<StartedEngine
         }
         assert.match(String(checkProblem(await fetchRaw('GET', `/api/markets/${id}/`)).detail), new RegExp(`Did you mean /api/markets/${id}\\?`));
         assert.match(String(checkProblem(await fetchRaw('GET', '/api/vintages/1999-01-01/markets')).detail), /There is no snapshot of 1999-01-01\./);
+      });
+
+      test('an HTML 404 names first the page a path means: a page in other case or with a trailing slash, a market by its slug or city name', async () => {
+        const hints = pathHints(x.table.routes.keys(), x.table.pageHints);
+        const id = x.table.marketIds[0] ?? assert.fail('no market');
+        const market = `/markets/${id}`;
+        const slug = id.split('-').slice(2).join('-');
+        const state = id.split('-')[1] ?? '';
+        const cases: [string, string | undefined][] = [
+          [`/markets/${slug}`, market],
+          [`/${slug.toUpperCase()}`, market],
+          [`/markets/${slug.replaceAll('-', '%20')}%2C%20${state.toUpperCase()}`, market],
+          [`${market.toUpperCase()}/`, market],
+          ['/Methodology', '/methodology'],
+          ['/data-status/', '/data-status'],
+          ['/no-such-page', undefined],
+        ];
+        for (const [path, meant] of cases) {
+          assert.equal(pageMeant(decodeURIComponent(path), hints), meant, `${path}: the page the hints name`);
+          const expected = meant === undefined ? x.table.notFoundPage : (x.table.hintPages.get(meant) ?? assert.fail(`no 404 page names ${meant}`));
+          for (const method of ['GET', 'HEAD']) {
+            const res = await fetchRaw(method, path);
+            assert.equal(res.status, 404, `${method} ${path}`);
+            assert.equal(header(res, 'content-type'), HTML_TYPE, `${method} ${path}`);
+            assert.equal(header(res, 'content-length'), String(expected.length), `${method} ${path}: Content-Length`);
+            if (method === 'GET') assert.ok(res.body.equals(expected), `${path}: the 404 page naming ${meant ?? 'nothing'}`);
+          }
+        }
+        assert.match((await fetchRaw('GET', `/markets/${slug}`)).body.toString('utf8'), new RegExp(`Did you mean <a href="${market}">`));
       });
 
       test('OPTIONS answers a CORS preflight', async () => {

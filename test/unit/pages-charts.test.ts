@@ -2,9 +2,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { PATHS } from '../../src/contract/paths.ts';
-import { PLOT_WIDTHS, latestLabelBox } from '../../src/render/pages/price-chart.tsx';
+import { END_LABEL_LINE, placeEndLabels } from '../../src/render/pages/price-chart.tsx';
+import { SCORE_TRACK } from '../../src/render/pages/score-list.tsx';
+import type { MarketProfile } from '../../src/contract/schemas.ts';
+import { formatNumber } from '../../src/render/pages/format.ts';
 import { contrast } from '../../src/render/pages/chart-parts.ts';
-import { SCORE_KEYS, scoreColor, scoreLabel } from '../../src/render/pages/scores.ts';
+import { SCORE_KEYS, scoreColor } from '../../src/render/pages/scores.ts';
 import { STYLESHEET } from '../../src/render/pages/stylesheet.ts';
 import { LABEL_SIZES, labelBox } from '../../src/render/pages/us-map.tsx';
 import { VISIONS, colourDifference } from '../support/colour.ts';
@@ -33,90 +36,57 @@ interface Box {
 }
 const boxesMeet = (a: Box, b: Box): boolean => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
 
-/** Whether the segment from (ax, ay) to (bx, by) passes through the box (Liang-Barsky clipping). */
-function segmentMeetsBox(ax: number, ay: number, bx: number, by: number, box: Box): boolean {
-  let t0 = 0;
-  let t1 = 1;
-  const dx = bx - ax;
-  const dy = by - ay;
-  for (const [p, q] of [
-    [-dx, ax - box.x0],
-    [dx, box.x1 - ax],
-    [-dy, ay - box.y0],
-    [dy, box.y1 - ay],
-  ] as const) {
-    if (p === 0) {
-      if (q < 0) return false;
-      continue;
-    }
-    const t = q / p;
-    if (p < 0) t0 = Math.max(t0, t);
-    else t1 = Math.min(t1, t);
-    if (t0 > t1) return false;
-  }
-  return true;
-}
-
 describe('price index chart', () => {
-  const WIDTHS = [PLOT_WIDTHS.narrowest, PLOT_WIDTHS.widest];
+  const profiles = table.marketIds.map((id) => JSON.parse(page(PATHS.profile(id))) as MarketProfile);
 
-  for (const id of table.marketIds) {
-    it(`${id}: the latest value's label is crossed by no part of the line, at 375 and at 1280 px`, () => {
+  for (const p of profiles) {
+    const id = p.market.id;
+    it(`${id}: three lines rebased to 2000 Q1, each ending at its latest quarter's rebased value; the end labels a line apart, inside the chart`, () => {
       const chart = page(PATHS.marketPage(id)).match(/<svg class="chart chart-price"[\s\S]*?<\/svg>\s*<p class="chart-data"/)?.[0] ?? '';
-      const label = chart.match(/<text x="100%" y="([\d.]+)" text-anchor="end"[^>]*class="annotation"[^>]*>([\s\S]*?)<\/text>/);
-      assert.ok(label, `${id}: no label of the latest value`);
-      const lines = [...(label[2] ?? '').matchAll(/<tspan[^>]*>([^<]*)<\/tspan>/g)].map((m) => decode(m[1] ?? ''));
-      assert.ok(lines.length >= 1 && (lines[0] ?? '').startsWith('2026 Q2: '), lines.join(' / '));
-      const baseline = Number(label[1]);
-      // The box at the text metrics the chart assumes.
-      const box = latestLabelBox(lines, baseline);
-      // The lines live in a 0-1000 wide user space stretched to the plot's width; vertical units are pixels.
-      const paths = [...chart.matchAll(/<path d="([^"]*)" fill="none"/g)].map((m) => m[1] ?? '');
-      assert.equal(paths.length, 2, 'the whole series and the latest year');
-      for (const width of WIDTHS) {
-        const area = { x0: width - box.width, y0: box.top, x1: width, y1: box.bottom };
-        assert.ok(area.y0 >= 0, `${id}: the label leaves the chart at the top (${area.y0})`);
-        for (const d of paths) {
-          for (const sub of d.split('M').filter((s) => s !== '')) {
-            const pts = [...sub.matchAll(/(-?[\d.]+) (-?[\d.]+)/g)].map((m) => [(Number(m[1]) / 1000) * width, Number(m[2])] as const);
-            for (let i = 0; i < pts.length; i += 1) {
-              const [ax, ay] = pts[i] ?? [0, 0];
-              const [bx, by] = pts[i + 1] ?? pts[i] ?? [0, 0];
-              // Half the thicker stroke (4 px) either side of the line.
-              const hit = segmentMeetsBox(ax, ay, bx, by, { x0: area.x0 - 2, y0: area.y0 - 2, x1: area.x1 + 2, y1: area.y1 + 2 });
-              assert.ok(
-                !hit,
-                `${id} at ${width} px: the line from (${ax.toFixed(1)}, ${ay}) to (${bx.toFixed(1)}, ${by}) crosses the label "${lines.join(' / ')}"`,
-              );
-            }
-          }
-        }
-        // The latest value's dot (r = 5) at the right end of the line.
-        const dot = chart.match(/<circle cx="100%" cy="([\d.]+)" r="5"/);
-        assert.ok(dot, 'the latest dot');
-        const cy = Number(dot[1]);
-        assert.ok(!boxesMeet(area, { x0: width - 5, y0: cy - 5, x1: width + 5, y1: cy + 5 }), `${id} at ${width} px: the label covers the latest dot`);
+      assert.match(chart, /\(2000 Q1 = 100\)<\/title>/, `${id}: the start quarter named`);
+      assert.equal((chart.match(/<path d="M[^"]*" fill="none"/g) ?? []).length, 3, 'the market, its state and the nation');
+      const labels = [...chart.matchAll(/<text x="100%" dx="6" y="([\d.]+)" dy="0.35em"[^>]*>([^<]*)<\/text>/g)].map((m) => ({
+        y: Number(m[1]),
+        text: decode(m[2] ?? ''),
+      }));
+      assert.deepEqual(
+        labels.map((l) => l.text.split(' ')[0]),
+        ['Metro', p.market.stateCode, 'US'],
+      );
+      const series = JSON.parse(page(PATHS.series(id))) as { metrics: Record<string, { observations: { period: string; value: number }[] }> };
+      // The series document holds the market's index; the state's and the nation's are in its CSV, by geography level.
+      const csv = page(PATHS.seriesCsv(id))
+        .split('\r\n')
+        .filter((l) => l.startsWith(`${id},homePriceIndex,`))
+        .map((l) => l.split(','));
+      const byLevel = (level: string): Map<string, number> => new Map(csv.filter((c) => c[12] === level).map((c) => [c[2] ?? '', Number(c[5])]));
+      const own = new Map((series.metrics['homePriceIndex']?.observations ?? []).map((o) => [o.period, o.value]));
+      for (const [k, values] of [own, byLevel('state'), byLevel('nation')].entries()) {
+        const rebased = Math.round(((values.get('2026 Q2') ?? NaN) / (values.get('2000 Q1') ?? NaN)) * 100);
+        assert.equal(labels[k]?.text.split(' ')[1], formatNumber(rebased), `${id}: line ${k} ends at ${rebased}`);
       }
+      const ys = labels.map((l) => l.y).sort((x, y) => x - y);
+      for (let i = 1; i < ys.length; i += 1) assert.ok((ys[i] ?? 0) - (ys[i - 1] ?? 0) >= END_LABEL_LINE - 0.01, `${id}: end labels at ${ys.join(', ')}`);
+      const height = Number(chart.match(/height="([\d.]+)"/)?.[1]);
+      for (const y of ys) assert.ok(y >= 10 && y <= height - 10, `${id}: an end label at ${y} of ${height}`);
     });
   }
+
+  it('moves end labels apart that would meet, keeping their order, and keeps them inside the plot', () => {
+    assert.deepEqual(placeEndLabels([100, 104, 106], 16, 204), [100, 115, 130]);
+    assert.deepEqual(placeEndLabels([200, 198, 203], 16, 204), [189, 174, 204]);
+    assert.deepEqual(placeEndLabels([10, 12], 16, 204), [16, 31]);
+  });
 });
 
 describe('score colours', () => {
   const colours = SCORE_KEYS.map((k) => [k, scoreColor(k)] as const);
 
-  it('each stands out from the white page (3:1, a mark) and the value written inside a bar stands out from the bar (4.5:1)', () => {
-    for (const [key, colour] of colours) assert.ok(contrast(colour, '#ffffff') >= 3, `${key} ${colour}: ${contrast(colour, '#ffffff').toFixed(2)}:1`);
-    // A market page writes a long bar's value inside it.
-    let inside = 0;
-    for (const id of table.marketIds) {
-      const chart = page(PATHS.marketPage(id)).match(/<svg class="chart chart-market"[\s\S]*?<\/svg>/)?.[0] ?? '';
-      for (const bar of chart.matchAll(/<rect [^>]*fill="(#[0-9a-f]{6})"[^>]*><\/rect><text [^>]*text-anchor="end" fill="(#[0-9a-f]{6})"/g)) {
-        const [, fill = '', text = ''] = bar;
-        assert.ok(contrast(fill, text) >= 4.5, `${id}: text ${text} on ${fill} is ${contrast(fill, text).toFixed(2)}:1`);
-        inside += 1;
-      }
+  it("each stands out from the white page and from its bar's track (3:1, a mark); the value is written beside the bar, in ink", () => {
+    for (const [key, colour] of colours) {
+      assert.ok(contrast(colour, '#ffffff') >= 3, `${key} ${colour}: ${contrast(colour, '#ffffff').toFixed(2)}:1`);
+      assert.ok(contrast(colour, SCORE_TRACK) >= 3, `${key} ${colour} on ${SCORE_TRACK}: ${contrast(colour, SCORE_TRACK).toFixed(2)}:1`);
     }
-    assert.ok(inside > 0, 'no value written inside a bar');
   });
 
   it('every two are told apart, thin bars: CIEDE2000 30 or more with normal colour vision, 12 or more with protanopia, deuteranopia or tritanopia', () => {
@@ -130,46 +100,58 @@ describe('score colours', () => {
     }
   });
 
-  it("home: every bar has its score's colour, and the legend keys the same colours to the same scores, in the bars' order", () => {
-    const html = page(PATHS.home);
-    const legend = html.match(/<ul class="legend">[\s\S]*?<\/ul>/)?.[0] ?? '';
-    const keys = [...legend.matchAll(/<li><svg[^>]*><rect [^>]*fill="(#[0-9a-f]{6})"[^>]*><\/rect><\/svg>([^<]*)<\/li>/g)].map((m) => [m[2], m[1]]);
-    assert.deepEqual(
-      keys,
-      colours.map(([k, c]) => [scoreLabel(k), c]),
-    );
-    const chart = html.match(/<svg class="chart chart-compare"[\s\S]*?<\/svg>/)?.[0] ?? '';
-    const rows = chart.split('<g><text').slice(1);
-    assert.equal(rows.length, table.marketIds.length);
-    for (const row of rows) {
-      const fills = [...row.matchAll(/<rect [^>]*fill="(#[0-9a-f]{6})"/g)].map((m) => m[1]);
-      const expected = colours.map(([, c]) => c).filter((c) => fills.includes(c));
-      assert.deepEqual(fills, expected, 'bars in the score order, each in its colour');
+  it("market pages: each score's bar in its score's colour, as long as the score, in the methodology's order", () => {
+    for (const id of table.marketIds) {
+      const profile = JSON.parse(page(PATHS.profile(id))) as MarketProfile;
+      const list = page(PATHS.marketPage(id)).match(/<ul class="scores">[\s\S]*?<\/ul>/)?.[0] ?? '';
+      const bars = [...list.matchAll(/<rect x="0" y="0" width="(\d+)%" height="10" rx="2" fill="(#[0-9a-f]{6})"/g)].map((m) => [Number(m[1]), m[2]]);
+      assert.deepEqual(
+        bars,
+        SCORE_KEYS.flatMap((k) => {
+          const v = profile.profile.scores[k];
+          return v === undefined ? [] : [[v, scoreColor(k)]];
+        }),
+        id,
+      );
     }
   });
 });
 
+describe('focus', () => {
+  it('the focus outline stands out 3:1 or more from every background it is drawn on: the page, the panels and the dark header', () => {
+    const variable = (name: string): string => STYLESHEET.match(new RegExp(`--${name}: (#[0-9a-f]{6});`))?.[1] ?? '';
+    const [focus, onDark, panel, header] = ['focus', 'focus-on-dark', 'panel', 'header'].map(variable);
+    assert.ok(
+      STYLESHEET.includes('outline: 3px solid var(--focus)') && STYLESHEET.includes('.site-header a:focus-visible { outline-color: var(--focus-on-dark); }'),
+      'the rules',
+    );
+    for (const [fg, bg] of [
+      [focus, '#ffffff'],
+      [focus, panel],
+      [onDark, header],
+    ] as const)
+      assert.ok(contrast(fg ?? '', bg ?? '') >= 3, `${fg ?? ''} on ${bg ?? ''}: ${contrast(fg ?? '', bg ?? '').toFixed(2)}:1`);
+  });
+});
+
 describe('where a market stands', () => {
-  for (const id of table.marketIds) {
-    it(`${id}: each strip prints each value once, the market's own not again at the end of the line`, () => {
-      const chart = page(PATHS.marketPage(id)).match(/<svg class="chart chart-standing"[\s\S]*?<\/svg>/)?.[0] ?? '';
-      // Every text of the chart by its row: the market's value sits 14 px above a line, the ends' values 19 px below it.
-      const texts = [...chart.matchAll(/<text [^>]*y="([\d.]+)"[^>]*>([^<]*)<\/text>/g)].map((m) => ({ y: Number(m[1]), text: decode(m[2] ?? '') }));
-      const lines = [...chart.matchAll(/<line x1="0" x2="100%" y1="([\d.]+)"/g)].map((m) => Number(m[1]));
-      // One strip per metric, the price index and its change sharing one (the index is placed by its change).
-      assert.equal(lines.length, WORLD_METRICS.length - 1, `${lines.length} strips`);
-      for (const line of lines) {
-        const own = texts.filter((t) => Math.abs(t.y - (line - 14)) < 0.01).map((t) => t.text);
-        const ends = texts.filter((t) => Math.abs(t.y - (line + 19)) < 0.01).map((t) => t.text);
-        assert.equal(own.length, 1, `${id}: the market's value on the line at ${line}`);
-        const printed = [...own, ...ends];
-        assert.deepEqual(printed, [...new Set(printed)], `${id}: the strip at ${line} prints ${printed.join(', ')}`);
+  it('each ranked figure has a small strip: its dot where its value lies between the lowest and the highest market, a tick for each other market', () => {
+    for (const id of table.marketIds) {
+      const html = page(PATHS.marketPage(id));
+      const strips = [...html.matchAll(/<svg class="strip"[\s\S]*?<\/svg>/g)].map((m) => m[0]);
+      // Every metric but the price index, which is not ranked.
+      assert.equal(strips.length, WORLD_METRICS.length - 1, id);
+      for (const strip of strips) {
+        assert.match(strip, /^<svg class="strip" width="100" height="14" aria-hidden="true" focusable="false">/);
+        assert.equal(
+          (strip.match(/<line x1="[\d.]+%" x2="[\d.]+%" y1="3" y2="11"/g) ?? []).length,
+          table.marketIds.length - 1,
+          `${id}: a tick per other market`,
+        );
+        const dot = Number(strip.match(/<circle cx="([\d.]+)%"/)?.[1]);
+        assert.ok(dot >= 4 && dot <= 96, `${id}: the dot at ${dot}%`);
       }
-    });
-  }
-  it('New York, the largest city, prints its housing units once, at the right end of its line', () => {
-    const chart = page(PATHS.marketPage('us-ny-new-york')).match(/<svg class="chart chart-standing"[\s\S]*?<\/svg>/)?.[0] ?? '';
-    assert.equal(chart.split('>3,678,486<').length - 1, 1);
+    }
   });
 });
 

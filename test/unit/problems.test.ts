@@ -3,11 +3,14 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
   CATALOG_CODES,
-  DOCUMENTED_CODES,
   codeOfStatus,
+  DOCUMENTED_CODES,
   marketProblem,
   methodDetail,
   notFoundProblem,
+  pageHints,
+  pageMeant,
+  pathHints,
   problem,
   problemText,
   problemType,
@@ -152,5 +155,58 @@ describe('the answers an engine decides on its own', () => {
       detail: 'Request timeout.',
       code: 'request_timeout',
     });
+  });
+});
+
+describe('the page a path outside /api/ means', () => {
+  const markets = [
+    { id: 'us-tx-austin', name: 'Austin', slug: 'austin', state: 'Texas', stateCode: 'TX' },
+    { id: 'us-ca-san-francisco', name: 'San Francisco', slug: 'san-francisco', state: 'California', stateCode: 'CA' },
+    { id: 'us-or-portland', name: 'Portland', slug: 'portland', state: 'Oregon', stateCode: 'OR' },
+    { id: 'us-me-portland', name: 'Portland', slug: 'portland', state: 'Maine', stateCode: 'ME' },
+  ];
+  const hints = { pages: pageHints(['/', '/methodology', '/assets/site.css', '/markets/us-tx-austin', '/api/markets'], markets, (id) => `/markets/${id}`) };
+  const meant = (path: string): string | undefined => pageMeant(path, hints);
+
+  test('a published page in other case or with trailing slashes', () => {
+    assert.equal(meant('/METHODOLOGY'), '/methodology');
+    assert.equal(meant('/methodology//'), '/methodology');
+    assert.equal(meant('/Assets/Site.css/'), '/assets/site.css');
+    // Its dot is a dot, not any character.
+    assert.equal(meant('/assets/siteXcss'), undefined);
+    // The home page is "/" in any case: nothing to point to.
+    assert.equal(meant('//'), undefined);
+  });
+
+  test('a market by its id, city name or slug, with or without /markets/, its state before or after it', () => {
+    for (const path of [
+      '/markets/austin',
+      '/Austin',
+      '/market/austin/',
+      '/markets/US-TX-AUSTIN',
+      '/markets/tx-austin',
+      '/austin-tx',
+      '/Austin, Texas',
+      '/markets/austin_tx',
+    ])
+      assert.equal(meant(path), '/markets/us-tx-austin', path);
+    for (const path of ['/markets/san-francisco', '/markets/San Francisco', '/sanfrancisco', '/markets/San Francisco, CA', '/us-ca-san-francisco'])
+      assert.equal(meant(path), '/markets/us-ca-san-francisco', path);
+  });
+
+  test('a name two markets share only with its state; nothing for a name no market has, or for a path under /api/', () => {
+    assert.equal(meant('/markets/portland'), undefined);
+    assert.equal(meant('/markets/portland-or'), '/markets/us-or-portland');
+    assert.equal(meant('/markets/maine-portland'), '/markets/us-me-portland');
+    assert.equal(meant('/markets/austinville'), undefined);
+    assert.equal(meant('/markets/austin/csv'), undefined);
+    assert.equal(meant('/api/markets/austin'), undefined);
+    assert.equal(meant('/API/markets'), undefined);
+  });
+
+  test("the engines' hints carry them: pathHints keeps the table's page hints beside the API's", () => {
+    const all = pathHints(['/api/markets', '/methodology'], hints.pages);
+    assert.equal(all.pages, hints.pages);
+    assert.equal(pageMeant('/Methodology', all), '/methodology');
   });
 });

@@ -1,15 +1,18 @@
-// /changelog: the schema, methodology and data versions in service, and the versioning policy (docs/contract.md section 9).
+// /changelog: the schema, methodology and data versions in service, every release, what each earlier methodology changed (the one in service on the methodology page), and the versioning policy (docs/contract.md section 9).
 import { SCHEMA_VERSION } from '../../contract/schemas.ts';
 import { METHODOLOGY_CHANGES, METHODOLOGY_VERSION } from '../../methodology/version.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { Fragment } from 'preact';
-import { DateText, ReflowTable } from './components.tsx';
-import { formatDate } from './format.ts';
+import { DateText, ReflowTable, ReleaseDate } from './components.tsx';
+import { formatDate, shortSourceName } from './format.ts';
 import { SCORE_KEYS } from './scores.ts';
 import type { Site } from './site.ts';
 
 export function ChangelogPage({ site }: { site: Site }) {
   const snapshot = site.snapshotDate;
+  const names = new Map(site.sources.map((s) => [s.sourceId, shortSourceName(s.sourceName)]));
+  // An archived snapshot may name a source this build no longer loads: its id stands for it.
+  const shortName = (sourceId: string): string => names.get(sourceId) ?? sourceId;
   return (
     <>
       <h1>Changelog</h1>
@@ -71,9 +74,9 @@ export function ChangelogPage({ site }: { site: Site }) {
                   <th scope="row">
                     <a href={site.href(`${PATHS.dataSources}#${s.sourceId}`)}>{s.sourceName}</a>
                   </th>
-                  <td data-label="Version">{s.datasetName}</td>
+                  <td data-label="Version">{site.source(s.sourceId).vintage}</td>
                   <td data-label="Date">
-                    released <DateText iso={s.latestReleaseDate} />, retrieved <DateText iso={s.latestRetrievedAt} />
+                    released <ReleaseDate source={s} />, retrieved <DateText iso={s.latestRetrievedAt} />
                   </td>
                   <td data-label="Where to read it">
                     <code>sources</code> in JSON
@@ -90,37 +93,46 @@ export function ChangelogPage({ site }: { site: Site }) {
           Every data snapshot published, newest first. Each stays served as it was published, byte for byte, at its{' '}
           <a href={site.href(PATHS.vintages)}>vintage</a> addresses.
         </p>
-        {site.releases.map((r, i) => (
-          <Fragment key={r.snapshotDate}>
-            <h3 id={`release-${r.snapshotDate}`}>
-              <DateText iso={r.snapshotDate} />
-              {r.current ? ': the current snapshot' : ''}
-              {i === site.releases.length - 1 ? ': first release' : ''}
-            </h3>
-            <ul>
-              <li>
-                Methodology {r.methodologyVersion}
-                {r.methodologyVersion === METHODOLOGY_VERSION ? '' : ' (what it read and how it scored are under Methodology versions below)'}; data:{' '}
-                {r.vintages.map((v) => `${v.sourceId} ${v.vintage}`).join(', ')}.
-              </li>
-              {r.current ? (
-                <li>
-                  {site.profiles.length} markets from {site.sources.length} sources, {site.metrics.length} metrics and {SCORE_KEYS.length} scores (
-                  {SCORE_KEYS.join(', ')}), as static fixtures.
-                </li>
-              ) : null}
-              {i === site.releases.length - 1 ? (
-                <li>
-                  Schema version <code>"{SCHEMA_VERSION}"</code>: the market profile, the market index and the CSV column descriptor, each with a published
-                  draft-07 schema; human-readable pages for every market and every link of the profiles.
-                </li>
-              ) : null}
-              <li>
-                Its documents: <a href={site.href(PATHS.vintageIndex(r.snapshotDate))}>{PATHS.vintageIndex(r.snapshotDate)}</a>.
-              </li>
-            </ul>
-          </Fragment>
-        ))}
+        <ReflowTable>
+          <table>
+            <caption>Every published snapshot, its methodology and the vintage of each source</caption>
+            <thead>
+              <tr>
+                <th scope="col">Snapshot</th>
+                <th scope="col">Methodology</th>
+                <th scope="col">Data</th>
+                <th scope="col">Its documents</th>
+              </tr>
+            </thead>
+            <tbody>
+              {site.releases.map((r, i) => {
+                const data = r.vintages.map((v) => `${shortName(v.sourceId)} ${v.vintage}`).join(', ');
+                const before = site.releases[i - 1];
+                const same = before !== undefined && before.vintages.map((v) => `${shortName(v.sourceId)} ${v.vintage}`).join(', ') === data;
+                return (
+                  <tr key={r.snapshotDate} id={`release-${r.snapshotDate}`}>
+                    <th scope="row">
+                      <DateText iso={r.snapshotDate} />
+                      {r.current ? <span class="sub">current</span> : i === site.releases.length - 1 ? <span class="sub">first release</span> : null}
+                    </th>
+                    <td data-label="Methodology">
+                      <a href={`#methodology-${r.methodologyVersion}`}>{r.methodologyVersion}</a>
+                    </td>
+                    <td data-label="Data">{same ? 'the same vintages as the row above' : data}</td>
+                    <td data-label="Its documents">
+                      <a href={site.href(PATHS.vintageIndex(r.snapshotDate))}>{PATHS.vintageIndex(r.snapshotDate)}</a>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </ReflowTable>
+        <p>
+          The current snapshot: {site.profiles.length} markets from {site.sources.length} sources, {site.metrics.length} metrics and {SCORE_KEYS.length} scores
+          ({SCORE_KEYS.join(', ')}), as static fixtures. The first release brought schema version <code>"{SCHEMA_VERSION}"</code>: the market profile, the
+          market index and the CSV column descriptor, each with a published draft-07 schema, and a page for every market and every link of the profiles.
+        </p>
       </section>
       <section aria-labelledby="methodology-versions">
         <h2 id="methodology-versions">Methodology versions</h2>
@@ -130,11 +142,24 @@ export function ChangelogPage({ site }: { site: Site }) {
               Methodology {m.version}
               {m.version === METHODOLOGY_VERSION ? ' (in service)' : ''}
             </h3>
-            <ul>
-              {m.changes.map((change) => (
-                <li key={change}>{change}</li>
-              ))}
-            </ul>
+            {m.version === METHODOLOGY_VERSION ? (
+              // The version in service is described once, on the methodology page, with its rules beside it.
+              <p>
+                What it changed, and why, is on the methodology page: <a href={site.href(`${PATHS.methodology}#changes`)}>what changed in {m.version}</a>.
+              </p>
+            ) : (
+              // Earlier versions are history: each a summary a reader opens, so the page leads with what is in service.
+              <details class="history">
+                <summary>
+                  What {m.version} changed ({m.changes.length} {m.changes.length === 1 ? 'change' : 'changes'})
+                </summary>
+                <ul>
+                  {m.changes.map((change) => (
+                    <li key={change}>{change}</li>
+                  ))}
+                </ul>
+              </details>
+            )}
           </Fragment>
         ))}
       </section>

@@ -1,31 +1,12 @@
 // Small building blocks several pages share, so a table region or a date reads the same everywhere.
 import type { ComponentChildren } from 'preact';
-import { displayName, type Freshness } from '../../contract/schemas.ts';
+import { displayName, type Freshness, type Source } from '../../contract/schemas.ts';
 import { listWords } from '../../contract/words.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { metricDefinition, type MetricId } from '../../methodology/metrics.ts';
 import type { AssembledProfile } from '../../methodology/profiles.ts';
-import { formatDate } from './format.ts';
+import { agencyShort, formatDate } from './format.ts';
 import type { Site } from './site.ts';
-
-/**
- * Wide tables scroll inside their own region on a phone instead of widening the page; a keyboard
- * user can focus the region to scroll it, and the label names it for a screen reader. Where the
- * table can be wider than the screen, a line above it says so, the first column stays in place
- * while the others scroll, and a shadow at the right edge shows that more columns follow.
- */
-export function TableScroll({ label, columns, children }: { label: string; columns: number; children: ComponentChildren }) {
-  return (
-    <div class="table-scroll-frame">
-      <p class="scroll-cue" aria-hidden="true">
-        Scroll sideways for all {columns} columns <span class="arrow">→</span>
-      </p>
-      <div class="table-scroll" role="region" aria-label={label} tabindex={0}>
-        {children}
-      </div>
-    </div>
-  );
-}
 
 /** The metrics of the site that are illustrative in any of these profiles, in the methodology's order. */
 export const illustrativeMetrics = (site: Site, profiles: readonly AssembledProfile[]): MetricId[] =>
@@ -38,7 +19,8 @@ export const illustrativeMetrics = (site: Site, profiles: readonly AssembledProf
 export function IllustrativeNote({ site, profiles }: { site: Site; profiles: readonly AssembledProfile[] }) {
   const metrics = illustrativeMetrics(site, profiles);
   if (metrics.length === 0) return null;
-  const nouns = metrics.map((id) => metricDefinition(id)?.noun ?? id);
+  // A noun with its own article ("the house price index") joins the list without it: "the vacancy rate and house price index values".
+  const nouns = metrics.map((id) => (metricDefinition(id)?.noun ?? id).replace(/^the /, ''));
   const scored = profiles.some((p) => p.profile.illustrativeScores !== undefined);
   return (
     <span class="illustrative-note">
@@ -85,6 +67,34 @@ export function Td({ label, class: className, colSpan, children }: { label?: str
 export function DateText({ iso }: { iso: string | undefined }) {
   if (iso === undefined) return <span class="muted">unknown</span>;
   return <time dateTime={iso}>{formatDate(iso)}</time>;
+}
+
+/**
+ * How a source's release date is known, in words beside the date: inferred from the agency's release calendar, as public
+ * records report it, or as the agency published it (the JSON's latestReleaseDateBasis).
+ */
+export function releaseBasisWords(source: Pick<Source, 'agency' | 'latestReleaseDateBasis'>): string | undefined {
+  switch (source.latestReleaseDateBasis) {
+    case 'inferred':
+      return `inferred from ${agencyShort(source.agency)}'s calendar`;
+    case 'reported':
+      return 'as public records report it';
+    case 'published':
+      return `as ${agencyShort(source.agency)} published it`;
+    default:
+      return undefined;
+  }
+}
+
+/** A source's latest release date, with how it is known. */
+export function ReleaseDate({ source }: { source: Pick<Source, 'agency' | 'latestReleaseDate' | 'latestReleaseDateBasis'> }) {
+  const basis = releaseBasisWords(source);
+  return (
+    <>
+      <DateText iso={source.latestReleaseDate} />
+      {basis === undefined || source.latestReleaseDate === undefined ? null : <span class="basis"> ({basis})</span>}
+    </>
+  );
 }
 
 export function FreshnessBadge({ value }: { value: Freshness }) {

@@ -6,7 +6,8 @@ import { PATHS } from '../../contract/paths.ts';
 import { ENDPOINT_LIST, attachmentAt, pathAt, type AnyEndpoint } from '../../contract/endpoints.ts';
 import { CONTENT_TYPES } from '../../protocol/headers.ts';
 import { DOCUMENTED_CODES, PROBLEM_CATALOGUE } from '../../protocol/problems.ts';
-import { Facts, MarketRowHeader, ReflowTable } from './components.tsx';
+import { ReflowTable } from './components.tsx';
+import { displayName } from './format.ts';
 import type { Site } from './site.ts';
 
 /**
@@ -78,102 +79,116 @@ function Endpoint({ site, doc }: { site: Site; doc: EndpointDoc }) {
       <h3 id={doc.id}>
         {doc.title}: <code>GET {doc.path}</code>
       </h3>
-      <p>{doc.description}</p>
-      <Facts
-        items={[
-          [
-            'URL',
-            <a key="u" href={site.href(doc.example)}>
-              {site.url(doc.example)}
-            </a>,
-          ],
-          ['Content type', <code key="c">{doc.contentType}</code>],
-        ]}
-      />
+      <p>
+        {doc.description} <code>{doc.contentType}</code>; <a href={site.href(doc.example)}>open {doc.example === doc.path ? 'it' : 'an example'}</a>.
+      </p>
       <Curl command={doc.curl} />
     </section>
   );
 }
 
-function MarketEndpoints({ site }: { site: Site }) {
+/** The market ids, each linking its market's page: the per-market endpoints above take them. */
+function MarketIds({ site }: { site: Site }) {
   return (
-    <ReflowTable>
-      <table>
-        <caption>The {site.profiles.length} market ids and their endpoints</caption>
-        <thead>
-          <tr>
-            <th scope="col">Market</th>
-            <th scope="col">Id</th>
-            <th scope="col">JSON</th>
-            <th scope="col">CSV</th>
-          </tr>
-        </thead>
-        <tbody>
-          {site.profiles.map((p) => (
-            <tr key={p.market.id}>
-              <MarketRowHeader site={site} market={p.market} />
-              <td data-label="Id">
-                <code>{p.market.id}</code>
-              </td>
-              <td data-label="JSON">
-                <a href={site.href(PATHS.profile(p.market.id))}>{PATHS.profile(p.market.id)}</a>
-              </td>
-              <td data-label="CSV">
-                <a href={site.href(PATHS.marketCsv(p.market.id))}>{PATHS.marketCsv(p.market.id)}</a>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </ReflowTable>
+    <ul class="id-list">
+      {site.profiles.map((p) => (
+        <li key={p.market.id}>
+          <a href={site.href(PATHS.marketPage(p.market.id))} title={displayName(p.market)}>
+            <code>{p.market.id}</code>
+          </a>
+        </li>
+      ))}
+    </ul>
   );
 }
 
-function CsvColumns({ columns, caption }: { columns: readonly { name: string; type: string; description: string }[]; caption: string }) {
+interface Column {
+  name: string;
+  type: string;
+  description: string;
+}
+
+/**
+ * The columns of both CSV kinds in one table, each column once: where it stands in the profile CSV and in the series
+ * CSV, its type, and what it holds (said once where both CSVs mean the same by it, for each where they differ).
+ */
+function CsvColumns({ profile, series }: { profile: readonly Column[]; series: readonly Column[] }) {
+  const names = [...profile.map((c) => c.name), ...series.map((c) => c.name).filter((n) => !profile.some((c) => c.name === n))];
   return (
     <ReflowTable>
-      <table>
-        <caption>{caption}</caption>
+      <table class="columns-table">
+        <caption>Every column of the two CSV kinds: the profile CSV's in its order, then the series CSV's own</caption>
         <thead>
           <tr>
-            <th scope="col" class="num">
-              #
-            </th>
             <th scope="col">Column</th>
+            <th scope="col" class="num">
+              Profile CSV
+            </th>
+            <th scope="col" class="num">
+              Series CSV
+            </th>
             <th scope="col">Type</th>
             <th scope="col">Notes</th>
           </tr>
         </thead>
         <tbody>
-          {columns.map((c, i) => (
-            <tr key={c.name}>
-              <td data-label="Column" class="num">
-                {i + 1}
-              </td>
-              <th scope="row">
-                <code>{c.name}</code>
-              </th>
-              <td data-label="Type">{c.type}</td>
-              <td data-label="Notes">{c.description}</td>
-            </tr>
-          ))}
+          {names.map((name) => {
+            const p = profile.findIndex((c) => c.name === name);
+            const s = series.findIndex((c) => c.name === name);
+            const pc = profile[p];
+            const sc = series[s];
+            const types = [...new Set([pc?.type, sc?.type].filter((t): t is string => t !== undefined))];
+            return (
+              <tr key={name}>
+                <th scope="row">
+                  <code>{name}</code>
+                </th>
+                <td data-label="Profile" class="num">
+                  {p === -1 ? <span class="muted">no</span> : `#${p + 1}`}
+                </td>
+                <td data-label="Series" class="num">
+                  {s === -1 ? <span class="muted">no</span> : `#${s + 1}`}
+                </td>
+                <td data-label="Type">{types.join(', ')}</td>
+                <td data-label="Notes" class="block">
+                  {pc !== undefined && sc !== undefined && pc.description !== sc.description ? (
+                    <>
+                      <span class="both">Profile CSV: {pc.description}</span> <span class="both">Series CSV: {sc.description}</span>
+                    </>
+                  ) : (
+                    (pc ?? sc)?.description
+                  )}
+                </td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
     </ReflowTable>
   );
 }
 
+/** One error code: its status, title and code as the term (the anchor a problem's type links to), what answers it as the description. */
 function Problem({ code, status, title, note }: { code: string; status: number; title: string; note: string }) {
-  const id = `problem-${code.replaceAll('_', '-')}`;
   return (
-    <section aria-labelledby={id} class="problem">
-      <h3 id={id}>
+    <div class="problem">
+      <dt id={`problem-${code.replaceAll('_', '-')}`}>
         {status} {title}: <code>{code}</code>
-      </h3>
-      <p>{note}</p>
-    </section>
+      </dt>
+      <dd>{note}</dd>
+    </div>
   );
 }
+
+/** The page's sections in the order they stand, which is the order its contents list them. */
+const SECTIONS: readonly { id: string; title: string }[] = [
+  { id: 'endpoints', title: 'Endpoints' },
+  { id: 'markets', title: 'Market ids' },
+  { id: 'csv-columns', title: 'CSV columns' },
+  { id: 'consumers', title: 'Tools, client and contract' },
+  { id: 'http', title: 'Caching and compression' },
+  { id: 'errors', title: 'Errors' },
+];
 
 export function DataCatalogPage({ site }: { site: Site }) {
   const docs = endpointDocs(site);
@@ -186,24 +201,11 @@ export function DataCatalogPage({ site }: { site: Site }) {
       </p>
       <nav aria-label="On this page" class="toc">
         <ul>
-          <li>
-            <a href="#endpoints">Endpoints</a>
-          </li>
-          <li>
-            <a href="#markets">Market ids</a>
-          </li>
-          <li>
-            <a href="#csv-columns">CSV columns</a>
-          </li>
-          <li>
-            <a href="#consumers">Tools, client and contract</a>
-          </li>
-          <li>
-            <a href="#http">Caching and compression</a>
-          </li>
-          <li>
-            <a href="#errors">Errors</a>
-          </li>
+          {SECTIONS.map((x) => (
+            <li key={x.id}>
+              <a href={`#${x.id}`}>{x.title}</a>
+            </li>
+          ))}
         </ul>
       </nav>
       <section aria-labelledby="endpoints">
@@ -217,26 +219,25 @@ export function DataCatalogPage({ site }: { site: Site }) {
         <p>
           Market ids have the form <code>us-&lt;state code&gt;-&lt;city slug&gt;</code>. The set is fixed; a market appears only when its data land.
         </p>
-        <MarketEndpoints site={site} />
+        <MarketIds site={site} />
       </section>
       <section aria-labelledby="csv-columns">
         <h2 id="csv-columns">CSV columns</h2>
         <p>
-          Both CSV endpoints share one contract, described in JSON by the <a href={site.href(PATHS.csvDescriptor)}>CSV column descriptor</a>: UTF-8, a header
-          line of the column names, quoting per RFC 4180, CRLF line ends, values as plain decimals (no thousands separators). Schema version {SCHEMA_VERSION}.
+          Two kinds of CSV, each described in JSON by its descriptor: the profile CSV (one row per metric of a market, or of every market), the{' '}
+          <a href={site.href(PATHS.csvDescriptor)}>CSV column descriptor</a>; the series CSV (one row per observation, long format), the{' '}
+          <a href={site.href(PATHS.seriesCsvDescriptor)}>series CSV descriptor</a>. Both are UTF-8 with a header line of the column names, quoting per RFC 4180,
+          CRLF line ends and values as plain decimals (no thousands separators); schema version {SCHEMA_VERSION}.
         </p>
-        <CsvColumns columns={CSV_COLUMNS} caption="The eleven CSV columns, in order" />
-        <h3 id="series-csv-columns">Series CSV columns</h3>
-        <p>
-          Both series CSV endpoints share the <a href={site.href(PATHS.seriesCsvDescriptor)}>series CSV descriptor</a>, in the same format, one row per
-          observation (long format). Typed columns: <code>value</code> and <code>margin_of_error</code> are numbers (the margin empty where the agency publishes
-          none), <code>illustrative</code> is <code>true</code> or <code>false</code>, and the period and snapshot columns are ISO dates: pandas reads the
-          numbers and booleans without casts, DuckDB the dates too, and R&apos;s <code>read.csv</code> the numbers (the booleans and dates come as text:
+        <p id="series-csv-columns">
+          Typed columns of the series CSV: <code>value</code> and <code>margin_of_error</code> are numbers (the margin empty where the agency publishes none),{' '}
+          <code>illustrative</code> is <code>true</code> or <code>false</code>, and the period and snapshot columns are ISO dates: pandas reads the numbers and
+          booleans without casts, DuckDB the dates too, and R&apos;s <code>read.csv</code> the numbers (the booleans and dates come as text:{' '}
           <code>as.logical()</code>, <code>as.Date()</code>). The columns both CSVs share have one type in both: <code>updated_date</code> and{' '}
           <code>live_data</code> are text, as the contract fixes them. <code>geography_code</code> is the Census Bureau&apos;s GEO_ID for a place (
           <code>1600000US0455000</code>), which every tool keeps as text with its leading zeros, or FHFA&apos;s five-digit metro code.
         </p>
-        <CsvColumns columns={SERIES_CSV_COLUMNS} caption="The series CSV columns, in order" />
+        <CsvColumns profile={CSV_COLUMNS} series={SERIES_CSV_COLUMNS} />
       </section>
       <section aria-labelledby="consumers">
         <h2 id="consumers">Tools, client and contract</h2>
@@ -292,10 +293,12 @@ export function DataCatalogPage({ site }: { site: Site }) {
           <code>title</code>, <code>status</code>, <code>detail</code>, <code>instance</code> when the path is safe to echo, and a stable machine{' '}
           <code>code</code>. Never HTML, never a stack trace.
         </p>
-        {DOCUMENTED_CODES.map((code) => {
-          const { status, title, type, note } = PROBLEM_CATALOGUE[code] as (typeof PROBLEM_CATALOGUE)[typeof code] & { note: string };
-          return <Problem key={code} code={code} status={status} title={title} note={type === 'about:blank' ? `${note} Its type is about:blank.` : note} />;
-        })}
+        <dl class="problems">
+          {DOCUMENTED_CODES.map((code) => {
+            const { status, title, type, note } = PROBLEM_CATALOGUE[code] as (typeof PROBLEM_CATALOGUE)[typeof code] & { note: string };
+            return <Problem key={code} code={code} status={status} title={title} note={type === 'about:blank' ? `${note} Its type is about:blank.` : note} />;
+          })}
+        </dl>
       </section>
     </>
   );

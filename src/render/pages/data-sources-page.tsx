@@ -1,10 +1,10 @@
-// /data-sources: every upstream dataset (docs/contract.md 2.4) with its agency, landing page, cadence, confidence and terms.
-import type { Source } from '../../contract/schemas.ts';
+// /data-sources: every upstream dataset (docs/contract.md 2.4) with its agency, landing page, cadence, confidence, dates, where its figures were read and its terms; the area each market's figures describe, in one table; a suggested citation.
+import type { Boundary, Source } from '../../contract/schemas.ts';
 import { GEOGRAPHY_LEVELS } from '../../contract/geography.ts';
 import type { AssembledProfile } from '../../methodology/profiles.ts';
 import { PATHS } from '../../contract/paths.ts';
-import { DateText, ExternalLink, Facts, IllustrativeNote, MarketRowHeader, ReflowTable } from './components.tsx';
-import { displayName, listWords } from './format.ts';
+import { DateText, ExternalLink, Facts, IllustrativeNote, MarketRowHeader, ReflowTable, ReleaseDate } from './components.tsx';
+import { displayName, listWords, shortSourceName } from './format.ts';
 import type { Site } from './site.ts';
 import { citationText } from '../citation.ts';
 
@@ -13,6 +13,7 @@ function SourceSection({ site, source }: { site: Site; source: Source }) {
   const cites = (p: AssembledProfile): boolean => p.sources.some((s) => s.sourceId === source.sourceId);
   const citing = site.profiles.filter(cites);
   const notCiting = site.profiles.filter((p) => !cites(p));
+  const illustrative = site.illustrative.get(source.sourceId);
   return (
     <section aria-labelledby={source.sourceId} class="source">
       <h2 id={source.sourceId}>{source.sourceName}</h2>
@@ -26,24 +27,33 @@ function SourceSection({ site, source }: { site: Site; source: Source }) {
               {source.sourceUrl}
             </ExternalLink>,
           ],
-          ['Source id', <code key="i">{source.sourceId}</code>],
-          ['Update frequency', source.updateFrequency],
-          ['Confidence', source.confidence],
-          ['Provenance', source.provenance === 'fixture' ? 'fixture (static snapshot)' : source.provenance],
-          ['Latest release', <DateText key="r" iso={source.latestReleaseDate} />],
-          ['Retrieved', <DateText key="t" iso={source.latestRetrievedAt} />],
+          [
+            'Cadence',
+            <span key="c">
+              updated {source.updateFrequency}; confidence {source.confidence};{' '}
+              {source.provenance === 'fixture' ? 'fixture (static snapshot)' : source.provenance}; source id <code>{source.sourceId}</code>
+            </span>,
+          ],
+          [
+            'Released',
+            <span key="r">
+              <ReleaseDate source={source} />; retrieved <DateText iso={source.latestRetrievedAt} />
+            </span>,
+          ],
+          ...(source.readFrom === undefined ? [] : [['Read from', source.readFrom] as const]),
           [
             'Metrics',
             metrics.length === 0 ? (
               'none in this methodology'
             ) : (
-              <ul key="m" class="inline-list">
-                {metrics.map((m) => (
-                  <li key={m.id}>
-                    <a href={site.href(`${PATHS.methodology}#metric-${m.id}`)}>{m.label}</a>
-                  </li>
+              <span key="m">
+                {metrics.map((m, i) => (
+                  <span key={m.id}>
+                    {i === 0 ? '' : i === metrics.length - 1 ? ' and ' : ', '}
+                    <a href={site.href(`${PATHS.methodology}#metric-${m.id}`)}>{m.shortLabel}</a>
+                  </span>
                 ))}
-              </ul>
+              </span>
             ),
           ],
           [
@@ -52,53 +62,87 @@ function SourceSection({ site, source }: { site: Site; source: Source }) {
               ? `all ${citing.length}`
               : `${citing.length} of ${site.profiles.length}; not ${listWords(notCiting.map((p) => displayName(p.market)))}, ${notCiting.length === 1 ? 'which has' : 'which have'} no value from it`,
           ],
-          ['Values', site.illustrative.get(source.sourceId) ?? "Published: every value is the agency's own, as retrieved."],
+          ...(illustrative === undefined ? [] : [['Values', illustrative] as const]),
           ['License and terms', site.source(source.sourceId).licence.terms],
         ]}
       />
-      <AreaTable site={site} source={source} />
     </section>
   );
 }
 
-/** Which area each market's values from this source describe, with the codes the adapter matched on: the series FHFA publishes for it, the place for the Census files. */
-function AreaTable({ site, source }: { site: Site; source: Source }) {
-  const metricIds = new Set<string>(site.metrics.filter((m) => m.sourceId === source.sourceId).map((m) => m.id));
-  const rows = site.profiles.flatMap((p) => {
-    const boundary = p.geographyScope?.boundaries.find((b) => b.metrics.some((m) => metricIds.has(m)));
-    return boundary === undefined ? [] : [{ p, boundary }];
-  });
-  if (rows.length === 0) return null;
+/** An area with its kind and the codes the adapter matched on: "Austin city, Texas (city (Census place): stateFips 48, placeFips 05000)". */
+function AreaCell({ boundary, label }: { boundary: Boundary | undefined; label: string }) {
+  if (boundary === undefined) {
+    return (
+      <td data-label={label}>
+        <span class="muted">no value from it</span>
+      </td>
+    );
+  }
   return (
-    <ReflowTable>
-      <table>
-        <caption>The area each market's {source.sourceName} values describe</caption>
-        <thead>
-          <tr>
-            <th scope="col">Market</th>
-            <th scope="col">Area</th>
-            <th scope="col">Kind</th>
-            <th scope="col">Codes</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map(({ p, boundary }) => (
-            <tr key={p.market.id}>
-              <MarketRowHeader site={site} market={p.market} />
-              <td data-label="Area">{boundary.name}</td>
-              <td data-label="Kind">{GEOGRAPHY_LEVELS[boundary.level].kind}</td>
-              <td data-label="Codes">
-                <code>
-                  {Object.entries(boundary.codes)
-                    .map(([k, v]) => `${k} ${v}`)
-                    .join(', ')}
-                </code>
-              </td>
+    <td data-label={label}>
+      {boundary.name}{' '}
+      <span class="codes">
+        ({GEOGRAPHY_LEVELS[boundary.level].kind}:{' '}
+        <code>
+          {Object.entries(boundary.codes)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', ')}
+        </code>
+        )
+      </span>
+    </td>
+  );
+}
+
+/**
+ * The area each market's figures describe, one row per market: a column per group of sources whose figures describe
+ * the same kind of area in every market (the Census place for the ACS and permits, the metro or division for FHFA), so
+ * no market's city is listed twice.
+ */
+function AreasTable({ site }: { site: Site }) {
+  const boundaryOf = (p: AssembledProfile, sourceId: string): Boundary | undefined => {
+    const metricIds = new Set<string>(site.metrics.filter((m) => m.sourceId === sourceId).map((m) => m.id));
+    return p.geographyScope?.boundaries.find((b) => b.metrics.some((m) => metricIds.has(m)));
+  };
+  const key = (b: Boundary | undefined): string => (b === undefined ? '-' : `${b.level}:${Object.values(b.codes).join(':')}`);
+  const columns: { sources: Source[] }[] = [];
+  for (const s of site.sources) {
+    const same = columns.find((c) => site.profiles.every((p) => key(boundaryOf(p, c.sources[0]?.sourceId ?? '')) === key(boundaryOf(p, s.sourceId))));
+    if (same === undefined) columns.push({ sources: [s] });
+    else same.sources.push(s);
+  }
+  if (site.profiles.every((p) => p.geographyScope === undefined)) return null;
+  const label = (c: { sources: Source[] }): string => c.sources.map((s) => shortSourceName(s.sourceName)).join(', ');
+  return (
+    <section aria-labelledby="areas">
+      <h2 id="areas">The area each market's figures describe</h2>
+      <ReflowTable>
+        <table>
+          <caption>Each market's areas, with the codes each source's file was matched on</caption>
+          <thead>
+            <tr>
+              <th scope="col">Market</th>
+              {columns.map((c) => (
+                <th key={c.sources[0]?.sourceId} scope="col">
+                  {label(c)}
+                </th>
+              ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </ReflowTable>
+          </thead>
+          <tbody>
+            {site.profiles.map((p) => (
+              <tr key={p.market.id}>
+                <MarketRowHeader site={site} market={p.market} />
+                {columns.map((c) => (
+                  <AreaCell key={c.sources[0]?.sourceId} boundary={boundaryOf(p, c.sources[0]?.sourceId ?? '')} label={label(c)} />
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ReflowTable>
+    </section>
   );
 }
 
@@ -108,20 +152,21 @@ export function DataSourcesPage({ site }: { site: Site }) {
       <h1>Data sources</h1>
       <p class="lead">
         Every value in a profile names the upstream dataset it was loaded from. These are the {site.sources.length} datasets the current profiles cite, in order
-        of their source id.
+        of their source id; the files keep each agency's own layout.
       </p>
-      <p class="notice">
+      <p class={site.illustrative.size === 0 ? 'confirm' : 'notice'}>
         {site.illustrative.size === 0 ? (
           "Every value is the agency's published figure, as retrieved on the dates below, kept as a static snapshot."
         ) : (
           <>
-            The files keep each agency's own layout. <IllustrativeNote site={site} profiles={site.profiles} /> Each dataset keeps its own license and terms.
+            <IllustrativeNote site={site} profiles={site.profiles} /> Each dataset keeps its own license and terms.
           </>
         )}
       </p>
       {site.sources.map((s) => (
         <SourceSection key={s.sourceId} site={site} source={s} />
       ))}
+      <AreasTable site={site} />
       <section aria-labelledby="cite">
         <h2 id="cite">Suggested citation</h2>
         <p>

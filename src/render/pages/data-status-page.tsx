@@ -3,140 +3,127 @@ import { EXPECTED_INTERVAL_DAYS, daysBetween, isOverdue, nextExpectedRelease, so
 import { metricDefinition } from '../../methodology/metrics.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { nextPeriod } from '../../contract/periods.ts';
-import { DateText, FreshnessBadge, MarketRowHeader, ReflowTable } from './components.tsx';
-import { displayName, formatDate, formatDays, formatPercent, labelList, listWords } from './format.ts';
+import type { Freshness } from '../../contract/schemas.ts';
+import { DateText, FreshnessBadge, MarketRowHeader, ReflowTable, ReleaseDate } from './components.tsx';
+import { displayName, formatDate, formatDays, formatNumber, formatPercent, formatShort, listWords, shortSourceName } from './format.ts';
 import type { Site } from './site.ts';
 
+/** A source's margins, metric by metric, written once per distinct wording: "<how> (median rent, median income, …)". */
+function marginsOf(site: Site, sourceId: string): { text: string; metrics: string[] }[] {
+  const groups = new Map<string, string[]>();
+  for (const m of site.metrics.filter((x) => x.sourceId === sourceId)) groups.set(m.margin, [...(groups.get(m.margin) ?? []), m.shortLabel.toLowerCase()]);
+  return [...groups].map(([text, metrics]) => ({ text, metrics }));
+}
+
+/** One row per source: what, who, which period, when released and how that is known, when the next is due, its freshness and how its margins are obtained. */
 function SourcesTable({ site }: { site: Site }) {
   return (
     <ReflowTable>
-      <table>
+      <table class="source-status">
         <caption>Each source at the snapshot of {formatDate(site.snapshotDate)}</caption>
         <thead>
           <tr>
             <th scope="col">Source</th>
-            <th scope="col">Updated</th>
+            <th scope="col">Period</th>
             <th scope="col">Latest release</th>
-            <th scope="col">Retrieved</th>
             <th scope="col">Next release due</th>
-            <th scope="col" class="num">
-              Release age
-            </th>
             <th scope="col">Freshness</th>
-            <th scope="col" class="num">
-              Markets
-            </th>
+            <th scope="col">Margins of error</th>
           </tr>
         </thead>
         <tbody>
-          {site.sources.map((s) => {
-            const citing = site.profiles.filter((p) => p.sources.some((c) => c.sourceId === s.sourceId)).length;
-            return (
-              <tr key={s.sourceId}>
-                <th scope="row">
-                  <a href={site.href(`${PATHS.dataSources}#${s.sourceId}`)}>{s.sourceName}</a>
-                </th>
-                <td data-label="Updated">
-                  {s.updateFrequency} <span class="muted">(every {formatDays(EXPECTED_INTERVAL_DAYS[s.updateFrequency])})</span>
-                </td>
-                <td data-label="Latest release">
-                  <DateText iso={s.latestReleaseDate} />
-                </td>
-                <td data-label="Retrieved">
-                  <DateText iso={s.latestRetrievedAt} />
-                </td>
-                <td data-label="Next release due">
-                  <DateText iso={nextExpectedRelease(s)} />
-                  {isOverdue(s, site.snapshotDate) ? <span class="overdue"> overdue at the snapshot</span> : null}
-                </td>
-                <td data-label="Release age" class="num">
-                  {s.latestReleaseDate === undefined ? 'unknown' : formatDays(daysBetween(s.latestReleaseDate, site.snapshotDate))}
-                </td>
-                <td data-label="Freshness">
-                  <FreshnessBadge value={sourceFreshness(s, site.snapshotDate)} />
-                </td>
-                <td data-label="Markets" class="num">
-                  {citing} of {site.profiles.length}
-                </td>
-              </tr>
-            );
-          })}
+          {site.sources.map((s) => (
+            <tr key={s.sourceId}>
+              <th scope="row">
+                <a href={site.href(`${PATHS.dataSources}#${s.sourceId}`)}>{s.sourceName}</a>
+                <span class="sub">
+                  {s.agency}, {s.updateFrequency}; retrieved <DateText iso={s.latestRetrievedAt} />
+                </span>
+              </th>
+              <td data-label="Period">{site.source(s.sourceId).vintage}</td>
+              <td data-label="Latest release">
+                <ReleaseDate source={s} />
+                <span class="sub">
+                  {s.latestReleaseDate === undefined ? 'age unknown' : `${formatDays(daysBetween(s.latestReleaseDate, site.snapshotDate))} before the snapshot`}
+                </span>
+              </td>
+              <td data-label="Next release due">
+                <DateText iso={nextExpectedRelease(s)} />
+                <span class="sub">a {EXPECTED_INTERVAL_WORDS[s.updateFrequency]} after the latest</span>
+                {isOverdue(s, site.snapshotDate) ? <span class="overdue"> overdue at the snapshot</span> : null}
+              </td>
+              <td data-label="Freshness">
+                <FreshnessBadge value={sourceFreshness(s, site.snapshotDate)} />
+              </td>
+              <td data-label="Margins of error" class="margins block">
+                {marginsOf(site, s.sourceId).map((g) => (
+                  <span key={g.text} class="margin-group">
+                    {g.text} <span class="muted">({listWords(g.metrics)})</span>
+                  </span>
+                ))}
+              </td>
+            </tr>
+          ))}
         </tbody>
       </table>
     </ReflowTable>
   );
 }
 
-function MarketsTable({ site }: { site: Site }) {
+/** The update interval in words, as "a year after the latest" says it. */
+const EXPECTED_INTERVAL_WORDS: Readonly<Record<keyof typeof EXPECTED_INTERVAL_DAYS, string>> = { monthly: 'month', quarterly: 'quarter', annually: 'year' };
+
+/**
+ * Every market's freshness and coverage in a sentence per kind of market, not a row per market: markets that share both
+ * are named together (all of them, today).
+ */
+function MarketsSummary({ site }: { site: Site }) {
+  const groups = new Map<string, { freshness: Freshness; coverage: string; markets: string[] }>();
+  for (const p of site.profiles) {
+    const { freshness, coverage } = p.profile;
+    const cov = `${coverage.totalProvided} of ${coverage.totalRequired} metrics (${formatPercent(coverage.percent)})`;
+    const key = `${freshness.freshness}|${cov}`;
+    const g = groups.get(key) ?? { freshness: freshness.freshness, coverage: cov, markets: [] };
+    g.markets.push(p.market.id);
+    groups.set(key, g);
+  }
+  const all = groups.size === 1;
   return (
-    <ReflowTable>
-      <table class="status">
-        <caption>Freshness and coverage of every market, and the freshness of each source it cites</caption>
-        <thead>
-          <tr>
-            <th scope="col">Market</th>
-            <th scope="col">Freshness</th>
-            <th scope="col">Retrieved</th>
-            <th scope="col" class="num">
-              Coverage
-            </th>
-            <th scope="col">Missing</th>
-            {site.sources.map((s) => (
-              <th key={s.sourceId} scope="col" class="source-col">
-                {s.sourceName}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {site.profiles.map((p) => {
-            const { freshness, coverage } = p.profile;
-            return (
-              <tr key={p.market.id}>
-                <MarketRowHeader site={site} market={p.market} />
-                <td data-label="Freshness">
-                  <FreshnessBadge value={freshness.freshness} />
-                </td>
-                <td data-label="Retrieved">
-                  <DateText iso={freshness.retrievedAt} />
-                </td>
-                <td data-label="Coverage" class="num">
-                  {coverage.totalProvided} of {coverage.totalRequired} ({formatPercent(coverage.percent)})
-                </td>
-                <td data-label="Missing" class="missing-cell">
-                  {coverage.missing.length === 0 ? (
-                    <span class="muted">none</span>
-                  ) : (
-                    <strong>{labelList(coverage.missing.map((m) => metricDefinition(m)?.label ?? m))}</strong>
-                  )}
-                </td>
-                {site.sources.map((s) => {
-                  const cited = p.sources.find((c) => c.sourceId === s.sourceId);
-                  return (
-                    <td key={s.sourceId} data-label={s.sourceName}>
-                      {cited === undefined ? <span class="muted">not cited</span> : <FreshnessBadge value={sourceFreshness(cited, p.profile.updatedDate)} />}
-                    </td>
-                  );
-                })}
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </ReflowTable>
+    <ul class="link-list">
+      {[...groups.values()].map((g) => (
+        <li key={`${g.freshness} ${g.coverage}`}>
+          {all ? (
+            <a href={site.href(`${PATHS.home}#compare`)}>All {site.profiles.length} markets</a>
+          ) : (
+            <>
+              {g.markets.map((id, i) => {
+                const p = site.market(id).profile;
+                return (
+                  <span key={id}>
+                    {i === 0 ? '' : ', '}
+                    <a href={site.href(PATHS.marketPage(id))}>{displayName(p.market)}</a>
+                  </span>
+                );
+              })}
+            </>
+          )}
+          : {g.coverage}, <FreshnessBadge value={g.freshness} />, as fresh as the least fresh source each cites.
+        </li>
+      ))}
+    </ul>
   );
 }
 
 /**
- * Which values are the agencies' published figures and which illustrative, metric by metric, and what each metric's
- * margin of error is (or why it has none): what the JSON says value by value with `illustrative` and `marginOfError`.
+ * Which values are the agencies' published figures and which illustrative, metric by metric: what the JSON says value by
+ * value with `illustrative`. A table only where some are illustrative; otherwise one sentence says so.
  */
 function ValuesTable({ site }: { site: Site }) {
   const sourceNames = new Map(site.sources.map((s) => [s.sourceId, s.sourceName]));
   return (
     <ReflowTable>
       <table>
-        <caption>Published and illustrative values, and margins of error, metric by metric</caption>
+        <caption>Published and illustrative values, metric by metric</caption>
         <thead>
           <tr>
             <th scope="col">Metric</th>
@@ -147,7 +134,6 @@ function ValuesTable({ site }: { site: Site }) {
             <th scope="col" class="num">
               Illustrative
             </th>
-            <th scope="col">Margin of error</th>
           </tr>
         </thead>
         <tbody>
@@ -162,20 +148,30 @@ function ValuesTable({ site }: { site: Site }) {
                 <th scope="row">
                   <a href={site.href(`${PATHS.methodology}#metric-${m.id}`)}>{m.label}</a>
                 </th>
-                <td data-label="Source">{sourceNames.get(m.sourceId) ?? m.sourceId}</td>
+                <td data-label="Source">{shortSourceName(sourceNames.get(m.sourceId) ?? m.sourceId)}</td>
                 <td data-label="Published" class="num">
                   {values.length - illustrative} of {site.profiles.length}
                 </td>
                 <td data-label="Illustrative" class="num">
                   {illustrative === 0 ? <span class="muted">none</span> : `${illustrative} of ${site.profiles.length}`}
                 </td>
-                <td data-label="Margin of error">{m.margin}</td>
               </tr>
             );
           })}
         </tbody>
       </table>
     </ReflowTable>
+  );
+}
+
+/** The values that are an interval's edge rather than a figure, as published ("4,000+"), each named with its market. */
+function openEnded(site: Site): string[] {
+  return site.profiles.flatMap((p) =>
+    Object.values(p.profile.metrics).flatMap((m) =>
+      m?.qualifier === undefined
+        ? []
+        : [`${displayName(p.market)}'s ${metricDefinition(m.id)?.noun ?? m.id}, published as ${formatShort(m.id, m.value, m.qualifier)}`],
+    ),
   );
 }
 
@@ -200,7 +196,7 @@ function MissingTable({ site }: { site: Site }) {
             <tr key={`${p.market.id} ${metricId}`}>
               <MarketRowHeader site={site} market={p.market} />
               <td data-label="Metric">{metricDefinition(metricId)?.label ?? metricId}</td>
-              <td data-label="Why">
+              <td data-label="Why" class="block">
                 {known === undefined ? (
                   `The ${metricDefinition(metricId)?.sourceId ?? 'source'} files have no value for this market.`
                 ) : (
@@ -234,6 +230,9 @@ function overdueSentence(site: Site): string {
 
 export function DataStatusPage({ site }: { site: Site }) {
   const incomplete = site.profiles.filter((p) => p.profile.coverage.missing.length > 0);
+  const values = site.profiles.reduce((n, p) => n + Object.keys(p.profile.metrics).length, 0);
+  const illustrative = site.profiles.reduce((n, p) => n + Object.values(p.profile.metrics).filter((m) => m?.illustrative === true).length, 0);
+  const open = openEnded(site);
   return (
     <>
       <h1>Data status</h1>
@@ -249,27 +248,28 @@ export function DataStatusPage({ site }: { site: Site }) {
       <section aria-labelledby="sources">
         <h2 id="sources">Sources</h2>
         <p>
-          A source's next release is due one update interval after its latest (a year, a quarter; agencies' own calendars may differ by days).{' '}
-          {overdueSentence(site)} This is judged as of the snapshot date, {formatDate(site.snapshotDate)}, not the day you read it: a later snapshot may already
-          hold those releases (<a href={site.href(PATHS.vintages)}>every snapshot</a>).
+          {overdueSentence(site)} This is judged as of the snapshot date: a later snapshot may already hold those releases (
+          <a href={site.href(PATHS.vintages)}>every snapshot</a>). A release is due one update interval after the latest; agencies' own calendars may differ by
+          days.
         </p>
         <SourcesTable site={site} />
       </section>
       <section aria-labelledby="markets">
         <h2 id="markets">Markets</h2>
-        <MarketsTable site={site} />
+        <MarketsSummary site={site} />
       </section>
       <section aria-labelledby="values">
         <h2 id="values">Published and illustrative values</h2>
         <p>
-          A value is either the agency's published figure, read from its file as the <a href={site.href(PATHS.dataSources)}>data sources page</a> and each
-          fixture's README say, or it is illustrative: of the right magnitude, not published, and marked <code>"illustrative": true</code> in the JSON. A score
-          computed from an illustrative value is listed in the profile's <code>illustrativeScores</code>. Where the agency publishes a margin of error, the JSON
-          carries it as <code>marginOfError</code> (90 %, in the value's unit) and the market pages show it beside the value. The table says, metric by metric,
-          how each margin was obtained: read as published beside the estimate, or, for a share of two counts, approximated from the two published margins. Each
-          state's figure beside a market's (<code>comparisons</code>) carries its margin obtained the same way.
+          A value is the agency's published figure, read from its file as the <a href={site.href(PATHS.dataSources)}>data sources page</a> says, or it is
+          illustrative: of the right magnitude, not published, and marked <code>"illustrative": true</code> in the JSON (a score computed from one is listed in
+          the profile's <code>illustrativeScores</code>).{' '}
+          {illustrative === 0 ? `All ${formatNumber(values)} values of this snapshot are published figures; none is illustrative.` : ''}
+          {open.length === 0
+            ? ''
+            : ` ${open.length === 1 ? 'One is' : `${open.length} are`} open-ended, an interval's edge with no margin of error, so the scores that read ${open.length === 1 ? 'it' : 'them'} are bounds: ${listWords(open)}.`}
         </p>
-        <ValuesTable site={site} />
+        {illustrative === 0 ? null : <ValuesTable site={site} />}
       </section>
       {incomplete.length === 0 ? null : (
         <section aria-labelledby="missing">

@@ -1,11 +1,11 @@
-// The frame every page shares: head, site header and navigation, and a footer that links every page and endpoint.
+// The frame every page shares: head, site header and navigation, and a footer of a few lines that points to the site map.
 import type { ComponentChildren } from 'preact';
 import { render } from 'preact-render-to-string';
 import { METHODOLOGY_VERSION } from '../../methodology/version.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { SCHEMA_VERSION } from '../../contract/schemas.ts';
-import { displayName, formatDate, formatNumber } from './format.ts';
-import { ENDPOINTS, PAGES, type Site } from './site.ts';
+import { formatDate } from './format.ts';
+import { PAGES, type Site } from './site.ts';
 
 /**
  * A data: icon, which the page CSP allows (img-src data:); without one every browser asks for
@@ -34,11 +34,14 @@ function Header({ site, path }: { site: Site; path: string | undefined }) {
     <header class="site-header">
       <div class="wrap">
         <p class="brand">
-          <a href={site.href(PATHS.home)}>Housing market profiles</a>
+          <a href={site.href(PATHS.home)} aria-current={path === PATHS.home ? 'page' : undefined}>
+            Housing market profiles
+          </a>
         </p>
         <nav aria-label="Main">
           <ul class="nav">
-            {PAGES.map((p) => (
+            {/* The site's name above is the link home, so the list holds the other pages and fits two lines on a phone. */}
+            {PAGES.filter((p) => p.path !== PATHS.home).map((p) => (
               <li key={p.path}>
                 <a href={site.href(p.path)} aria-current={p.path === path ? 'page' : undefined}>
                   {p.label}
@@ -53,61 +56,21 @@ function Header({ site, path }: { site: Site; path: string | undefined }) {
 }
 
 /**
- * Every page's footer lists the markets up to this many; beyond it, one link to the home page's comparison table.
- * A full list on every page would make each page grow with the market count and the build quadratic.
+ * A few lines on every page: what the data are, their versions, and the way to every page, market and download (the
+ * home page's site map), so no page repeats the full list of links or grows with the market count.
  */
-export const FOOTER_MARKET_LIMIT = 32;
-
 function Footer({ site }: { site: Site }) {
   return (
     <footer class="site-footer">
       <div class="wrap">
-        <nav aria-label="Every page and endpoint" class="footer-nav">
-          <div>
-            <h2>Pages</h2>
-            <ul>
-              {PAGES.map((p) => (
-                <li key={p.path}>
-                  <a href={site.href(p.path)}>{p.label}</a>
-                </li>
-              ))}
-            </ul>
-          </div>
-          <div>
-            <h2>Markets</h2>
-            {site.profiles.length <= FOOTER_MARKET_LIMIT ? (
-              <ul class="columns">
-                {site.profiles.map((p) => (
-                  <li key={p.market.id}>
-                    <a href={site.href(PATHS.marketPage(p.market.id))}>{displayName(p.market)}</a>
-                  </li>
-                ))}
-              </ul>
-            ) : (
-              <p>
-                <a href={site.href(`${PATHS.home}#compare`)}>All {formatNumber(site.profiles.length)} markets</a>, compared on the home page
-              </p>
-            )}
-          </div>
-          <div>
-            <h2>Endpoints</h2>
-            <ul>
-              {ENDPOINTS.map((e) => (
-                <li key={e.path}>
-                  <a href={site.href(e.path)}>{e.label}</a> <span class="muted">({e.format})</span>
-                </li>
-              ))}
-              <li>
-                Per market: <code>{PATHS.profile('<market-id>')}</code>, <code>{PATHS.marketCsv('<market-id>')}</code>,{' '}
-                <code>{PATHS.series('<market-id>')}</code> and <code>{PATHS.seriesCsv('<market-id>')}</code>, linked from each market page
-              </li>
-            </ul>
-          </div>
-        </nav>
         <p class="footer-note">
-          Static fixture data, snapshot of {formatDate(site.snapshotDate)}. Schema version {SCHEMA_VERSION}, methodology {METHODOLOGY_VERSION}. Not live data
-          and not investment, legal, financial or property-level advice. Upstream datasets keep their own licenses and terms.
+          Static fixture data, snapshot of {formatDate(site.snapshotDate)}; schema {SCHEMA_VERSION}, methodology {METHODOLOGY_VERSION}. Not live, not advice;
+          upstream datasets keep their own licenses and terms.
         </p>
+        <nav aria-label="Site map" class="footer-nav">
+          <a href={site.href(`${PATHS.home}#site-map`)}>Every page and download</a> · <a href={site.href(`${PATHS.home}#compare`)}>every market</a> ·{' '}
+          <a href={site.href(PATHS.dataCatalog)}>every endpoint</a>
+        </nav>
       </div>
     </footer>
   );

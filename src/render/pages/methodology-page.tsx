@@ -5,8 +5,8 @@ import { metricDefinition, requiredOf } from '../../methodology/metrics.ts';
 import { DERIVED_KEYS, derivedInput, THRESHOLDS, THRESHOLD_BASIS, THRESHOLD_KEYS, isDerived, scoreDependencies } from '../../methodology/scores.ts';
 import { Z_90 } from '../../methodology/comparisons.ts';
 import { METHODOLOGY_CHANGES, METHODOLOGY_VERSION } from '../../methodology/version.ts';
-import { Facts, ReflowTable } from './components.tsx';
-import { formatDate, formatDays, formatNumber, formatPercent, listWords } from './format.ts';
+import { ReflowTable, releaseBasisWords } from './components.tsx';
+import { formatDate, formatDays, formatNumber, formatPercent, listWords, shortSourceName } from './format.ts';
 import { SCORE_KEYS, derivation, scoreLabel, scoreTerms, thresholdLabel, type Term } from './scores.ts';
 import type { Site } from './site.ts';
 import { WorkedExample } from './worked-example.tsx';
@@ -28,6 +28,7 @@ function Formula({ terms }: { terms: readonly Term[] }) {
   );
 }
 
+/** Every metric once, in one table: its definition, unit, precision and source; its row is the anchor other pages link to. */
 function MetricDefinitions({ site }: { site: Site }) {
   const sourceNames = new Map(site.sources.map((s) => [s.sourceId, s.sourceName]));
   return (
@@ -37,26 +38,41 @@ function MetricDefinitions({ site }: { site: Site }) {
         Methodology {METHODOLOGY_VERSION} requires {requiredOf(site.metrics).length} metrics for every market. Values are rounded once, at loading, to the
         precision their source publishes.
       </p>
-      {site.metrics.map((m) => (
-        <div key={m.id} id={`metric-${m.id}`} class="definition">
-          <h3>{m.label}</h3>
-          <p>{m.definition}</p>
-          <Facts
-            items={[
-              ['Id', <code key="id">{m.id}</code>],
-              ['Unit', <code key="u">{m.unit}</code>],
-              ['Precision', m.decimals === 0 ? 'whole numbers' : `${m.decimals} ${m.decimals === 1 ? 'decimal' : 'decimals'}`],
-              [
-                'Source',
-                <a key="s" href={site.href(`${PATHS.dataSources}#${m.sourceId}`)}>
-                  {sourceNames.get(m.sourceId) ?? m.sourceId}
-                </a>,
-              ],
-              ...(m.required ? [] : [['Required', 'no: shown where the source has it, left out of coverage'] as const]),
-            ]}
-          />
-        </div>
-      ))}
+      <ReflowTable>
+        <table class="definitions">
+          <caption>Every metric: what it measures, its unit and precision, and its source</caption>
+          <thead>
+            <tr>
+              <th scope="col">Metric</th>
+              <th scope="col">Definition</th>
+              <th scope="col">Unit, precision</th>
+              <th scope="col">Source</th>
+            </tr>
+          </thead>
+          <tbody>
+            {site.metrics.map((m) => (
+              <tr key={m.id} id={`metric-${m.id}`}>
+                <th scope="row">
+                  {m.label}
+                  <span class="sub">
+                    <code>{m.id}</code>
+                    {m.required ? '' : ' · not required: shown where the source has it, left out of coverage'}
+                  </span>
+                </th>
+                <td data-label="Definition" class="block">
+                  {m.definition}
+                </td>
+                <td data-label="Unit, precision" class="nowrap">
+                  <code>{m.unit}</code>, {m.decimals === 0 ? 'whole' : `${m.decimals} ${m.decimals === 1 ? 'decimal' : 'decimals'}`}
+                </td>
+                <td data-label="Source" class="nowrap">
+                  <a href={site.href(`${PATHS.dataSources}#${m.sourceId}`)}>{shortSourceName(sourceNames.get(m.sourceId) ?? m.sourceId)}</a>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ReflowTable>
     </section>
   );
 }
@@ -125,7 +141,8 @@ function ScoreFormulas() {
               <tr key={key}>
                 <th scope="row">
                   <code>{key}</code>
-                  <span class="sub">{thresholdLabel(key)}</span>
+                  {/* A derived input is defined in the list above; a metric's label says what it is. */}
+                  {isDerived(key) ? null : <span class="sub">{thresholdLabel(key)}</span>}
                 </th>
                 <td data-label="Scores 0 at" class="num">
                   {formatNumber(THRESHOLDS[key].zeroAt)}
@@ -133,8 +150,12 @@ function ScoreFormulas() {
                 <td data-label="Scores 100 at" class="num">
                   {formatNumber(THRESHOLDS[key].fullAt)}
                 </td>
-                <td data-label="What it rests on">{THRESHOLD_BASIS[key]}</td>
-                <td data-label="Used by">{usedBy(key)}</td>
+                <td data-label="What it rests on" class="block">
+                  {THRESHOLD_BASIS[key]}
+                </td>
+                <td data-label="Used by" class="block">
+                  {usedBy(key)}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -149,7 +170,7 @@ function ScoreFormulas() {
               <code>
                 {key} = <Formula terms={scoreTerms(key)} />
               </code>
-              <span class="sub">Needs: {deps[key].map((m) => metricDefinition(m)?.label ?? m).join('; ')}.</span>
+              <span class="sub">Needs: {listWords(deps[key].map((m) => metricDefinition(m)?.shortLabel.toLowerCase() ?? m))}.</span>
             </dd>
           </div>
         ))}
@@ -185,17 +206,19 @@ function WhatChanged({ site }: { site: Site }) {
         ))}
       </ul>
       <p>
-        Every version's changes are on the <a href={site.href(PATHS.changelog)}>changelog</a>. Snapshots published under an earlier version stay served as they
-        were, at their <a href={site.href(PATHS.vintages)}>vintage</a> addresses.
+        Earlier versions' changes are on the <a href={site.href(PATHS.changelog)}>changelog</a>. Snapshots published under an earlier version stay served as
+        they were, at their <a href={site.href(PATHS.vintages)}>vintage</a> addresses.
       </p>
     </section>
   );
 }
 
+const COMPARISONS_TITLE = 'Beside the state and the nation';
+
 function ComparisonRule() {
   return (
     <section aria-labelledby="comparisons">
-      <h2 id="comparisons">A market beside its state</h2>
+      <h2 id="comparisons">{COMPARISONS_TITLE}</h2>
       <p>
         Each Census figure of a market is served with its state's figure from the same survey and period (<code>comparisons</code> in the metric object), and
         the market page says whether the two differ. The test is the Census Bureau's for two estimates (ACS General Handbook, chapter 8): with each standard
@@ -257,7 +280,8 @@ function FreshnessRule({ site }: { site: Site }) {
         {listWords(
           site.sources.map((s) => {
             const next = nextExpectedRelease(s);
-            return `${s.sourceName}, released ${s.latestReleaseDate === undefined ? 'on an unknown date' : formatDate(s.latestReleaseDate)}, next due ${next === undefined ? 'unknown' : formatDate(next)}${isOverdue(s, site.snapshotDate) ? ' (overdue)' : ''}`;
+            const basis = releaseBasisWords(s);
+            return `${shortSourceName(s.sourceName)}, released ${s.latestReleaseDate === undefined ? 'on an unknown date' : `${formatDate(s.latestReleaseDate)}${basis === undefined ? '' : ` (${basis})`}`}, next due ${next === undefined ? 'unknown' : formatDate(next)}${isOverdue(s, site.snapshotDate) ? ' (overdue)' : ''}`;
           }),
         )}
         . The data status page and <a href={site.href(PATHS.vintages)}>/api/vintages</a> give the same dates.
@@ -282,7 +306,19 @@ function CoverageRule({ site }: { site: Site }) {
   );
 }
 
+/** The page's sections in the order they stand, which is the order its contents list them. */
+const SECTIONS: readonly { id: string; title: string }[] = [
+  { id: 'changes', title: 'What changed' },
+  { id: 'metrics', title: 'Metrics' },
+  { id: 'scores', title: 'Scores' },
+  { id: 'comparisons', title: COMPARISONS_TITLE },
+  { id: 'freshness', title: 'Freshness' },
+  { id: 'coverage', title: 'Coverage' },
+  { id: 'worked-example', title: 'Worked example' },
+];
+
 export function MethodologyPage({ site }: { site: Site }) {
+  const whatChanged = METHODOLOGY_CHANGES[0]?.version === METHODOLOGY_VERSION;
   return (
     <>
       <h1>Methodology {METHODOLOGY_VERSION}</h1>
@@ -292,27 +328,11 @@ export function MethodologyPage({ site }: { site: Site }) {
       </p>
       <nav aria-label="On this page" class="toc">
         <ul>
-          <li>
-            <a href="#metrics">Metrics</a>
-          </li>
-          <li>
-            <a href="#changes">What changed</a>
-          </li>
-          <li>
-            <a href="#scores">Scores</a>
-          </li>
-          <li>
-            <a href="#comparisons">A market beside its state</a>
-          </li>
-          <li>
-            <a href="#freshness">Freshness</a>
-          </li>
-          <li>
-            <a href="#coverage">Coverage</a>
-          </li>
-          <li>
-            <a href="#worked-example">Worked example</a>
-          </li>
+          {SECTIONS.filter((x) => x.id !== 'changes' || whatChanged).map((x) => (
+            <li key={x.id}>
+              <a href={`#${x.id}`}>{x.title}</a>
+            </li>
+          ))}
         </ul>
       </nav>
       <WhatChanged site={site} />

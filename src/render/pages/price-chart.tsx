@@ -1,7 +1,8 @@
-// The house price index of one market over every quarter the fixtures hold, with each quarter's change on a year earlier, as static SVG and as a table.
+// House prices over time: the market's index beside its state's and the nation's on one chart, each rebased to one start quarter, as static SVG; and every quarter of the market's index as a table.
 import { scaleLinear } from 'd3-scale';
-import type { MetricSeries } from '../../sources/source.ts';
-import { ACCENT, FALL, GRID, INK, MUTED, RISE, pct, px } from './chart-parts.ts';
+import type { Area } from '../../contract/geography.ts';
+import type { MetricSeries, SeriesPoint } from '../../sources/source.ts';
+import { ACCENT, GRID, INK, MUTED, pct, px } from './chart-parts.ts';
 import { formatNumber } from './format.ts';
 
 interface Point {
@@ -24,48 +25,81 @@ export const formatIndex = (n: number): string => formatNumber(n, 2);
 /** A change with its sign and a true minus: "+2.4%", "−0.3%", "0.0%". */
 export const formatChange = (n: number, decimals = 1): string => `${n > 0 ? '+' : n < 0 ? '\u2212' : ''}${formatNumber(Math.abs(n), decimals)}%`;
 
-const extremes = (points: readonly Point[], of: (p: Point) => number | undefined): { low?: Point; high?: Point } => {
-  let low: Point | undefined;
-  let high: Point | undefined;
-  for (const p of points) {
-    const v = of(p);
-    if (v === undefined) continue;
-    if (low === undefined || v < (of(low) ?? v)) low = p;
-    if (high === undefined || v > (of(high) ?? v)) high = p;
-  }
-  return { ...(low === undefined ? {} : { low }), ...(high === undefined ? {} : { high }) };
-};
+/** The quarter every line is rebased to when all of them have it: the same start on every market page, so the charts compare. */
+export const REBASE_PERIOD = '2000 Q1';
 
-/** The chart's description: where the index started and ended, its low and high, the latest year's change and the range of changes. */
-function describePoints(points: readonly Point[], perYear: number, area: string): string {
-  const valued = points.filter((p) => p.value !== undefined);
-  const first = valued[0];
-  const last = valued.at(-1);
-  if (first === undefined || last === undefined) return `${area}: no quarter has an index value.`;
-  const level = extremes(points, (p) => p.value);
-  const change = extremes(points, (p) => p.change);
-  const parts = [
-    `${area}: the index went from ${formatIndex(first.value ?? NaN)} in ${first.period} to ${formatIndex(last.value ?? NaN)} in ${last.period}`,
-    `its low was ${formatIndex(level.low?.value ?? NaN)} (${level.low?.period ?? ''}) and its high ${formatIndex(level.high?.value ?? NaN)} (${level.high?.period ?? ''})`,
-  ];
-  const before = points[points.length - 1 - perYear];
-  if (last.change !== undefined && before !== undefined)
-    parts.push(`over the latest year, ${before.period} to ${last.period}, it changed ${formatChange(last.change)}`);
-  if (change.low !== undefined && change.high !== undefined)
-    parts.push(
-      `the change on a year earlier ranged from ${formatChange(change.low.change ?? NaN)} (${change.low.period}) to ${formatChange(change.high.change ?? NaN)} (${change.high.period})`,
-    );
-  return `${parts.join('; ')}. Every quarter's value is in the table below the chart.`;
+/** One line of the chart: an area's index, rebased to 100 at the chart's start quarter. */
+export interface IndexLine {
+  /** The end label and the legend's key: "Metro", "TX", "US". */
+  short: string;
+  /** The area in words, for the legend and the description. */
+  name: string;
+  kind: 'market' | 'state' | 'nation';
+  /** Rebased values, one per quarter of the chart's axis; undefined where the area has no value. */
+  values: readonly (number | undefined)[];
 }
+
+export interface RebasedIndexes {
+  base: string;
+  periods: readonly string[];
+  lines: readonly IndexLine[];
+}
+
+const byPeriod = (points: readonly SeriesPoint[]): Map<string, number> =>
+  new Map(points.flatMap((p) => (p.value === undefined ? [] : [[p.period, p.value] as const])));
+
+/**
+ * The market's index and those of the areas that hold it, over the market's quarters from the start quarter on, each
+ * divided by its own value at the start and multiplied by 100. The start is REBASE_PERIOD where every line has a value
+ * there, else the first quarter where all of them have one. Undefined when no quarter has every line.
+ */
+export function rebaseIndexes(series: MetricSeries, marketShort: string, marketName: string): RebasedIndexes | undefined {
+  const own = byPeriod(series.points);
+  const around = (series.comparisons ?? []).map((c) => ({ area: c.area, values: byPeriod(c.points) }));
+  const all = [own, ...around.map((a) => a.values)];
+  const periods = series.points.map((p) => p.period);
+  const has = (period: string): boolean => all.every((m) => m.has(period));
+  const base = has(REBASE_PERIOD) ? REBASE_PERIOD : periods.find(has);
+  if (base === undefined) return undefined;
+  const axis = periods.slice(periods.indexOf(base));
+  const rebased = (values: Map<string, number>): (number | undefined)[] => {
+    const start = values.get(base) ?? NaN;
+    return axis.map((period) => {
+      const v = values.get(period);
+      return v === undefined ? undefined : (v / start) * 100;
+    });
+  };
+  const shortOf = (area: Area): string => (area.level === 'nation' ? 'US' : (area.states[0] ?? area.name));
+  return {
+    base,
+    periods: axis,
+    lines: [
+      { short: marketShort, name: marketName, kind: 'market', values: rebased(own) },
+      ...around.map((a): IndexLine => ({
+        short: shortOf(a.area),
+        name: a.area.level === 'nation' ? 'the United States' : a.area.name,
+        kind: a.area.level === 'nation' ? 'nation' : 'state',
+        values: rebased(a.values),
+      })),
+    ],
+  };
+}
+
+/** How each kind of line is drawn: told apart by width and dashes as well as colour. */
+export const LINE_STYLES = {
+  market: { stroke: ACCENT, width: 3.5, dash: undefined },
+  state: { stroke: MUTED, width: 2, dash: undefined },
+  nation: { stroke: INK, width: 1.75, dash: '5 4' },
+} as const;
 
 const one = (n: number): number => Number(n.toFixed(1));
 
 /** A polyline in a 0-1000 wide user space, broken where a quarter has no value. */
-function linePath(points: readonly Point[], from: number, x: (i: number) => number, y: (v: number) => number): string {
+function linePath(values: readonly (number | undefined)[], x: (i: number) => number, y: (v: number) => number): string {
   let d = '';
   let pen = false;
-  for (let i = from; i < points.length; i += 1) {
-    const v = points[i]?.value;
+  for (let i = 0; i < values.length; i += 1) {
+    const v = values[i];
     if (v === undefined) {
       pen = false;
       continue;
@@ -76,205 +110,153 @@ function linePath(points: readonly Point[], from: number, x: (i: number) => numb
   return d;
 }
 
-/** Bars from the zero line, one subpath each, in the same 0-1000 wide user space. */
-function barsPath(points: readonly Point[], sign: 1 | -1, x: (i: number) => number, width: number, y: (v: number) => number): string {
-  let d = '';
-  const zero = y(0);
-  for (let i = 0; i < points.length; i += 1) {
-    const c = points[i]?.change;
-    if (c === undefined || Math.sign(c) !== sign) continue;
-    const top = Math.min(y(c), zero);
-    const h = Math.max(Math.abs(y(c) - zero), 0.5);
-    d += `M${one(x(i) - width / 2)} ${one(top)}h${one(width)}v${one(h)}h${-one(width)}z`;
+const TOP = 16;
+const BOTTOM = 196;
+const HEIGHT = BOTTOM + 28;
+/** .chart .annotation's font size in the stylesheet, px: end labels are kept at least a line apart. */
+export const END_LABEL_LINE = 15;
+
+/**
+ * Where each line's end label goes: beside its last value, moved apart where two would meet (each at least a line
+ * below the one above it), and kept inside the plot's height. Returned in the lines' order.
+ */
+export function placeEndLabels(ends: readonly number[], top = TOP, bottom = BOTTOM + 8): number[] {
+  const order = ends.map((y, i) => ({ y, i })).sort((a, b) => a.y - b.y);
+  for (let k = 1; k < order.length; k += 1) {
+    const prev = order[k - 1];
+    const cur = order[k];
+    if (prev !== undefined && cur !== undefined && cur.y < prev.y + END_LABEL_LINE) cur.y = prev.y + END_LABEL_LINE;
   }
-  return d;
-}
-
-const TOP = 40;
-const BOTTOM = 210;
-const TOP2 = 262;
-const BOTTOM2 = 336;
-const HEIGHT = BOTTOM2 + 30;
-
-/**
- * The plot's width on a 375 px phone, the narrowest the pages are laid out for (375 less the page's 1rem padding each
- * side and .chart-price's 2.75rem and 0.25rem), and at its widest (.chart-price's 52rem less the same 3rem). A label
- * anchored at the right edge covers the largest share of the time axis at the narrowest width, so a place clear of the
- * line there is clear at every wider one.
- */
-export const PLOT_WIDTHS = { narrowest: 375 - 32 - 48, widest: 832 - 48 } as const;
-/** .chart .annotation's font size in the stylesheet, px. */
-const ANNOTATION_FONT = 13;
-/** Where the panel title sits ("Index, 1995 Q1 = 100", bold, left): the label stays below it where the two would meet. */
-const TITLE_Y = TOP - 24;
-const TITLE_TEXT = 'Index, 1995 Q1 = 100';
-/** Room between the label's box and the line below it: the latest dot's radius (5) and a pixel. */
-const LABEL_GAP = 6;
-
-/**
- * The box a label of the latest value takes, from its baseline: generous estimates of the browser's text (0.64 em a
- * character, bold or not; an ascent of 0.95 em; a second line 1.25 em lower with its descent), plus the 2 px white halo.
- */
-export function latestLabelBox(lines: readonly string[], baseline: number): { width: number; top: number; bottom: number } {
-  const em = ANNOTATION_FONT;
-  return {
-    width: Math.max(0, ...lines.map((l) => l.length)) * em * 0.64 + 4,
-    top: baseline - em * 0.95 - 2,
-    bottom: baseline + em * (0.3 + 1.25 * Math.max(lines.length - 1, 0)) + 2,
-  };
-}
-
-/** The smallest y (the highest point) the line reaches from `from` (a fraction of the time axis) to its end, gaps left out. */
-function highestFrom(points: readonly Point[], from: number, at: (i: number) => number, y: (v: number) => number): number {
-  let top = Infinity;
-  for (let i = 0; i < points.length; i += 1) {
-    const v = points[i]?.value;
-    if (v === undefined) continue;
-    const x = at(i) / 100;
-    if (x >= from) top = Math.min(top, y(v));
-    // The segment that crosses `from` counts where it crosses.
-    const next = points[i + 1]?.value;
-    const nx = at(i + 1) / 100;
-    if (next !== undefined && x < from && nx > from) top = Math.min(top, y(v + ((next - v) * (from - x)) / (nx - x)));
+  // Pushed past the bottom: shift the stack up, then keep the first at the top.
+  const last = order.at(-1);
+  if (last !== undefined && last.y > bottom) {
+    const shift = last.y - bottom;
+    for (const o of order) o.y -= shift;
   }
-  return top;
-}
-
-/**
- * Where the latest value's label goes: right-aligned at the chart's edge, just above the highest point the line reaches
- * under the label at the narrowest width (so no part of the line passes through it at any width), and below the panel
- * title where the two would meet. Where the panel has no room above the line for it, the value scale gives up the room
- * at its top (`plotTop`, returned): the line is drawn lower rather than through the label.
- */
-function placeLatestLabel(
-  points: readonly Point[],
-  lines: readonly string[],
-  at: (i: number) => number,
-  scale: (plotTop: number) => (v: number) => number,
-): { plotTop: number; baseline: number } {
-  const probe = latestLabelBox(lines, 0);
-  const from = Math.max(0, 1 - probe.width / PLOT_WIDTHS.narrowest);
-  const titleWidth = TITLE_TEXT.length * ANNOTATION_FONT * 0.64;
-  const minTop = PLOT_WIDTHS.narrowest - probe.width < titleWidth ? TITLE_Y + ANNOTATION_FONT * 0.3 + 2 : 0;
-  // Baseline to box: the box's bottom is `probe.bottom` below the baseline and its top `-probe.top` above it.
-  const baselineOver = (lineTop: number): number => lineTop - LABEL_GAP - probe.bottom;
-  let plotTop = TOP;
-  const high = highestFrom(points, from, at, scale(plotTop));
-  if (!Number.isFinite(high)) return { plotTop, baseline: TOP };
-  if (baselineOver(high) + probe.top < minTop) {
-    // The highest point is `share` of the way up the scale; lower the scale's top until the label fits above it.
-    const share = (BOTTOM - high) / (BOTTOM - TOP);
-    const room = minTop - probe.top + probe.bottom + LABEL_GAP;
-    plotTop = share === 0 ? TOP : Math.max(TOP, BOTTOM - (BOTTOM - room) / share);
+  const first = order[0];
+  if (first !== undefined && first.y < top) {
+    const shift = top - first.y;
+    for (const o of order) o.y += shift;
   }
-  return { plotTop, baseline: baselineOver(highestFrom(points, from, at, scale(plotTop))) };
+  const out = new Array<number>(ends.length);
+  for (const o of order) out[o.i] = o.y;
+  return out;
+}
+
+const lastValue = (values: readonly (number | undefined)[]): { i: number; v: number } | undefined => {
+  for (let i = values.length - 1; i >= 0; i -= 1) {
+    const v = values[i];
+    if (v !== undefined) return { i, v };
+  }
+  return undefined;
+};
+
+/** What the chart shows in words: each line from the start to its latest quarter. */
+function describe(r: RebasedIndexes): string {
+  const latest = r.periods.at(-1) ?? '';
+  return `${r.lines
+    .map((l) => {
+      const end = lastValue(l.values);
+      return `${l.name} (${l.short}): ${end === undefined ? 'no value' : `${formatIndex(end.v)} in ${r.periods[end.i] ?? latest}`}`;
+    })
+    .join('; ')}. Each index is 100 in ${r.base}. Every quarter's value is in the series CSV.`;
 }
 
 /**
- * Two panels over one time axis: the index (the latest year drawn thicker, in the accent colour, its two ends marked
- * and the change written beside them), and under it each quarter's change on a year earlier, rises and falls in two
- * colours. The lines and bars live in a nested SVG whose 0-1000 user space stretches to the chart's width
- * (preserveAspectRatio none, strokes kept at their width); text and dots stay in the outer SVG, positioned in percent.
+ * One chart, one time axis: the market's index (thick, in the accent colour), its state's (grey) and the nation's
+ * (dashed), each 100 at the start quarter, so the lines say how far prices moved since then in each area. Lines live in
+ * a nested SVG whose 0-1000 user space stretches to the chart's width (preserveAspectRatio none, strokes kept at their
+ * width); text stays in the outer SVG, in percent, the end labels in the right padding beside each line's end.
  */
-export function PriceIndexChart({ series, area }: { series: MetricSeries; area: string }) {
-  const points = pointsOf(series);
-  const n = points.length;
-  const values = points.flatMap((p) => (p.value === undefined ? [] : [p.value]));
-  const changes = points.flatMap((p) => (p.change === undefined ? [] : [p.change]));
-  const last = n - 1;
-  const yearBefore = last - series.perYear;
+export function PriceIndexChart({ rebased, area }: { rebased: RebasedIndexes; area: string }) {
+  const n = rebased.periods.length;
+  const values = rebased.lines.flatMap((l) => l.values.filter((v): v is number => v !== undefined));
+  const y = scaleLinear()
+    .domain([Math.min(100, ...values), Math.max(100, ...values)])
+    .range([BOTTOM, TOP])
+    .nice(4);
   const at = (i: number): number => (n === 1 ? 50 : (i / (n - 1)) * 100);
   const vx = (i: number): number => at(i) * 10;
-  const scale = (plotTop: number) =>
-    scaleLinear()
-      .domain([Math.min(...values), Math.max(...values)])
-      .range([BOTTOM, plotTop])
-      .nice(4);
-  const yc = scaleLinear()
-    .domain([Math.min(0, ...changes), Math.max(0, ...changes)])
-    .range([BOTTOM2, TOP2])
-    .nice(3);
-  const latest = points[last];
-  const before = points[yearBefore];
-  const years = [...new Set(points.map((p) => Number(p.period.slice(0, 4))))];
+  const years = [...new Set(rebased.periods.map((p) => Number(p.slice(0, 4))))];
   const span = (years.at(-1) ?? 0) - (years[0] ?? 0);
   const step = span > 30 ? 10 : 5;
-  const yearTicks = points.flatMap((p, i) => (p.period.endsWith('Q1') && Number(p.period.slice(0, 4)) % step === 0 ? [{ year: p.period.slice(0, 4), i }] : []));
-  const labelLines =
-    latest?.value === undefined
-      ? []
-      : [
-          `${latest.period}: ${formatIndex(latest.value)}`,
-          ...(latest.change === undefined || before === undefined ? [] : [`${formatChange(latest.change)} on ${before.period}`]),
-        ];
-  const { plotTop, baseline: labelY } = placeLatestLabel(points, labelLines, at, scale);
-  const y = scale(plotTop);
-  const latestY = latest?.value === undefined ? undefined : y(latest.value);
-  const barWidth = Math.max((1000 / Math.max(n, 1)) * 0.7, 1);
+  const yearTicks = rebased.periods.flatMap((p, i) => (p.endsWith('Q1') && Number(p.slice(0, 4)) % step === 0 ? [{ year: p.slice(0, 4), i }] : []));
+  const ends = rebased.lines.map((l) => lastValue(l.values));
+  const labelYs = placeEndLabels(ends.map((e) => (e === undefined ? BOTTOM : y(e.v))));
+  const first = rebased.periods[0] ?? '';
+  const latest = rebased.periods.at(-1) ?? '';
   return (
     <svg class="chart chart-price" width="100%" height={HEIGHT} role="img" aria-labelledby="price-chart-title price-chart-desc">
-      <title id="price-chart-title">{`House price index of ${area}, ${points[0]?.period ?? ''} to ${latest?.period ?? ''} (1995 Q1 = 100), and each quarter's change on a year earlier`}</title>
-      <desc id="price-chart-desc">{describePoints(points, series.perYear, area)}</desc>
-      <text x="0" y={TITLE_Y} fill={INK} class="panel-title">
-        {TITLE_TEXT}
-      </text>
+      <title id="price-chart-title">{`House prices in ${area}, ${rebased.lines
+        .slice(1)
+        .map((l) => l.name)
+        .join(' and ')}, ${first} to ${latest} (${rebased.base} = 100)`}</title>
+      <desc id="price-chart-desc">{describe(rebased)}</desc>
       {y.ticks(4).map((t) => (
         <g key={`y${t}`}>
-          <line x1="0" x2="100%" y1={px(y(t))} y2={px(y(t))} stroke={GRID} stroke-width={1} />
+          <line x1="0" x2="100%" y1={px(y(t))} y2={px(y(t))} stroke={t === 100 ? MUTED : GRID} stroke-width={1} />
           <text x="0" dx="-6" y={px(y(t))} dy="0.35em" text-anchor="end" fill={MUTED} class="tick">
             {formatNumber(t)}
           </text>
         </g>
       ))}
-      <text x="0" y={TOP2 - 14} fill={INK} class="panel-title">
-        Change on a year earlier, %
-      </text>
-      {yc.ticks(3).map((t) => (
-        <g key={`c${t}`}>
-          <line x1="0" x2="100%" y1={px(yc(t))} y2={px(yc(t))} stroke={t === 0 ? MUTED : GRID} stroke-width={1} />
-          <text x="0" dx="-6" y={px(yc(t))} dy="0.35em" text-anchor="end" fill={MUTED} class="tick">
-            {t === 0 ? '0' : formatChange(t, Number.isInteger(t) ? 0 : 1)}
-          </text>
-        </g>
-      ))}
       {yearTicks.map(({ year, i }) => (
         <g key={year}>
-          <line x1={pct(at(i))} x2={pct(at(i))} y1={TOP} y2={BOTTOM2} stroke={GRID} stroke-width={1} stroke-dasharray="2 3" />
-          <text x={pct(at(i))} y={BOTTOM2 + 18} text-anchor="middle" fill={MUTED} class="tick">
+          <line x1={pct(at(i))} x2={pct(at(i))} y1={TOP} y2={BOTTOM} stroke={GRID} stroke-width={1} stroke-dasharray="2 3" />
+          <text x={pct(at(i))} y={BOTTOM + 18} text-anchor="middle" fill={MUTED} class="tick">
             {year}
           </text>
         </g>
       ))}
       <svg x="0" y="0" width="100%" height={HEIGHT} viewBox={`0 0 1000 ${HEIGHT}`} preserveAspectRatio="none" aria-hidden="true" focusable="false">
-        <path d={linePath(points, 0, vx, y)} fill="none" stroke={MUTED} stroke-width={2} vector-effect="non-scaling-stroke" stroke-linejoin="round" />
-        {before?.value === undefined ? null : (
-          <path
-            d={linePath(points, yearBefore, vx, y)}
-            fill="none"
-            stroke={ACCENT}
-            stroke-width={4}
-            vector-effect="non-scaling-stroke"
-            stroke-linejoin="round"
-          />
-        )}
-        <path d={barsPath(points, 1, vx, barWidth, yc)} fill={RISE} />
-        <path d={barsPath(points, -1, vx, barWidth, yc)} fill={FALL} />
+        {[...rebased.lines].reverse().map((l) => {
+          const style = LINE_STYLES[l.kind];
+          return (
+            <path
+              key={l.short}
+              d={linePath(l.values, vx, y)}
+              fill="none"
+              stroke={style.stroke}
+              stroke-width={style.width}
+              stroke-dasharray={style.dash}
+              vector-effect="non-scaling-stroke"
+              stroke-linejoin="round"
+            />
+          );
+        })}
       </svg>
-      {before?.value === undefined ? null : <circle cx={pct(at(yearBefore))} cy={px(y(before.value))} r={4} fill="#ffffff" stroke={ACCENT} stroke-width={2} />}
-      {latest?.value === undefined || latestY === undefined ? null : (
-        <>
-          <circle cx={pct(at(last))} cy={px(latestY)} r={5} fill={ACCENT} />
-          <text x="100%" y={px(labelY)} text-anchor="end" fill={INK} class="annotation" stroke="#ffffff" stroke-width={4} paint-order="stroke">
-            <tspan class="strong">{labelLines[0]}</tspan>
-            {labelLines[1] === undefined ? null : (
-              <tspan x="100%" dy="1.25em">
-                {labelLines[1]}
-              </tspan>
-            )}
-          </text>
-        </>
-      )}
+      <g class="annotation">
+        {rebased.lines.map((l, k) => {
+          const end = ends[k];
+          return end === undefined ? null : (
+            <text key={l.short} x="100%" dx="6" y={px(labelYs[k] ?? 0)} dy="0.35em" fill={INK} class={l.kind === 'market' ? 'strong' : undefined}>
+              {`${l.short} ${formatNumber(end.v)}`}
+            </text>
+          );
+        })}
+      </g>
     </svg>
+  );
+}
+
+/** The key to the lines, as small SVG swatches drawn as the lines are. */
+export function PriceLegend({ rebased }: { rebased: RebasedIndexes }) {
+  return (
+    <ul class="legend">
+      {rebased.lines.map((l) => {
+        const style = LINE_STYLES[l.kind];
+        return (
+          <li key={l.short}>
+            <svg width="28" height="10" aria-hidden="true" focusable="false">
+              <line x1="1" x2="27" y1="5" y2="5" stroke={style.stroke} stroke-width={style.width} stroke-dasharray={style.dash} />
+            </svg>
+            <span>
+              <strong>{l.short}</strong> {l.name}
+            </span>
+          </li>
+        );
+      })}
+    </ul>
   );
 }
 

@@ -11,7 +11,7 @@ import { renderDocument, type Alternate } from './layout.tsx';
 import { MarketPage } from './market-page.tsx';
 import { MethodologyPage } from './methodology-page.tsx';
 import { PrivacyPage } from './privacy-page.tsx';
-import { makeSite, type PageInput } from './site.ts';
+import { PAGES, makeSite, type PageInput, type Site } from './site.ts';
 
 export function renderAllPages(input: PageInput): Map<string, string> {
   const site = makeSite(input);
@@ -61,8 +61,11 @@ export function renderAllPages(input: PageInput): Map<string, string> {
   return pages;
 }
 
-export function renderNotFound(input: PageInput): string {
-  const site = makeSite(input);
+/**
+ * The HTML 404 page; given the path of the page a request probably meant (problems.ts, pageMeant), it names that page
+ * first, by the name a reader knows it by: "Did you mean Austin, TX?".
+ */
+function notFoundPage(site: Site, meant?: { path: string; name: string }): string {
   return renderDocument({
     site,
     path: undefined,
@@ -71,7 +74,12 @@ export function renderNotFound(input: PageInput): string {
     children: (
       <>
         <h1>Page not found</h1>
-        <p class="lead">
+        {meant === undefined ? null : (
+          <p class="lead did-you-mean">
+            Did you mean <a href={site.href(meant.path)}>{meant.name}</a>?
+          </p>
+        )}
+        <p class={meant === undefined ? 'lead' : undefined}>
           Nothing is published at this address. Addresses are exact and lower case, without a trailing slash. Start from the{' '}
           <a href={site.href(PATHS.home)}>home page</a>, which lists every market, or the <a href={site.href(PATHS.dataCatalog)}>data catalog</a>, which lists
           every endpoint.
@@ -80,4 +88,18 @@ export function renderNotFound(input: PageInput): string {
       </>
     ),
   });
+}
+
+export function renderNotFound(input: PageInput): string {
+  return notFoundPage(makeSite(input));
+}
+
+/** The 404 page naming each of these paths first, by path: a market by its name ("Austin, TX"), a page by its label, anything else by its path. */
+export function renderHintPages(input: PageInput, paths: Iterable<string>): Map<string, string> {
+  const site = makeSite(input);
+  const names = new Map<string, string>([
+    ...PAGES.map((p): [string, string] => [p.path, p.label]),
+    ...site.profiles.map((p): [string, string] => [PATHS.marketPage(p.market.id), displayName(p.market)]),
+  ]);
+  return new Map([...paths].map((path) => [path, notFoundPage(site, { path, name: names.get(path) ?? path })]));
 }

@@ -8,13 +8,12 @@ import {
   isScoreKey,
   isThreshold,
   scoreDefinition,
-  thresholdDefinition,
   type DerivedKey,
   type ScoreKey,
   type ThresholdKey,
 } from '../../methodology/scores.ts';
 import { metricDefinition, type MetricId } from '../../methodology/metrics.ts';
-import { formatNumber, formatPercent } from './format.ts';
+import { formatNumber } from './format.ts';
 import { entriesOf } from '../../contract/records.ts';
 
 export type { ScoreKey, ThresholdKey };
@@ -47,15 +46,6 @@ export function scoreTerms(score: ScoreKey): Term[] {
 
 /** The scores used as terms of other scores, so a page can show the parts before the whole. */
 export const COMPOSITE_SCORES: readonly ScoreKey[] = SCORE_KEYS.filter((k) => scoreTerms(k).some((t) => t.kind === 'score'));
-
-/** One sentence per score: what a high value means and how it is weighted, e.g. "…: 60% from rent relative to renter household income, …". */
-export function scoreMeaning(key: ScoreKey): string {
-  const terms = scoreTerms(key).map((t) => {
-    const phrase = t.kind === 'threshold' ? `from ${thresholdDefinition(t.key).phrase}` : scoreDefinition(t.key).phrase;
-    return `${formatPercent(t.weight * 100)} ${phrase}`;
-  });
-  return `${scoreDefinition(key).lead}: ${terms.join(', ')}.`;
-}
 
 /** A derived input's formula with its operands written by `operand`: "12 × median gross rent ÷ median renter household income × 100". */
 export function derivation(key: DerivedKey, operand: (metricId: MetricId) => string): string {

@@ -117,7 +117,7 @@ export interface Endpoint extends PageLink {
   description: string;
 }
 
-/** The endpoints that are one path each, as the home page and every footer list them (their records' `listed`); per-market endpoints are listed with the markets. */
+/** The endpoints that are one path each, as the home page's site map lists them (their records' `listed`); per-market endpoints are linked from each market page. */
 export const ENDPOINTS: readonly Endpoint[] = ENDPOINT_LIST.flatMap(([, record]) =>
   record.listed === undefined || typeof record.path !== 'string'
     ? []

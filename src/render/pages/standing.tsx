@@ -1,9 +1,9 @@
-// Where one market stands among all the markets on each metric, and by what: every market's values, sorted once per build, and a dot strip per metric.
+// Where one market stands among all the markets on each metric, and by what: every market's values, sorted once per build, its rank in words and a small strip.
 import { scaleLinear } from 'd3-scale';
-import type { MarketProfile } from '../../contract/schemas.ts';
-import { metricDefinition, valuesOf, type MetricId, type Values } from '../../methodology/metrics.ts';
+import type { Qualifier } from '../../contract/schemas.ts';
+import { valuesOf, type MetricId, type Values } from '../../methodology/metrics.ts';
 import { DERIVED_INPUTS, scoreInputs, thresholdDefinition } from '../../methodology/scores.ts';
-import { CHART_MARKET_LIMIT, INK, MUTED, GRID, ACCENT, pct, px } from './chart-parts.ts';
+import { CHART_MARKET_LIMIT, GRID, ACCENT, MUTED, pct } from './chart-parts.ts';
 import { displayName, formatNumber, formatShort, ordinal, shortLabel } from './format.ts';
 import type { Site } from './site.ts';
 
@@ -21,12 +21,15 @@ export interface Basis {
   by: string;
   /** Why the metric is not compared by its own value. */
   why?: string;
+  /** Why the metric is not ranked at all (an index whose level says nothing of where a market stands); its change is. */
+  unranked?: string;
 }
 
 /**
  * A count of permits grows with the city, so permits are compared per 1,000 existing housing units (the supply score's
- * own derived input, read through scoreInputs); the price index is 100 in 1995 Q1 in every area, so its level says how
- * far prices rose since then, and it is compared by the year's change instead. Every other metric by its own value.
+ * own derived input, read through scoreInputs); the price index is 100 in 1995 Q1 in every area, so its level says only
+ * how far prices rose since then: it is not ranked (its year's change is, on a row of its own). Every other metric by
+ * its own value.
  */
 const BASES: Partial<Record<MetricId, Basis>> = {
   permits: {
@@ -39,12 +42,13 @@ const BASES: Partial<Record<MetricId, Basis>> = {
     why: 'a count of permits grows with the size of the city',
   },
   homePriceIndex: {
-    key: 'homePriceChange',
-    of: (v) => v.homePriceChange,
-    format: (n) => formatShort('homePriceChange', n),
-    label: shortLabel('homePriceChange'),
-    by: `by ${metricDefinition('homePriceChange')?.noun ?? 'the year-over-year change'}`,
-    why: 'the index is 100 in 1995 Q1 in every area, so its level says only how far prices rose since then',
+    key: 'homePriceIndex',
+    of: (v) => v.homePriceIndex,
+    format: (n) => formatShort('homePriceIndex', n),
+    label: shortLabel('homePriceIndex'),
+    by: '',
+    // Its level says only how far prices rose since 1995 Q1, when it was 100 everywhere: its change is ranked instead.
+    unranked: 'not ranked: an index, 1995 Q1 = 100',
   },
 };
 
@@ -60,18 +64,10 @@ export function basisOf(metricId: MetricId): Basis {
   );
 }
 
-/** The metrics not compared by their own value, each with what it is compared by and why, for the words beside the chart. */
-export function basisNotes(site: Site): { metricId: MetricId; noun: string; by: string; why: string }[] {
-  return site.metrics.flatMap((m) => {
-    const b = BASES[m.id];
-    return b === undefined ? [] : [{ metricId: m.id, noun: m.noun, by: b.by, why: b.why ?? '' }];
-  });
-}
-
 export interface Distribution {
   basis: Basis;
-  /** Every market's value on the basis, ascending; markets without one are left out. */
-  sorted: readonly { marketId: string; name: string; value: number }[];
+  /** Every market's value on the basis, ascending, with its qualifier where it is open-ended; markets without one are left out. */
+  sorted: readonly { marketId: string; name: string; value: number; qualifier?: Qualifier }[];
   /** The same values by market id, so a market page finds its own without a pass over every market. */
   byMarket: ReadonlyMap<string, number>;
 }
@@ -94,7 +90,9 @@ export function distribution(site: Site, metricId: MetricId): Distribution {
     const sorted = site.profiles
       .flatMap((p) => {
         const value = basis.of(valuesOf(p.profile.metrics));
-        return value === undefined ? [] : [{ marketId: p.market.id, name: displayName(p.market), value }];
+        // Only a basis that is the metric itself carries its qualifier: a ratio of an open-ended figure is not read.
+        const qualifier = basis.key === metricId ? p.profile.metrics[metricId]?.qualifier : undefined;
+        return value === undefined ? [] : [{ marketId: p.market.id, name: displayName(p.market), value, ...(qualifier === undefined ? {} : { qualifier }) }];
       })
       .sort((a, b) => a.value - b.value || (a.name < b.name ? -1 : 1));
     made = { sorted, byMarket: new Map(sorted.map((e) => [e.marketId, e.value])) };
@@ -117,9 +115,9 @@ function prefixWhere(sorted: Distribution['sorted'], test: (v: number) => boolea
 }
 
 /**
- * A market's place among the markets in words, always counted from the highest: "highest of 16", "3rd highest of 16",
- * "16th highest of 16"; markets with equal values share the higher place: "tied 3rd highest of 16". Undefined when
- * the market has no value on the basis.
+ * A market's place among the markets in words, counted from the nearer end as a reader says it: "highest of 16",
+ * "3rd highest of 16", "2nd lowest of 16", "lowest of 16"; markets with equal values share the place nearer that end:
+ * "tied 7th highest of 16". Undefined when the market has no value on the basis.
  */
 export function rankWords(d: Distribution, marketId: string): string | undefined {
   const value = d.byMarket.get(marketId);
@@ -127,16 +125,42 @@ export function rankWords(d: Distribution, marketId: string): string | undefined
   const n = d.sorted.length;
   const below = prefixWhere(d.sorted, (v) => v < value);
   const atMost = prefixWhere(d.sorted, (v) => v <= value);
-  const place = n - atMost + 1;
-  return `${atMost - below > 1 ? 'tied ' : ''}${place === 1 ? '' : `${ordinal(place)} `}highest of ${formatNumber(n)}`;
+  const fromTop = n - atMost + 1;
+  const fromBottom = below + 1;
+  const [place, end] = fromTop <= fromBottom ? [fromTop, 'highest'] : [fromBottom, 'lowest'];
+  return `${atMost - below > 1 ? 'tied ' : ''}${place === 1 ? '' : `${ordinal(place)} `}${end} of ${formatNumber(n)}`;
 }
 
-/** The rank as the metrics table says it: with what it is by, and the market's figure on that basis, where that is not the metric itself. */
-export function standingWords(d: Distribution, marketId: string): string | undefined {
-  const rank = rankWords(d, marketId);
-  if (rank === undefined || d.basis.by === '') return rank;
+/**
+ * Whether a market's place rests on an open-ended figure: its own, or another market's whose possible values reach
+ * past the market's (so the order of the two is not known). The place is then said with the published text.
+ */
+function openEnded(d: Distribution, marketId: string): Qualifier | undefined {
   const value = d.byMarket.get(marketId);
-  return `${rank}, ${d.basis.by}${value === undefined ? '' : ` (${d.basis.format(value)})`}`;
+  if (value === undefined) return undefined;
+  for (const e of d.sorted) {
+    const q = e.qualifier;
+    if (q === undefined) continue;
+    if (e.marketId === marketId) return q;
+    if ((q.bound === 'lower' && value >= q.edge) || (q.bound === 'upper' && value <= q.edge)) return q;
+  }
+  return undefined;
+}
+
+/**
+ * The rank as the metrics table says it: with the market's figure on the basis it is ranked by, where that is not the
+ * metric itself ("4th highest of 16: 19.5 per 1,000 units"); why a metric is not ranked; and, where the place rests on an
+ * open-ended figure, that it does.
+ */
+export function standingWords(d: Distribution, marketId: string): string | undefined {
+  if (d.basis.unranked !== undefined) return d.basis.unranked;
+  const rank = rankWords(d, marketId);
+  if (rank === undefined) return undefined;
+  const open = openEnded(d, marketId);
+  const note = open === undefined ? '' : `, with one figure published as ${open.publishedAs}`;
+  if (d.basis.by === '') return `${rank}${note}`;
+  const value = d.byMarket.get(marketId);
+  return `${rank}${value === undefined ? '' : `: ${d.basis.format(value)} ${d.basis.sub ?? ''}`.trimEnd()}${note}`;
 }
 
 /** The value at a fraction of the way through the sorted values, interpolated. */
@@ -150,172 +174,45 @@ export function quantile(d: Distribution, q: number): number {
   return a + (b - a) * (at - lo);
 }
 
-const ROW = 54;
-const TOP = 6;
+const STRIP = { width: 100, height: 14 } as const;
 
 /**
- * One row per metric's basis (permits per 1,000 units; the price index by the price change's own row): a line from the
- * lowest market's value to the highest's, a ring for each other market (or, beyond CHART_MARKET_LIMIT markets, a band
- * over the middle half of them), a tick at the median, and this market as a filled dot with its value, printed once.
- * Horizontal positions are percentages of each row's own range, so rows of different units share one chart.
+ * A small strip beside a rank: a line from the lowest market's value to the highest's, a tick for each other market (or,
+ * beyond CHART_MARKET_LIMIT markets, a band over the middle half), and this market as a dot. Decoration: the rank in
+ * words beside it says the same, so it is hidden from screen readers.
  */
-export function StandingChart({ site, profile }: { site: Site; profile: MarketProfile }) {
-  const name = displayName(profile.market);
-  const count = site.profiles.length;
-  const own = valuesOf(profile.profile.metrics);
-  // One row per basis: the price index is placed by its year's change, which the price change's own row already shows.
-  const rows = [...new Map(site.metrics.map((m) => [basisOf(m.id).key, m.id])).values()]
-    .map((id) => distribution(site, id))
-    .filter((d) => d.sorted.length > 0)
-    .map((d, i) => {
-      const lo = d.sorted[0]?.value ?? 0;
-      const hi = d.sorted.at(-1)?.value ?? 0;
-      const x = scaleLinear()
-        .domain(lo === hi ? [lo - 1, hi + 1] : [lo, hi])
-        .range([0, 100]);
-      const value = d.basis.of(own);
-      const shown = value === undefined ? undefined : d.basis.format(value);
-      // A value at an end of the line is printed once, above its dot, not again as the end's value.
-      return {
-        d,
-        key: d.basis.key,
-        x,
-        value,
-        at: value === undefined ? undefined : x(value),
-        line: px(TOP + i * ROW + 28),
-        low: d.basis.format(lo) === shown ? undefined : d.basis.format(lo),
-        high: d.basis.format(hi) === shown ? undefined : d.basis.format(hi),
-        range: `range ${d.basis.format(lo)} to ${d.basis.format(hi)}, median ${d.basis.format(quantile(d, 0.5))}`,
-      };
-    });
-  const height = TOP + rows.length * ROW + 4;
-  const desc = rows
-    .map(({ d, value, range }) => {
-      const label = d.basis.sub === undefined ? d.basis.label : `${d.basis.label} ${d.basis.sub}`;
-      return `${label}: ${value === undefined ? 'no value' : `${d.basis.format(value)}, ${rankWords(d, profile.market.id) ?? ''}`} (${range})`;
-    })
-    .join('. ');
-  // Drawn layer by layer, each layer's paint on its group, so the markup repeats only positions.
+export function MiniStrip({ d, marketId }: { d: Distribution; marketId: string }) {
+  const value = d.byMarket.get(marketId);
+  const lo = d.sorted[0]?.value;
+  const hi = d.sorted.at(-1)?.value;
+  if (value === undefined || lo === undefined || hi === undefined || d.basis.unranked !== undefined) return null;
+  const x = scaleLinear()
+    .domain(lo === hi ? [lo - 1, hi + 1] : [lo, hi])
+    .range([4, 96]);
+  const mid = STRIP.height / 2;
   return (
-    <svg class="chart chart-standing" width="100%" height={height} role="img" aria-labelledby="standing-chart-title standing-chart-desc">
-      <title id="standing-chart-title">{`Where ${name} stands among the ${formatNumber(count)} markets on each metric`}</title>
-      <desc id="standing-chart-desc">{`${desc}.`}</desc>
-      <g transform="translate(-12,0)" text-anchor="end" fill={INK} class="row-label">
-        {rows.map((r) =>
-          r.d.basis.sub === undefined ? (
-            <text key={r.key} x="0" y={px(r.line + 5)}>
-              {r.d.basis.label}
-            </text>
-          ) : (
-            <text key={r.key} x="0" y={px(r.line - 2)}>
-              {r.d.basis.label}
-              <tspan x="0" dy="1.15em" class="label-rest">
-                {r.d.basis.sub}
-              </tspan>
-            </text>
-          ),
-        )}
-      </g>
-      <g stroke={GRID} stroke-width={2}>
-        {rows.map((r) => (
-          <line key={r.key} x1="0" x2="100%" y1={r.line} y2={r.line} />
-        ))}
-      </g>
-      {count > CHART_MARKET_LIMIT ? (
-        // Beyond the limit, a band over the middle half of the markets stands for them.
-        <g fill={GRID} stroke={MUTED} stroke-width={1}>
-          {rows.map((r) => (
-            <rect
-              key={r.key}
-              x={pct(r.x(quantile(r.d, 0.25)), 1)}
-              y={r.line - 6}
-              width={pct(r.x(quantile(r.d, 0.75)) - r.x(quantile(r.d, 0.25)), 1)}
-              height={12}
-            />
-          ))}
-        </g>
+    <svg class="strip" width={STRIP.width} height={STRIP.height} aria-hidden="true" focusable="false">
+      <line x1="4%" x2="96%" y1={mid} y2={mid} stroke={GRID} stroke-width={2} />
+      {d.sorted.length > CHART_MARKET_LIMIT ? (
+        <rect
+          x={pct(x(quantile(d, 0.25)), 1)}
+          y={mid - 4}
+          width={pct(x(quantile(d, 0.75)) - x(quantile(d, 0.25)), 1)}
+          height={8}
+          fill={GRID}
+          stroke={MUTED}
+          stroke-width={1}
+        />
       ) : (
-        <g fill="#ffffff" stroke={MUTED} stroke-width={1.5}>
-          {rows.flatMap((r) =>
-            r.d.sorted
-              .filter((o) => o.marketId !== profile.market.id)
-              .map((o) => <circle key={`${r.key} ${o.marketId}`} cx={pct(r.x(o.value), 1)} cy={r.line} r={4.5} />),
-          )}
+        <g stroke={MUTED} stroke-width={1.5}>
+          {d.sorted
+            .filter((o) => o.marketId !== marketId)
+            .map((o) => (
+              <line key={o.marketId} x1={pct(x(o.value), 1)} x2={pct(x(o.value), 1)} y1={mid - 4} y2={mid + 4} />
+            ))}
         </g>
       )}
-      <g stroke={INK} stroke-width={2}>
-        {rows.map((r) => {
-          const median = pct(r.x(quantile(r.d, 0.5)), 1);
-          return <line key={r.key} x1={median} x2={median} y1={r.line - 10} y2={r.line + 10} />;
-        })}
-      </g>
-      <g fill={ACCENT} stroke="#ffffff" stroke-width={2}>
-        {rows.map((r) => (r.at === undefined ? null : <circle key={r.key} cx={pct(r.at, 1)} cy={r.line} r={7} />))}
-      </g>
-      <g fill={INK} class="bar-value strong">
-        {rows.map((r) => (
-          <text
-            key={r.key}
-            x={pct(r.at ?? 50, 1)}
-            y={r.line - 14}
-            text-anchor={r.at === undefined ? 'middle' : r.at < 12 ? 'start' : r.at > 88 ? 'end' : 'middle'}
-          >
-            {r.value === undefined ? 'no value for this market' : r.d.basis.format(r.value)}
-          </text>
-        ))}
-      </g>
-      <g fill={MUTED} class="tick">
-        {rows.map((r) =>
-          r.low === undefined ? null : (
-            <text key={r.key} x="0" y={r.line + 19}>
-              {r.low}
-            </text>
-          ),
-        )}
-      </g>
-      <g fill={MUTED} class="tick" text-anchor="end">
-        {rows.map((r) =>
-          r.high === undefined ? null : (
-            <text key={r.key} x="100%" y={r.line + 19}>
-              {r.high}
-            </text>
-          ),
-        )}
-      </g>
+      <circle cx={pct(x(value), 1)} cy={mid} r={5} fill={ACCENT} stroke="#ffffff" stroke-width={1.5} />
     </svg>
-  );
-}
-
-/** The key to the dot strip, as tiny SVGs since the page allows no inline styles. */
-export function StandingLegend({ site, name }: { site: Site; name: string }) {
-  const many = site.profiles.length > CHART_MARKET_LIMIT;
-  return (
-    <ul class="legend">
-      <li>
-        <svg width="16" height="16" aria-hidden="true" focusable="false">
-          <circle cx="8" cy="8" r="6" fill={ACCENT} />
-        </svg>
-        {name}
-      </li>
-      <li>
-        {many ? (
-          <svg width="22" height="16" aria-hidden="true" focusable="false">
-            <rect x="1" y="3" width="20" height="10" fill={GRID} stroke={MUTED} stroke-width="1" />
-          </svg>
-        ) : (
-          <svg width="16" height="16" aria-hidden="true" focusable="false">
-            <circle cx="8" cy="8" r="4.5" fill="#ffffff" stroke={MUTED} stroke-width="1.5" />
-          </svg>
-        )}
-        {many ? 'The middle half of the markets' : 'Each other market'}
-      </li>
-      <li>
-        <svg width="10" height="16" aria-hidden="true" focusable="false">
-          <line x1="5" x2="5" y1="1" y2="15" stroke={INK} stroke-width="2" />
-        </svg>
-        Median
-      </li>
-      <li>Lowest value at the left end, highest at the right</li>
-    </ul>
   );
 }

@@ -272,6 +272,10 @@ function Labels({ dots, size, variant }: { dots: readonly Dot[]; size: { font: n
   );
 }
 
+/** The sign before a score that is a bound: ≤ for the most it can be, ≥ for the least. */
+const boundSign = (bound: 'upper' | 'lower' | undefined): string => (bound === 'upper' ? '\u2264' : bound === 'lower' ? '\u2265' : '');
+const boundWords = (bound: 'upper' | 'lower' | undefined): string => (bound === 'upper' ? ' at most' : bound === 'lower' ? ' at least' : '');
+
 /** The markets on a map of the states, each dot coloured by its affordability score and labelled with its name and score. */
 export function MarketMap({ site }: { site: Site }) {
   const { land, borders } = stateOutlines();
@@ -280,7 +284,8 @@ export function MarketMap({ site }: { site: Site }) {
     const at = location === undefined ? undefined : project(location);
     if (at === undefined) return [];
     const score = scoreOf(m.scores, MAP_SCORE);
-    const value = score === undefined ? 'n/a' : String(score);
+    // A score that is a bound (an open-ended input) says which: "≤35" is at most 35.
+    const value = score === undefined ? 'n/a' : `${boundSign(m.scoreBounds?.[MAP_SCORE]?.bound)}${score}`;
     const base = { id: m.id, x: at[0], y: at[1], score };
     return [{ wide: { ...base, text: `${displayName(m)} ${value}` }, narrow: { ...base, text: `${m.name} ${value}` } }];
   });
@@ -292,7 +297,9 @@ export function MarketMap({ site }: { site: Site }) {
     <svg class="map" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} width="100%" role="img" aria-labelledby="map-title map-desc">
       <title id="map-title">{`Map of the ${dots.length} markets, each coloured by its ${scoreLabel(MAP_SCORE).toLowerCase()} score`}</title>
       <desc id="map-desc">
-        {`Scores from 0 to 100, higher is more affordable: ${listed.map(({ m, score }) => `${displayName(m)} ${score ?? 'not computed'}`).join(', ')}.`}
+        {`Scores from 0 to 100, higher is more affordable: ${listed
+          .map(({ m, score }) => `${displayName(m)} ${score === undefined ? 'not computed' : `${score}${boundWords(m.scoreBounds?.[MAP_SCORE]?.bound)}`}`)
+          .join(', ')}.`}
       </desc>
       <path d={land} fill={LAND} stroke={COAST} stroke-width={1} />
       <path d={borders} fill="none" stroke={BORDER} stroke-width={1.5} stroke-linejoin="round" />

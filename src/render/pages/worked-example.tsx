@@ -83,7 +83,7 @@ export function WorkedExample({ site }: { site: Site }) {
               return (
                 <tr key={id}>
                   <th scope="row">
-                    <code>{id}</code> <span class="sub">{metricDefinition(id)?.label ?? id}</span>
+                    <code>{id}</code>
                   </th>
                   <td data-label="Value" class="num">
                     {m === undefined ? 'not available' : formatMetric(m)}

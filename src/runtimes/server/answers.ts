@@ -9,7 +9,7 @@ import {
   type Header,
 } from '../../protocol/headers.ts';
 import { NO_HEADER, parseAcceptEncoding, type Acceptable } from '../../protocol/negotiation.ts';
-import { pathHints, problem, problemText, unknownPathProblem, type PathHints, type ProblemDetails } from '../../protocol/problems.ts';
+import { pageMeant, pathHints, problem, problemText, unknownPathProblem, type PathHints, type ProblemDetails } from '../../protocol/problems.ts';
 import { classifyPath, type PathVerdict } from '../../protocol/request-target.ts';
 import type { Route, RouteTable, Variant } from '../../routes/route-table.ts';
 
@@ -102,7 +102,7 @@ export class Answers {
   private readonly lastModifiedMs: number;
   private readonly knownIds: ReadonlySet<string>;
   private readonly notFoundPage: Answer;
-  /** What a 404 can point to (canonical paths, snapshot dates), made at the first miss. */
+  /** What a 404 can point to (canonical paths, snapshot dates, the page a path means), made at the first miss. */
   private hints: PathHints | undefined;
   private readonly accepts = new Bounded<Acceptable>(256);
   /** Misses repeat (a mistyped id, a probe for /wp-admin), so their answers are kept by decoded path, */
@@ -149,8 +149,12 @@ export class Answers {
   }
 
   private notFoundAnswer(path: string): Answer {
-    this.hints ??= pathHints(this.table.routes.keys());
+    this.hints ??= pathHints(this.table.routes.keys(), this.table.pageHints);
     const problem = unknownPathProblem(this.table.baseUrl, path, this.knownIds, this.table.marketIds, this.hints);
-    return problem === undefined ? this.notFoundPage : problemAnswer(problem);
+    if (problem !== undefined) return problemAnswer(problem);
+    // Outside /api/: the 404 page that names the page the path meant, where it means one.
+    const meant = pageMeant(path, this.hints);
+    const page = meant === undefined ? undefined : this.table.hintPages.get(meant);
+    return page === undefined ? this.notFoundPage : { status: 404, head: flat(notFoundPageHeaders(page.length)), body: page };
   }
 }
