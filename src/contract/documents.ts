@@ -84,6 +84,9 @@ export const DOCUMENTS = {
 export type CsvDescriberId = { [K in DescriberId]: (typeof DOCUMENTS)[K]['format'] extends 'csv' ? K : never }[DescriberId];
 export const isCsvDescriber = (id: DescriberId): id is CsvDescriberId => DOCUMENTS[id].format === 'csv';
 
+/** The describers of JSON documents (their schemas'). */
+export type JsonDescriberId = Exclude<DescriberId, CsvDescriberId>;
+
 /** A JSON kind's schema as the plain draft-07 document published at its describer's path. */
 const schemaDocument = (kind: JsonKind, path: string, baseUrl: string): Record<string, unknown> => ({
   $schema: DRAFT_07,

@@ -632,6 +632,13 @@ const pathsFor = (records: readonly AnyEndpoint[], marketIds: readonly string[])
         : [],
   );
 
+/** The documents a schema or descriptor describes, for these markets: a service record's once, a market record's for each. */
+export const describedDocuments = (describer: DescriberId, marketIds: readonly string[]): DocumentPath[] =>
+  pathsFor(
+    ENDPOINT_LIST.flatMap(([, r]) => (r.describedBy === describer ? [r] : [])),
+    marketIds,
+  );
+
 /**
  * The CSVs of the Data Package, table by table (each CSV descriptor, in the records' order): the file of every market
  * first, then each market's, for these markets (sorted by id).

@@ -1,8 +1,10 @@
 // The checks `verify` runs, as tables: each check's name, the body that fills its faults, and what a PASS says; one loop runs them in order.
-import { ENDPOINTS, contractDocumentPaths, gatheringCsvs } from '../../contract/endpoints.ts';
+import { ENDPOINTS, contractDocumentPaths, describedDocuments, gatheringCsvs } from '../../contract/endpoints.ts';
+import type { JsonDescriberId } from '../../contract/documents.ts';
+import { keysOf } from '../../contract/records.ts';
 import type { ValidateFunction } from 'ajv';
 import { checkDataPackage, checkOpenApi } from './descriptions.ts';
-import { Faults, TYPES, expectRepresentation, expectResponse, isObject, marketCsvFilename } from './expect.ts';
+import { Faults, TYPES, expectRepresentation, expectResponse, isObject, marketCsvFilename, readJsonBody } from './expect.ts';
 import type { Probe } from './http.ts';
 import { checkDeploymentLinks } from './links.ts';
 import { checkManifest } from './manifest.ts';
@@ -191,36 +193,53 @@ const representations = (ids: readonly string[]): string[] => [
   ...ids.flatMap((id) => [ENDPOINTS.profile.path(id), ENDPOINTS.marketCsv.path(id)]),
 ];
 
+/** What verify does with a JSON kind's served schema once it compiles; returns what a PASS says. */
+type SchemaUse = (f: Faults, found: Found, validate: ValidateFunction) => Promise<string>;
+
+/** Keeps the compiled schema for the checks that read its documents later. */
+const keptFor =
+  (key: 'validateProfile' | 'validateSeries' | 'validateVintages'): SchemaUse =>
+  async (_f, found, validate) => {
+    found[key] = validate;
+    return 'served, draft-07, compiles with Ajv';
+  };
+
+/** Validates every document of the kind as served (a service path once, a market path for each market of the index): for a kind no other check reads. */
+const validatesEach =
+  (id: JsonDescriberId): SchemaUse =>
+  async (f, { probe, facts }, validate) => {
+    const documents = describedDocuments(id, facts.ids);
+    for (const { path } of documents) {
+      const res = await probe.fetch(path);
+      if (expectResponse(f, res, 200, TYPES.json)) for (const fault of schemaFaults(validate, readJsonBody(f, res), path)) f.add(fault);
+    }
+    const what = documents.length === 1 ? `${documents[0]?.path ?? ''} validates` : `${documents.length} documents validate`;
+    return `served, compiles, and ${what} against it`;
+  };
+
+/**
+ * Each JSON kind's schema, by its describer's id in the order of DOCUMENTS: a kind without an entry does not compile. The
+ * profile, series and vintage schemas serve the checks that read those documents; the index's documents are validated
+ * here, as a new kind's are (`validatesEach`).
+ */
+const SCHEMA_USES: { readonly [K in JsonDescriberId]: SchemaUse } = {
+  profileSchema: keptFor('validateProfile'),
+  indexSchema: validatesEach('indexSchema'),
+  seriesSchema: keptFor('validateSeries'),
+  vintagesSchema: keptFor('validateVintages'),
+};
+
 /** Everything after the index, in report order. */
 const CHECKS: readonly Entry<Found>[] = [
-  check(
-    `schema ${ENDPOINTS.profileSchema.path}`,
-    async (f, found) => {
-      found.validateProfile = await servedSchema(found.probe, f, ENDPOINTS.profileSchema.path);
-    },
-    () => 'served, draft-07, compiles with Ajv',
-  ),
-  check(
-    `schema ${ENDPOINTS.indexSchema.path}`,
-    async (f, { probe, indexDoc }) => {
-      const validate = await servedSchema(probe, f, ENDPOINTS.indexSchema.path);
-      if (validate !== undefined) for (const fault of schemaFaults(validate, indexDoc, ENDPOINTS.index.path)) f.add(fault);
-    },
-    () => 'served, compiles, and the index validates against it',
-  ),
-  check(
-    `schema ${ENDPOINTS.seriesSchema.path}`,
-    async (f, found) => {
-      found.validateSeries = await servedSchema(found.probe, f, ENDPOINTS.seriesSchema.path);
-    },
-    () => 'served, draft-07, compiles with Ajv',
-  ),
-  check(
-    `schema ${ENDPOINTS.vintagesSchema.path}`,
-    async (f, found) => {
-      found.validateVintages = await servedSchema(found.probe, f, ENDPOINTS.vintagesSchema.path);
-    },
-    () => 'served, draft-07, compiles with Ajv',
+  ...keysOf(SCHEMA_USES).map((id) =>
+    check(
+      `schema ${ENDPOINTS[id].path}`,
+      async (f, found) => {
+        const validate = await servedSchema(found.probe, f, ENDPOINTS[id].path);
+        return validate === undefined ? undefined : SCHEMA_USES[id](f, found, validate);
+      },
+      (detail) => detail ?? '',
+    ),
   ),
   check(
     `descriptor ${ENDPOINTS.csvDescriptor.path}`,
