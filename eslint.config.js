@@ -24,7 +24,7 @@ export default tseslint.config(
   },
   {
     // A failing assert.ok(value) without a message makes node read the test's source to print the expression; under
-    // tsx one such read had not ended after 60 s, where the test should have failed (docs/testing.md, "What the tests are").
+    // tsx one such read had not ended after 60 s, where the test should have failed (docs/testing.md, "Writing a test": a failure fails, it never hangs).
     files: ['test/**/*.ts'],
     rules: {
       'no-restricted-syntax': [

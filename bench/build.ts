@@ -1,5 +1,5 @@
 // Scale benchmark: builds synthetic market sets of growing size, every registered source, and prints time and memory per market.
-import { buildRouteTable } from '../src/build/build.ts';
+import { buildRouteTable } from '../src/pipeline/build.ts';
 import { compressAll } from '../src/routes/variants.ts';
 import { SOURCES } from '../src/sources/registry.ts';
 import { synthetic } from '../test/support/upstream/index.ts';

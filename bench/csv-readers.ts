@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readArchive } from '../src/archive/archive.ts';
-import { buildRouteTable } from '../src/build/build.ts';
+import { buildRouteTable } from '../src/pipeline/build.ts';
 import { fixturesOnDisk } from '../src/sources/load.ts';
 import { ensureBenchPackages } from './deps.ts';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readArchive } from '../src/archive/archive.ts';
-import { buildSnapshot } from '../src/build/build.ts';
+import { buildSnapshot } from '../src/pipeline/build.ts';
 import { DataError } from '../src/contract/errors.ts';
 import { MARKETS } from '../src/contract/markets.ts';
 import { PATHS } from '../src/contract/paths.ts';

@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildRouteTable } from '../src/build/build.ts';
+import { buildRouteTable } from '../src/pipeline/build.ts';
 import { SOURCES } from '../src/sources/registry.ts';
 import type { ReadFixture } from '../src/sources/source.ts';
 import { nationalFiles } from '../test/support/upstream/index.ts';

@@ -4,7 +4,7 @@
 // Prints `READY <url>` once listening; the parent kills the process when done. sirv, express and fastify come from
 // bench/package.json (the parent installs them first).
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
-import { buildRouteTable } from '../src/build/build.ts';
+import { buildRouteTable } from '../src/pipeline/build.ts';
 import { fixturesOnDisk } from '../src/sources/load.ts';
 import { marketProblem, problemText } from '../src/protocol/problems.ts';
 import { startServer } from '../src/runtimes/server/listener.ts';

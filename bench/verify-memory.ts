@@ -25,7 +25,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { readArchive } from '../src/archive/archive.ts';
-import { buildRouteTable } from '../src/build/build.ts';
+import { buildRouteTable } from '../src/pipeline/build.ts';
 import type { RouteTable } from '../src/routes/route-table.ts';
 import { createHandler } from '../src/runtimes/server/handler.ts';
 import { fixturesOnDisk } from '../src/sources/load.ts';

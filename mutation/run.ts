@@ -39,6 +39,7 @@ export const MODULES: readonly { name: string; file: string; tests: readonly str
   { name: 'census-acs-5yr', file: 'src/sources/census-acs-5yr/adapter.ts', tests: ['test/unit/source-census-acs-5yr.test.ts'] },
   { name: 'census-bps', file: 'src/sources/census-bps/adapter.ts', tests: ['test/unit/source-census-bps.test.ts'] },
   { name: 'fhfa-hpi', file: 'src/sources/fhfa-hpi/adapter.ts', tests: ['test/unit/source-fhfa-hpi.test.ts'] },
+  { name: 'derive', file: 'src/sources/derive.ts', tests: ['test/unit/derive.test.ts'] },
   { name: 'request-target', file: 'src/protocol/request-target.ts', tests: ['test/unit/request-target.test.ts'] },
   { name: 'negotiation', file: 'src/protocol/negotiation.ts', tests: ['test/unit/negotiation.test.ts'] },
   { name: 'conditional', file: 'src/protocol/conditional.ts', tests: ['test/unit/negotiation.test.ts'] },

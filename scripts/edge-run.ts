@@ -7,7 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EDGE_CONFIG_FILE, EDGE_WORKER_FILE } from '../src/artifact/edge.ts';
 import type { ArtifactOptions } from '../src/artifact/write.ts';
-import type { BuildOptions } from '../src/build/build.ts';
+import type { BuildOptions } from '../src/pipeline/build.ts';
 import { overFreshBuild, type FreshBuildRun } from './nginx-run.ts';
 
 /** edge/: Wrangler and workerd with their own package.json and lock, out of the root install (about 200 MB). */

@@ -5,7 +5,7 @@ import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { writeBuild, type ArtifactOptions } from '../src/artifact/write.ts';
-import { buildRouteTable, type BuildOptions } from '../src/build/build.ts';
+import { buildRouteTable, type BuildOptions } from '../src/pipeline/build.ts';
 import { nginxMainConf, type MainConfOptions } from '../src/artifact/nginx.ts';
 
 export const INSTALL_HINT = 'install it with: apt-get install nginx-light libnginx-mod-http-brotli-static';

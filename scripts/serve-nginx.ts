@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { readArchive } from '../src/archive/archive.ts';
 import { writeBuild } from '../src/artifact/write.ts';
-import { buildRouteTable } from '../src/build/build.ts';
+import { buildRouteTable } from '../src/pipeline/build.ts';
 import { loadConfig } from '../src/commands/config.ts';
 import { fixturesOnDisk } from '../src/sources/load.ts';
 import { startNginx } from './nginx-run.ts';

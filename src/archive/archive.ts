@@ -51,6 +51,37 @@ export function archiveRecord(snapshot: Snapshot, documents: ReadonlyMap<string,
   };
 }
 
+/** Every file `archive` writes for the current snapshot, by its name in the snapshot's folder: the documents and the record. */
+export function snapshotFiles(snapshot: Snapshot, table: RouteTable): Map<string, Buffer> {
+  const documents = snapshotDocuments(table);
+  return new Map([...documents, [RECORD_FILE, Buffer.from(renderJson(archiveRecord(snapshot, documents)))]]);
+}
+
+/** The message of a snapshot whose bytes differ from those archived under its date, by `archive` and by the build alike. */
+const changedSnapshot = (date: string): string =>
+  `this build's bytes differ from those archived for ${date}; an archived snapshot is never rewritten (a changed snapshot needs a new retrieval date)`;
+
+/**
+ * A snapshot archived already under its date must be built again byte for byte, as `archive` compares its documents:
+ * every profile, CSV and index. A build that differs (fixtures changed without a new retrieval date, or code that
+ * changes what the documents say) would serve under that date what was never published there. Refused, naming the
+ * first document that differs. (Its record, which `archive` compares too, names the sources' files: a fixture byte that
+ * changes no document is for `archive` to refuse, not the build.)
+ */
+export function assertSameDocuments(snapshot: Snapshot, table: RouteTable): void {
+  const archived = snapshot.archive.find((p) => p.snapshotDate === snapshot.snapshotDate);
+  if (archived === undefined) return;
+  const date = snapshot.snapshotDate;
+  const now = snapshotDocuments(table);
+  const names = [...new Set([...archived.documents.keys(), ...now.keys()])].sort();
+  const changed = names.find((name) => {
+    const was = archived.documents.get(name);
+    const is = now.get(name);
+    return was === undefined || is === undefined || !was.equals(is);
+  });
+  if (changed !== undefined) throw new ArchiveError('archive_changed', { file: `${date}/${changed}` }, changedSnapshot(date));
+}
+
 /**
  * The shapes `archive` writes, checked as a snapshot is read back: compiled when an archive is first read (about 70 ms),
  * not by every command that imports this module.
@@ -176,8 +207,8 @@ const cited = (m: MarketProfile['profile']['metrics'][string] | undefined): stri
 
 /**
  * A snapshot already archived under its date must give the same values again: fixtures that changed without a new
- * retrieval date would otherwise serve two sets of numbers under one date. (The rendering may change; the archived
- * bytes stay what the vintage serves.)
+ * retrieval date would otherwise serve two sets of numbers under one date. Checked before anything is rendered, naming
+ * the metric; assertSameDocuments then holds the rendered documents to the archived bytes.
  */
 export function assertSameValues(snapshot: Snapshot): void {
   const archived = snapshot.archive.find((p) => p.snapshotDate === snapshot.snapshotDate);
@@ -277,13 +308,7 @@ function archivedAlready(target: string, date: string, files: ReadonlyMap<string
   if (!existsSync(target)) return false;
   for (const [name, body] of files) {
     const path = join(target, name);
-    if (!existsSync(path) || !readFileSync(path).equals(body)) {
-      throw new ArchiveError(
-        'archive_changed',
-        { file: `${date}/${name}` },
-        `this build's bytes differ from those archived for ${date}; an archived snapshot is never rewritten (a changed snapshot needs a new retrieval date)`,
-      );
-    }
+    if (!existsSync(path) || !readFileSync(path).equals(body)) throw new ArchiveError('archive_changed', { file: `${date}/${name}` }, changedSnapshot(date));
   }
   return true;
 }
@@ -300,12 +325,11 @@ const lostRace = (error: unknown): boolean => ['ENOTEMPTY', 'EEXIST'].includes((
  */
 export function writeSnapshot(dir: string, snapshot: Snapshot, table: RouteTable, hooks: WriteHooks = {}): ArchiveResult {
   const removed = removeAbandoned(dir);
-  const documents = snapshotDocuments(table);
-  const record = archiveRecord(snapshot, documents);
+  const files = snapshotFiles(snapshot, table);
+  const documents = files.size - 1; // the record is the one file that is not a document
   const date = snapshot.snapshotDate;
   const target = join(dir, date);
-  const files = new Map([...documents, [RECORD_FILE, Buffer.from(renderJson(record))]]);
-  const already: ArchiveResult = { folder: date, written: false, documents: documents.size, removed };
+  const already: ArchiveResult = { folder: date, written: false, documents, removed };
   if (archivedAlready(target, date, files)) return already;
   const staging = join(dir, `.${date}.tmp-${process.pid}`);
   rmSync(staging, { recursive: true, force: true });
@@ -321,5 +345,5 @@ export function writeSnapshot(dir: string, snapshot: Snapshot, table: RouteTable
     if (lostRace(error) && archivedAlready(target, date, files)) return already;
     throw error;
   }
-  return { folder: date, written: true, documents: documents.size, removed };
+  return { folder: date, written: true, documents, removed };
 }

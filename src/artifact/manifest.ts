@@ -1,5 +1,5 @@
 // The manifest: how the route table maps onto files (path → file, variants, hashes, headers) and the error bodies kept as files, for every engine that serves from disk; and the table read back by it, for `serve`, when it was built from the same inputs.
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvariantError } from '../contract/errors.ts';
@@ -28,7 +28,7 @@ export const MAPPING =
 
 /**
  * Path → file. A path whose last segment has an extension is its own file; any other path is a folder
- * holding `index.<ext>`, so `/api/markets/<id>` (a file) and `/api/markets/<id>/csv` (below it) never clash.
+ * holding `index.<ext>`, so a market's profile (a file) and its CSV (below it, `<profile path>/csv`) never clash.
  */
 export function fileFor(route: Pick<Route, 'path' | 'kind'>): string {
   if (route.path === '/') return `index.${EXTENSIONS[route.kind]}`;
@@ -166,7 +166,7 @@ export function buildManifest(table: RouteTable, builtFrom?: string): Manifest {
  * Every file under a folder (none when it does not exist), by its path relative to the folder, sorted. Walked one
  * folder at a time: node's own recursive readdirSync takes ten times as long, a good part of `serve`'s start-up.
  */
-function filesUnder(dir: string): string[] {
+export function filesUnder(dir: string): string[] {
   const files: string[] = [];
   const walk = (folder: string, prefix: string): void => {
     for (const entry of readdirSync(folder, { withFileTypes: true })) {
@@ -200,32 +200,35 @@ const NOT_CODE = /\.d\.ts$|\.tsbuildinfo$/;
  */
 export function buildFingerprint(inputs: BuildInputs): string {
   const hash = createHash('sha256');
-  // Each file is read into the same buffer: fresh memory for every file costs more than reading them (bench:startup).
-  let scratch = Buffer.allocUnsafeSlow(256 * 1024);
-  const add = (label: string, dir: string, files: string[]): void => {
-    for (const file of files) {
-      const fd = openSync(join(dir, file), 'r');
-      let read = 0;
-      try {
-        const size = fstatSync(fd).size;
-        if (size > scratch.length) scratch = Buffer.allocUnsafeSlow(size);
-        for (let n = -1; n !== 0 && read < size; read += n) n = readSync(fd, scratch, read, size - read, read);
-      } finally {
-        closeSync(fd);
-      }
-      hash.update(`${label}\0${file}\0${read}\0`).update(scratch.subarray(0, read));
-    }
-  };
   hash.update(`market-profiles build 2\0node ${process.version}\0base ${inputs.baseUrl}\0`);
   const code = new URL('..', import.meta.url).pathname;
-  add(
+  hashFiles(
+    hash,
     'code',
     code,
     filesUnder(code).filter((file) => !NOT_CODE.test(file)),
   );
-  add('fixtures', inputs.fixturesDir, filesUnder(inputs.fixturesDir));
-  add('archive', inputs.archiveDir, filesUnder(inputs.archiveDir));
+  hashFiles(hash, 'fixtures', inputs.fixturesDir, filesUnder(inputs.fixturesDir));
+  hashFiles(hash, 'archive', inputs.archiveDir, filesUnder(inputs.archiveDir));
   return hash.digest('hex');
+}
+
+/** Adds files of a folder to a hash: each one's label, name, length and bytes. */
+export function hashFiles(hash: Hash, label: string, dir: string, files: readonly string[]): void {
+  // Each file is read into the same buffer: fresh memory for every file costs more than reading them (bench:startup).
+  let scratch = Buffer.allocUnsafeSlow(256 * 1024);
+  for (const file of files) {
+    const fd = openSync(join(dir, file), 'r');
+    let read = 0;
+    try {
+      const size = fstatSync(fd).size;
+      if (size > scratch.length) scratch = Buffer.allocUnsafeSlow(size);
+      for (let n = -1; n !== 0 && read < size; read += n) n = readSync(fd, scratch, read, size - read, read);
+    } finally {
+      closeSync(fd);
+    }
+    hash.update(`${label}\0${file}\0${read}\0`).update(scratch.subarray(0, read));
+  }
 }
 
 /** Whether every file the manifest lists is in `dir` with the length it gives: a look at each, nothing read. */

@@ -1,7 +1,8 @@
 // The command line: `build` writes dist/, `serve` answers from memory (dist/'s table when built from the same inputs, else built afresh); `list` and `get` read a running service.
 import { readFileSync } from 'node:fs';
 import { buildFingerprint, readBuild } from '../artifact/manifest.ts';
-import type { BuildOptions } from '../build/build.ts';
+import { assertFreshCode } from './compiled.ts';
+import type { BuildOptions } from '../pipeline/build.ts';
 import {
   COMMAND_NAMES,
   foreignOption,
@@ -35,7 +36,7 @@ const buildOptions = async (config: Config, inputs: BuildInputs): Promise<BuildO
 });
 
 async function buildFromConfig(config: Config, inputs: BuildInputs): Promise<RouteTable> {
-  const { buildRouteTable } = await import('../build/build.ts');
+  const { buildRouteTable } = await import('../pipeline/build.ts');
   return buildRouteTable(await buildOptions(config, inputs));
 }
 
@@ -83,7 +84,7 @@ async function serve(config: Config, inputs: BuildInputs): Promise<void> {
   let source: RouteTable | ((port: number) => RouteTable);
   if (late) {
     // The table is made once the port is bound, synchronously: the build is loaded beforehand, in case it is needed.
-    const { buildRouteTable } = await import('../build/build.ts');
+    const { buildRouteTable } = await import('../pipeline/build.ts');
     const options = await buildOptions(config, inputs);
     source = (port: number): RouteTable => {
       const baseUrl = `http://localhost:${port}`;
@@ -124,7 +125,7 @@ async function build(config: Config, inputs: BuildInputs): Promise<void> {
 
 /** Adds the current snapshot to the archive, or says it is there already; a snapshot whose bytes would change is refused. */
 async function archive(config: Config, inputs: BuildInputs): Promise<void> {
-  const { buildSnapshot } = await import('../build/build.ts');
+  const { buildSnapshot } = await import('../pipeline/build.ts');
   const { writeSnapshot } = await import('../archive/archive.ts');
   const { snapshot, table } = buildSnapshot(await buildOptions(config, inputs));
   const result = writeSnapshot(config.archiveDir, snapshot, table);
@@ -147,14 +148,17 @@ export type Runner = (args: readonly string[], env: Env, argv: readonly string[]
  */
 export const runnersFor = (inputs: BuildInputs = {}): Readonly<Record<Command, Runner>> => ({
   serve: async (_args, env, argv) => {
+    assertFreshCode();
     await serve(loadConfig(env, argv), inputs);
     return 0;
   },
   build: async (_args, env, argv) => {
+    assertFreshCode();
     await build(loadConfig(env, argv), inputs);
     return 0;
   },
   archive: async (_args, env, argv) => {
+    assertFreshCode();
     await archive(loadConfig(env, argv), inputs);
     return 0;
   },

@@ -5,6 +5,7 @@ import { closest } from './suggest.ts';
 import { listWords } from '../contract/words.ts';
 import { baseUrlKind, integerKind, mirrorUrlKind, normalizeBaseUrl, onOffKind, textKind, type ValueKind } from './option-kinds.ts';
 import { keysOf } from '../contract/records.ts';
+import { ENDPOINTS } from '../contract/endpoints.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -113,7 +114,7 @@ export const OPTIONS = {
   vintage: option({
     kind: textKind('snapshot date'),
     absent: 'the current snapshot',
-    help: 'The profile (with --csv, the CSV) as the snapshot of this date published it, YYYY-MM-DD: one of those `/api/vintages` lists.',
+    help: `The profile (with --csv, the CSV) as the snapshot of this date published it, YYYY-MM-DD: one of those \`${ENDPOINTS.vintages.path}\` lists.`,
   }),
   'dry-run': option({
     kind: onOffKind,

@@ -65,6 +65,9 @@ const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
 const csvText = (what: string): Json => ({ type: 'string', description: `CSV text: ${what}.` });
 const jsonSchemaDoc = (what: string): Json => ({ type: 'object', description: `A JSON Schema (draft-07) document: ${what}.` });
 
+/** Where the API's paths begin: an unknown path below it answers problem+json rather than the HTML 404 page. */
+export const API_PREFIX = '/api';
+
 /** The records, in the order of the OpenAPI document's operations (the other lists give their own positions). */
 export const ENDPOINTS = {
   index: {
@@ -540,15 +543,20 @@ export const ENDPOINTS = {
 
 export type EndpointId = keyof typeof ENDPOINTS;
 
+/** Holds when T names endpoints only. */
+type Endpoints<T extends EndpointId> = T;
+
+/** The endpoints that describe others (a schema or a CSV descriptor), by id: every record's `describedBy`, each an endpoint (or this does not compile). */
+export type DescriberId = Endpoints<{ [K in EndpointId]: (typeof ENDPOINTS)[K] extends { describedBy: infer D extends string } ? D : never }[EndpointId]>;
+
+/** A record's describer, typed: every `describedBy` of the records is a DescriberId by the definition above. */
+export const describerOf = (record: AnyEndpoint): DescriberId | undefined => record.describedBy as DescriberId | undefined;
+
 /** Every endpoint's path (a function of the market id and the date where it names them), by its id. */
 export type EndpointPaths = { readonly [K in EndpointId]: (typeof ENDPOINTS)[K]['path'] };
 
 /** Every record, in the records' order. */
 export const ENDPOINT_LIST: readonly (readonly [EndpointId, AnyEndpoint])[] = entriesOf(ENDPOINTS);
-
-const BY_ID = new Map<string, AnyEndpoint>(ENDPOINT_LIST);
-/** The record of an id (a `describedBy`), or undefined. */
-export const endpointById = (id: string): AnyEndpoint | undefined => BY_ID.get(id);
 
 /** Whether a record's path names a market, a snapshot date. */
 export const namesMarket = (record: AnyEndpoint): boolean => record.scope === 'market' || record.scope === 'vintage-market';
@@ -604,7 +612,7 @@ export function indexLinks(scope: 'service' | 'market', pages: readonly IndexLin
 }
 
 /** The paths of the documents a schema or descriptor describes (records of scope `market` or `service` naming it), a market's as `/api/markets/<market-id>/…`. */
-export const describedPaths = (describer: EndpointId): string[] =>
+export const describedPaths = (describer: DescriberId): string[] =>
   ENDPOINT_LIST.flatMap(([, r]) => (r.describedBy === describer && (r.scope === 'market' || r.scope === 'service') ? [pathAt(r, '<market-id>', '')] : []));
 
 /** A path of one market's, or of every market's, with the record it is a path of. */
@@ -622,6 +630,13 @@ const pathsFor = (records: readonly AnyEndpoint[], marketIds: readonly string[])
       : record.scope === 'market'
         ? marketIds.map((marketId) => ({ record, path: pathAt(record, marketId, ''), marketId }))
         : [],
+  );
+
+/** The documents a schema or descriptor describes, for these markets: a service record's once, a market record's for each. */
+export const describedDocuments = (describer: DescriberId, marketIds: readonly string[]): DocumentPath[] =>
+  pathsFor(
+    ENDPOINT_LIST.flatMap(([, r]) => (r.describedBy === describer ? [r] : [])),
+    marketIds,
   );
 
 /**
@@ -654,5 +669,5 @@ export const contractDocumentPaths = (marketIds: readonly string[]): DocumentPat
   );
 
 /** The CSVs of every market that a descriptor describes (scope `service`): each gathers the rows of the market CSVs the same descriptor describes. */
-export const gatheringCsvs = (describer: EndpointId): EndpointRecord<'service'>[] =>
+export const gatheringCsvs = (describer: DescriberId): EndpointRecord<'service'>[] =>
   ENDPOINT_LIST.flatMap(([, r]) => (r.kind === 'csv' && r.scope === 'service' && r.describedBy === describer ? [r] : []));

@@ -2,7 +2,8 @@
 import { createHash } from 'node:crypto';
 import { CSV_COLUMNS, PRODUCTION_MODE, PROFILE_CAVEATS, byId, compareIds, displayName, type CsvColumn, type MarketProfile } from '../contract/schemas.ts';
 import { PATHS, VINTAGE_DOCUMENTS, vintageFileOf, vintagePathOf, type VintageFile } from '../contract/paths.ts';
-import { ENDPOINTS, attachmentAt, dataPackagePaths } from '../contract/endpoints.ts';
+import { ENDPOINTS, attachmentAt, dataPackagePaths, describerOf } from '../contract/endpoints.ts';
+import { isCsvDescriber, type CsvDescriberId } from '../contract/documents.ts';
 import { SERIES_CSV_COLUMNS, SERIES_CSV_KEY } from '../contract/series.ts';
 import type { Snapshot, SourceData } from '../methodology/snapshot.ts';
 import { bodyOf, type Served } from './served.ts';
@@ -133,7 +134,7 @@ export function illustrativeSentence(profiles: readonly MarketProfile[]): string
  * The table of each CSV descriptor: its Table Schema, and whether a resource's description names its illustrative
  * values (the metrics CSV has no column for them; the series CSV has `illustrative`).
  */
-const TABLES: Readonly<Record<string, { schemaOf: (marketIds: readonly string[]) => Json; namesIllustrative: boolean }>> = {
+const TABLES: Readonly<Record<CsvDescriberId, { schemaOf: (marketIds: readonly string[]) => Json; namesIllustrative: boolean }>> = {
   csvDescriptor: { schemaOf: tableSchema, namesIllustrative: true },
   seriesCsvDescriptor: { schemaOf: seriesTableSchema, namesIllustrative: false },
 };
@@ -142,7 +143,8 @@ const TABLES: Readonly<Record<string, { schemaOf: (marketIds: readonly string[])
 function resources(input: DataPackageInput, sorted: readonly MarketProfile[]): Json[] {
   const byId = new Map(sorted.map((p) => [p.market.id, p]));
   return dataPackagePaths(sorted.map((p) => p.market.id)).map(({ record, path, marketId }) => {
-    const table = TABLES[record.describedBy ?? ''] ?? fail(`no table schema for ${String(record.describedBy)}`);
+    const describer = describerOf(record);
+    const table = describer !== undefined && isCsvDescriber(describer) ? TABLES[describer] : fail(`${path} is no CSV with a descriptor`);
     const market = marketId === undefined ? undefined : byId.get(marketId);
     const profiles = market === undefined ? sorted : [market];
     const words = (text: string): string =>

@@ -1,7 +1,6 @@
 // The OpenAPI 3.1 document served at /api/openapi, generated from what the route table serves: the contract's schemas, the error catalogue, the headers of each route and real bodies as examples.
-import { CsvDescriptor, PROFILE_CAVEATS, SCHEMA_VERSION, MARKET_ID_PATTERN, plainSchema } from '../contract/schemas.ts';
-import { CONTRACT_SCHEMAS } from '../contract/published.ts';
-import { SeriesCsvDescriptor } from '../contract/series.ts';
+import { PROFILE_CAVEATS, SCHEMA_VERSION, MARKET_ID_PATTERN } from '../contract/schemas.ts';
+import { documentComponents } from '../contract/documents.ts';
 import { NOT_MODIFIED_KEEP, PROBLEM_HEADERS, UNCACHED_PROBLEM_HEADERS, CONTENT_TYPES, type Header } from '../protocol/headers.ts';
 import { BAD_TARGET_REASONS } from '../protocol/request-target.ts';
 import { PROBLEM_CATALOGUE, PROBLEM_CODES, badRequestProblem, marketProblem, problem, vintageProblem } from '../protocol/problems.ts';
@@ -144,23 +143,7 @@ function problemSchema(): Json {
  * publish), the two CSV descriptors' and the problem's. The client package's types are generated from these (client/scripts/generate.ts).
  */
 export function componentSchemas(): Json {
-  const component = (name: keyof typeof CONTRACT_SCHEMAS): Json => {
-    const { schema, title, description } = CONTRACT_SCHEMAS[name];
-    return { title, description, ...plainSchema(schema) };
-  };
-  return {
-    MarketProfile: component('MarketProfile'),
-    MarketIndex: component('MarketIndex'),
-    MarketSeries: component('MarketSeries'),
-    VintageIndex: component('VintageIndex'),
-    CsvDescriptor: { title: 'CSV column descriptor', description: 'The columns of both CSV endpoints.', ...plainSchema(CsvDescriptor) },
-    SeriesCsvDescriptor: {
-      title: 'Series CSV column descriptor',
-      description: 'The columns of both series CSV endpoints.',
-      ...plainSchema(SeriesCsvDescriptor),
-    },
-    Problem: problemSchema(),
-  };
+  return { ...documentComponents(), Problem: problemSchema() };
 }
 
 /** The groups the operations are listed in (every operation has one: API tools group by them), with what each holds. */

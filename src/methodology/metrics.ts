@@ -18,12 +18,13 @@ export const METRIC_IDS: readonly MetricId[] = METRICS.map((m) => m.id);
 export const REQUIRED_METRIC_IDS: readonly MetricId[] = METRICS.filter((m) => m.required).map((m) => m.id);
 
 /**
- * The metric set of a build: the metrics of the sources it loaded, in the registry's order. In production that is every
- * registered source; a test builds with the sources of its own world, whatever the registry holds besides.
+ * The metric set of a build: the metrics its sources hold (LoadedSources' metricIds), in the registry's order. In
+ * production that is every metric of every registered source; the test world builds with its own metric set, whatever
+ * the registry holds besides.
  */
-export const metricsOf = (sourceIds: Iterable<string>): MetricDefinition[] => {
-  const loaded = new Set(sourceIds);
-  return METRICS.filter((m) => loaded.has(m.sourceId));
+export const metricsOf = (metricIds: Iterable<string>): MetricDefinition[] => {
+  const loaded = new Set(metricIds);
+  return METRICS.filter((m) => loaded.has(m.id));
 };
 
 /** The ids of the metrics of a set that the methodology requires: what coverage counts. */

@@ -248,7 +248,7 @@ export function assembleProfile(
         retrievedAt: retrievals[0] ?? data.snapshotDate,
         note: freshnessNote(sources, data.snapshotDate),
       },
-      coverage: computeCoverage(new Set(Object.keys(metrics)), requiredOf(metricsOf(data.loads.map((l) => l.source.sourceId)))),
+      coverage: computeCoverage(new Set(Object.keys(metrics)), requiredOf(metricsOf(data.metricIds))),
     },
     sources: sources.map(sourceEntry),
     caveats: [...PROFILE_CAVEATS],

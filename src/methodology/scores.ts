@@ -1,19 +1,24 @@
 // The scores, each one definition: the derived inputs, the thresholds with what they rest on, the weights, the words; and the one function that computes them term by term.
-import { inMetricOrder, type MetricId, type Values } from './metrics.ts';
+import { inMetricOrder, metricDefinition, type MetricId, type Values } from './metrics.ts';
+import { InvariantError } from '../contract/errors.ts';
+import { ratioValue } from '../sources/derive.ts';
+import type { Ratio } from '../sources/source.ts';
 import { entriesOf, keysOf, recordOf } from '../contract/records.ts';
 import type { Qualifier, ScoreBound } from '../contract/schemas.ts';
 
 /** A ratio of two metrics that a score reads: before × numerator ÷ denominator × after. */
-export interface DerivedInput {
-  numerator: MetricId;
-  denominator: MetricId;
-  before?: number;
-  after?: number;
+export interface DerivedInput extends Ratio<MetricId> {
   /** What the input measures, as the thresholds table names it. */
   label: string;
   /** What the ratio means, said after its formula on the methodology page; absent where the formula says it. */
   meaning?: string;
 }
+
+/**
+ * A derived input as DERIVED_INPUTS states it: its ratio, or the metric that publishes the same ratio (a metric with
+ * `derived`), whose definition is then the one ratio both are computed from.
+ */
+type InputDefinition = DerivedInput | (Omit<DerivedInput, keyof Ratio> & { metric: MetricId });
 
 export const DERIVED_INPUTS = {
   rentToIncome: {
@@ -44,10 +49,20 @@ export const DERIVED_INPUTS = {
     after: 1000,
     label: 'New housing units authorized in the year per 1,000 existing housing units',
   },
-} as const satisfies Record<string, DerivedInput>;
+} as const satisfies Record<string, InputDefinition>;
 
 export type DerivedKey = keyof typeof DERIVED_INPUTS;
-export const derivedInput = (key: DerivedKey): DerivedInput => DERIVED_INPUTS[key];
+
+/** An input's ratio: its own, or that of the metric it names. */
+export function inputRatio(input: InputDefinition): DerivedInput {
+  if (!('metric' in input)) return input;
+  const { metric, ...words } = input;
+  const ratio = metricDefinition(metric)?.derived;
+  if (ratio === undefined) throw new InvariantError(`a derived input names ${metric}, which is not a metric derived from two others`);
+  return { ...words, ...ratio };
+}
+
+export const derivedInput = (key: DerivedKey): DerivedInput => inputRatio(DERIVED_INPUTS[key]);
 export const DERIVED_KEYS: DerivedKey[] = keysOf(DERIVED_INPUTS);
 
 /** A linear score between two fixed thresholds: `zeroAt` scores 0, `fullAt` scores 100, clamped outside. */
@@ -204,26 +219,26 @@ const toScore = (x: number): number => Math.round(Number(x.toFixed(9)));
 
 export type ScoreInputs = Partial<Record<DerivedKey, number>>;
 
-/** A ratio of two metrics, only when both are finite and the denominator positive. */
-function ratio(numerator: number | undefined, denominator: number | undefined): number | undefined {
-  if (numerator === undefined || denominator === undefined || !Number.isFinite(numerator) || !Number.isFinite(denominator) || denominator <= 0)
-    return undefined;
-  return numerator / denominator;
-}
-
-/** The derived inputs the scores read, shown on the methodology page's worked example. */
+/**
+ * The derived inputs the scores read, shown on the methodology page's worked example: each ratio only when both its
+ * metrics are finite and the denominator positive, by the one function a derived metric is computed with (derive.ts).
+ */
 export function scoreInputs(v: Values): ScoreInputs {
   const out: ScoreInputs = {};
   for (const key of DERIVED_KEYS) {
-    const d: DerivedInput = DERIVED_INPUTS[key];
-    const r = ratio(v[d.numerator], v[d.denominator]);
-    if (r !== undefined) out[key] = r * (d.before ?? 1) * (d.after ?? 1);
+    const d = derivedInput(key);
+    const r = ratioValue(d, v[d.numerator], v[d.denominator]);
+    if (r !== undefined) out[key] = r;
   }
   return out;
 }
 
 /** The metrics an input reads: the derived ratio's two, or the metric of the same id. */
-export const metricsOfInput = (key: ThresholdKey): MetricId[] => (isDerived(key) ? [DERIVED_INPUTS[key].numerator, DERIVED_INPUTS[key].denominator] : [key]);
+export const metricsOfInput = (key: ThresholdKey): MetricId[] => {
+  if (!isDerived(key)) return [key];
+  const d = derivedInput(key);
+  return [d.numerator, d.denominator];
+};
 
 /** One term of a score: a thresholded input (an input scaled to 0-100) or a score computed before it (already 0-100). */
 export type WorkedTerm = ({ kind: 'threshold'; key: ThresholdKey } | { kind: 'score'; key: ScoreKey }) & {

@@ -80,7 +80,7 @@ export function assembleSnapshot(markets: readonly MarketDefinition[], data: Loa
   const definitions = new Map(markets.map((m) => [m.id, m]));
   return {
     snapshotDate: data.snapshotDate,
-    metrics: metricsOf(data.loads.map((l) => l.source.sourceId)),
+    metrics: metricsOf(data.metricIds),
     markets: profiles.map((profile) => {
       const id = profile.market.id;
       const own = series.get(id) ?? new Map<MetricId, MetricSeries>();

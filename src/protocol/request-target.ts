@@ -1,5 +1,5 @@
 // Decides, once and safely, what a raw request target is: a route path, a bad request, a market path or an API path. Every engine follows these rules.
-import { ENDPOINT_LIST } from '../contract/endpoints.ts';
+import { API_PREFIX, ENDPOINTS, ENDPOINT_LIST } from '../contract/endpoints.ts';
 
 /** Longer request paths are never a route: they answer 404 once the path rules have passed them (400 otherwise, as nginx). */
 export const MAX_PATH_LENGTH = 2048;
@@ -70,7 +70,7 @@ export function classifyPath(raw: string): PathVerdict {
 }
 
 /** Unknown paths under these prefixes answer problem+json; any other unknown path gets the HTML 404 page. */
-export const isApiPath = (path: string): boolean => path.startsWith('/api/') || path === '/api' || path === '/healthz';
+export const isApiPath = (path: string): boolean => path.startsWith(`${API_PREFIX}/`) || path === API_PREFIX || path === ENDPOINTS.health.path;
 
 /** What marks the id's place when a market path is made from its record. */
 const ID_MARK = '\u0000';
@@ -112,8 +112,8 @@ function sourceOf(node: Trie): string {
 const MARKET_SUFFIX_SOURCE = sourceOf(trieOf(MARKET_SUFFIXES));
 
 /**
- * The market paths (`/api/markets/<id>` with `/csv`, `/series` or `/series/csv` after it or nothing: the records of
- * scope `market`), as a regex source; `id` is the pattern of the id segment.
+ * The market paths (a market's profile path with `/csv`, `/series` or `/series/csv` after it or nothing: the records
+ * of scope `market`), as a regex source; `id` is the pattern of the id segment.
  */
 export const marketPathSource = (id: string): string => `^${escapeSource(MARKET_PREFIX)}${id}${MARKET_SUFFIX_SOURCE}$`;
 const MARKET_PATH = new RegExp(marketPathSource('([^/]+)'));
@@ -121,10 +121,20 @@ const MARKET_PATH = new RegExp(marketPathSource('([^/]+)'));
  * Segments in the id's place that name every market's documents (the bulk CSVs: records of scope `service` whose path
  * starts where a market path does), never a market.
  */
-const RESERVED_SEGMENTS = ENDPOINT_LIST.flatMap(([, r]) =>
-  r.scope === 'service' && String(r.path).startsWith(MARKET_PREFIX) ? [String(r.path).slice(MARKET_PREFIX.length).split('/')[0] ?? ''] : [],
-);
-export const RESERVED_SEGMENT_SOURCE = `(?:${[...new Set(RESERVED_SEGMENTS)].map(escapeSource).join('|')})`;
+export const RESERVED_MARKET_SEGMENTS: readonly string[] = [
+  ...new Set(
+    ENDPOINT_LIST.flatMap(([, r]) =>
+      r.scope === 'service' && String(r.path).startsWith(MARKET_PREFIX) ? [String(r.path).slice(MARKET_PREFIX.length).split('/')[0] ?? ''] : [],
+    ),
+  ),
+];
+
+/**
+ * The market paths (the records of scope `market`) with `id` in the id's place, for engines whose rules list
+ * paths rather than patterns (Netlify's `_redirects`); with a reserved segment in that place, the paths that name no market.
+ */
+export const marketPathsWith = (id: string): string[] => MARKET_PATHS.map((path) => path.replace(ID_MARK, id));
+export const RESERVED_SEGMENT_SOURCE = `(?:${RESERVED_MARKET_SEGMENTS.map(escapeSource).join('|')})`;
 const RESERVED = new RegExp(`^${RESERVED_SEGMENT_SOURCE}$`);
 
 /** The id segment of a market path (`csv` and `series` are the bulk documents, not ids), or undefined. */

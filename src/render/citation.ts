@@ -1,4 +1,5 @@
 // The suggested citation of the data, made once: the data-sources page and the download's README cite a snapshot with it, and CITATION.cff (generated from it, a test keeps the two equal) states it for the repository.
+import { ENDPOINTS } from '../contract/endpoints.ts';
 
 /** What a citation names of a source: the agency and the dataset, as a profile's sources say them. */
 export interface CitedSource {
@@ -32,7 +33,7 @@ export interface CitationInput {
 export function citationText({ snapshotDate, address, sources }: CitationInput): string {
   const year = snapshotDate === undefined ? '<year>' : snapshotDate.slice(0, 4);
   const date = snapshotDate ?? '<date>';
-  const where = address ?? `<base-url>/api/vintages/${date}/markets`;
+  const where = address ?? `<base-url>${ENDPOINTS.vintageIndex.path(date)}`;
   const from = sources.map((s) => `${s.agency}, ${s.sourceName}`).join('; ');
   return `${CITATION.author} (${year}). ${CITATION.title}, snapshot of ${date} [${CITATION.kind}]. ${where}. Compiled from ${from}.`;
 }

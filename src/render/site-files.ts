@@ -1,6 +1,6 @@
 // The files for crawlers and mirrors: robots.txt, the sitemap of the pages, and the entries of the one-file download (every JSON and CSV document and a README, in a folder named for the snapshot).
 import { renderJson } from '../contract/json.ts';
-import { ENDPOINTS } from '../contract/endpoints.ts';
+import { API_PREFIX, ENDPOINTS } from '../contract/endpoints.ts';
 import { PATHS } from '../contract/paths.ts';
 import type { Snapshot } from '../methodology/snapshot.ts';
 import { downloadReadme } from './download-readme.ts';
@@ -27,7 +27,7 @@ export function sitemapXml(baseUrl: string, pagePaths: readonly string[], snapsh
  * /api/markets/x/csv → markets/x.csv, /api/markets/csv → markets.csv).
  */
 export function zipName(path: string, kind: 'json' | 'csv'): string {
-  const rest = path.replace(/^\/api\//, '');
+  const rest = path.startsWith(`${API_PREFIX}/`) ? path.slice(API_PREFIX.length + 1) : path;
   return kind === 'csv' ? `${rest.replace(/\/csv$/, '')}.csv` : `${rest}.json`;
 }
 

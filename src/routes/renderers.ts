@@ -1,9 +1,8 @@
 // What each endpoint serves: the renderer of its record (contract/endpoints.ts), by the record's id; the route table runs them.
-import { csvDescriptor } from '../contract/schemas.ts';
-import type { EndpointId, ENDPOINTS } from '../contract/endpoints.ts';
+import type { DescriberId, EndpointId, ENDPOINTS } from '../contract/endpoints.ts';
+import { DOCUMENTS, describerBody } from '../contract/documents.ts';
 import { renderJson } from '../contract/json.ts';
-import { publishedSchema } from '../contract/published.ts';
-import { seriesCsvDescriptor } from '../contract/series.ts';
+import { entriesOf, recordOf } from '../contract/records.ts';
 import { dataPackage } from '../describe/datapackage.ts';
 import { openApiDocument } from '../describe/openapi.ts';
 import type { Served } from '../describe/served.ts';
@@ -39,8 +38,14 @@ const market = (render: (input: RenderInput, market: MarketData) => Body): Rende
 /** The endpoints the build renders: every one but the vintages, which serve the archive's bytes. */
 type Rendered = { [K in EndpointId]: (typeof ENDPOINTS)[K]['scope'] extends 'vintage' | 'vintage-market' ? never : K }[EndpointId];
 
+/** What each describer serves, from its document kind (contract/documents.ts): the published schema or the CSV descriptor. */
+const DESCRIBERS: Readonly<Record<DescriberId, Renderer>> = recordOf(
+  entriesOf(DOCUMENTS).map(([id]) => [id, service(({ baseUrl }) => renderJson(describerBody(id, baseUrl)))]),
+);
+
 /** Every rendered endpoint's renderer, read by any endpoint's id: a rendered record without one does not compile. */
 export const RENDERERS: Readonly<Record<Rendered, Renderer>> & Readonly<Partial<Record<EndpointId, Renderer>>> = {
+  ...DESCRIBERS,
   index: service(({ snapshot }) => renderJson(snapshot.index)),
   profile: market((_, m) => renderJson(m.profile)),
   marketCsv: market((_, m) => renderMarketCsv(m.profile)),
@@ -52,12 +57,6 @@ export const RENDERERS: Readonly<Record<Rendered, Renderer>> & Readonly<Partial<
   // The zip holds every document, byte for byte; it is made when first read (the artifact, the server, verify), since
   // nothing in the build reads it and it costs a tenth of a build.
   download: service(({ routes, baseUrl, snapshot }) => zipArchive(downloadEntries(routes.values(), { baseUrl, snapshot }), snapshot.snapshotDate), 'lazy'),
-  profileSchema: service(({ baseUrl }) => renderJson(publishedSchema('MarketProfile', baseUrl))),
-  indexSchema: service(({ baseUrl }) => renderJson(publishedSchema('MarketIndex', baseUrl))),
-  csvDescriptor: service(() => renderJson(csvDescriptor())),
-  seriesSchema: service(({ baseUrl }) => renderJson(publishedSchema('MarketSeries', baseUrl))),
-  seriesCsvDescriptor: service(() => renderJson(seriesCsvDescriptor())),
-  vintagesSchema: service(({ baseUrl }) => renderJson(publishedSchema('VintageIndex', baseUrl))),
   dataPackage: service(({ baseUrl, snapshot, served }) => renderJson(dataPackage({ baseUrl, snapshot, served })), 'descriptions'),
   openApi: service(({ baseUrl, snapshot, served }) => {
     const marketIds = snapshot.markets.map((m) => m.profile.market.id);

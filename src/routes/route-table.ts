@@ -1,5 +1,5 @@
 // The route table: every public path with its exact bytes, headers and precompressed variants, made from the endpoints' records and their renderers.
-import { ENDPOINT_LIST, ENDPOINTS, attachmentAt, endpointById, pathAt, type AnyEndpoint } from '../contract/endpoints.ts';
+import { ENDPOINT_LIST, ENDPOINTS, attachmentAt, describerOf, pathAt, type AnyEndpoint } from '../contract/endpoints.ts';
 import { CACHE_CONTROL, COMMON_HEADERS, CONTENT_TYPES, PAGE_HEADERS, type Header, type Kind } from '../protocol/headers.ts';
 import type { Served } from '../describe/served.ts';
 import { InvariantError } from '../contract/errors.ts';
@@ -64,9 +64,9 @@ export function buildRoutes(input: RouteInput): RouteTable {
     const extra: Header[] = [];
     const name = attachmentAt(record, marketId, date);
     if (name !== undefined) extra.push(['Content-Disposition', `attachment; filename="${name}"`]);
-    const by = endpointById(record.describedBy ?? '');
+    const by = describerOf(record);
     if (by !== undefined) {
-      const describes = `<${baseUrl}${pathAt(by, '', '')}>; rel="describedby"`;
+      const describes = `<${baseUrl}${ENDPOINTS[by].path}>; rel="describedby"`;
       extra.push(['Link', record.serviceDesc === true ? `${describes}, <${baseUrl}${PATHS.openApi}>; rel="service-desc"` : describes]);
     }
     return headersOf(record.kind, extra, cacheControl);

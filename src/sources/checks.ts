@@ -2,20 +2,23 @@
 import { FixtureError, type Place } from '../contract/errors.ts';
 import type { MarketDefinition } from '../contract/markets.ts';
 import { periodRangeOf } from '../contract/periods.ts';
+import { withDerived } from './derive.ts';
 import { refuseInvisibleIn } from './parse.ts';
 import type { MetricSpec, ReadFixture, SourceLoad, SourceModule } from './source.ts';
 
 /**
- * Loads one source and holds what it gives to the rules below; the build (loadSources) and `fetch` load every source
- * through it, so a download meets the same rules as the fixtures. Every file the adapter reads is refused first if it
+ * Loads one source, adds the metrics it derives (derive.ts), and holds what it gives to the rules below; the build
+ * (loadSources) and `fetch` load every source through it, so a download meets the same rules as the fixtures. Every file the adapter reads is refused first if it
  * holds an invisible character anywhere, rows no market reads included.
  */
 export function checkedLoad<M extends string>(source: SourceModule<string, M>, read: ReadFixture, markets: readonly MarketDefinition[]): SourceLoad<M> {
-  const load = source.load((path) => {
+  const read_ = (path: string): string => {
     const text = read(path);
     refuseInvisibleIn(text, path);
     return text;
-  }, markets);
+  };
+  // The metrics the source derives from two others join what its adapter read, and meet the same rules.
+  const load = withDerived(source.metrics, source.load(read_, markets));
   checkLoad(source, load, markets);
   return load;
 }

@@ -51,6 +51,8 @@ export interface LoadedSources {
   files: ReadonlyMap<string, readonly SourceFile[]>;
   /** The snapshot date: the latest retrieval among all sources. Every date-dependent output derives from it. */
   snapshotDate: string;
+  /** The ids of the metrics the sources loaded hold (each module's, which a metric set of its own may have narrowed: withMetrics). */
+  metricIds: readonly string[];
 }
 
 export function loadSources(read: ReadFixture, markets: readonly MarketDefinition[], sources: readonly SourceModule[] = SOURCES): LoadedSources {
@@ -86,5 +88,5 @@ export function loadSources(read: ReadFixture, markets: readonly MarketDefinitio
       'no source records "latestRetrievedAt", so the snapshot date is unknown',
     );
   }
-  return { loads, files, snapshotDate };
+  return { loads, files, snapshotDate, metricIds: sources.flatMap((s) => s.metrics.map((m) => m.id)) };
 }

@@ -1,6 +1,7 @@
 // What a source module is (everything about one upstream dataset, in one folder) and what its adapter produces.
 import type { Area } from '../contract/geography.ts';
 import type { Comparison, Qualifier, Source } from '../contract/schemas.ts';
+import { InvariantError } from '../contract/errors.ts';
 import type { MarketDefinition } from '../contract/markets.ts';
 
 /** One value for one market, already rounded to the upstream's published precision. */
@@ -143,6 +144,22 @@ export interface MetricSpec<M extends string = string> {
   definition: string;
   /** What its margin of error is, or why it has none: the data-status page says it. */
   margin: string;
+  /**
+   * Computed from two other metrics of the same source rather than read from its files: for each market, each area it
+   * is compared with and each period of their series (src/sources/derive.ts). Absent: the adapter reads it.
+   */
+  derived?: Ratio<NoInfer<M>>;
+}
+
+/**
+ * A ratio of two metrics: before × numerator ÷ denominator × after (12 × monthly rent ÷ yearly income × 100 is the rent
+ * as a percentage of income). The scores' derived inputs are ratios too, computed by the same function (derive.ts).
+ */
+export interface Ratio<M extends string = string> {
+  numerator: M;
+  denominator: M;
+  before?: number;
+  after?: number;
 }
 
 /** The terms a dataset is published under: an Open Definition licence id for the Data Package, and the words the pages show. */
@@ -195,6 +212,34 @@ export interface SourceModule<Id extends string = string, M extends string = str
    */
   seriesPeriods?(read: ReadFixture): ReadonlyMap<string, ReadonlySet<string>>;
   load(read: ReadFixture, markets: readonly MarketDefinition[]): SourceLoad<M>;
+  /**
+   * The same source reading only these of its metrics, where what it reads from its files depends on them (the ACS
+   * queries ask for the variables their metrics read). Absent: withMetrics drops the others from what the load gives.
+   */
+  forMetrics?(metrics: readonly MetricSpec<M>[]): SourceModule<Id, M>;
+}
+
+/**
+ * The source with only these of its metrics, in its own order: what a build with a metric set of its own loads (the
+ * test world's, which a new metric of the product leaves as it is). A derived metric needs its two operands in the set.
+ */
+export function withMetrics<Id extends string, M extends string>(source: SourceModule<Id, M>, ids: Iterable<string>): SourceModule<Id, M> {
+  const keep = new Set(ids);
+  const metrics = source.metrics.filter((m) => keep.has(m.id));
+  for (const m of metrics) {
+    const lacking = m.derived === undefined ? undefined : [m.derived.numerator, m.derived.denominator].find((id) => !keep.has(id));
+    if (lacking !== undefined) throw new InvariantError(`${source.sourceId}: ${m.id} is derived from ${lacking}, which the metric set leaves out`);
+  }
+  if (source.forMetrics !== undefined) return source.forMetrics(metrics);
+  const kept = <T extends { metricId: string }>(items: readonly T[]): T[] => items.filter((item) => keep.has(item.metricId));
+  return {
+    ...source,
+    metrics,
+    load: (read, markets) => {
+      const load = source.load(read, markets);
+      return { ...load, observations: kept(load.observations), missing: kept(load.missing), series: kept(load.series), notes: kept(load.notes) };
+    },
+  };
 }
 
 /** Declares a source module, keeping its id and metric ids as literal types (the registry's unions are made of them). */

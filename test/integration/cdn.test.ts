@@ -20,6 +20,8 @@ import {
   S3_UPLOAD_FILE,
   type S3Object,
 } from '../../src/artifact/cdn.ts';
+import { ENDPOINT_LIST } from '../../src/contract/endpoints.ts';
+import { RESERVED_MARKET_SEGMENTS, marketIdOf } from '../../src/protocol/request-target.ts';
 import { synthetic } from '../support/upstream/index.ts';
 import { buildTable } from '../support/data.ts';
 import { buildWorld } from '../world/world.ts';
@@ -132,6 +134,23 @@ describe('_redirects (Netlify, Cloudflare Pages)', () => {
       files.get(join(SITE_DIR, manifest.notFoundPage.file))?.equals(table.notFoundPage),
       'files.get(join(SITE_DIR, manifest.notFoundPage.file))?.equals(table.notFoundPage)',
     );
+  });
+  test('every market path of the records (a new one too) answers as the embedded server does: market_not_found for an unknown id, not_found with a bulk segment in its place', () => {
+    const problem = (name: string): string => `/${manifest.problems.find((p) => p.file.endsWith(`/${name}`))?.file ?? ''}`;
+    const routes = new Set(manifest.routes.map((r) => r.path));
+    const marketRecords = ENDPOINT_LIST.flatMap(([, r]) => (r.scope === 'market' ? [r] : []));
+    assert.ok(marketRecords.length >= 4, `${marketRecords.length} market paths`);
+    for (const record of marketRecords) {
+      const unknown = record.path('us-xx-nowhere');
+      assert.equal(marketIdOf(unknown), 'us-xx-nowhere', `the server reads ${unknown} as a market path`);
+      assert.deepEqual(resolve(unknown), [problem('market-not-found.json'), 404], unknown);
+      for (const segment of RESERVED_MARKET_SEGMENTS) {
+        const bulk = record.path(segment);
+        if (routes.has(bulk)) continue;
+        assert.equal(marketIdOf(bulk), undefined, `the server reads ${bulk} as no market`);
+        assert.deepEqual(resolve(bulk), [problem('not-found.json'), 404], bulk);
+      }
+    }
   });
 });
 

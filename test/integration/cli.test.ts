@@ -1,8 +1,8 @@
-// The installed command (a child process): each command's --help, --version, a misspelt --source, a build that cannot write its output and a serve on a port in use (lines on stderr and exit code 1, not Node's stack trace).
+// The installed command (a child process, on the test world): each command's --help, --version, a misspelt --source, a build that cannot write its output, a serve on a port in use and stale compiled code (lines on stderr and exit code 1, not Node's stack trace).
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -11,12 +11,13 @@ import { COMMAND_NAMES } from '../../src/commands/config.ts';
 import { commandUsage, usageText } from '../../src/commands/help.ts';
 import { SOURCES } from '../../src/sources/registry.ts';
 import { TODAY_FIXTURES } from '../support/today.ts';
-
-const BIN = new URL('../../bin/market-profiles.js', import.meta.url).pathname;
+import { commandPath } from '../support/compiled.ts';
+import { COMPILED_FROM, staleCode } from '../../src/commands/compiled.ts';
+import { ARCHIVE_DIR, WORLD_FIXTURES } from '../world/world.ts';
 
 const run = (argv: string[]): Promise<{ code: number; out: string; err: string }> =>
   new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...argv], { encoding: 'utf8' }, (error, stdout, stderr) => {
+    execFile(process.execPath, [commandPath(), ...argv], { encoding: 'utf8' }, (error, stdout, stderr) => {
       resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, out: stdout, err: stderr });
     });
   });
@@ -52,6 +53,8 @@ test('a build whose output folder cannot be made: the error in one line, that th
   try {
     // A file where the output folder's parent should be: ENOTDIR, even for root.
     writeFileSync(join(work, 'file'), 'not a folder');
+    // The command as a user runs it builds with the registry's sources, so over today's fixtures and archive (the archive's
+    // rule keeps the two in step); it asserts nothing about the data.
     const { code, out, err } = await run(['build', '--fixtures', TODAY_FIXTURES, '--out', join(work, 'file', 'dist')]);
     assert.equal(code, 1, err);
     assert.equal(out, '');
@@ -70,11 +73,11 @@ test('serve on a port another program holds: one line naming it and how to choos
   const { port } = holder.address() as AddressInfo;
   const work = mkdtempSync(join(tmpdir(), 'mp-cli-'));
   try {
-    const archive = fileURLToPath(new URL('../../archive/', import.meta.url));
+    const archive = ARCHIVE_DIR;
     // Fixtures a build would refuse (an empty folder): the port is refused first, so no build ran.
     mkdirSync(join(work, 'no-fixtures'));
     const child = spawn(process.execPath, [
-      BIN,
+      commandPath(),
       'serve',
       '--port',
       String(port),
@@ -102,5 +105,48 @@ test('serve on a port another program holds: one line naming it and how to choos
   } finally {
     await new Promise((resolve) => holder.close(resolve));
     rmSync(work, { recursive: true, force: true });
+  }
+});
+
+test('an edit in src/ not compiled: build, archive and serve refuse in one line naming lib/ and npm run compile, exit code 1, and build nothing', async () => {
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+  commandPath(); // lib/ compiled from src/ as it is now, to copy
+  const copy = mkdtempSync(join(tmpdir(), 'mp-stale-'));
+  try {
+    for (const part of ['bin', 'lib', 'src', 'package.json']) cpSync(join(root, part), join(copy, part), { recursive: true });
+    symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'));
+    const inCopy = (argv: string[]): Promise<{ code: number; out: string; err: string }> =>
+      new Promise((resolve) => {
+        execFile(process.execPath, [join(copy, 'bin', 'market-profiles.js'), ...argv], { encoding: 'utf8' }, (error, stdout, stderr) => {
+          resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, out: stdout, err: stderr });
+        });
+      });
+    assert.equal(staleCode(copy), undefined, 'the copy as compiled');
+    // A label edited and not compiled: the old label must never be built (and archived, write-once) from lib/.
+    const words = join(copy, 'src', 'contract', 'words.ts');
+    writeFileSync(words, `${readFileSync(words, 'utf8')}// edited, not compiled\n`);
+    const stale =
+      'lib/ was not compiled from the src/ beside it (src/ changed since `npm run compile` last ran), so it would run the old code: run `npm run compile` first';
+    const dist = join(copy, 'dist');
+    const archive = join(copy, 'archive');
+    const inputs = ['--fixtures', WORLD_FIXTURES, '--archive', archive];
+    for (const [argv, after] of [
+      [['build', ...inputs, '--out', dist], 'market-profiles: the previous output was left as it was.\n'],
+      [['archive', ...inputs], ''],
+      [['serve', ...inputs, '--out', dist, '--port', '0'], ''],
+    ] as const) {
+      const got = await inCopy([...argv]);
+      assert.deepEqual(got, { code: 1, out: '', err: `market-profiles: ${argv[0]} failed: ${stale}\n${after}` }, argv[0]);
+    }
+    assert.equal(existsSync(dist) || existsSync(archive), false, 'nothing built, nothing archived');
+    rmSync(join(copy, 'lib', COMPILED_FROM));
+    const unrecorded = await inCopy(['build', '--out', dist, '--fixtures', WORLD_FIXTURES]);
+    assert.equal(unrecorded.code, 1);
+    assert.match(
+      unrecorded.err,
+      /^market-profiles: build failed: lib\/ holds no record of the src\/ it was compiled from \(lib\/\.compiled-from\): run `npm run compile` first\n/,
+    );
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
   }
 });

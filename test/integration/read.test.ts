@@ -10,15 +10,19 @@ import type { RouteTable } from '../../src/routes/route-table.ts';
 import { dripping } from '../support/dripping.ts';
 import { startEmbedded } from '../support/embedded.ts';
 import { WORLD_MARKET_IDS } from '../world/world.ts';
-
-const BIN = new URL('../../bin/market-profiles.js', import.meta.url).pathname;
+import { commandPath } from '../support/compiled.ts';
 
 /** The installed command, asynchronously: this process keeps serving meanwhile. */
 const run = (argv: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> =>
   new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...argv], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...env } }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, out: stdout, err: stderr });
-    });
+    execFile(
+      process.execPath,
+      [commandPath(), ...argv],
+      { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...env } },
+      (error, stdout, stderr) => {
+        resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, out: stdout, err: stderr });
+      },
+    );
   });
 
 describe('list and get against the running server', () => {

@@ -9,8 +9,8 @@ import { connect, type Socket } from 'node:net';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { parseResponses, type RawResponse } from '../support/http-suite.ts';
+import { commandPath } from '../support/compiled.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/market-profiles.js', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 interface Served {
@@ -22,7 +22,7 @@ interface Served {
 }
 
 async function serve(): Promise<Served> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--host', '127.0.0.1'], { cwd: ROOT, env: { ...process.env, LOG: '0' } });
+  const child = spawn(process.execPath, [commandPath(), 'serve', '--port', '0', '--host', '127.0.0.1'], { cwd: ROOT, env: { ...process.env, LOG: '0' } });
   let out = '';
   const waiters: { pattern: RegExp; done: (line: string) => void }[] = [];
   child.stdout.on('data', (chunk: Buffer) => {

@@ -25,10 +25,10 @@ import { downloadFolder } from '../../src/render/site-files.ts';
 import { csvField, parseCsv } from '../../src/contract/csv-format.ts';
 import { WORLD_FIXTURES, buildWorld, worldInputs } from '../world/world.ts';
 import { WORLD_MARKET_IDS, WORLD_SNAPSHOT_DATE } from '../world/world.ts';
+import { commandPath } from '../support/compiled.ts';
 
 const FIXTURES = WORLD_FIXTURES;
 const ID = 'us-tx-austin';
-const BIN = new URL('../../bin/market-profiles.js', import.meta.url).pathname;
 
 /** A route with new identity bytes and every variant and ETag recomputed, as a real (wrong) build would have it. */
 function withBody(route: Route, body: Buffer): Route {
@@ -1198,7 +1198,7 @@ describe('the verify command', () => {
   /** The installed command, as an operator runs it (a child process: this process keeps serving meanwhile). */
   const capture = (argv: string[]): Promise<{ code: number; out: string }> =>
     new Promise((resolve) => {
-      execFile(process.execPath, [BIN, ...argv], { encoding: 'utf8' }, (error, stdout) => {
+      execFile(process.execPath, [commandPath(), ...argv], { encoding: 'utf8' }, (error, stdout) => {
         resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, out: stdout });
       });
     });

@@ -446,6 +446,31 @@ describe('an archived snapshot unlike what `archive` writes stops the build at i
     );
   });
 
+  test('a build under an archived date holds its documents to the archived bytes, as `archive` does: the same values in other words are refused', () => {
+    const json = `markets/${AUSTIN}.json`;
+    const csv = `markets/${AUSTIN}.csv`;
+    const refused = (change: Change): string =>
+      thrown(() => buildWorld({ baseUrl: 'http://localhost:3000', archive: readArchive(alteredArchive(change)) }), 'archive_changed');
+    const differ = `this build's bytes differ from those archived for ${FIRST}; an archived snapshot is never rewritten (a changed snapshot needs a new retrieval date)`;
+    // A caveat more in Austin's archived profile (its hash kept true): every value the same, the words not.
+    assert.equal(
+      refused((_, write) => write(json, readFileSync(join(ARCHIVE, FIRST, json), 'utf8').replace('"caveats": [', '"caveats": [\n    "One caveat more.",'))),
+      `${FIRST}/${json}: ${differ}`,
+    );
+    // A row of the archived CSV whose label is written otherwise.
+    assert.equal(
+      refused((_, write) => write(csv, readFileSync(join(ARCHIVE, FIRST, csv), 'utf8').replace('Median gross rent', 'Median rent'))),
+      `${FIRST}/${csv}: ${differ}`,
+    );
+    // The record names the sources' files: a difference there alone (a fixture byte no document shows) is `archive`'s to refuse.
+    const recorded = alteredArchive((r) => {
+      const file = (r['sources'] as { files: { sha256: string }[] }[])[0]?.files[0];
+      if (file !== undefined) file.sha256 = '0'.repeat(64);
+    });
+    assert.doesNotThrow(() => buildWorld({ baseUrl: 'http://localhost:3000', archive: readArchive(recorded) }));
+    assert.doesNotThrow(() => buildWorld({ baseUrl: 'http://localhost:3000', archive: readArchive(alteredArchive(() => undefined)) }));
+  });
+
   test('`archive` never rewrites a byte, writes the record in order of name, and replaces a staging folder left behind', async () => {
     const same = alteredArchive(() => undefined);
     const again = await run(['archive', '--fixtures', FIXTURES_DIR, '--archive', same]);
@@ -455,7 +480,7 @@ describe('an archived snapshot unlike what `archive` writes stops the build at i
     const changed = alteredArchive((_, write) =>
       write(json, readFileSync(join(ARCHIVE, FIRST, json), 'utf8').replace('"caveats": [', '"caveats": [\n    "One caveat more.",')),
     );
-    const { snapshot, table } = buildWorldSnapshot({ baseUrl: 'http://localhost:3000', archive: readArchive(changed) });
+    const { snapshot, table } = buildWorldSnapshot({ baseUrl: 'http://localhost:3000', archive: readArchive(same) });
     assert.equal(
       thrown(() => writeSnapshot(changed, snapshot, table), 'archive_changed'),
       `${FIRST}/${json}: this build's bytes differ from those archived for ${FIRST}; an archived snapshot is never rewritten (a changed snapshot needs a new retrieval date)`,

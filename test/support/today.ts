@@ -1,6 +1,6 @@
 // Today's data: the service's own fixtures/ and source registry, read only by the tests that hold what it serves now (the published values, the golden files).
 import { fileURLToPath } from 'node:url';
-import { buildRouteTable } from '../../src/build/build.ts';
+import { buildRouteTable } from '../../src/pipeline/build.ts';
 import { MARKET_IDS } from '../../src/contract/markets.ts';
 import type { MarketProfile } from '../../src/contract/schemas.ts';
 import type { RouteTable } from '../../src/routes/route-table.ts';

@@ -19,7 +19,7 @@ const LAYERS: readonly string[] = [
   'describe',
   'routes',
   'archive',
-  'build',
+  'pipeline',
   'artifact',
   'runtimes',
   'commands',
@@ -146,7 +146,7 @@ describe('architecture', () => {
     const loaded = [...seen].map((abs) => relative(SRC, abs));
     assert.ok(loaded.includes('runtimes/server/listener.ts') && loaded.includes('routes/variants.ts'), loaded.join(' '));
     assert.deepEqual(
-      loaded.filter((file) => /^(render|describe|build|validate)\//.test(file)),
+      loaded.filter((file) => /^(render|describe|pipeline|validate)\//.test(file)),
       [],
     );
     // Nor the sources (the fixture reader, the credentials: the build and fetch) or the artifact's writers (build).

@@ -10,7 +10,7 @@ import type { MarketIndex, MarketProfile } from '../../src/contract/schemas.ts';
 import { DataError } from '../../src/contract/errors.ts';
 import type { Observation, ReadFixture, SourceModule, SourceLoad } from '../../src/sources/source.ts';
 import { fixtureReader } from '../support/data.ts';
-import { WORLD_MARKETS, WORLD_SOURCES } from '../world/world.ts';
+import { WORLD_MARKETS, WORLD_METRIC_IDS, WORLD_SOURCES } from '../world/world.ts';
 
 const BASE = 'http://localhost:3000';
 /** A retrieval.json with these dates (and the fixture's vintage). */
@@ -164,7 +164,7 @@ describe('refusals at assembly, each with its code and place', () => {
     const read = fixtureReader();
     const loads = adapters.map((a) => a.load(read, WORLD_MARKETS));
     assert.throws(
-      () => assembleSnapshot(WORLD_MARKETS, { loads, files: new Map(), snapshotDate: '2026-11-29' }, BASE),
+      () => assembleSnapshot(WORLD_MARKETS, { loads, files: new Map(), snapshotDate: '2026-11-29', metricIds: WORLD_METRIC_IDS }, BASE),
       (e: unknown) => e instanceof DataError && e.code === code && e.place.marketId === 'us-tx-austin' && message.test(e.message),
     );
   };
@@ -229,7 +229,7 @@ describe('refusals at assembly, each with its code and place', () => {
 
 describe('geographyScope, assembled from hand-made observations', () => {
   const market: MarketDefinition = { ...(findMarket('us-ny-new-york') ?? assert.fail('no New York')), cbsaName: undefined };
-  const data: LoadedSources = { loads: [], files: new Map(), snapshotDate: '2026-05-20' };
+  const data: LoadedSources = { loads: [], files: new Map(), snapshotDate: '2026-05-20', metricIds: [] };
   const observation = (metricId: string, boundary: Observation['boundary']): Observation => ({
     marketId: market.id,
     metricId,
@@ -294,6 +294,7 @@ describe('optional fields are left out, not set to undefined', () => {
   const bare: LoadedSources = {
     snapshotDate: '2026-05-20',
     files: new Map(),
+    metricIds: ['medianGrossRent'],
     loads: [
       {
         vintage: '2020-2024',

@@ -4,11 +4,10 @@ import { describe, test } from 'node:test';
 import { synthetic } from '../support/upstream/index.ts';
 import { acsFiles } from '../support/upstream/census-acs-5yr.ts';
 import { openEndedNote, openEndedQualifier, proportionMargin } from '../../src/sources/census-acs-5yr/adapter.ts';
-import { censusAcs5yr } from '../../src/sources/census-acs-5yr/index.ts';
 import type { ReadFixture, SourceLoad } from '../../src/sources/source.ts';
 import { FIXTURE_FILES, fixtureReader } from '../support/data.ts';
 import { assertFixtureError } from '../support/refused.ts';
-import { WORLD_MARKETS } from '../world/world.ts';
+import { WORLD_ACS, WORLD_MARKETS } from '../world/world.ts';
 
 const PLACES = 'census-acs-5yr/acs5-2024-detailed-place.json';
 const STATES = 'census-acs-5yr/acs5-2024-detailed-state.json';
@@ -92,7 +91,7 @@ const austinWith = (field: string, cell: unknown): Cells => withCell(AUSTIN, PLA
 const texasWith = (field: string, cell: unknown): Cells => withCell(TEXAS, STATE_HEADER, field, cell);
 
 describe('census-acs-5yr: the real fixture', () => {
-  const load = censusAcs5yr.load(fixtureReader(), WORLD_MARKETS);
+  const load = WORLD_ACS.load(fixtureReader(), WORLD_MARKETS);
   test('reads the sixteen markets among 320 other places and their twelve states, with the vintage as asOf and the release date of January 2026', () => {
     assert.equal(value(load, 'us-tx-austin', 'medianGrossRent'), 1729);
     assert.equal(value(load, 'us-tx-austin', 'medianHouseholdIncome'), 93658);
@@ -120,10 +119,10 @@ describe('census-acs-5yr: the real fixture', () => {
   });
   test('asks the API for every place of every state and for every state, the same variables, for the 2024 vintage', () => {
     assert.deepEqual(
-      censusAcs5yr.remote.map((r) => r.file),
+      WORLD_ACS.remote.map((r) => r.file),
       [PLACES, STATES, NATION, PLACES_2019, STATES_2019],
     );
-    const [places, states] = censusAcs5yr.remote.map((r) => new URL(r.url));
+    const [places, states] = WORLD_ACS.remote.map((r) => new URL(r.url));
     for (const url of [places, states]) {
       assert.equal(url?.href.split('?')[0], 'https://api.census.gov/data/2024/acs/acs5');
       assert.equal(
@@ -135,10 +134,10 @@ describe('census-acs-5yr: the real fixture', () => {
     assert.equal(places?.searchParams.get('in'), 'state:*');
     assert.equal(states?.searchParams.get('for'), 'state:*');
     assert.equal(states?.searchParams.has('in'), false);
-    assert.equal(censusAcs5yr.vintageOf?.(fixtureReader()), '2020-2024');
+    assert.equal(WORLD_ACS.vintageOf?.(fixtureReader()), '2020-2024');
   });
   test("asks for the nation's median household income, and the 2015-2019 median home value of every place and state", () => {
-    const [, , nation, places2019, states2019] = censusAcs5yr.remote.map((r) => new URL(r.url));
+    const [, , nation, places2019, states2019] = WORLD_ACS.remote.map((r) => new URL(r.url));
     assert.equal(nation?.href.split('?')[0], 'https://api.census.gov/data/2024/acs/acs5');
     assert.equal(nation?.searchParams.get('get'), 'NAME,B19013_001E,B19013_001M');
     assert.equal(nation?.searchParams.get('for'), 'us:1');
@@ -150,8 +149,8 @@ describe('census-acs-5yr: the real fixture', () => {
     assert.equal(states2019?.searchParams.get('for'), 'state:*');
   });
   test('reads the five answers and retrieval.json, and nothing else', () => {
-    assert.deepEqual(censusAcs5yr.files, [PLACES, STATES, NATION, PLACES_2019, STATES_2019, RETRIEVAL]);
-    assert.equal(censusAcs5yr.sourceId, 'census-acs-5yr');
+    assert.deepEqual(WORLD_ACS.files, [PLACES, STATES, NATION, PLACES_2019, STATES_2019, RETRIEVAL]);
+    assert.equal(WORLD_ACS.sourceId, 'census-acs-5yr');
   });
   test("attributes the values to the Census Bureau's ACS 5-year estimates, naming the tables, with retrieval.json's dates and high confidence", () => {
     assert.deepEqual(load.source, {
@@ -216,7 +215,7 @@ describe('census-acs-5yr: the real fixture', () => {
 
 describe('census-acs-5yr: each market beside its state', () => {
   test("every metric carries its state's figure from the states answer, a share computed the same way", () => {
-    const load = censusAcs5yr.load(reader([PLACE_HEADER, AUSTIN, DALLAS]), texasMarkets);
+    const load = WORLD_ACS.load(reader([PLACE_HEADER, AUSTIN, DALLAS]), texasMarkets);
     // 6879255 / 10992816 × 100 = 62.58…, with the derived-proportion margin 0.3.
     assert.deepEqual(observation(load, 'us-tx-dallas', 'homeownershipRate')?.comparisons, [
       { level: 'state', code: '48', name: 'Texas', value: 62.6, marginOfError: 0.3, asOf: '2020-2024' },
@@ -228,7 +227,7 @@ describe('census-acs-5yr: each market beside its state', () => {
     ]);
   });
   test("the 2015-2019 median home value, the market's and its state's, with their margins, beside 2020-2024 in the series", () => {
-    const load = censusAcs5yr.load(reader([PLACE_HEADER, AUSTIN, DALLAS]), texasMarkets);
+    const load = WORLD_ACS.load(reader([PLACE_HEADER, AUSTIN, DALLAS]), texasMarkets);
     const series = load.series.find((s) => s.marketId === 'us-tx-austin' && s.metricId === 'medianHomeValue');
     assert.deepEqual(series?.points, [
       { period: '2015-2019', value: 337400, marginOfError: 3146 },
@@ -256,20 +255,20 @@ describe('census-acs-5yr: each market beside its state', () => {
   });
   test('a market or state missing from an earlier answer is refused, naming the file and the market', () => {
     assertFixtureError(
-      () => censusAcs5yr.load(reader([PLACE_HEADER, AUSTIN, DALLAS], undefined, undefined, { [PLACES_2019]: EARLIER_PLACES.slice(0, 2) }), texasMarkets),
+      () => WORLD_ACS.load(reader([PLACE_HEADER, AUSTIN, DALLAS], undefined, undefined, { [PLACES_2019]: EARLIER_PLACES.slice(0, 2) }), texasMarkets),
       'missing_row',
       /^census-acs-5yr\/acs5-2019-detailed-place\.json, market us-tx-dallas: no row for Dallas city, Texas/,
     );
   });
   test("the nation's answer must be the query's: its header, and a row for the United States", () => {
     assertFixtureError(
-      () => censusAcs5yr.load(reader([PLACE_HEADER, AUSTIN, DALLAS], undefined, undefined, { [NATION]: [NATION_ANSWER[0] ?? []] }), texasMarkets),
+      () => WORLD_ACS.load(reader([PLACE_HEADER, AUSTIN, DALLAS], undefined, undefined, { [NATION]: [NATION_ANSWER[0] ?? []] }), texasMarkets),
       'missing_row',
       'census-acs-5yr/acs5-2024-detailed-us.json: no row for the United States (us 1)',
     );
     assertFixtureError(
       () =>
-        censusAcs5yr.load(
+        WORLD_ACS.load(
           reader([PLACE_HEADER, AUSTIN, DALLAS], undefined, undefined, {
             [NATION]: [
               ['NAME', 'B19013_001M', 'B19013_001E', 'us'],
@@ -283,30 +282,30 @@ describe('census-acs-5yr: each market beside its state', () => {
     );
   });
   test("a state's annotation leaves that metric without a comparison, and keeps the market's value", () => {
-    const load = censusAcs5yr.load(reader([PLACE_HEADER, AUSTIN, DALLAS], [STATE_HEADER, texasWith('B25088_002E', '-666666666')]), texasMarkets);
+    const load = WORLD_ACS.load(reader([PLACE_HEADER, AUSTIN, DALLAS], [STATE_HEADER, texasWith('B25088_002E', '-666666666')]), texasMarkets);
     assert.equal(value(load, 'us-tx-austin', 'medianOwnerCostsWithMortgage'), 2679);
     assert.equal(observation(load, 'us-tx-austin', 'medianOwnerCostsWithMortgage')?.comparisons, undefined);
     assert.equal(observation(load, 'us-tx-austin', 'medianGrossRent')?.comparisons?.[0]?.value, 1403);
     assert.deepEqual(load.missing, []);
   });
   test("a state's margin that is an annotation leaves the comparison without a margin", () => {
-    const load = censusAcs5yr.load(reader([PLACE_HEADER, AUSTIN, DALLAS], [STATE_HEADER, texasWith('B25001_001M', '-555555555')]), texasMarkets);
+    const load = WORLD_ACS.load(reader([PLACE_HEADER, AUSTIN, DALLAS], [STATE_HEADER, texasWith('B25001_001M', '-555555555')]), texasMarkets);
     assert.deepEqual(observation(load, 'us-tx-austin', 'housingUnits')?.comparisons, [
       { level: 'state', code: '48', name: 'Texas', value: 12128515, asOf: '2020-2024' },
     ]);
   });
   test("states that hold no market are skipped and counted; a market's state missing from the answer is an error naming the state and the market", () => {
-    const load = censusAcs5yr.load(reader([PLACE_HEADER, AUSTIN, DALLAS], [STATE_HEADER, ALABAMA, TEXAS]), texasMarkets);
+    const load = WORLD_ACS.load(reader([PLACE_HEADER, AUSTIN, DALLAS], [STATE_HEADER, ALABAMA, TEXAS]), texasMarkets);
     assert.equal(load.skipped, 1);
     assertFixtureError(
-      () => censusAcs5yr.load(reader([PLACE_HEADER, AUSTIN, DALLAS], [STATE_HEADER, ALABAMA]), texasMarkets),
+      () => WORLD_ACS.load(reader([PLACE_HEADER, AUSTIN, DALLAS], [STATE_HEADER, ALABAMA]), texasMarkets),
       'missing_row',
       "census-acs-5yr/acs5-2024-detailed-state.json, market us-tx-austin: no row for state 48 (Texas), the state of us-tx-austin: every market's figures are shown beside its state's, and over time where published",
     );
   });
   test('a second row for a state is an error naming both lines', () => {
     assertFixtureError(
-      () => censusAcs5yr.load(reader([PLACE_HEADER, AUSTIN, DALLAS], [STATE_HEADER, TEXAS, ALABAMA, TEXAS]), texasMarkets),
+      () => WORLD_ACS.load(reader([PLACE_HEADER, AUSTIN, DALLAS], [STATE_HEADER, TEXAS, ALABAMA, TEXAS]), texasMarkets),
       'duplicate_row',
       'census-acs-5yr/acs5-2024-detailed-state.json:4, at /3: second row for state 48 (Texas); the first is on line 2',
     );
@@ -314,7 +313,7 @@ describe('census-acs-5yr: each market beside its state', () => {
   test('a states answer without a variable is an error naming its file and the column', () => {
     const header = STATE_HEADER.filter((c) => c !== 'B25088_002M');
     assertFixtureError(
-      () => censusAcs5yr.load(reader([PLACE_HEADER, AUSTIN, DALLAS], [header, TEXAS.filter((_, i) => STATE_HEADER[i] !== 'B25088_002M')]), texasMarkets),
+      () => WORLD_ACS.load(reader([PLACE_HEADER, AUSTIN, DALLAS], [header, TEXAS.filter((_, i) => STATE_HEADER[i] !== 'B25088_002M')]), texasMarkets),
       'missing_field',
       'census-acs-5yr/acs5-2024-detailed-state.json:1, column B25088_002M, at /0: header has no "B25088_002M" column',
     );
@@ -323,7 +322,7 @@ describe('census-acs-5yr: each market beside its state', () => {
 
 describe('census-acs-5yr: the illustrative notice', () => {
   test('is absent when retrieval.json has none, as after a real fetch', () => {
-    const load = censusAcs5yr.load(reader([PLACE_HEADER, AUSTIN, DALLAS], undefined, '{"vintage":"2020-2024","latestReleaseDate":"2026-01-29"}'), texasMarkets);
+    const load = WORLD_ACS.load(reader([PLACE_HEADER, AUSTIN, DALLAS], undefined, '{"vintage":"2020-2024","latestReleaseDate":"2026-01-29"}'), texasMarkets);
     assert.equal('illustrative' in load, false);
     assert.deepEqual(load.source.latestReleaseDate, '2026-01-29');
     assert.equal('latestRetrievedAt' in load.source, false);
@@ -332,20 +331,20 @@ describe('census-acs-5yr: the illustrative notice', () => {
   test('marks the listed metrics illustrative, without a margin, and lowers the confidence a source claims', () => {
     const notice =
       '{"vintage":"2020-2024","latestReleaseDate":"2026-01-29","illustrative":"The vacancy rates are illustrative.","illustrativeMetrics":["vacancyRate"]}';
-    const load = censusAcs5yr.load(reader([PLACE_HEADER, AUSTIN, DALLAS], undefined, notice), texasMarkets);
+    const load = WORLD_ACS.load(reader([PLACE_HEADER, AUSTIN, DALLAS], undefined, notice), texasMarkets);
     for (const o of load.observations) {
       assert.equal(o.illustrative, o.metricId === 'vacancyRate' ? true : undefined, `${o.marketId} ${o.metricId}`);
       assert.equal(o.marginOfError === undefined, o.metricId === 'vacancyRate', `${o.marketId} ${o.metricId}`);
     }
     assert.equal(load.source.confidence, 'medium');
     const all = '{"vintage":"2020-2024","latestReleaseDate":"2026-01-29","illustrative":"Every value is illustrative."}';
-    assert.equal(censusAcs5yr.load(reader([PLACE_HEADER, AUSTIN, DALLAS], undefined, all), texasMarkets).source.confidence, 'low');
+    assert.equal(WORLD_ACS.load(reader([PLACE_HEADER, AUSTIN, DALLAS], undefined, all), texasMarkets).source.confidence, 'low');
   });
 });
 
 describe('census-acs-5yr: places that are not markets', () => {
   test('are skipped and counted, whatever their cells hold', () => {
-    const load = censusAcs5yr.load(
+    const load = WORLD_ACS.load(
       reader([PLACE_HEADER, OTHER, AUSTIN, ['Odd place', 'n/a', '', ...Array<null>(PLACE_HEADER.length - 5).fill(null), '48', '99990'], DALLAS]),
       texasMarkets,
     );
@@ -356,7 +355,7 @@ describe('census-acs-5yr: places that are not markets', () => {
   });
   test("a row whose state or place cell is not a string is not a market's row, even if it would print as the market's codes", () => {
     const codes = (state: unknown, place: unknown): Cells => AUSTIN.map((c, i) => (i === STATE ? state : i === PLACE ? place : c));
-    const load = censusAcs5yr.load(reader([PLACE_HEADER, codes(48, '05000'), codes('48', ['05000']), DALLAS]), texasMarkets);
+    const load = WORLD_ACS.load(reader([PLACE_HEADER, codes(48, '05000'), codes('48', ['05000']), DALLAS]), texasMarkets);
     assert.equal(load.skipped, 2);
     assert.deepEqual(
       load.observations.filter((o) => o.marketId === 'us-tx-austin'),
@@ -365,19 +364,22 @@ describe('census-acs-5yr: places that are not markets', () => {
     assert.equal(value(load, 'us-tx-dallas', 'medianGrossRent'), 1472);
   });
   test('thousands of other places around the sixteen markets change none of their values', () => {
-    const plain = censusAcs5yr.load(fixtureReader(), WORLD_MARKETS);
+    const plain = WORLD_ACS.load(fixtureReader(), WORLD_MARKETS);
     const files = acsFiles.withOthers(FIXTURE_FILES, 5000);
-    const national = censusAcs5yr.load((path) => files.get(path) ?? '', WORLD_MARKETS);
+    const national = WORLD_ACS.load((path) => files.get(path) ?? '', WORLD_MARKETS);
     assert.equal(national.skipped, plain.skipped + 5000);
     const values = (load: SourceLoad): string[] => load.observations.map((o) => `${o.marketId} ${o.metricId} ${o.value}`).sort();
     assert.deepEqual(values(national), values(plain));
   });
   test('synthetic markets read the same with other places interleaved in the API order', () => {
     const { markets } = synthetic(40);
-    const files = acsFiles.files(markets.map((market, i) => ({ i, market })));
-    const alone = censusAcs5yr.load((p) => files.get(p) ?? '', markets);
+    const files = acsFiles.files(
+      markets.map((market, i) => ({ i, market })),
+      WORLD_ACS,
+    );
+    const alone = WORLD_ACS.load((p) => files.get(p) ?? '', markets);
     const crowded = acsFiles.withOthers(files, 300);
-    const around = censusAcs5yr.load((p) => crowded.get(p) ?? '', markets);
+    const around = WORLD_ACS.load((p) => crowded.get(p) ?? '', markets);
     assert.equal(around.observations.length, 280);
     assert.equal(around.skipped, alone.skipped + 300);
     assert.deepEqual(
@@ -415,7 +417,7 @@ describe('census-acs-5yr: values a market row leaves out', () => {
   ];
   for (const [label, cell, reason] of cases) {
     test(`${label} in a market's rent leaves that metric missing with its reason and keeps the rest of the row`, () => {
-      const load = censusAcs5yr.load(reader([PLACE_HEADER, austinWith('B25064_001E', cell), DALLAS]), texasMarkets);
+      const load = WORLD_ACS.load(reader([PLACE_HEADER, austinWith('B25064_001E', cell), DALLAS]), texasMarkets);
       assert.equal(value(load, 'us-tx-austin', 'medianGrossRent'), undefined);
       assert.deepEqual(load.missing, [{ marketId: 'us-tx-austin', metricId: 'medianGrossRent', reason, origin: { file: PLACES, line: 2 } }]);
       assert.equal(value(load, 'us-tx-austin', 'medianHouseholdIncome'), 93658);
@@ -424,7 +426,7 @@ describe('census-acs-5yr: values a market row leaves out', () => {
     });
   }
   test('an annotation value padded with spaces is still that annotation, and the reason names it without the padding', () => {
-    const load = censusAcs5yr.load(reader([PLACE_HEADER, austinWith('B25064_001E', ' -666666666 '), DALLAS]), texasMarkets);
+    const load = WORLD_ACS.load(reader([PLACE_HEADER, austinWith('B25064_001E', ' -666666666 '), DALLAS]), texasMarkets);
     assert.equal(
       reasonOf(load, 'us-tx-austin', 'medianGrossRent'),
       "B25064_001E is -666666666: the Census API's annotation that the estimate could not be computed (too few sample observations, or a median in an open-ended interval)",
@@ -437,14 +439,14 @@ describe('census-acs-5yr: values a market row leaves out', () => {
       ['B25064_001M', '-14'],
     ] as const) {
       assertFixtureError(
-        () => censusAcs5yr.load(reader([PLACE_HEADER, austinWith(field, cell), DALLAS]), texasMarkets),
+        () => WORLD_ACS.load(reader([PLACE_HEADER, austinWith(field, cell), DALLAS]), texasMarkets),
         'out_of_range',
         `census-acs-5yr/acs5-2024-detailed-place.json:2, column ${field}, at /1: ${field} is ${cell.trim()}: negative, and not one of the Census API's annotation values (-666666666, -999999999, -888888888, -222222222, -333333333, -555555555)`,
       );
     }
   });
   test('a market without a row in the places answer is missing every metric, with no line: the load refuses it (src/sources/checks.ts)', () => {
-    const load = censusAcs5yr.load(reader([PLACE_HEADER, DALLAS]), texasMarkets);
+    const load = WORLD_ACS.load(reader([PLACE_HEADER, DALLAS]), texasMarkets);
     const austin = load.missing.filter((m) => m.marketId === 'us-tx-austin');
     assert.equal(austin.length, 7);
     assert.deepEqual(austin[0], {
@@ -455,20 +457,20 @@ describe('census-acs-5yr: values a market row leaves out', () => {
     });
   });
   test('zero is a value, not an annotation: a place with no vacant home has a vacancy rate of 0', () => {
-    const load = censusAcs5yr.load(reader([PLACE_HEADER, austinWith('B25002_003E', '0'), DALLAS]), texasMarkets);
+    const load = WORLD_ACS.load(reader([PLACE_HEADER, austinWith('B25002_003E', '0'), DALLAS]), texasMarkets);
     assert.equal(value(load, 'us-tx-austin', 'vacancyRate'), 0);
     assert.deepEqual(load.missing, []);
   });
   test('a gap in either count of a share leaves the share missing, naming both counts and what each cell said', () => {
     const row = austinWith('B25003_002E', null);
-    const load = censusAcs5yr.load(reader([PLACE_HEADER, row, DALLAS]), texasMarkets);
+    const load = WORLD_ACS.load(reader([PLACE_HEADER, row, DALLAS]), texasMarkets);
     assert.equal(
       reasonOf(load, 'us-tx-austin', 'homeownershipRate'),
       'the share needs B25003_002E and B25002_002E; B25003_002E is null: the Census API has no data for this geography',
     );
     assert.equal(value(load, 'us-tx-austin', 'vacancyRate'), 5.6);
     const both = withCell(austinWith('B25002_003E', '-999999999'), PLACE_HEADER, 'B25001_001E', null);
-    const gaps = censusAcs5yr.load(reader([PLACE_HEADER, both, DALLAS]), texasMarkets);
+    const gaps = WORLD_ACS.load(reader([PLACE_HEADER, both, DALLAS]), texasMarkets);
     assert.equal(
       reasonOf(gaps, 'us-tx-austin', 'vacancyRate'),
       "the share needs B25002_003E and B25001_001E; B25002_003E is -999999999: the Census API's annotation that the estimate cannot be displayed (too few sample cases in this area); B25001_001E is null: the Census API has no data for this geography",
@@ -476,18 +478,18 @@ describe('census-acs-5yr: values a market row leaves out', () => {
     assert.equal(reasonOf(gaps, 'us-tx-austin', 'housingUnits'), 'B25001_001E is null: the Census API has no data for this geography');
   });
   test('a place with no occupied home has no homeownership rate, and says why', () => {
-    const load = censusAcs5yr.load(reader([PLACE_HEADER, withCell(austinWith('B25002_002E', '0'), PLACE_HEADER, 'B25003_002E', '0'), DALLAS]), texasMarkets);
+    const load = WORLD_ACS.load(reader([PLACE_HEADER, withCell(austinWith('B25002_002E', '0'), PLACE_HEADER, 'B25003_002E', '0'), DALLAS]), texasMarkets);
     assert.equal(reasonOf(load, 'us-tx-austin', 'homeownershipRate'), 'B25002_002E is 0: no occupied housing units to take a share of');
   });
   test("a share's part larger than its whole is refused with the file, line and cell: the answer cannot be right", () => {
     assertFixtureError(
-      () => censusAcs5yr.load(reader([PLACE_HEADER, austinWith('B25003_002E', '456114'), DALLAS]), texasMarkets),
+      () => WORLD_ACS.load(reader([PLACE_HEADER, austinWith('B25003_002E', '456114'), DALLAS]), texasMarkets),
       'out_of_range',
       'census-acs-5yr/acs5-2024-detailed-place.json:2, column B25003_002E, at /1: B25003_002E (456114) is more than B25002_002E (456113), which holds it',
     );
   });
   test('a null median home value leaves it missing and the other metrics whole', () => {
-    const load = censusAcs5yr.load(reader([PLACE_HEADER, austinWith('B25077_001E', null), DALLAS]), texasMarkets);
+    const load = WORLD_ACS.load(reader([PLACE_HEADER, austinWith('B25077_001E', null), DALLAS]), texasMarkets);
     assert.equal(reasonOf(load, 'us-tx-austin', 'medianHomeValue'), 'B25077_001E is null: the Census API has no data for this geography');
     assert.equal(value(load, 'us-tx-austin', 'medianOwnerCostsWithMortgage'), 2679);
     assert.equal(load.missing.length, 1);
@@ -507,7 +509,7 @@ describe('census-acs-5yr: layout', () => {
       const swap = (row: Cells): Cells => row.map((c, k) => (k === i ? row[j] : k === j ? row[i] : c));
       const first = Math.min(i, j);
       assertFixtureError(
-        () => censusAcs5yr.load(reader([PLACE_HEADER, AUSTIN, DALLAS].map(swap)), texasMarkets),
+        () => WORLD_ACS.load(reader([PLACE_HEADER, AUSTIN, DALLAS].map(swap)), texasMarkets),
         'bad_shape',
         `census-acs-5yr/acs5-2024-detailed-place.json:1, column ${PLACE_HEADER[first === i ? j : i] ?? ''}, at /0/${first}: header has "${PLACE_HEADER[first === i ? j : i] ?? ''}" as column ${first + 1}, where the query asked for "${PLACE_HEADER[first] ?? ''}": the columns must be those of the query, in its order, or a value would be read under another's name`,
       );
@@ -516,14 +518,14 @@ describe('census-acs-5yr: layout', () => {
   test('a column the query did not ask for is refused', () => {
     const wider = (row: Cells, cell: unknown): Cells => [...row, cell];
     assertFixtureError(
-      () => censusAcs5yr.load(reader([wider(PLACE_HEADER, 'B25003_003E'), wider(AUSTIN, '1'), wider(DALLAS, '1')]), texasMarkets),
+      () => WORLD_ACS.load(reader([wider(PLACE_HEADER, 'B25003_003E'), wider(AUSTIN, '1'), wider(DALLAS, '1')]), texasMarkets),
       'bad_shape',
       'census-acs-5yr/acs5-2024-detailed-place.json:1, column B25003_003E, at /0/19: header has a column "B25003_003E" the query did not ask for',
     );
   });
   test('a second row for a market is an error naming the file, its line and the first one', () => {
     assertFixtureError(
-      () => censusAcs5yr.load(reader([PLACE_HEADER, AUSTIN, OTHER, DALLAS, AUSTIN]), texasMarkets),
+      () => WORLD_ACS.load(reader([PLACE_HEADER, AUSTIN, OTHER, DALLAS, AUSTIN]), texasMarkets),
       'duplicate_row',
       /^census-acs-5yr\/acs5-2024-detailed-place\.json:5, at \/4: second row for state 48 place 05000 \(Austin city, Texas\); the first is on line 2$/,
     );
@@ -531,42 +533,42 @@ describe('census-acs-5yr: layout', () => {
   test('a header without a required column is an error naming the file and the column', () => {
     const header = PLACE_HEADER.filter((c) => c !== 'B25002_003E');
     assertFixtureError(
-      () => censusAcs5yr.load(reader([header, AUSTIN.filter((_, i) => PLACE_HEADER[i] !== 'B25002_003E')]), texasMarkets),
+      () => WORLD_ACS.load(reader([header, AUSTIN.filter((_, i) => PLACE_HEADER[i] !== 'B25002_003E')]), texasMarkets),
       'missing_field',
       /^census-acs-5yr\/acs5-2024-detailed-place\.json:1, column B25002_003E, at \/0: header has no "B25002_003E" column$/,
     );
   });
   test('a short row is an error naming the file and the row, even for a place that is not a market', () => {
     assertFixtureError(
-      () => censusAcs5yr.load(reader([PLACE_HEADER, AUSTIN, OTHER.slice(0, 18), DALLAS]), texasMarkets),
+      () => WORLD_ACS.load(reader([PLACE_HEADER, AUSTIN, OTHER.slice(0, 18), DALLAS]), texasMarkets),
       'bad_shape',
       /^census-acs-5yr\/acs5-2024-detailed-place\.json:3, at \/2: row 2 has 18 cells; the header names 19 columns$/,
     );
   });
   test('a text that is not a number in a market row is an error naming the cell', () => {
     assertFixtureError(
-      () => censusAcs5yr.load(reader([PLACE_HEADER, austinWith('B19013_001E', '91,461'), DALLAS]), texasMarkets),
+      () => WORLD_ACS.load(reader([PLACE_HEADER, austinWith('B19013_001E', '91,461'), DALLAS]), texasMarkets),
       'not_numeric',
       /^census-acs-5yr\/acs5-2024-detailed-place\.json:2, column B19013_001E, at \/1: field "B19013_001E" must be a decimal number, got "91,461"$/,
     );
   });
   test('a cell that is neither a string nor null in a market row is an error naming the cell', () => {
     assertFixtureError(
-      () => censusAcs5yr.load(reader([PLACE_HEADER, austinWith('B25064_001E', 1712), DALLAS]), texasMarkets),
+      () => WORLD_ACS.load(reader([PLACE_HEADER, austinWith('B25064_001E', 1712), DALLAS]), texasMarkets),
       'bad_shape',
       'census-acs-5yr/acs5-2024-detailed-place.json:2, column B25064_001E, at /1: cell "B25064_001E" must be a string or null, got 1712',
     );
   });
   test("a market row without a name is an error naming the row's NAME cell", () => {
     assertFixtureError(
-      () => censusAcs5yr.load(reader([PLACE_HEADER, austinWith('NAME', null), DALLAS]), texasMarkets),
+      () => WORLD_ACS.load(reader([PLACE_HEADER, austinWith('NAME', null), DALLAS]), texasMarkets),
       'missing_field',
       'census-acs-5yr/acs5-2024-detailed-place.json:2, column NAME, at /1: required field "NAME" is missing or empty',
     );
   });
   test('an empty array is an error naming the file', () => {
     assertFixtureError(
-      () => censusAcs5yr.load(reader([]), texasMarkets),
+      () => WORLD_ACS.load(reader([]), texasMarkets),
       'bad_shape',
       'census-acs-5yr/acs5-2024-detailed-place.json:1: expected a Census API response: an array whose first row names the variables',
     );
@@ -581,7 +583,7 @@ describe('census-acs-5yr: layout', () => {
   ] as const) {
     test(`a first row that is ${label} is not a header: an error naming the file, line 1 and /0`, () => {
       assertFixtureError(
-        () => censusAcs5yr.load(withPlaces(text), texasMarkets),
+        () => WORLD_ACS.load(withPlaces(text), texasMarkets),
         'bad_shape',
         'census-acs-5yr/acs5-2024-detailed-place.json:1, at /0: the first row must be the header: an array of variable names',
       );
@@ -590,7 +592,7 @@ describe('census-acs-5yr: layout', () => {
   test('a header that names a column twice is an error naming the column and its place in the header', () => {
     assertFixtureError(
       () =>
-        censusAcs5yr.load(
+        WORLD_ACS.load(
           reader([
             [...PLACE_HEADER, 'NAME'],
             [...AUSTIN, 'Austin'],
@@ -607,7 +609,7 @@ describe('census-acs-5yr: layout', () => {
   ] as const) {
     test(`a row that is ${label} instead of an array is an error naming it, even between rows of other places`, () => {
       assertFixtureError(
-        () => censusAcs5yr.load(reader([PLACE_HEADER, OTHER, bad, DALLAS]), texasMarkets),
+        () => WORLD_ACS.load(reader([PLACE_HEADER, OTHER, bad, DALLAS]), texasMarkets),
         'bad_shape',
         `census-acs-5yr/acs5-2024-detailed-place.json:3, at /2: row 2 has ${label}; the header names 19 columns`,
       );
@@ -615,13 +617,13 @@ describe('census-acs-5yr: layout', () => {
   }
   test('a response that is not an array of rows is an error', () => {
     const read: ReadFixture = (path) => (path === PLACES ? '{"error":"unknown variable"}' : reader([PLACE_HEADER])(path));
-    assertFixtureError(() => censusAcs5yr.load(read, texasMarkets), 'bad_shape', /acs5-2024-detailed-place\.json:1: expected a Census API response/);
+    assertFixtureError(() => WORLD_ACS.load(read, texasMarkets), 'bad_shape', /acs5-2024-detailed-place\.json:1: expected a Census API response/);
   });
 });
 
 describe('census-acs-5yr: margins of error', () => {
   test("a published estimate carries the answer's margin of error (the …M cell), in the value's unit", () => {
-    const load = censusAcs5yr.load(reader([PLACE_HEADER, AUSTIN, DALLAS]), texasMarkets);
+    const load = WORLD_ACS.load(reader([PLACE_HEADER, AUSTIN, DALLAS]), texasMarkets);
     assert.equal(margin(load, 'us-tx-austin', 'medianGrossRent'), 14);
     assert.equal(margin(load, 'us-tx-austin', 'medianHouseholdIncome'), 1670);
     assert.equal(margin(load, 'us-tx-austin', 'medianOwnerCostsWithMortgage'), 39);
@@ -629,7 +631,7 @@ describe('census-acs-5yr: margins of error', () => {
   });
   test('an annotation or a null in the margin cell leaves the estimate without a margin, and keeps the estimate', () => {
     for (const cell of ['-555555555', null]) {
-      const load = censusAcs5yr.load(reader([PLACE_HEADER, austinWith('B25001_001M', cell), DALLAS]), texasMarkets);
+      const load = WORLD_ACS.load(reader([PLACE_HEADER, austinWith('B25001_001M', cell), DALLAS]), texasMarkets);
       assert.equal(value(load, 'us-tx-austin', 'housingUnits'), 483071);
       assert.equal(margin(load, 'us-tx-austin', 'housingUnits'), undefined, String(cell));
       // The vacancy rate reads that margin too: its share is kept, without a margin.
@@ -641,7 +643,7 @@ describe('census-acs-5yr: margins of error', () => {
   test("a share's margin is the Census Bureau's approximation for derived proportions, from the margins of the two counts", () => {
     // Austin's homeownership rate: x = 198180 (mx 3375), y = 456113 (my 2401), p = 0.4345; mx² − p²·my² = 10302289 > 0,
     // so √(10302289) / y = 0.00704: 0.7 points. Vacancy: x = 26958 (1621), y = 483071 (2022), p = 0.0558: 0.3 points.
-    const load = censusAcs5yr.load(reader([PLACE_HEADER, AUSTIN, DALLAS]), texasMarkets);
+    const load = WORLD_ACS.load(reader([PLACE_HEADER, AUSTIN, DALLAS]), texasMarkets);
     assert.equal(margin(load, 'us-tx-austin', 'homeownershipRate'), 0.7);
     assert.equal(margin(load, 'us-tx-austin', 'vacancyRate'), 0.3);
     const near = (a: number, b: number): void => assert.ok(Math.abs(a - b) < 1e-12, `${a} is not ${b}`);
@@ -669,7 +671,7 @@ describe('census-acs-5yr: medians in an open-ended interval', () => {
     );
   });
   test('a margin code of -333333333 gives the note; another code leaves the value without a margin and without a note', () => {
-    const load = censusAcs5yr.load(
+    const load = WORLD_ACS.load(
       reader([PLACE_HEADER, withCell(austinWith('B25077_001E', '2000001'), PLACE_HEADER, 'B25077_001M', '-333333333'), DALLAS]),
       texasMarkets,
     );
@@ -683,7 +685,7 @@ describe('census-acs-5yr: medians in an open-ended interval', () => {
       edge: 2000000,
       bound: 'lower',
     });
-    const other = censusAcs5yr.load(reader([PLACE_HEADER, austinWith('B25077_001M', '-222222222'), DALLAS]), texasMarkets);
+    const other = WORLD_ACS.load(reader([PLACE_HEADER, austinWith('B25077_001M', '-222222222'), DALLAS]), texasMarkets);
     assert.deepEqual(other.notes, []);
     assert.equal(observation(other, 'us-tx-austin', 'medianHomeValue')?.qualifier, undefined);
   });

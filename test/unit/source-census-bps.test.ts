@@ -2,11 +2,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { findMarket, type MarketDefinition } from '../../src/contract/markets.ts';
-import { censusBps } from '../../src/sources/census-bps/index.ts';
 import type { ReadFixture, SourceLoad } from '../../src/sources/source.ts';
 import { fixtureReader } from '../support/data.ts';
 import { assertFixtureError } from '../support/refused.ts';
-import { WORLD_MARKETS } from '../world/world.ts';
+import { WORLD_BPS, WORLD_MARKETS } from '../world/world.ts';
 
 const value = (load: SourceLoad, marketId: string): number | undefined =>
   load.observations.find((o) => o.marketId === marketId && o.metricId === 'permits')?.value;
@@ -69,7 +68,7 @@ const NEW_YORK = market('us-ny-new-york');
 const PHOENIX = market('us-az-phoenix');
 
 describe('census-bps: the committed fixture (the four regional files of 2024, as published)', () => {
-  const load = censusBps.load(fixtureReader(), WORLD_MARKETS);
+  const load = WORLD_BPS.load(fixtureReader(), WORLD_MARKETS);
   test('every market has permits; New York City is the sum of its five borough rows: 6929 + 10063 + 4467 + 5302 + 480', () => {
     assert.equal(load.observations.length, 16);
     assert.equal(value(load, 'us-ny-new-york'), 27241);
@@ -142,8 +141,8 @@ describe('census-bps: the committed fixture (the four regional files of 2024, as
     );
   });
   test('reads the four regional files and retrieval.json, and nothing else', () => {
-    assert.equal(censusBps.sourceId, 'census-bps');
-    assert.deepEqual(censusBps.files, [
+    assert.equal(WORLD_BPS.sourceId, 'census-bps');
+    assert.deepEqual(WORLD_BPS.files, [
       'census-bps/ne2024a.txt',
       'census-bps/mw2024a.txt',
       'census-bps/so2024a.txt',
@@ -156,7 +155,7 @@ describe('census-bps: the committed fixture (the four regional files of 2024, as
 describe('census-bps: samples in the published layout', () => {
   test('padded codes, CRLF or LF, the header over three lines (the third a lone space)', () => {
     for (const lf of [false, true]) {
-      const load = censusBps.load(reader({ ne: [row({ state: '25', place: '07000', mcd: '07000', name: 'Boston', units: [64, 30, 97, 1873] })] }, { lf }), [
+      const load = WORLD_BPS.load(reader({ ne: [row({ state: '25', place: '07000', mcd: '07000', name: 'Boston', units: [64, 30, 97, 1873] })] }, { lf }), [
         BOSTON,
       ]);
       assert.equal(value(load, BOSTON.id), 2064);
@@ -164,7 +163,7 @@ describe('census-bps: samples in the published layout', () => {
     }
   });
   test('a township row with place code 00000 and an MCD code is skipped, not read as a market', () => {
-    const load = censusBps.load(
+    const load = WORLD_BPS.load(
       reader({
         ne: [
           row({ state: '25', place: '00000', mcd: '07000', name: 'Boston township', units: [5, 0, 0, 0] }),
@@ -177,7 +176,7 @@ describe('census-bps: samples in the published layout', () => {
     assert.equal(load.skipped, 1 + 3); // the township, and the placeholder row of the three other files
   });
   test('the same name in another state is another place: Phoenix, OR does not stand in for Phoenix, AZ', () => {
-    const load = censusBps.load(reader({ we: [row({ state: '41', place: '57900', name: 'Phoenix', units: [19, 0, 0, 0] })] }), [PHOENIX]);
+    const load = WORLD_BPS.load(reader({ we: [row({ state: '41', place: '57900', name: 'Phoenix', units: [19, 0, 0, 0] })] }), [PHOENIX]);
     assert.equal(value(load, PHOENIX.id), undefined);
     assert.deepEqual(load.missing, [
       {
@@ -192,12 +191,12 @@ describe('census-bps: samples in the published layout', () => {
     const boroughs = ['005', '047', '061', '081', '085'].map((county, i) =>
       row({ state: '36', county, place: '51000', name: `Borough ${i}`, units: [i, 0, 0, 100] }),
     );
-    const load = censusBps.load(reader({ ne: boroughs }), [NEW_YORK]);
+    const load = WORLD_BPS.load(reader({ ne: boroughs }), [NEW_YORK]);
     assert.equal(value(load, NEW_YORK.id), 0 + 1 + 2 + 3 + 4 + 500);
   });
   test("New York City's permits name the first borough row as their origin, and carry the note naming the five rows", () => {
     const boroughs = ['005', '047', '061', '081', '085'].map((county) => row({ state: '36', county, place: '51000', name: 'Borough', units: [1, 0, 0, 0] }));
-    const load = censusBps.load(reader({ ne: boroughs }), [NEW_YORK]);
+    const load = WORLD_BPS.load(reader({ ne: boroughs }), [NEW_YORK]);
     assert.deepEqual(load.observations[0]?.origin, { file: 'census-bps/ne2024a.txt', line: 4 });
     assert.deepEqual(load.notes, [
       {
@@ -210,7 +209,7 @@ describe('census-bps: samples in the published layout', () => {
   test('boroughs spread over several files: the origin is the first row of the file whose name sorts first (mw before ne, so, we)', () => {
     const borough = (county: string): string => row({ state: '36', county, place: '51000', name: 'Borough', units: [1, 0, 0, 0] });
     const other = row({ state: '34', place: '00000', mcd: '00070', name: 'Aberdeen township', units: [31, 0, 0, 0] });
-    const load = censusBps.load(
+    const load = WORLD_BPS.load(
       reader({ ne: [borough('005'), borough('047')], mw: [other, other, borough('061')], so: [borough('081')], we: [other, borough('085')] }),
       [NEW_YORK],
     );
@@ -222,7 +221,7 @@ describe('census-bps: samples in the published layout', () => {
     words.forEach((word, i) => {
       const counties = Array.from({ length: i + 2 }, (_, c) => String(c + 1).padStart(3, '0'));
       const city: MarketDefinition = { ...NEW_YORK, counties: counties.map((countyFips) => ({ countyFips, name: `County ${countyFips}` })) };
-      const load = censusBps.load(reader({ ne: counties.map((county) => row({ state: '36', county, place: '51000', name: 'Part', units: [1, 0, 0, 0] })) }), [
+      const load = WORLD_BPS.load(reader({ ne: counties.map((county) => row({ state: '36', county, place: '51000', name: 'Part', units: [1, 0, 0, 0] })) }), [
         city,
       ]);
       assert.equal(value(load, NEW_YORK.id), i + 2);
@@ -234,7 +233,7 @@ describe('census-bps: samples in the published layout', () => {
   });
   test('New York City with a borough row missing: permits missing, and the reason names the borough', () => {
     const four = ['005', '047', '061', '081'].map((county) => row({ state: '36', county, place: '51000', name: 'Borough', units: [1, 0, 0, 0] }));
-    const load = censusBps.load(reader({ ne: four }), [NEW_YORK]);
+    const load = WORLD_BPS.load(reader({ ne: four }), [NEW_YORK]);
     assert.equal(value(load, NEW_YORK.id), undefined);
     assert.deepEqual(load.missing, [
       {
@@ -249,7 +248,7 @@ describe('census-bps: samples in the published layout', () => {
   });
   test('New York City with two borough rows missing: the reason names both', () => {
     const three = ['005', '061', '081'].map((county) => row({ state: '36', county, place: '51000', name: 'Borough', units: [1, 0, 0, 0] }));
-    const load = censusBps.load(reader({ ne: three }), [NEW_YORK]);
+    const load = WORLD_BPS.load(reader({ ne: three }), [NEW_YORK]);
     assert.equal(
       load.missing[0]?.reason,
       'the permits of New York city, New York are the sum of 5 rows (Bronx borough, Brooklyn borough, Manhattan borough, Queens borough, Staten Island borough); the BPS place files lack Brooklyn borough (county 047), Staten Island borough (county 085)',
@@ -258,7 +257,7 @@ describe('census-bps: samples in the published layout', () => {
   test("a row of New York City's place code in a county that is not a borough is an error naming the counties the market adds up", () => {
     const rows = ['005', '047', '059'].map((county) => row({ state: '36', county, place: '51000', name: `Place in ${county}`, units: [1, 0, 0, 0] }));
     assertFixtureError(
-      () => censusBps.load(reader({ ne: rows }), [NEW_YORK]),
+      () => WORLD_BPS.load(reader({ ne: rows }), [NEW_YORK]),
       'bad_shape',
       'census-bps/ne2024a.txt:6, column County Code: a row for state 36 place 51000 in county 059 (Place in 059), which is not one of the 5 the market adds up (005, 047, 061, 081, 085)',
     );
@@ -266,7 +265,7 @@ describe('census-bps: samples in the published layout', () => {
   test('two rows of one borough: a duplicate row error naming both lines', () => {
     const rows = ['005', '005'].map((county) => row({ state: '36', county, place: '51000', name: 'Bronx borough', units: [1, 0, 0, 0] }));
     assertFixtureError(
-      () => censusBps.load(reader({ ne: rows }), [NEW_YORK]),
+      () => WORLD_BPS.load(reader({ ne: rows }), [NEW_YORK]),
       'duplicate_row',
       'census-bps/ne2024a.txt:5: second row for state 36 place 51000 county 005 (Bronx borough); the first is on census-bps/ne2024a.txt:4',
     );
@@ -274,14 +273,14 @@ describe('census-bps: samples in the published layout', () => {
   test("two rows of a one-row market, even in different files: a duplicate row error naming the second and the first, and the place's name without its padding", () => {
     const boston = (name: string): string => row({ state: '25', place: '07000', mcd: '07000', name, units: [1, 0, 0, 0] });
     assertFixtureError(
-      () => censusBps.load(reader({ ne: [boston('Boston ')], so: [boston('  Boston  ')] }), [BOSTON]),
+      () => WORLD_BPS.load(reader({ ne: [boston('Boston ')], so: [boston('  Boston  ')] }), [BOSTON]),
       'duplicate_row',
       'census-bps/so2024a.txt:4: second row for state 25 place 07000 (Boston); the first is on census-bps/ne2024a.txt:4',
     );
   });
   test("a market's data row with a survey year other than the file name's is refused", () => {
     assertFixtureError(
-      () => censusBps.load(reader({ ne: [BOSTON_ROW.replace(/^2024,/, '2023,')] }), [BOSTON]),
+      () => WORLD_BPS.load(reader({ ne: [BOSTON_ROW.replace(/^2024,/, '2023,')] }), [BOSTON]),
       'bad_shape',
       'census-bps/ne2024a.txt:4, column Survey Date: survey date 2023 in the 2024 file',
     );
@@ -290,43 +289,43 @@ describe('census-bps: samples in the published layout', () => {
     const monthly = (r: string): string => r.replace(/^2024,/, '202412,');
     const other = monthly(row({ state: '34', place: '00000', mcd: '00070', name: 'Aberdeen township', units: [31, 0, 0, 0] }));
     const read = reader({ ne: [monthly(BOSTON_ROW)], mw: [other], so: [other], we: [other] });
-    const load = censusBps.load(read, [BOSTON]);
+    const load = WORLD_BPS.load(read, [BOSTON]);
     assert.equal(value(load, BOSTON.id), 2064);
     assert.equal(load.observations[0]?.asOf, '202412');
-    assert.equal(censusBps.vintageOf?.(read), '202412');
+    assert.equal(WORLD_BPS.vintageOf?.(read), '202412');
   });
   test('a survey date padded with spaces, like the code fields, is still a data row', () => {
-    const load = censusBps.load(reader({ ne: [BOSTON_ROW.replace(/^2024,/, ' 2024 ,')] }), [BOSTON]);
+    const load = WORLD_BPS.load(reader({ ne: [BOSTON_ROW.replace(/^2024,/, ' 2024 ,')] }), [BOSTON]);
     assert.equal(value(load, BOSTON.id), 2064);
     assert.equal(load.observations[0]?.asOf, '2024');
   });
   test('a state code padded with a space, like the other code fields, still finds the market', () => {
-    const load = censusBps.load(reader({ ne: [BOSTON_ROW.replace(/^2024,25,/, '2024,25 ,')] }), [BOSTON]);
+    const load = WORLD_BPS.load(reader({ ne: [BOSTON_ROW.replace(/^2024,25,/, '2024,25 ,')] }), [BOSTON]);
     assert.equal(value(load, BOSTON.id), 2064);
   });
   test('a row of another place whose survey date differs from the rows above is refused, naming both', () => {
     const other = row({ state: '34', place: '00000', mcd: '00070', name: 'Aberdeen township', units: [31, 0, 0, 0] }).replace(/^2024,/, '2023,');
     assertFixtureError(
-      () => censusBps.load(reader({ ne: [BOSTON_ROW, other] }), [BOSTON]),
+      () => WORLD_BPS.load(reader({ ne: [BOSTON_ROW, other] }), [BOSTON]),
       'bad_shape',
       'census-bps/ne2024a.txt:5, column Survey Date: survey date 2023, but the rows above say 2024',
     );
   });
   test('a line whose first field is five digits (12024) is no survey date: after the data rows began, it is refused', () => {
     assertFixtureError(
-      () => censusBps.load(reader({ ne: [BOSTON_ROW, BOSTON_ROW.replace(/^2024,25,/, '12024,34,')] }), [BOSTON]),
+      () => WORLD_BPS.load(reader({ ne: [BOSTON_ROW, BOSTON_ROW.replace(/^2024,25,/, '12024,34,')] }), [BOSTON]),
       'bad_shape',
       'census-bps/ne2024a.txt:5: a line that is not a data row (no survey date) after the data rows began',
     );
   });
   test('a row of another place is counted without being parsed, even one cut short after its survey date', () => {
-    const load = censusBps.load(reader({ ne: [BOSTON_ROW, '2024'] }), [BOSTON]);
+    const load = WORLD_BPS.load(reader({ ne: [BOSTON_ROW, '2024'] }), [BOSTON]);
     assert.equal(value(load, BOSTON.id), 2064);
     assert.equal(load.skipped, 1 + 3);
   });
   test("a market's row of 42 fields is refused, naming its line", () => {
     assertFixtureError(
-      () => censusBps.load(reader({ ne: [`${BOSTON_ROW},0`] }), [BOSTON]),
+      () => WORLD_BPS.load(reader({ ne: [`${BOSTON_ROW},0`] }), [BOSTON]),
       'bad_shape',
       'census-bps/ne2024a.txt:4: expected 41 fields, got 42',
     );
@@ -338,7 +337,7 @@ describe('census-bps: samples in the published layout', () => {
     test(`${label} in a market's row is refused, naming the column`, () => {
       const column = label.startsWith('a county') ? 'County Code' : 'FIPS MCD Code';
       assertFixtureError(
-        () => censusBps.load(reader({ ne: [edit(BOSTON_ROW)] }), [BOSTON]),
+        () => WORLD_BPS.load(reader({ ne: [edit(BOSTON_ROW)] }), [BOSTON]),
         'bad_shape',
         `census-bps/ne2024a.txt:4, column ${column}: ${message}`,
       );
@@ -347,14 +346,14 @@ describe('census-bps: samples in the published layout', () => {
   test('a quoted field holding a comma ahead of the place code: the row is read by its CSV fields, whose FIPS place code is then no code, and refused', () => {
     const shifted = BOSTON_ROW.replace(',123000,001,    ,07000 ,', ',"123,000",001,07000 ,    ,');
     assertFixtureError(
-      () => censusBps.load(reader({ ne: [shifted] }), [BOSTON]),
+      () => WORLD_BPS.load(reader({ ne: [shifted] }), [BOSTON]),
       'bad_shape',
       'census-bps/ne2024a.txt:4, column FIPS Place Code: "FIPS Place Code" must be a code of 5 digits, got "    "',
     );
   });
   test("a market's row without a place name is refused, naming the column", () => {
     assertFixtureError(
-      () => censusBps.load(reader({ ne: [BOSTON_ROW.replace(',Boston,', ',   ,')] }), [BOSTON]),
+      () => WORLD_BPS.load(reader({ ne: [BOSTON_ROW.replace(',Boston,', ',   ,')] }), [BOSTON]),
       'missing_field',
       'census-bps/ne2024a.txt:4, column Place Name: required field "Place Name" is missing or empty',
     );
@@ -383,7 +382,7 @@ describe('census-bps: samples in the published layout', () => {
     test(`units that are ${label} are refused, naming the structure-size group`, () => {
       const bad = edit(BOSTON_ROW);
       assert.notEqual(bad, BOSTON_ROW);
-      assertFixtureError(() => censusBps.load(reader({ ne: [bad] }), [BOSTON]), code, `census-bps/ne2024a.txt:4, ${message}`);
+      assertFixtureError(() => WORLD_BPS.load(reader({ ne: [bad] }), [BOSTON]), code, `census-bps/ne2024a.txt:4, ${message}`);
     });
   }
   for (const [name, raw, message] of [
@@ -402,24 +401,24 @@ describe('census-bps: samples in the published layout', () => {
     ['a data row before the header', `${BOSTON_ROW}\r\n`, 'census-bps/ne2024a.txt:1: a data row before the header lines ("Survey,State,6-Digit,...")'],
   ] as const) {
     test(`${name} is refused with the file and line`, () => {
-      assertFixtureError(() => censusBps.load(reader({}, { raw: { ne: raw } }), [BOSTON]), 'bad_shape', message);
+      assertFixtureError(() => WORLD_BPS.load(reader({}, { raw: { ne: raw } }), [BOSTON]), 'bad_shape', message);
     });
   }
   test('the vintage is the survey year the rows carry', () => {
-    assert.equal(censusBps.vintageOf?.(fixtureReader()), '2024');
+    assert.equal(WORLD_BPS.vintageOf?.(fixtureReader()), '2024');
   });
   test("the vintage is read from the Northeast file's rows, not assumed: a file of 2023 rows says 2023", () => {
     const rows2023 = [row({ state: '34', place: '00000', mcd: '00070', name: 'Aberdeen township', units: [31, 0, 0, 0] }).replace(/^2024,/, '2023,')];
-    assert.equal(censusBps.vintageOf?.(reader({ ne: rows2023 })), '2023');
+    assert.equal(WORLD_BPS.vintageOf?.(reader({ ne: rows2023 })), '2023');
   });
   test('retrieval.json without a notice: the load carries none', () => {
-    const load = censusBps.load(reader({ ne: [BOSTON_ROW] }), [BOSTON]);
+    const load = WORLD_BPS.load(reader({ ne: [BOSTON_ROW] }), [BOSTON]);
     assert.equal('illustrative' in load, false);
     assert.equal(load.source.latestReleaseDate, '2025-05-01');
   });
   test("fetch downloads the four files from the Census Bureau's place folders, each to its file", () => {
     assert.deepEqual(
-      censusBps.remote,
+      WORLD_BPS.remote,
       ['Northeast', 'Midwest', 'South', 'West'].map((region, i) => ({
         file: `census-bps/${REGIONS[i]}2024a.txt`,
         url: `https://www2.census.gov/econ/bps/Place/${region}%20Region/${REGIONS[i]}2024a.txt`,

@@ -5,12 +5,11 @@ import { FixtureError } from '../../src/contract/errors.ts';
 import { areaCode } from '../../src/contract/geography.ts';
 import { latestQuarterOf, parseSeriesName } from '../../src/sources/fhfa-hpi/adapter.ts';
 import { MASTER, codeOf } from '../../src/sources/fhfa-hpi/format.ts';
-import { fhfaHpi } from '../../src/sources/fhfa-hpi/index.ts';
 import type { ReadFixture, SourceLoad } from '../../src/sources/source.ts';
 import { FIXTURE_FILES, fixtureReader } from '../support/data.ts';
 import { assertFixtureError } from '../support/refused.ts';
 import { fhfaFiles, masterFor } from '../support/upstream/fhfa-hpi.ts';
-import { WORLD_MARKETS } from '../world/world.ts';
+import { WORLD_FHFA, WORLD_MARKETS } from '../world/world.ts';
 
 const FILE = 'fhfa-hpi/hpi_at_metro.csv';
 const RETRIEVAL = '{ "vintage": "2025 Q4", "latestReleaseDate": "2026-02-24", "latestRetrievedAt": "2026-09-28" }';
@@ -106,21 +105,21 @@ const austin = (latest = '505.70,( 3.49)'): string => `${AUSTIN_NAME},12420,2024
 
 describe('fhfa-hpi: the published layout', () => {
   test('a file without a header line is read from its first line', () => {
-    const load = fhfaHpi.load(readerOf(sample(EDITION_2023)), WORLD_MARKETS);
+    const load = WORLD_FHFA.load(readerOf(sample(EDITION_2023)), WORLD_MARKETS);
     assert.equal(load.observations.length, 32);
     assert.deepEqual(observation(load, 'us-ga-atlanta')?.origin, { file: FILE, line: 4 });
   });
 
   test('one header line is tolerated and not counted as a skipped row', () => {
-    const plain = fhfaHpi.load(readerOf(sample(EDITION_2023)), WORLD_MARKETS);
-    const headed = fhfaHpi.load(readerOf(`name,cbsa,yr,qtr,index_nsa,index_sa\n${sample(EDITION_2023)}`), WORLD_MARKETS);
+    const plain = WORLD_FHFA.load(readerOf(sample(EDITION_2023)), WORLD_MARKETS);
+    const headed = WORLD_FHFA.load(readerOf(`name,cbsa,yr,qtr,index_nsa,index_sa\n${sample(EDITION_2023)}`), WORLD_MARKETS);
     assert.equal(observation(headed, 'us-ga-atlanta')?.value, 310);
     assert.deepEqual(observation(headed, 'us-ga-atlanta')?.origin, { file: FILE, line: 5 });
     assert.equal(headed.skipped, plain.skipped);
   });
 
   test('CRLF line endings read like LF', () => {
-    const load = fhfaHpi.load(readerOf(sample(EDITION_2023).replace(/\n/g, '\r\n')), WORLD_MARKETS);
+    const load = WORLD_FHFA.load(readerOf(sample(EDITION_2023).replace(/\n/g, '\r\n')), WORLD_MARKETS);
     assert.equal(observation(load, 'us-ny-new-york')?.value, 319);
     assert.equal(observation(load, 'us-ny-new-york')?.boundary.name, 'New York-Jersey City-White Plains, NY-NJ');
   });
@@ -130,8 +129,8 @@ describe('fhfa-hpi: the published layout', () => {
       '"Austin-Round Rock-San Marcos, TX",12420,2025,4,311.00,( 1.20)',
       '"Austin-Round Rock-San Marcos, TX",12420,2025,4,311.00,(10.55)',
     );
-    assert.equal(observation(fhfaHpi.load(readerOf(csv), WORLD_MARKETS), 'us-tx-austin')?.value, 311);
-    assert.equal(observation(fhfaHpi.load(readerOf(sample(EDITION_2023)), WORLD_MARKETS), 'us-tx-austin')?.value, 311);
+    assert.equal(observation(WORLD_FHFA.load(readerOf(csv), WORLD_MARKETS), 'us-tx-austin')?.value, 311);
+    assert.equal(observation(WORLD_FHFA.load(readerOf(sample(EDITION_2023)), WORLD_MARKETS), 'us-tx-austin')?.value, 311);
   });
 
   test('a standard error not in parentheses in a market row is an error naming file, line and column', () => {
@@ -139,7 +138,7 @@ describe('fhfa-hpi: the published layout', () => {
       '"Austin-Round Rock-San Marcos, TX",12420,2025,4,311.00,( 1.20)',
       '"Austin-Round Rock-San Marcos, TX",12420,2025,4,311.00,1.20',
     );
-    const error = thrown(() => fhfaHpi.load(readerOf(csv), WORLD_MARKETS));
+    const error = thrown(() => WORLD_FHFA.load(readerOf(csv), WORLD_MARKETS));
     assert.equal(error.code, 'not_numeric');
     assert.deepEqual(error.place, { file: FILE, line: 6, column: 'standard error' });
   });
@@ -149,25 +148,25 @@ describe('fhfa-hpi: the published layout', () => {
       '"Austin-Round Rock-San Marcos, TX",12420,2025,4,311.00,( 1.20)',
       '"Austin-Round Rock-San Marcos, TX",12420,2025,4,311.00',
     );
-    const error = thrown(() => fhfaHpi.load(readerOf(csv), WORLD_MARKETS));
+    const error = thrown(() => WORLD_FHFA.load(readerOf(csv), WORLD_MARKETS));
     assert.equal(error.code, 'bad_shape');
     assert.deepEqual(error.place, { file: FILE, line: 6 });
     assert.match(error.message, /expected 6 fields/);
   });
 
   test('rows of other series are skipped and counted without being validated ("n/a" and "???" in a non-market row)', () => {
-    const load = fhfaHpi.load(readerOf(sample(EDITION_2023)), WORLD_MARKETS);
+    const load = WORLD_FHFA.load(readerOf(sample(EDITION_2023)), WORLD_MARKETS);
     assert.equal(load.skipped, 5);
     assert.deepEqual(load.missing, []);
   });
 
   test('an empty file is an error', () => {
-    assertFixtureError(() => fhfaHpi.load(readerOf('\n'), WORLD_MARKETS), 'bad_shape', 'fhfa-hpi/hpi_at_metro.csv:1: no data rows');
+    assertFixtureError(() => WORLD_FHFA.load(readerOf('\n'), WORLD_MARKETS), 'bad_shape', 'fhfa-hpi/hpi_at_metro.csv:1: no data rows');
   });
 
   test('a file of a header line alone is an error too', () => {
     assertFixtureError(
-      () => fhfaHpi.load(readerOf('name,cbsa,yr,qtr,index_nsa,index_sa\n'), WORLD_MARKETS),
+      () => WORLD_FHFA.load(readerOf('name,cbsa,yr,qtr,index_nsa,index_sa\n'), WORLD_MARKETS),
       'bad_shape',
       'fhfa-hpi/hpi_at_metro.csv:1: no data rows',
     );
@@ -175,27 +174,27 @@ describe('fhfa-hpi: the published layout', () => {
 
   for (const code of ['cbsa_2023', '2023 code', 'code']) {
     test(`a first line whose code column is not all digits ("${code}") is a header, not counted`, () => {
-      const load = fhfaHpi.load(readerOf(`name,${code},yr,qtr,index_nsa,index_sa\n${austin()}`), WORLD_MARKETS);
+      const load = WORLD_FHFA.load(readerOf(`name,${code},yr,qtr,index_nsa,index_sa\n${austin()}`), WORLD_MARKETS);
       assert.equal(load.skipped, 0);
       assert.equal(observation(load, 'us-tx-austin')?.value, 505.7);
     });
   }
 
   test('a first line without any comma is a header too', () => {
-    const load = fhfaHpi.load(readerOf(`hpi_at_metro\n${austin()}`), WORLD_MARKETS);
+    const load = WORLD_FHFA.load(readerOf(`hpi_at_metro\n${austin()}`), WORLD_MARKETS);
     assert.equal(load.skipped, 0);
     assert.deepEqual(observation(load, 'us-tx-austin')?.origin, { file: FILE, line: 3 });
   });
 
   test('only the first line may be a header: a header-like line or a line without commas further down is a skipped row', () => {
-    const load = fhfaHpi.load(readerOf(`${austin()}name,cbsa,yr,qtr,index_nsa,index_sa\nhpi_at_metro\n`), WORLD_MARKETS);
+    const load = WORLD_FHFA.load(readerOf(`${austin()}name,cbsa,yr,qtr,index_nsa,index_sa\nhpi_at_metro\n`), WORLD_MARKETS);
     assert.equal(load.skipped, 2);
     assert.equal(observation(load, 'us-tx-austin')?.value, 505.7);
   });
 
   test("a code padded with spaces is the market's code, on the first line too", () => {
     const csv = `${AUSTIN_NAME}, 12420 ,2024,4,503.80,( 3.63)\n${AUSTIN_NAME},12420 ,2025,4,505.70,( 3.49)\n`;
-    const load = fhfaHpi.load(readerOf(csv), WORLD_MARKETS);
+    const load = WORLD_FHFA.load(readerOf(csv), WORLD_MARKETS);
     assert.equal(load.skipped, 0);
     assert.equal(observation(load, 'us-tx-austin', 'homePriceChange')?.value, 0.4);
     assert.deepEqual(observation(load, 'us-tx-austin')?.boundary.codes, { cbsa: '12420' });
@@ -203,7 +202,7 @@ describe('fhfa-hpi: the published layout', () => {
 
   test('index and standard error padded with spaces read as without: " - " is no index, " 505.70 " and " ( 3.49) " a value', () => {
     const csv = `${AUSTIN_NAME},12420,2024,3, - , - \n${austin(' 505.70 , ( 3.49) ')}`;
-    const load = fhfaHpi.load(readerOf(csv), WORLD_MARKETS);
+    const load = WORLD_FHFA.load(readerOf(csv), WORLD_MARKETS);
     assert.equal(observation(load, 'us-tx-austin')?.value, 505.7);
     assert.deepEqual(load.series?.[0]?.points, [
       { period: '2024 Q4', value: 503.8 },
@@ -221,7 +220,7 @@ describe('fhfa-hpi: the published layout', () => {
       `${AUSTIN_NAME},12420,2024,4,503.80,( 3.63)`,
       `${AUSTIN_NAME},12420,2025,2,510.00,( 3.50)`,
     ];
-    const load = fhfaHpi.load(readerOf(`${rows.join('\n')}\n`), WORLD_MARKETS);
+    const load = WORLD_FHFA.load(readerOf(`${rows.join('\n')}\n`), WORLD_MARKETS);
     assert.deepEqual(observation(load, 'us-tx-austin'), {
       marketId: 'us-tx-austin',
       metricId: 'homePriceIndex',
@@ -338,14 +337,14 @@ describe('fhfa-hpi: a market row that cannot be read is an error naming file, li
   ];
   for (const [label, row, code, message] of cases) {
     test(label, () => {
-      assertFixtureError(() => fhfaHpi.load(readerOf(`${row}\n`), WORLD_MARKETS), code, message);
+      assertFixtureError(() => WORLD_FHFA.load(readerOf(`${row}\n`), WORLD_MARKETS), code, message);
     });
   }
 
   for (const bad of ['1.20', '-2.75', '(1.20', '1.20)', '(( 1.20)', '( 1.20))', '( 1.)', '()', '-']) {
     test(`a standard error written ${JSON.stringify(bad)} is refused`, () => {
       assertFixtureError(
-        () => fhfaHpi.load(readerOf(austin(`505.70,${bad}`)), WORLD_MARKETS),
+        () => WORLD_FHFA.load(readerOf(austin(`505.70,${bad}`)), WORLD_MARKETS),
         'not_numeric',
         `fhfa-hpi/hpi_at_metro.csv:2, column standard error: the standard error must be written in parentheses like "( 2.51)", got ${JSON.stringify(bad)}`,
       );
@@ -354,14 +353,14 @@ describe('fhfa-hpi: a market row that cannot be read is an error naming file, li
 
   test('standard errors in parentheses, padded or not, with or without a fraction, are accepted', () => {
     for (const good of ['( 2.51)', '(10.55)', '( 0.00)', '(12)', '(  3.5)']) {
-      assert.equal(observation(fhfaHpi.load(readerOf(austin(`505.70,${good}`)), WORLD_MARKETS), 'us-tx-austin')?.value, 505.7, good);
+      assert.equal(observation(WORLD_FHFA.load(readerOf(austin(`505.70,${good}`)), WORLD_MARKETS), 'us-tx-austin')?.value, 505.7, good);
     }
   });
 
   test("a market's series whose name does not end with state codes is an error naming the series' last line", () => {
     const csv = `Austin-Round Rock-San Marcos TX,12420,2024,4,503.80,( 3.63)\nAustin-Round Rock-San Marcos TX,12420,2025,4,505.70,( 3.49)\n`;
     assertFixtureError(
-      () => fhfaHpi.load(readerOf(csv), WORLD_MARKETS),
+      () => WORLD_FHFA.load(readerOf(csv), WORLD_MARKETS),
       'bad_shape',
       'fhfa-hpi/hpi_at_metro.csv:2, column name: the name "Austin-Round Rock-San Marcos TX" does not end with two-letter state codes',
     );
@@ -444,7 +443,7 @@ describe('fhfa-hpi: latestQuarterOf, the vintage fetch records', () => {
 });
 
 describe('fhfa-hpi: the source attribution', () => {
-  const dataset = (csv: string): string => fhfaHpi.load(readerOf(csv), WORLD_MARKETS).source.datasetName;
+  const dataset = (csv: string): string => WORLD_FHFA.load(readerOf(csv), WORLD_MARKETS).source.datasetName;
   test('metro indexes only: "metro"', () => {
     assert.equal(dataset(austin()), 'House Price Index, metro, state and US all-transactions indexes, quarterly, not seasonally adjusted (through 2025 Q4)');
   });
@@ -459,7 +458,7 @@ describe('fhfa-hpi: the source attribution', () => {
     assert.equal(dataset(csv), 'House Price Index, metro, state and US all-transactions indexes, quarterly, not seasonally adjusted (through 2024 Q4)');
   });
   test("no market with an index: through retrieval.json's vintage", () => {
-    const load = fhfaHpi.load(readerOf('"Abilene, TX",10180,2025,4,369.82,( 9.23)\n'), WORLD_MARKETS);
+    const load = WORLD_FHFA.load(readerOf('"Abilene, TX",10180,2025,4,369.82,( 9.23)\n'), WORLD_MARKETS);
     assert.equal(load.observations.length, 0);
     assert.equal(load.missing.length, 32);
     assert.equal(
@@ -468,7 +467,7 @@ describe('fhfa-hpi: the source attribution', () => {
     );
   });
   test('a retrieval.json with a notice carries it, and the dates it records', () => {
-    const load = fhfaHpi.load(
+    const load = WORLD_FHFA.load(
       readerOf(austin(), '{ "vintage": "2025 Q4", "latestRetrievedAt": "2026-09-28", "illustrative": "Austin\'s 2025 Q4 index is made up." }'),
       WORLD_MARKETS,
     );
@@ -491,7 +490,7 @@ describe('fhfa-hpi: "-" quarters', () => {
       '"Austin-Round Rock-San Marcos, TX",12420,2025,3,506.86,( 3.78)',
       '"Austin-Round Rock-San Marcos, TX",12420,2025,4,-,-',
     ];
-    const load = fhfaHpi.load(readerOf(`${rows.join('\n')}\n`), WORLD_MARKETS);
+    const load = WORLD_FHFA.load(readerOf(`${rows.join('\n')}\n`), WORLD_MARKETS);
     const index = observation(load, 'us-tx-austin');
     assert.equal(index?.value, 506.86);
     assert.equal(index?.asOf, '2025 Q3');
@@ -502,7 +501,7 @@ describe('fhfa-hpi: "-" quarters', () => {
 
   test('"-" in the quarter a year earlier leaves the change missing, with the reason and that row', () => {
     const csv = gap(sample(EDITION_2023), '"Denver-Aurora-Centennial, CO",19740,2024,4,305.00,( 1.10)', '"Denver-Aurora-Centennial, CO",19740,2024,4,-,-');
-    const load = fhfaHpi.load(readerOf(csv), WORLD_MARKETS);
+    const load = WORLD_FHFA.load(readerOf(csv), WORLD_MARKETS);
     assert.equal(observation(load, 'us-co-denver')?.value, 315);
     assert.deepEqual(
       load.missing.filter((m) => m.marketId === 'us-co-denver'),
@@ -520,7 +519,7 @@ describe('fhfa-hpi: "-" quarters', () => {
 
   test('no row for the quarter a year earlier leaves the change missing, with the reason and the latest row', () => {
     const csv = `${AUSTIN_NAME},12420,2024,3,509.23,( 3.49)\n${AUSTIN_NAME},12420,2025,4,505.70,( 3.49)\n`;
-    const load = fhfaHpi.load(readerOf(csv), WORLD_MARKETS);
+    const load = WORLD_FHFA.load(readerOf(csv), WORLD_MARKETS);
     assert.equal(observation(load, 'us-tx-austin')?.value, 505.7);
     assert.deepEqual(
       load.missing.filter((m) => m.marketId === 'us-tx-austin'),
@@ -537,7 +536,7 @@ describe('fhfa-hpi: "-" quarters', () => {
 
   test('a series with "-" in every quarter leaves both metrics missing, with the reason', () => {
     const csv = `${['"Tampa, FL (MSAD)",45294,2024,4,-,-', '"Tampa, FL (MSAD)",45294,2025,4,-,-'].join('\n')}\n`;
-    const load = fhfaHpi.load(readerOf(csv), WORLD_MARKETS);
+    const load = WORLD_FHFA.load(readerOf(csv), WORLD_MARKETS);
     const tampa = load.missing.filter((m) => m.marketId === 'us-fl-tampa');
     assert.deepEqual(
       tampa.map((m) => m.metricId),
@@ -558,7 +557,7 @@ describe('fhfa-hpi: which series each market uses', () => {
     );
 
   test("2023-delineation edition: eleven markets resolve to their principal city's metropolitan division, five to the whole metro", () => {
-    const load = fhfaHpi.load(readerOf(sample(EDITION_2023)), WORLD_MARKETS);
+    const load = WORLD_FHFA.load(readerOf(sample(EDITION_2023)), WORLD_MARKETS);
     const used = Object.fromEntries(
       load.observations.filter((o) => o.metricId === 'homePriceIndex').map((o) => [o.marketId, `${o.boundary.level} ${areaCode(o.boundary)}`]),
     );
@@ -584,7 +583,7 @@ describe('fhfa-hpi: which series each market uses', () => {
   });
 
   test('2020-delineation edition: Atlanta and Tampa resolve to the whole metro, Washington to its 2020 division, nine markets to divisions', () => {
-    const load = fhfaHpi.load(readerOf(sample(EDITION_2020)), WORLD_MARKETS);
+    const load = WORLD_FHFA.load(readerOf(sample(EDITION_2020)), WORLD_MARKETS);
     const index = (id: string) => observation(load, id);
     assert.deepEqual(index('us-ga-atlanta')?.boundary, {
       level: 'cbsa',
@@ -606,14 +605,14 @@ describe('fhfa-hpi: which series each market uses', () => {
 
   test('the whole metro wins over a division when the file holds both (the documented rule)', () => {
     const csv = `${[...pair('Tampa, FL (MSAD)', '45294', '500.00', '510.00'), ...pair('Tampa-St. Petersburg-Clearwater, FL', '45300', '400.00', '420.00')].join('\n')}\n`;
-    const load = fhfaHpi.load(readerOf(csv), WORLD_MARKETS);
+    const load = WORLD_FHFA.load(readerOf(csv), WORLD_MARKETS);
     assert.equal(observation(load, 'us-fl-tampa')?.value, 420);
     assert.equal(observation(load, 'us-fl-tampa')?.boundary.level, 'cbsa');
     assert.equal(load.skipped, 2);
   });
 
   test('an MSAD row gives the division level, the name without " (MSAD)" and the states from that name', () => {
-    const ny = observation(fhfaHpi.load(readerOf(sample(EDITION_2023)), WORLD_MARKETS), 'us-ny-new-york');
+    const ny = observation(WORLD_FHFA.load(readerOf(sample(EDITION_2023)), WORLD_MARKETS), 'us-ny-new-york');
     assert.deepEqual(ny?.boundary, {
       level: 'division',
       name: 'New York-Jersey City-White Plains, NY-NJ',
@@ -624,7 +623,7 @@ describe('fhfa-hpi: which series each market uses', () => {
 
   test('a market whose series the file lacks is missing both metrics, with a reason naming the codes tried', () => {
     const csv = sample(EDITION_2023.filter(([, code]) => code !== '47764'));
-    const load = fhfaHpi.load(readerOf(csv), WORLD_MARKETS);
+    const load = WORLD_FHFA.load(readerOf(csv), WORLD_MARKETS);
     const washington = load.missing.filter((m) => m.marketId === 'us-dc-washington');
     assert.deepEqual(
       washington.map((m) => m.metricId),
@@ -641,14 +640,14 @@ describe('fhfa-hpi: which series each market uses', () => {
   test('a second row for the same series and quarter is an error naming file and line and the first line', () => {
     const csv = `${sample(EDITION_2023)}"New York-Jersey City-White Plains, NY-NJ (MSAD)",35614,2025,4,320.00,( 1.20)\n`;
     assertFixtureError(
-      () => fhfaHpi.load(readerOf(csv), WORLD_MARKETS),
+      () => WORLD_FHFA.load(readerOf(csv), WORLD_MARKETS),
       'duplicate_row',
       'fhfa-hpi/hpi_at_metro.csv:38: second row for 35614 (New York-Jersey City-White Plains, NY-NJ (MSAD)) 2025 Q4; the first is on line 22',
     );
   });
 
   test('a market whose division both delineation editions share is missing with a reason naming both editions', () => {
-    const load = fhfaHpi.load(readerOf(sample(EDITION_2023.filter(([, code]) => code !== '35614'))), WORLD_MARKETS);
+    const load = WORLD_FHFA.load(readerOf(sample(EDITION_2023.filter(([, code]) => code !== '35614'))), WORLD_MARKETS);
     assert.equal(
       load.missing.find((m) => m.marketId === 'us-ny-new-york')?.reason,
       'hpi_at_metro.csv has no series for the whole metro 35620 or the metropolitan division 35614 (New York-Jersey City-White Plains, NY-NJ, 2020 and 2023 delineations)',
@@ -657,7 +656,7 @@ describe('fhfa-hpi: which series each market uses', () => {
 });
 
 describe('fhfa-hpi: the committed fixture (2023 delineations, the 2026 Q2 release)', () => {
-  const load = fhfaHpi.load(fixtureReader(), WORLD_MARKETS);
+  const load = WORLD_FHFA.load(fixtureReader(), WORLD_MARKETS);
 
   test('Austin: the published 2026 Q2 all-transactions index and its change from 2025 Q2', () => {
     const index = observation(load, 'us-tx-austin');
@@ -713,8 +712,8 @@ describe('fhfa-hpi: the committed fixture (2023 delineations, the 2026 Q2 releas
   });
 
   test('reads hpi_at_metro.csv, HPI_master.csv and retrieval.json, and nothing else', () => {
-    assert.equal(fhfaHpi.sourceId, 'fhfa-hpi');
-    assert.deepEqual(fhfaHpi.files, [FILE, MASTER, 'fhfa-hpi/retrieval.json']);
+    assert.equal(WORLD_FHFA.sourceId, 'fhfa-hpi');
+    assert.deepEqual(WORLD_FHFA.files, [FILE, MASTER, 'fhfa-hpi/retrieval.json']);
   });
 
   test('every market has both metrics; the other series around them are skipped and counted', () => {
@@ -775,7 +774,7 @@ describe('fhfa-hpi: the committed fixture (2023 delineations, the 2026 Q2 releas
       '"Austin-Round Rock-San Marcos, TX",12420,2024,4,-,-',
       '"Austin-Round Rock-San Marcos, TX",12420,2025,1,506.86,( 3.78)',
     ];
-    const gappy = fhfaHpi.load(readerOf(`${rows.join('\n')}\n`), WORLD_MARKETS);
+    const gappy = WORLD_FHFA.load(readerOf(`${rows.join('\n')}\n`), WORLD_MARKETS);
     assert.deepEqual(
       gappy.series.filter((s) => s.metricId === 'homePriceIndex').map(({ comparisons: _around, ...s }) => s),
       [
@@ -807,7 +806,7 @@ describe('fhfa-hpi: the committed fixture (2023 delineations, the 2026 Q2 releas
       '2025,2,515.00,( 3.50)',
       '2025,3,520.00,( 3.50)',
     ].map((r) => `"Austin-Round Rock-San Marcos, TX",12420,${r}`);
-    const changes = fhfaHpi.load(readerOf(`${seven.join('\n')}\n`), WORLD_MARKETS).series.filter((s) => s.metricId === 'homePriceChange');
+    const changes = WORLD_FHFA.load(readerOf(`${seven.join('\n')}\n`), WORLD_MARKETS).series.filter((s) => s.metricId === 'homePriceChange');
     assert.deepEqual(
       changes.map((c) => c.points),
       [
@@ -823,7 +822,7 @@ describe('fhfa-hpi: the committed fixture (2023 delineations, the 2026 Q2 releas
 
   test('exactly one year of quarters: the index series, and no change series (none of its quarters has a year-earlier one)', () => {
     const four = ['2024,3,509.23,( 3.49)', '2024,4,510.00,( 3.50)', '2025,1,506.86,( 3.78)', '2025,2,515.00,( 3.50)'];
-    const load = fhfaHpi.load(readerOf(`${four.map((r) => `"Austin-Round Rock-San Marcos, TX",12420,${r}`).join('\n')}\n`), WORLD_MARKETS);
+    const load = WORLD_FHFA.load(readerOf(`${four.map((r) => `"Austin-Round Rock-San Marcos, TX",12420,${r}`).join('\n')}\n`), WORLD_MARKETS);
     assert.deepEqual(
       load.series.map((s) => [s.metricId, s.points.length]),
       [['homePriceIndex', 4]],
@@ -831,8 +830,8 @@ describe('fhfa-hpi: the committed fixture (2023 delineations, the 2026 Q2 releas
   });
 
   test("the vintage is the latest quarter of the file, and fetch downloads FHFA's own address", () => {
-    assert.equal(fhfaHpi.vintageOf?.(fixtureReader()), '2026 Q2');
-    assert.deepEqual(fhfaHpi.remote, [
+    assert.equal(WORLD_FHFA.vintageOf?.(fixtureReader()), '2026 Q2');
+    assert.deepEqual(WORLD_FHFA.remote, [
       { file: FILE, url: 'https://www.fhfa.gov/hpi/download/quarterly_datasets/hpi_at_metro.csv' },
       { file: MASTER, url: 'https://www.fhfa.gov/hpi/download/monthly/hpi_master.csv' },
     ]);
@@ -840,7 +839,7 @@ describe('fhfa-hpi: the committed fixture (2023 delineations, the 2026 Q2 releas
 
   test('thousands of other series around the markets change no value and are all counted', () => {
     const big = fhfaFiles.withOthers(FIXTURE_FILES, 5000);
-    const wide = fhfaHpi.load((path) => big.get(path) ?? '', WORLD_MARKETS);
+    const wide = WORLD_FHFA.load((path) => big.get(path) ?? '', WORLD_MARKETS);
     const values = (l: SourceLoad) => l.observations.map(({ origin: _origin, ...rest }) => rest);
     assert.deepEqual(values(wide), values(load));
     assert.equal(wide.skipped, 3502 + 5000);
@@ -858,7 +857,7 @@ describe("fhfa-hpi: the states' and the nation's series of the master file", () 
       [MASTER, `${master.join('\n')}\n`],
       ['fhfa-hpi/retrieval.json', RETRIEVAL],
     ]);
-    return fhfaHpi.load(
+    return WORLD_FHFA.load(
       (path) => files.get(path) ?? '',
       WORLD_MARKETS.filter((m) => m.id === 'us-tx-austin'),
     );
@@ -947,5 +946,5 @@ describe("fhfa-hpi: the states' and the nation's series of the master file", () 
 
 test('a change exactly half a tenth rounds away from zero: 104.55 over 100.00 is 4.55 %, served 4.6', () => {
   const rows = [`${AUSTIN_NAME},12420,2024,4,100.00,( 1.00)`, `${AUSTIN_NAME},12420,2025,4,104.55,( 1.00)`];
-  assert.equal(observation(fhfaHpi.load(readerOf(`${rows.join('\n')}\n`), WORLD_MARKETS), 'us-tx-austin', 'homePriceChange')?.value, 4.6);
+  assert.equal(observation(WORLD_FHFA.load(readerOf(`${rows.join('\n')}\n`), WORLD_MARKETS), 'us-tx-austin', 'homePriceChange')?.value, 4.6);
 });

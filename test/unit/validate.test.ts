@@ -286,6 +286,12 @@ describe('assertCsvTies: every CSV row ties to the JSON', () => {
     c[column] = value;
     return withLine(n, c.join(','));
   };
+  /** The line (1-based) of the row of a metric: found by its id, never by a position another metric would move. */
+  const rowOf = (metricId: string): number => {
+    const at = lines.findIndex((_, i) => cells(i + 1)[2] === metricId);
+    assert.ok(at > 0, `the CSV has a row of ${metricId}`);
+    return at + 1;
+  };
   /** The place and reason an error must have. */
   const tie = (line: number | undefined, column: string | undefined, reason: string, marketId?: string): [Record<string, unknown>, string] => [
     { route: CSV_ROUTE, ...(line === undefined ? {} : { line }), ...(column === undefined ? {} : { column }), ...(marketId === undefined ? {} : { marketId }) },
@@ -320,7 +326,7 @@ describe('assertCsvTies: every CSV row ties to the JSON', () => {
     fails(withCell(2, 2, 'rentBurdn'), tie(2, 'metric_id', 'metric_id "rentBurdn" is not in profile.metrics', 'us-tx-austin'));
   });
   test('every column that must equal the JSON, one by one', () => {
-    const row = 6; // medianGrossRent
+    const row = rowOf('medianGrossRent');
     assert.equal(cells(row)[2], 'medianGrossRent');
     const cases: [number, string, string, string][] = [
       [1, 'market_name', '"Austin, Texas"', 'CSV has "Austin, Texas", the JSON has "Austin, TX"'],
@@ -343,7 +349,7 @@ describe('assertCsvTies: every CSV row ties to the JSON', () => {
     fails(dropped, [{ route: CSV_ROUTE, marketId: 'us-tx-austin' }, `metric ${cells(2)[2]} of the JSON has no CSV row`]);
   });
   test('a value written differently from the JSON is caught even when it reads back as the same number', () => {
-    const row = 11; // vacancyRate 5.6
+    const row = rowOf('vacancyRate'); // 5.6
     assert.equal(cells(row)[2], 'vacancyRate');
     fails(withCell(row, 4, '5.60'), tie(row, 'value', 'CSV has "5.60", the JSON has "5.6"', 'us-tx-austin'));
   });

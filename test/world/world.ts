@@ -3,7 +3,7 @@ import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readArchive } from '../../src/archive/archive.ts';
-import { buildRouteTable, buildSnapshot, type BuildOptions } from '../../src/build/build.ts';
+import { buildRouteTable, buildSnapshot, type BuildOptions } from '../../src/pipeline/build.ts';
 import { findMarket, type MarketDefinition } from '../../src/contract/markets.ts';
 import { metricsOf, requiredOf, type MetricDefinition, type MetricId } from '../../src/methodology/metrics.ts';
 import type { PastSnapshot } from '../../src/methodology/series.ts';
@@ -13,7 +13,7 @@ import { censusAcs5yr } from '../../src/sources/census-acs-5yr/index.ts';
 import { censusBps } from '../../src/sources/census-bps/index.ts';
 import { fhfaHpi } from '../../src/sources/fhfa-hpi/index.ts';
 import { fixturesOnDisk } from '../../src/sources/load.ts';
-import type { SourceModule } from '../../src/sources/source.ts';
+import { withMetrics, type SourceModule } from '../../src/sources/source.ts';
 
 /** test/world/fixtures/: each source's files as the service held them on 2026-11-29, and the files the source modules read since (test/world/README.md). */
 export const WORLD_FIXTURES = fileURLToPath(new URL('fixtures/', import.meta.url));
@@ -25,8 +25,30 @@ export const WORLD_FIXTURES = fileURLToPath(new URL('fixtures/', import.meta.url
  */
 export const ARCHIVE_DIR = fileURLToPath(new URL('archive/', import.meta.url));
 
-/** The world's sources, in the order its pages list their metrics: named here, not read from the registry. */
-export const WORLD_SOURCES: readonly SourceModule[] = [censusAcs5yr, fhfaHpi, censusBps];
+/**
+ * The world's metrics, by id, in its pages' order: the ten the world was pinned with. A metric the product adds (read or
+ * derived) is not among them, so the world's sources do not read or derive it and no machinery test changes.
+ */
+export const WORLD_METRIC_IDS = [
+  'medianGrossRent',
+  'medianHouseholdIncome',
+  'medianHomeValue',
+  'medianOwnerCostsWithMortgage',
+  'homeownershipRate',
+  'vacancyRate',
+  'housingUnits',
+  'homePriceIndex',
+  'homePriceChange',
+  'permits',
+] as const satisfies readonly MetricId[];
+
+/** The world's sources: the product's modules named here (not read from the registry), each with the world's metrics only. */
+export const WORLD_ACS = withMetrics(censusAcs5yr, WORLD_METRIC_IDS);
+export const WORLD_FHFA = withMetrics(fhfaHpi, WORLD_METRIC_IDS);
+export const WORLD_BPS = withMetrics(censusBps, WORLD_METRIC_IDS);
+
+/** The world's sources, in the order its pages list their metrics. */
+export const WORLD_SOURCES: readonly SourceModule[] = [WORLD_ACS, WORLD_FHFA, WORLD_BPS];
 
 /** The world's markets, by id: the sixteen markets the service launched with, whatever the registry holds besides. */
 export const WORLD_MARKET_IDS = [
@@ -53,9 +75,8 @@ export const WORLD_MARKETS: readonly MarketDefinition[] = WORLD_MARKET_IDS.map((
 /** The world's markets and sources: what `runnersFor` (src/commands/cli.ts) is given to run the commands on the world. */
 export const WORLD_INPUTS: Pick<BuildOptions, 'markets' | 'sources'> = { markets: WORLD_MARKETS, sources: WORLD_SOURCES };
 
-/** The world's metrics, in its pages' order, and the ids of those the methodology requires. */
-export const WORLD_METRICS: readonly MetricDefinition[] = metricsOf(WORLD_SOURCES.map((s) => s.sourceId));
-export const WORLD_METRIC_IDS: readonly MetricId[] = WORLD_METRICS.map((m) => m.id);
+/** The world's metric definitions, in its pages' order, and the ids of those the methodology requires. */
+export const WORLD_METRICS: readonly MetricDefinition[] = metricsOf(WORLD_METRIC_IDS);
 export const WORLD_REQUIRED_METRIC_IDS: readonly MetricId[] = requiredOf(WORLD_METRICS);
 
 /** The world's snapshot date: the latest retrieval among its fixtures. */

@@ -1,8 +1,10 @@
 // The checks `verify` runs, as tables: each check's name, the body that fills its faults, and what a PASS says; one loop runs them in order.
-import { contractDocumentPaths, gatheringCsvs } from '../../contract/endpoints.ts';
+import { ENDPOINTS, contractDocumentPaths, describedDocuments, gatheringCsvs } from '../../contract/endpoints.ts';
+import type { JsonDescriberId } from '../../contract/documents.ts';
+import { keysOf } from '../../contract/records.ts';
 import type { ValidateFunction } from 'ajv';
 import { checkDataPackage, checkOpenApi } from './descriptions.ts';
-import { Faults, TYPES, expectRepresentation, expectResponse, isObject, marketCsvFilename } from './expect.ts';
+import { Faults, TYPES, expectRepresentation, expectResponse, isObject, marketCsvFilename, readJsonBody } from './expect.ts';
 import type { Probe } from './http.ts';
 import { checkDeploymentLinks } from './links.ts';
 import { checkManifest } from './manifest.ts';
@@ -126,8 +128,8 @@ const MARKET_CHECKS: readonly Entry<OnMarket>[] = [
     'JSON',
     async (f, [m, { probe, validateProfile }]) => {
       const links = isObject(m.entry.links) ? m.entry.links : {};
-      f.expect(links.json === `${probe.baseUrl}/api/markets/${m.id}`, `index links.json of ${m.id} is ${JSON.stringify(links.json)}`);
-      const profile = checkProfile(f, await probe.fetch(`/api/markets/${m.id}`), m.id, validateProfile, probe.baseUrl);
+      f.expect(links.json === `${probe.baseUrl}${ENDPOINTS.profile.path(m.id)}`, `index links.json of ${m.id} is ${JSON.stringify(links.json)}`);
+      const profile = checkProfile(f, await probe.fetch(ENDPOINTS.profile.path(m.id)), m.id, validateProfile, probe.baseUrl);
       m.profile = profile;
       if (profile === undefined) return undefined;
       const p = isObject(profile.doc.profile) ? profile.doc.profile : {};
@@ -144,8 +146,8 @@ const MARKET_CHECKS: readonly Entry<OnMarket>[] = [
     'CSV',
     async (f, [m, { probe }]) => {
       const links = isObject(m.entry.links) ? m.entry.links : {};
-      f.expect(links.csv === `${probe.baseUrl}/api/markets/${m.id}/csv`, `index links.csv of ${m.id} is ${JSON.stringify(links.csv)}`);
-      const path = `/api/markets/${m.id}/csv`;
+      f.expect(links.csv === `${probe.baseUrl}${ENDPOINTS.marketCsv.path(m.id)}`, `index links.csv of ${m.id} is ${JSON.stringify(links.csv)}`);
+      const path = ENDPOINTS.marketCsv.path(m.id);
       const res = await probe.fetch(path);
       if (!expectResponse(f, res, 200, TYPES.csv)) return undefined;
       expectRepresentation(f, res);
@@ -162,7 +164,7 @@ const MARKET_CHECKS: readonly Entry<OnMarket>[] = [
     'series',
     async (f, [m, { probe, validateSeries }]) => {
       const links = isObject(m.entry.links) ? m.entry.links : {};
-      f.expect(links.series === `${probe.baseUrl}/api/markets/${m.id}/series`, `index links.series of ${m.id} is ${JSON.stringify(links.series)}`);
+      f.expect(links.series === `${probe.baseUrl}${ENDPOINTS.series.path(m.id)}`, `index links.series of ${m.id} is ${JSON.stringify(links.series)}`);
       m.seriesRows = await checkSeries(probe, f, m.id, validateSeries, m.profile);
       return m.seriesRows;
     },
@@ -183,58 +185,75 @@ const MARKET_CHECKS: readonly Entry<OnMarket>[] = [
 
 /** The resources whose ETags and compression are checked: the index, the bulk CSV, the descriptions, and each market's JSON and CSV. */
 const representations = (ids: readonly string[]): string[] => [
-  '/api/markets',
-  '/api/markets/csv',
-  '/api/schema/market-profile',
-  '/api/openapi',
-  '/api/datapackage',
-  ...ids.flatMap((id) => [`/api/markets/${id}`, `/api/markets/${id}/csv`]),
+  ENDPOINTS.index.path,
+  ENDPOINTS.bulkCsv.path,
+  ENDPOINTS.profileSchema.path,
+  ENDPOINTS.openApi.path,
+  ENDPOINTS.dataPackage.path,
+  ...ids.flatMap((id) => [ENDPOINTS.profile.path(id), ENDPOINTS.marketCsv.path(id)]),
 ];
+
+/** What verify does with a JSON kind's served schema once it compiles; returns what a PASS says. */
+type SchemaUse = (f: Faults, found: Found, validate: ValidateFunction) => Promise<string>;
+
+/** Keeps the compiled schema for the checks that read its documents later. */
+const keptFor =
+  (key: 'validateProfile' | 'validateSeries' | 'validateVintages'): SchemaUse =>
+  async (_f, found, validate) => {
+    found[key] = validate;
+    return 'served, draft-07, compiles with Ajv';
+  };
+
+/** Validates every document of the kind as served (a service path once, a market path for each market of the index): for a kind no other check reads. */
+const validatesEach =
+  (id: JsonDescriberId): SchemaUse =>
+  async (f, { probe, facts }, validate) => {
+    const documents = describedDocuments(id, facts.ids);
+    for (const { path } of documents) {
+      const res = await probe.fetch(path);
+      if (expectResponse(f, res, 200, TYPES.json)) for (const fault of schemaFaults(validate, readJsonBody(f, res), path)) f.add(fault);
+    }
+    const what = documents.length === 1 ? `${documents[0]?.path ?? ''} validates` : `${documents.length} documents validate`;
+    return `served, compiles, and ${what} against it`;
+  };
+
+/**
+ * Each JSON kind's schema, by its describer's id in the order of DOCUMENTS: a kind without an entry does not compile. The
+ * profile, series and vintage schemas serve the checks that read those documents; the index's documents are validated
+ * here, as a new kind's are (`validatesEach`).
+ */
+const SCHEMA_USES: { readonly [K in JsonDescriberId]: SchemaUse } = {
+  profileSchema: keptFor('validateProfile'),
+  indexSchema: validatesEach('indexSchema'),
+  seriesSchema: keptFor('validateSeries'),
+  vintagesSchema: keptFor('validateVintages'),
+};
 
 /** Everything after the index, in report order. */
 const CHECKS: readonly Entry<Found>[] = [
-  check(
-    'schema /api/schema/market-profile',
-    async (f, found) => {
-      found.validateProfile = await servedSchema(found.probe, f, '/api/schema/market-profile');
-    },
-    () => 'served, draft-07, compiles with Ajv',
+  ...keysOf(SCHEMA_USES).map((id) =>
+    check(
+      `schema ${ENDPOINTS[id].path}`,
+      async (f, found) => {
+        const validate = await servedSchema(found.probe, f, ENDPOINTS[id].path);
+        return validate === undefined ? undefined : SCHEMA_USES[id](f, found, validate);
+      },
+      (detail) => detail ?? '',
+    ),
   ),
   check(
-    'schema /api/schema/market-index',
-    async (f, { probe, indexDoc }) => {
-      const validate = await servedSchema(probe, f, '/api/schema/market-index');
-      if (validate !== undefined) for (const fault of schemaFaults(validate, indexDoc, '/api/markets')) f.add(fault);
-    },
-    () => 'served, compiles, and the index validates against it',
-  ),
-  check(
-    'schema /api/schema/market-series',
-    async (f, found) => {
-      found.validateSeries = await servedSchema(found.probe, f, '/api/schema/market-series');
-    },
-    () => 'served, draft-07, compiles with Ajv',
-  ),
-  check(
-    'schema /api/schema/vintages',
-    async (f, found) => {
-      found.validateVintages = await servedSchema(found.probe, f, '/api/schema/vintages');
-    },
-    () => 'served, draft-07, compiles with Ajv',
-  ),
-  check(
-    'descriptor /api/schema/market-csv',
+    `descriptor ${ENDPOINTS.csvDescriptor.path}`,
     (f, { probe }) => checkDescriptor(probe, f),
     () => 'eleven columns in contract order, types and constants',
   ),
   check(
-    'OpenAPI /api/openapi',
+    `OpenAPI ${ENDPOINTS.openApi.path}`,
     (f, { probe, facts }) => checkOpenApi(probe, f, facts.ids),
     (described) =>
       `OpenAPI 3.1, ${described ?? 0} paths each answering its declared content type, the market ids of the index, the served schemas as components`,
   ),
   check(
-    'Data Package /api/datapackage',
+    `Data Package ${ENDPOINTS.dataPackage.path}`,
     (f, { probe, facts }) => checkDataPackage(probe, f, facts.ids),
     (pkg) => `tabular-data-package, ${pkg?.resources ?? 0} CSV resources whose bytes (${pkg?.bytes ?? 0} in all) and SHA-256 equal what is served`,
   ),
@@ -274,13 +293,13 @@ const CHECKS: readonly Entry<Found>[] = [
     ),
   ),
   check(
-    'vintages /api/vintages',
+    `vintages ${ENDPOINTS.vintages.path}`,
     (f, { probe, validateVintages, indexDoc }) => checkVintages(probe, f, validateVintages, indexDoc),
     (found) =>
       `${found?.vintages ?? 0} snapshots, the current one first; ${found?.documents ?? 0} documents, each 200 with Cache-Control immutable (the current one's once archived)`,
   ),
   check(
-    'download /api/download',
+    `download ${ENDPOINTS.download.path}`,
     (f, { probe, facts }) =>
       checkDownload(
         probe,
@@ -332,7 +351,7 @@ const CHECKS: readonly Entry<Found>[] = [
 
 /** The index comes first: without its market ids there is nothing else to check. */
 const INDEX_CHECK: Check<Probe, Awaited<ReturnType<typeof checkIndex>>> = {
-  name: 'index /api/markets',
+  name: `index ${ENDPOINTS.index.path}`,
   body: (f, probe) => checkIndex(probe, f),
   detail: (index) => `${index?.facts?.ids.length ?? 0} markets, application/json, constants, sorted unique ids`,
 };

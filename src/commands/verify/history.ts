@@ -1,6 +1,7 @@
 // The checks of what analysts and mirrors take whole: each market's series tied to its profile, the bulk series, the vintages at their immutable addresses, and the zip against the bytes served.
 import { createHash } from 'node:crypto';
-import type { EndpointRecord } from '../../contract/endpoints.ts';
+import { API_PREFIX, type EndpointRecord } from '../../contract/endpoints.ts';
+import { PATHS } from '../../contract/paths.ts';
 import type { ValidateFunction } from 'ajv';
 import {
   DOWNLOAD_FILENAME,
@@ -35,7 +36,7 @@ export async function checkSeries(
   validate: ValidateFunction | undefined,
   profile: Profile | undefined,
 ): Promise<string[][] | undefined> {
-  const path = `/api/markets/${id}/series`;
+  const path = PATHS.series(id);
   const res = await probe.fetch(path);
   if (!expectResponse(f, res, 200, TYPES.json)) return undefined;
   expectRepresentation(f, res);
@@ -161,17 +162,17 @@ export async function checkVintages(
   validate: ValidateFunction | undefined,
   indexDoc: unknown,
 ): Promise<{ vintages: number; documents: number }> {
-  const res = await probe.fetch('/api/vintages');
+  const res = await probe.fetch(PATHS.vintages);
   if (!expectResponse(f, res, 200, TYPES.json)) return { vintages: 0, documents: 0 };
   expectRepresentation(f, res);
   const doc = readJsonBody(f, res);
   if (!isObject(doc)) return { vintages: 0, documents: 0 };
-  if (validate !== undefined) for (const fault of schemaFaults(validate, doc, '/api/vintages')) f.add(fault);
+  if (validate !== undefined) for (const fault of schemaFaults(validate, doc, PATHS.vintages)) f.add(fault);
   const vintages = Array.isArray(doc.vintages) ? doc.vintages.filter(isObject) : [];
   const first = vintages[0];
   f.expect(
     first?.current === true && isObject(indexDoc) && first.snapshotDate === indexDoc.generatedAt,
-    `/api/vintages does not list the current snapshot (${isObject(indexDoc) ? String(indexDoc.generatedAt) : '?'}) first`,
+    `${PATHS.vintages} does not list the current snapshot (${isObject(indexDoc) ? String(indexDoc.generatedAt) : '?'}) first`,
   );
   const documents = vintages.flatMap((v) => {
     // A vintage without a date string is the schema's fault, named above.
@@ -183,7 +184,7 @@ export async function checkVintages(
       if (typeof d.link !== 'string') return false;
       const expected = probe.baseUrl + d.path;
       if (d.link === expected) return true;
-      f.add(`/api/vintages: the snapshot of ${date} links ${d.name} to ${d.link}, not ${expected}`);
+      f.add(`${PATHS.vintages}: the snapshot of ${date} links ${d.name} to ${d.link}, not ${expected}`);
       return false;
     });
   });
@@ -201,9 +202,9 @@ export async function checkVintages(
   return { vintages: vintages.length, documents: documents.length };
 }
 
-/** The path a zip entry's name mirrors: markets/x.json → /api/markets/x, markets/x.csv → /api/markets/x/csv. */
+/** The path a zip entry's name mirrors, below the API's prefix: markets/x.json → <prefix>/markets/x, markets/x.csv → <prefix>/markets/x/csv. */
 const pathOfEntry = (name: string): string | undefined =>
-  name.endsWith('.json') ? `/api/${name.slice(0, -5)}` : name.endsWith('.csv') ? `/api/${name.slice(0, -4)}/csv` : undefined;
+  name.endsWith('.json') ? `${API_PREFIX}/${name.slice(0, -5)}` : name.endsWith('.csv') ? `${API_PREFIX}/${name.slice(0, -4)}/csv` : undefined;
 
 /** An entry's bytes, or the ZipReadError that says why the archive cannot give them. */
 function readEntry(entry: ArchiveEntry): Buffer | ZipReadError {
@@ -215,7 +216,7 @@ function readEntry(entry: ArchiveEntry): Buffer | ZipReadError {
   }
 }
 
-const unreadable = (error: ZipReadError): string => `/api/download is not a readable zip: ${error.message}`;
+const unreadable = (error: ZipReadError): string => `${PATHS.download} is not a readable zip: ${error.message}`;
 
 /** The folder the download unpacks into: the download's name and a snapshot date. */
 const DOWNLOAD_FOLDER = new RegExp(`^${downloadFolder('[0-9]{4}-[0-9]{2}-[0-9]{2}').replaceAll('.', '\\.')}/$`);
@@ -227,7 +228,7 @@ const DOWNLOAD_FOLDER = new RegExp(`^${downloadFolder('[0-9]{4}-[0-9]{2}-[0-9]{2
  * archive holds is never all in memory, and no entry is larger than an answer may be.
  */
 export async function checkDownload(probe: Probe, f: Faults, mustHold: readonly string[]): Promise<number> {
-  const res = await probe.fetch('/api/download');
+  const res = await probe.fetch(PATHS.download);
   if (!expectResponse(f, res, 200, TYPES.zip)) return 0;
   expectRepresentation(f, res);
   expectAttachment(f, res, DOWNLOAD_FILENAME);
@@ -243,11 +244,11 @@ export async function checkDownload(probe: Probe, f: Faults, mustHold: readonly 
   const tops = [...new Set(entries.map((entry) => (entry.name.includes('/') ? `${entry.name.split('/')[0] ?? ''}/` : entry.name)))];
   const folder = (tops.find((top) => DOWNLOAD_FOLDER.test(top)) ?? '').slice(0, -1);
   if (tops.length !== 1 || folder === '')
-    f.add(`/api/download unpacks into ${tops.length} top-level entries (${tops.slice(0, 3).join(', ')}), not one folder named for the snapshot`);
+    f.add(`${PATHS.download} unpacks into ${tops.length} top-level entries (${tops.slice(0, 3).join(', ')}), not one folder named for the snapshot`);
   const inFolder = entries.filter((entry) => folder !== '' && entry.name.startsWith(`${folder}/`));
   const within = (entry: ArchiveEntry): string => entry.name.slice(folder.length + 1);
   const readme = inFolder.find((entry) => within(entry) === README_ENTRY);
-  if (readme === undefined) f.add(`/api/download has no ${README_ENTRY}`);
+  if (readme === undefined) f.add(`${PATHS.download} has no ${README_ENTRY}`);
   else {
     const read = readEntry(readme);
     if (read instanceof ZipReadError) f.add(unreadable(read));
@@ -278,6 +279,6 @@ export async function checkDownload(probe: Probe, f: Faults, mustHold: readonly 
   );
   for (const fault of answers) if (fault !== undefined) f.add(fault);
   const held = new Set(files.map((entry) => pathOfEntry(within(entry))));
-  for (const path of mustHold) f.expect(held.has(path), `/api/download does not hold ${path}`);
+  for (const path of mustHold) f.expect(held.has(path), `${PATHS.download} does not hold ${path}`);
   return files.length;
 }

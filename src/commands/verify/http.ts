@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { ENDPOINTS, type AnyEndpoint } from '../../contract/endpoints.ts';
+import { ENDPOINT_LIST, pathAt, type EndpointId } from '../../contract/endpoints.ts';
 import { MARKETS_ASSUMED, answerCeiling, ceilingWords, type AnswerKind } from '../../contract/untrusted.ts';
 
 export interface Fetched {
@@ -41,7 +41,7 @@ export interface Probe {
   markets: number;
   /** The most bytes an answer at this path (below the base URL) may have, and why: its kind's ceiling, or its file's size in a build's manifest. */
   limitOf(path: string): { bytes: number; words: string };
-  /** `target` is a path below the base URL ("/api/markets") or an absolute URL. */
+  /** `target` is a path below the base URL (a record's path) or an absolute URL. */
   fetch(target: string, options?: FetchOptions): Promise<Fetched>;
   close(): void;
 }
@@ -58,20 +58,19 @@ export interface ProbeOptions {
   sizes?: ReadonlyMap<string, number>;
 }
 
+/** A record's answer kind is its id: an endpoint without a ceiling in untrusted.ts does not compile here. */
+const ceilingOf = (id: EndpointId): AnswerKind => id;
+
 /** Every endpoint's path as a pattern (a market id or a date matches one segment), most literal first; pages and anything else are `page`. */
 const KINDS: readonly { pattern: RegExp; kind: AnswerKind }[] = (() => {
   const segment = '\u0000';
-  const records: readonly [string, AnyEndpoint][] = Object.entries(ENDPOINTS);
-  const paths = records.map(([id, record]): [string, string] => {
-    const path = record.path as string | ((a: string, b?: string) => string);
-    return [id, typeof path === 'string' ? path : path(segment, segment)];
-  });
+  const paths = ENDPOINT_LIST.map(([id, record]): [EndpointId, string] => [id, pathAt(record, segment, segment)]);
   const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replaceAll(segment, '[^/]+');
   return (
     paths
       // Fewer segments left open first, then the longer literal: /api/vintages/{date}/markets/csv before …/markets/{id}.
       .sort(([, a], [, b]) => a.split(segment).length - b.split(segment).length || b.length - a.length)
-      .map(([id, path]) => ({ pattern: new RegExp(`^${escape(path)}$`), kind: id as AnswerKind }))
+      .map(([id, path]) => ({ pattern: new RegExp(`^${escape(path)}$`), kind: ceilingOf(id) }))
   );
 })();
 

@@ -1,4 +1,6 @@
 // Link resolution for `verify`: every link of the JSON bodies and the pages must reach a 200 on this deployment (and its #fragment must exist).
+import { API_PREFIX } from '../../contract/endpoints.ts';
+import { PATHS } from '../../contract/paths.ts';
 import { Faults, TYPES, isObject } from './expect.ts';
 import { headerValue, type Probe } from './http.ts';
 import type { Profile } from './resources.ts';
@@ -87,8 +89,8 @@ export interface LinkSources {
  * links of those pages; then resolved by checkLinks.
  */
 export async function checkDeploymentLinks(probe: Probe, f: Faults, from: LinkSources): Promise<string> {
-  const links: [string, string][] = [...jsonLinks(from.indexDoc, '/api/markets')];
-  for (const p of from.profiles) links.push(...jsonLinks(p.doc, `/api/markets/${p.id}`));
+  const links: [string, string][] = [...jsonLinks(from.indexDoc, PATHS.index)];
+  for (const p of from.profiles) links.push(...jsonLinks(p.doc, PATHS.profile(p.id)));
   // A problem's type names where the error is documented, and a market_not_found points at the index.
   for (const p of from.problems)
     for (const key of ['type', 'index']) {
@@ -100,7 +102,7 @@ export async function checkDeploymentLinks(probe: Probe, f: Faults, from: LinkSo
   const pages = new Map(from.pages.map((p) => [p.url, p.html]));
   for (const href of fromJson) {
     const url = href.split('#')[0] ?? href;
-    if (!url.startsWith(`${probe.baseUrl}/`) || pages.has(url) || url.includes('/api/')) continue;
+    if (!url.startsWith(`${probe.baseUrl}/`) || pages.has(url) || url.includes(`${API_PREFIX}/`)) continue;
     const res = await probe.fetch(url, { keep: (headers) => headers['content-type'] === TYPES.html });
     if (res.status === 200 && res.headers['content-type'] === TYPES.html) pages.set(url, res.body.toString('utf8'));
   }

@@ -1,4 +1,6 @@
 // The HTTP checks of `verify`: error shapes, ETag revalidation and compression negotiation, on what the deployment answers.
+import { API_PREFIX } from '../../contract/endpoints.ts';
+import { PATHS } from '../../contract/paths.ts';
 import { Faults, TYPES, PROBE_UNKNOWN_MARKET, decoded, requestText, expectResponse, isObject, readJsonBody, varies } from './expect.ts';
 import { headerValue, type Probe, type Fetched } from './http.ts';
 
@@ -19,7 +21,7 @@ export async function checkErrors(
 ): Promise<{ checks: { name: string; faults: Faults; detail: string }[]; problems: Record<string, unknown>[] }> {
   const problems: Record<string, unknown>[] = [];
   const market = new Faults();
-  for (const path of [`/api/markets/${PROBE_UNKNOWN_MARKET}`, `/api/markets/${PROBE_UNKNOWN_MARKET}/csv`]) {
+  for (const path of [PATHS.profile(PROBE_UNKNOWN_MARKET), PATHS.marketCsv(PROBE_UNKNOWN_MARKET)]) {
     const doc = expectProblem(market, await probe.fetch(path), 404, 'market_not_found');
     if (doc === undefined) continue;
     problems.push(doc);
@@ -28,12 +30,12 @@ export async function checkErrors(
     market.expect(doc.marketId === PROBE_UNKNOWN_MARKET, `GET ${path}: marketId is ${JSON.stringify(doc.marketId)}, expected the requested id echoed`);
   }
   const path = new Faults();
-  const notFound = expectProblem(path, await probe.fetch('/api/verify-no-such-path'), 404, 'not_found');
+  const notFound = expectProblem(path, await probe.fetch(`${API_PREFIX}/verify-no-such-path`), 404, 'not_found');
   if (notFound !== undefined) problems.push(notFound);
   const page = await probe.fetch('/verify-no-such-page');
   path.expect(page.status === 404, `GET /verify-no-such-page answered ${page.status}, expected 404`);
   const method = new Faults();
-  for (const target of ['/api/markets', `/api/markets/${knownIds[0] ?? PROBE_UNKNOWN_MARKET}`]) {
+  for (const target of [PATHS.index, PATHS.profile(knownIds[0] ?? PROBE_UNKNOWN_MARKET)]) {
     const res = await probe.fetch(target, { method: 'POST', headers: { 'Content-Length': '0' } });
     const doc = expectProblem(method, res, 405, 'method_not_allowed');
     if (doc !== undefined) problems.push(doc);

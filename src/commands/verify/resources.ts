@@ -1,5 +1,6 @@
 // The resource checks of `verify`: index, schemas, each market's JSON, CSV and page, and the bulk CSV, read from what is served.
 import type { EndpointRecord } from '../../contract/endpoints.ts';
+import { PATHS } from '../../contract/paths.ts';
 import type { ValidateFunction } from 'ajv';
 import { compilePublished } from '../../validate/contract-checks.ts';
 import { CsvSyntaxError, parseCsv } from '../../contract/csv-format.ts';
@@ -31,31 +32,31 @@ const CONSTANTS = (f: Faults, doc: Record<string, unknown>, what: string): void 
 };
 
 export async function checkIndex(probe: Probe, f: Faults): Promise<{ res: Fetched; facts?: IndexFacts; doc?: unknown }> {
-  const res = await probe.fetch('/api/markets');
+  const res = await probe.fetch(PATHS.index);
   if (!expectResponse(f, res, 200, TYPES.json)) return { res };
   expectRepresentation(f, res);
   const doc = readJsonBody(f, res);
   if (!isObject(doc)) {
-    f.add('/api/markets is not a JSON object');
+    f.add(`${PATHS.index} is not a JSON object`);
     return { res };
   }
-  CONSTANTS(f, doc, '/api/markets');
+  CONSTANTS(f, doc, PATHS.index);
   const markets = Array.isArray(doc.markets) ? doc.markets.filter(isObject) : [];
-  f.expect(Array.isArray(doc.markets) && markets.length === doc.markets.length && markets.length > 0, '/api/markets has no "markets" array of objects');
-  f.expect(doc.count === markets.length, `/api/markets count is ${JSON.stringify(doc.count)} but lists ${markets.length} markets`);
+  f.expect(Array.isArray(doc.markets) && markets.length === doc.markets.length && markets.length > 0, `${PATHS.index} has no "markets" array of objects`);
+  f.expect(doc.count === markets.length, `${PATHS.index} count is ${JSON.stringify(doc.count)} but lists ${markets.length} markets`);
   const ids = markets.map((m) => String(m.id));
   f.expect(
     ids.every((id) => /^us-[a-z]{2}-[a-z0-9]+(-[a-z0-9]+)*$/.test(id)),
-    `/api/markets lists ids not of the form us-<state>-<slug>: ${ids.filter((id) => !/^us-[a-z]{2}-[a-z0-9-]+$/.test(id)).join(', ')}`,
+    `${PATHS.index} lists ids not of the form us-<state>-<slug>: ${ids.filter((id) => !/^us-[a-z]{2}-[a-z0-9-]+$/.test(id)).join(', ')}`,
   );
-  f.expect(new Set(ids).size === ids.length, '/api/markets lists a market twice');
+  f.expect(new Set(ids).size === ids.length, `${PATHS.index} lists a market twice`);
   f.expect(
     ids.every((id, i) => i === 0 || (ids[i - 1] ?? '') < id),
-    '/api/markets is not sorted by id',
+    `${PATHS.index} is not sorted by id`,
   );
   for (const m of markets) {
     const links = isObject(m.links) ? m.links : {};
-    for (const key of ['json', 'csv', 'html']) f.expect(typeof links[key] === 'string', `/api/markets: market ${String(m.id)} has no links.${key}`);
+    for (const key of ['json', 'csv', 'html']) f.expect(typeof links[key] === 'string', `${PATHS.index}: market ${String(m.id)} has no links.${key}`);
   }
   const links = isObject(doc.links) ? Object.fromEntries(Object.entries(doc.links).filter((e): e is [string, string] => typeof e[1] === 'string')) : {};
   return { res, doc, facts: { ids, entries: new Map(markets.map((m) => [String(m.id), m])), links } };
@@ -92,30 +93,30 @@ export const schemaFaults = (validate: ValidateFunction, doc: unknown, what: str
 
 /** docs/contract.md 2.7: the descriptor lists the eleven columns in order, with their types and constants. */
 export async function checkDescriptor(probe: Probe, f: Faults): Promise<void> {
-  const res = await probe.fetch('/api/schema/market-csv');
+  const res = await probe.fetch(PATHS.csvDescriptor);
   if (!expectResponse(f, res, 200, TYPES.json)) return;
   expectRepresentation(f, res);
   const doc = readJsonBody(f, res);
   if (!isObject(doc)) return;
   f.expect(
     doc.schemaVersion === '1' && doc.format === 'text/csv' && doc.encoding === 'utf-8' && doc.lineTerminator === 'CRLF' && doc.quoting === 'RFC 4180',
-    '/api/schema/market-csv: schemaVersion, format, encoding, lineTerminator or quoting differs from docs/contract.md 2.7',
+    `${PATHS.csvDescriptor}: schemaVersion, format, encoding, lineTerminator or quoting differs from docs/contract.md 2.7`,
   );
   const columns = Array.isArray(doc.columns) ? doc.columns.filter(isObject) : [];
   f.expect(
     columns.map((c) => c.name).join(',') === CSV_COLUMNS.join(','),
-    `/api/schema/market-csv columns are ${columns.map((c) => String(c.name)).join(',')}, expected ${CSV_COLUMNS.join(',')}`,
+    `${PATHS.csvDescriptor} columns are ${columns.map((c) => String(c.name)).join(',')}, expected ${CSV_COLUMNS.join(',')}`,
   );
   for (const c of columns) {
     f.expect(
       c.type === (c.name === 'value' ? 'number' : 'string') && c.required === true,
-      `/api/schema/market-csv column ${String(c.name)}: type ${String(c.type)}, required ${String(c.required)}`,
+      `${PATHS.csvDescriptor} column ${String(c.name)}: type ${String(c.type)}, required ${String(c.required)}`,
     );
   }
   const byName = new Map(columns.map((c) => [c.name, c]));
   f.expect(
     byName.get('production_mode')?.const === 'static-fixture' && byName.get('live_data')?.const === 'false',
-    '/api/schema/market-csv: production_mode / live_data constants are not "static-fixture" / "false"',
+    `${PATHS.csvDescriptor}: production_mode / live_data constants are not "static-fixture" / "false"`,
   );
 }
 

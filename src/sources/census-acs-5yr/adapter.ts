@@ -5,11 +5,8 @@ import type { MarketDefinition } from '../../contract/markets.ts';
 import type { Comparison, Qualifier } from '../../contract/schemas.ts';
 import { arrayElementLines, numeric, parseJson, roundTo, text } from '../parse.ts';
 import type { ComparisonSeries, MetricSeries, MissingValue, Observation, ReadFixture, SeriesPoint, ValueNote } from '../source.ts';
-import { ANNOTATIONS, PLACES, QUERIES, SOURCE_ID, STATES, answerHeader, marginOf, type Estimate, type Query } from './format.ts';
-import { keysOf } from '../../contract/records.ts';
-
-export type AcsMetric =
-  'medianGrossRent' | 'medianHouseholdIncome' | 'medianHomeValue' | 'medianOwnerCostsWithMortgage' | 'homeownershipRate' | 'vacancyRate' | 'housingUnits';
+import { ANNOTATIONS, PLACES, SOURCE_ID, STATES, answerHeader, marginOf, type Estimate, type Queries, type Query } from './format.ts';
+import type { AcsMetricSpec, Reading } from './metrics.ts';
 
 /** One cell of a row: a number, or why the file gives none. */
 type Cell = { value: number } | { absent: string };
@@ -162,21 +159,6 @@ export function openEndedNote(field: string, value: number): string {
   return `Published as "${q.publishedAs}": the median lies in the open-ended ${more ? 'top' : 'bottom'} interval, so the Census API writes ${value} and gives no margin of error; the true median is ${q.edge.toLocaleString('en-US')} or ${more ? 'more' : 'less'}.`;
 }
 
-/** How each metric is read from a row: one estimate as published, or a share of two published counts. */
-type Reading = { estimate: Estimate } | { share: readonly [part: Estimate, whole: Estimate]; of: string };
-
-export const READINGS: Readonly<Record<AcsMetric, Reading>> = {
-  medianGrossRent: { estimate: 'B25064_001E' },
-  medianHouseholdIncome: { estimate: 'B19013_001E' },
-  medianHomeValue: { estimate: 'B25077_001E' },
-  medianOwnerCostsWithMortgage: { estimate: 'B25088_002E' },
-  homeownershipRate: { share: ['B25003_002E', 'B25002_002E'], of: 'occupied housing units' },
-  vacancyRate: { share: ['B25002_003E', 'B25001_001E'], of: 'housing units' },
-  housingUnits: { estimate: 'B25001_001E' },
-};
-
-const ACS_METRICS: AcsMetric[] = keysOf(READINGS);
-
 function figureOf(row: ApiRow, reading: Reading): Figure {
   const cell = (field: Estimate): Cell => row.cells[field] ?? { absent: `${field} is not in the answer` };
   /** The margin of an estimate, where the answer gives it (an annotation or a null there leaves the estimate without one). */
@@ -216,7 +198,7 @@ function figureOf(row: ApiRow, reading: Reading): Figure {
 const placeKey = (m: MarketDefinition): string => `${m.placeGeoid.state}:${m.placeGeoid.place}`;
 
 /** The estimates a reading needs: the answer must hold them all for the figure to be read from it. */
-const estimatesOf = (reading: Reading): readonly Estimate[] => ('estimate' in reading ? [reading.estimate] : reading.share);
+export const estimatesOf = (reading: Reading): readonly Estimate[] => ('estimate' in reading ? [reading.estimate] : reading.share);
 const holds = (query: Query, reading: Reading): boolean => estimatesOf(reading).every((e) => query.estimates.includes(e));
 
 /** A figure as a point of a series (none where the row gives none). */
@@ -237,17 +219,21 @@ const pointOf = (period: string, figure: Figure | undefined): SeriesPoint[] =>
  * estimate) the nation's; and each metric's series: the earlier period's figure too where its answers hold the
  * estimate, with the state's. A market without a value is missing with what the file said.
  */
-export function readPlaceAnswers(
+export function readPlaceAnswers<M extends string>(
   read: ReadFixture,
   markets: readonly MarketDefinition[],
   vintage: string,
+  metrics: readonly AcsMetricSpec<M>[],
+  queries: Queries,
 ): {
-  observations: Observation<AcsMetric>[];
-  missing: MissingValue<AcsMetric>[];
-  notes: ValueNote<AcsMetric>[];
-  series: MetricSeries<AcsMetric>[];
+  observations: Observation<M>[];
+  missing: MissingValue<M>[];
+  notes: ValueNote<M>[];
+  series: MetricSeries<M>[];
   skipped: number;
 } {
+  // The metrics read from the rows; a derived one is computed from them after the load (src/sources/derive.ts).
+  const readings = metrics.flatMap((m) => (m.reading === undefined ? [] : [[m.id, m.reading] as const]));
   const byPlace = new Map(markets.map((m) => [placeKey(m), m]));
   const byState = new Map<string, MarketDefinition[]>();
   for (const m of markets) byState.set(m.placeGeoid.state, [...(byState.get(m.placeGeoid.state) ?? []), m]);
@@ -260,25 +246,25 @@ export function readPlaceAnswers(
     return ms === undefined ? undefined : `state ${key} (${ms[0]?.state ?? key})`;
   };
 
-  const places = readResponse(read, QUERIES.places, placeWanted);
-  const states = readResponse(read, QUERIES.states, stateWanted);
-  const nation = readResponse(read, QUERIES.nation, (key) => (key === '1' ? 'the United States' : undefined));
-  const earlierPlaces = readResponse(read, QUERIES.earlierPlaces, placeWanted);
-  const earlierStates = readResponse(read, QUERIES.earlierStates, stateWanted);
+  const places = readResponse(read, queries.places, placeWanted);
+  const states = readResponse(read, queries.states, stateWanted);
+  const nation = readResponse(read, queries.nation, (key) => (key === '1' ? 'the United States' : undefined));
+  const earlierPlaces = readResponse(read, queries.earlierPlaces, placeWanted);
+  const earlierStates = readResponse(read, queries.earlierStates, stateWanted);
   const nationRow = nation.rows.get('1');
-  if (nationRow === undefined) throw new FixtureError('missing_row', { file: QUERIES.nation.file }, 'no row for the United States (us 1)');
-  const earlier = QUERIES.earlierPlaces.vintage;
+  if (nationRow === undefined) throw new FixtureError('missing_row', { file: queries.nation.file }, 'no row for the United States (us 1)');
+  const earlier = queries.earlierPlaces.vintage;
 
-  const observations: Observation<AcsMetric>[] = [];
-  const missing: MissingValue<AcsMetric>[] = [];
-  const notes: ValueNote<AcsMetric>[] = [];
-  const series: MetricSeries<AcsMetric>[] = [];
+  const observations: Observation<M>[] = [];
+  const missing: MissingValue<M>[] = [];
+  const notes: ValueNote<M>[] = [];
+  const series: MetricSeries<M>[] = [];
   for (const market of markets) {
     const row = places.rows.get(placeKey(market));
     if (row === undefined) {
       // No line: the file has no row, which the load refuses (src/sources/checks.ts) rather than publish the metrics as missing.
       const reason = `the places answer has no row for state ${market.placeGeoid.state} place ${market.placeGeoid.place} (${market.placeName})`;
-      for (const metricId of ACS_METRICS) missing.push({ marketId: market.id, metricId, reason, origin: { file: PLACES } });
+      for (const [metricId] of readings) missing.push({ marketId: market.id, metricId, reason, origin: { file: PLACES } });
       continue;
     }
     const rowOf = (answer: { rows: Map<string, ApiRow> }, file: string, key: string, what: string): ApiRow => {
@@ -295,8 +281,7 @@ export function readPlaceAnswers(
     const stateRow = rowOf(states, STATES, market.placeGeoid.state, `state ${market.placeGeoid.state} (${market.state})`);
     const stateArea: Area = { level: 'state', name: stateRow.name, codes: { stateFips: market.placeGeoid.state }, states: [market.stateCode] };
     const nationArea: Area = { level: 'nation', name: nationRow.name, codes: {}, states: [] };
-    for (const metricId of ACS_METRICS) {
-      const reading = READINGS[metricId];
+    for (const [metricId, reading] of readings) {
       const figure = figureOf(row, reading);
       if ('absent' in figure) {
         missing.push({ marketId: market.id, metricId, reason: figure.absent, origin: row.origin });
@@ -306,7 +291,7 @@ export function readPlaceAnswers(
         notes.push({ marketId: market.id, metricId, note: openEndedNote(reading.estimate, figure.value) });
       }
       const state = figureOf(stateRow, reading);
-      const country = holds(QUERIES.nation, reading) ? figureOf(nationRow, reading) : undefined;
+      const country = holds(queries.nation, reading) ? figureOf(nationRow, reading) : undefined;
       const comparison = (level: Comparison['level'], code: string, name: string, f: Figure | undefined): Comparison[] =>
         f === undefined || 'absent' in f
           ? []
@@ -333,11 +318,11 @@ export function readPlaceAnswers(
         origin: row.origin,
       });
       // The series: the earlier period where its answers hold the estimate, then this one; the state's and the nation's beside.
-      const before = holds(QUERIES.earlierPlaces, reading)
-        ? figureOf(rowOf(earlierPlaces, QUERIES.earlierPlaces.file, placeKey(market), market.placeName), reading)
+      const before = holds(queries.earlierPlaces, reading)
+        ? figureOf(rowOf(earlierPlaces, queries.earlierPlaces.file, placeKey(market), market.placeName), reading)
         : undefined;
-      const stateBefore = holds(QUERIES.earlierStates, reading)
-        ? figureOf(rowOf(earlierStates, QUERIES.earlierStates.file, market.placeGeoid.state, `state ${market.placeGeoid.state} (${market.state})`), reading)
+      const stateBefore = holds(queries.earlierStates, reading)
+        ? figureOf(rowOf(earlierStates, queries.earlierStates.file, market.placeGeoid.state, `state ${market.placeGeoid.state} (${market.state})`), reading)
         : undefined;
       const around: ComparisonSeries[] = [
         { area: stateArea, points: [...pointOf(earlier, stateBefore), ...pointOf(vintage, state)] },

@@ -1,4 +1,5 @@
 // The Census Data API's ACS 5-year answers this source reads: the queries, the files they are written to, and the annotation values, for the adapter and the generator.
+import { listWords } from '../../contract/words.ts';
 import type { RemoteFile } from '../source.ts';
 
 /** The source's id, which names its fixtures folder too. */
@@ -28,10 +29,6 @@ const api = (year: number): string => `https://api.census.gov/data/${year}/acs/a
  * (B25002) and owner-occupied units (B25003; its total is B25002's occupied units, so the renters' row is not asked for).
  */
 export const ESTIMATES = ['B25064_001E', 'B19013_001E', 'B25077_001E', 'B25088_002E', 'B25001_001E', 'B25002_002E', 'B25002_003E', 'B25003_002E'] as const;
-/** The nation's: median household income, the one whose 2020-2024 national figure a public copy is held of. */
-export const NATION_ESTIMATES = ['B19013_001E'] as const;
-/** The earlier period's: median home value, whose 2015-2019 figure a public copy is held of for every market and state. */
-export const EARLIER_ESTIMATES = ['B25077_001E'] as const;
 
 export type Estimate = (typeof ESTIMATES)[number];
 /** The variable of an estimate's 90 % margin of error: B25064_001E's is B25064_001M. */
@@ -76,15 +73,45 @@ const queryOf = (file: string, year: number, estimates: readonly Estimate[], geo
   };
 };
 
-export const QUERIES = {
-  places: queryOf(PLACES, YEAR, ESTIMATES, PLACE_GEOGRAPHY, { for: 'place:*', in: 'state:*' }),
-  states: queryOf(STATES, YEAR, ESTIMATES, STATE_GEOGRAPHY, { for: 'state:*' }),
-  nation: queryOf(NATION, YEAR, NATION_ESTIMATES, NATION_GEOGRAPHY, { for: 'us:1' }),
-  earlierPlaces: queryOf(PLACES_EARLIER, EARLIER_YEAR, EARLIER_ESTIMATES, PLACE_GEOGRAPHY, { for: 'place:*', in: 'state:*' }),
-  earlierStates: queryOf(STATES_EARLIER, EARLIER_YEAR, EARLIER_ESTIMATES, STATE_GEOGRAPHY, { for: 'state:*' }),
-} as const satisfies Record<string, Query>;
+/** The five queries: the places' and the states' ask for the estimates a metric set reads, the nation's and the earlier period's for those its metrics are compared with there; each in the order of ESTIMATES. */
+export interface Queries {
+  places: Query;
+  states: Query;
+  nation: Query;
+  earlierPlaces: Query;
+  earlierStates: Query;
+}
 
-export const REMOTE: RemoteFile[] = Object.values(QUERIES).map((q) => ({ file: q.file, url: q.url }));
+/**
+ * The queries for a metric set: the estimates it reads, those it compares with the nation's and those it compares with
+ * the earlier period's. A set without a variable asks for none of its columns, so its files need not hold them.
+ */
+export function queriesFor(read: readonly Estimate[], nation: readonly Estimate[], earlier: readonly Estimate[]): Queries {
+  const asked = (estimates: readonly Estimate[]): Estimate[] => ESTIMATES.filter((e) => estimates.includes(e));
+  return {
+    places: queryOf(PLACES, YEAR, asked(read), PLACE_GEOGRAPHY, { for: 'place:*', in: 'state:*' }),
+    states: queryOf(STATES, YEAR, asked(read), STATE_GEOGRAPHY, { for: 'state:*' }),
+    nation: queryOf(NATION, YEAR, asked(nation), NATION_GEOGRAPHY, { for: 'us:1' }),
+    earlierPlaces: queryOf(PLACES_EARLIER, EARLIER_YEAR, asked(earlier), PLACE_GEOGRAPHY, { for: 'place:*', in: 'state:*' }),
+    earlierStates: queryOf(STATES_EARLIER, EARLIER_YEAR, asked(earlier), STATE_GEOGRAPHY, { for: 'state:*' }),
+  };
+}
+
+/** What `fetch` downloads for these queries. */
+export const remoteOf = (queries: Queries): RemoteFile[] => Object.values(queries).map((q) => ({ file: q.file, url: q.url }));
+
+/** The tables the queries read, as the dataset's name says them: "tables B25064, …; the nation's B19013; 2015-2019 B25077 of the places and states". */
+export function tablesOf(queries: Queries, vintage: string): string {
+  const tables = (q: Query): string[] => [...new Set(q.estimates.map((e) => e.slice(0, e.indexOf('_'))))];
+  const current = tables(queries.places);
+  const nation = tables(queries.nation);
+  const earlier = tables(queries.earlierPlaces);
+  return [
+    `ACS 5-year estimates ${vintage}, places and states: ${current.length === 1 ? 'table' : 'tables'} ${listWords(current)}`,
+    ...(nation.length === 0 ? [] : [`the nation's ${listWords(nation)}`]),
+    ...(earlier.length === 0 ? [] : [`${queries.earlierPlaces.vintage} ${listWords(earlier)} of the places and states`]),
+  ].join('; ');
+}
 
 /** The API's layout: the header row opens the array on the first line, one row per line, `]]` closing the last. */
 export const apiResponse = (rows: readonly (readonly (string | null)[])[]): string => `[${rows.map((r) => JSON.stringify(r)).join(',\n')}]`;

@@ -5,8 +5,7 @@ import type { MarketDefinition } from '../../contract/markets.ts';
 import { eachLine, numeric, splitCsvLine, text } from '../parse.ts';
 import type { MissingValue, Observation, ValueNote } from '../source.ts';
 import { COL, FIELDS, FILES, HEADER_START, SOURCE_ID, SURVEY, UNITS, YEAR } from './format.ts';
-
-export type BpsMetric = 'permits';
+import { PERMITS, type BpsMetric } from './metrics.ts';
 
 /** A code of so many digits, and the pattern that checks it. */
 const CODE = (digits: number): { digits: number; pattern: RegExp } => ({ digits, pattern: new RegExp(`^\\d{${digits}}$`) });
@@ -185,12 +184,12 @@ export function readPlaceFiles(read: (path: string) => string, markets: readonly
   for (const market of markets) {
     const result = permitsOf(market, rowsOf.get(market.id) ?? []);
     if ('missing' in result) {
-      missing.push({ marketId: market.id, metricId: 'permits', reason: result.missing, origin: { file: FILES.join(', ') } });
+      missing.push({ marketId: market.id, metricId: PERMITS, reason: result.missing, origin: { file: FILES.join(', ') } });
       continue;
     }
     observations.push({
       marketId: market.id,
-      metricId: 'permits',
+      metricId: PERMITS,
       value: result.units,
       asOf: survey,
       sourceId: SOURCE_ID,
@@ -202,7 +201,7 @@ export function readPlaceFiles(read: (path: string) => string, markets: readonly
       },
       origin: result.origin,
     });
-    if (market.counties !== undefined) notes.push({ marketId: market.id, metricId: 'permits', note: sumNote(market, market.counties) });
+    if (market.counties !== undefined) notes.push({ marketId: market.id, metricId: PERMITS, note: sumNote(market, market.counties) });
   }
   return { observations, missing, notes, skipped, survey };
 }

@@ -2,28 +2,15 @@
 import type { MarketDefinition } from '../../contract/markets.ts';
 import { loadedSource, readRetrieval } from '../parse.ts';
 import { defineSource, type ReadFixture, type SourceLoad } from '../source.ts';
-import { fileSurvey, readPlaceFiles, type BpsMetric } from './adapter.ts';
+import { fileSurvey, readPlaceFiles } from './adapter.ts';
+import { METRICS, type BpsMetric } from './metrics.ts';
 import { DIR, FILES, REMOTE, SOURCE_ID, fileOf } from './format.ts';
 
 export const censusBps = defineSource({
   sourceId: SOURCE_ID,
   // The first year of the annual place files the Census Bureau publishes.
   firstPeriod: '1980',
-  metrics: [
-    {
-      id: 'permits',
-      noun: 'building permits',
-      label: 'Building permits, new housing units authorized',
-      shortLabel: 'Permits',
-      unit: 'units',
-      decimals: 0,
-      range: [0, 1_000_000],
-      required: true,
-      definition:
-        "New privately-owned housing units authorized by building permits in the place over the survey year, all structure sizes, with the Census Bureau's imputation for months a permit office did not report (BPS annual place files; New York City: the sum of its five borough rows).",
-      margin: 'None: the survey publishes counts of permits (with its imputation for offices that did not report), without a margin of error.',
-    },
-  ],
+  metrics: METRICS,
   attribution: {
     sourceName: 'Building Permits Survey',
     agency: 'U.S. Census Bureau',

@@ -29,8 +29,10 @@ import { quarterSpan, type QuarterSpan } from './quarters.ts';
 
 export { FIRST_YEAR } from './quarters.ts';
 
-export type FhfaMetric = 'homePriceIndex' | 'homePriceChange';
-const METRICS: readonly FhfaMetric[] = ['homePriceIndex', 'homePriceChange'];
+import { METRICS, METRIC_OF, type FhfaMetric } from './metrics.ts';
+
+const INDEX = METRIC_OF.estimate;
+const CHANGE = METRIC_OF.change;
 
 interface Quarter {
   year: number;
@@ -214,7 +216,7 @@ function seriesOf(marketId: string, entry: Series, latest: Quarter): MetricSerie
     const row = entry.quarters.get(key);
     points.push({ period: quarterLabel(quarterOfKey(key)), value: row?.index, ...(row === undefined ? { noRow: true as const } : {}) });
   }
-  return { marketId, metricId: 'homePriceIndex', perYear: 4, points, firstRow: quarterLabel(quarterOfKey(firstRow)) };
+  return { marketId, metricId: INDEX, perYear: 4, points, firstRow: quarterLabel(quarterOfKey(firstRow)) };
 }
 
 /** The change of an index on the same quarter a year earlier, quarter by quarter, labelled "2024 Q4 to 2025 Q4", one decimal; a quarter without both values has none. */
@@ -237,7 +239,7 @@ const changeOf = (now: number, before: number): number => {
 };
 
 function changeSeriesOf(index: MetricSeries<FhfaMetric>): MetricSeries<FhfaMetric> {
-  return { marketId: index.marketId, metricId: 'homePriceChange', perYear: index.perYear, points: changePoints(index.points, index.perYear) };
+  return { marketId: index.marketId, metricId: CHANGE, perYear: index.perYear, points: changePoints(index.points, index.perYear) };
 }
 
 /** A state's or the nation's area, as the series documents name it: a state by the market's state FIPS code. */
@@ -329,7 +331,7 @@ export function readSeriesFile(source: string, master: string, markets: readonly
       .find((e) => e !== undefined);
     if (entry === undefined) {
       const reason = `${FILE.slice(DIR.length + 1)} has no series for ${describeCodes(market)}`;
-      for (const metricId of METRICS) missing.push({ marketId: market.id, metricId, reason, origin: { file: FILE } });
+      for (const { id: metricId } of METRICS) missing.push({ marketId: market.id, metricId, reason, origin: { file: FILE } });
       continue;
     }
     used.add(entry.code);
@@ -347,13 +349,13 @@ export function readSeriesFile(source: string, master: string, markets: readonly
     }
     if (latest === undefined) {
       const reason = `FHFA writes "-" for every quarter of ${label}: too few transactions for an index value`;
-      for (const metricId of METRICS) missing.push({ marketId: market.id, metricId, reason, origin: { file: FILE, line: entry.lastLine } });
+      for (const { id: metricId } of METRICS) missing.push({ marketId: market.id, metricId, reason, origin: { file: FILE, line: entry.lastLine } });
       continue;
     }
     latestOfAll = Math.max(latestOfAll, quarterKey(latest.year, latest.quarter));
     const base = { marketId: market.id, sourceId: SOURCE_ID, boundary };
     const index = latest.index ?? 0;
-    observations.push({ ...base, metricId: 'homePriceIndex', value: index, asOf: quarterLabel(latest), origin: { file: FILE, line: latest.line } });
+    observations.push({ ...base, metricId: INDEX, value: index, asOf: quarterLabel(latest), origin: { file: FILE, line: latest.line } });
     const around = [placeOf(market.stateCode, market), placeOf(NATION_ID, market)];
     const aroundSeries = around.map((p) => placeSeries(p, market));
     const history = { ...seriesOf(market.id, entry, latest), comparisons: aroundSeries.map((p) => p.index) };
@@ -364,7 +366,7 @@ export function readSeriesFile(source: string, master: string, markets: readonly
     if (yearBefore?.index === undefined) {
       missing.push({
         marketId: market.id,
-        metricId: 'homePriceChange',
+        metricId: CHANGE,
         reason:
           yearBefore === undefined
             ? `${label} has no row for ${quarterLabel(before)}, the quarter a year before ${quarterLabel(latest)}`
@@ -382,7 +384,7 @@ export function readSeriesFile(source: string, master: string, markets: readonly
     });
     observations.push({
       ...base,
-      metricId: 'homePriceChange',
+      metricId: CHANGE,
       value: changeOf(index, yearBefore.index),
       asOf,
       ...(comparisons.length === 0 ? {} : { comparisons }),

@@ -1,43 +1,16 @@
-// The FHFA House Price Index as a source: the metro and division all-transactions indexes of hpi_at_metro.csv beside the states' and the nation's of the master file, its two metrics, attribution and terms.
+// The FHFA House Price Index as a source: the metro and division all-transactions indexes of hpi_at_metro.csv beside the states' and the nation's of the master file, its metrics (metrics.ts), attribution and terms.
 import type { MarketDefinition } from '../../contract/markets.ts';
 import { loadedSource, readRetrieval } from '../parse.ts';
 import { defineSource, type ReadFixture, type SourceLoad } from '../source.ts';
-import { FIRST_YEAR, latestQuarterOf, quartersBySeries, readSeriesFile, type FhfaMetric } from './adapter.ts';
+import { FIRST_YEAR, latestQuarterOf, quartersBySeries, readSeriesFile } from './adapter.ts';
+import { METRICS, type FhfaMetric } from './metrics.ts';
 import { DIR, FILE, MASTER, SOURCE_ID, URL_MASTER, URL_METRO } from './format.ts';
 import { masterPeriodsBySeries } from './master.ts';
 
 export const fhfaHpi = defineSource({
   sourceId: SOURCE_ID,
   firstPeriod: `${FIRST_YEAR} Q1`,
-  metrics: [
-    {
-      id: 'homePriceIndex',
-      noun: 'the house price index',
-      label: 'House price index, all transactions, 1995 Q1 = 100',
-      shortLabel: 'Price index',
-      unit: 'index',
-      unitWords: '1995 Q1 = 100',
-      decimals: 2,
-      range: [1, 10_000],
-      required: true,
-      definition:
-        'FHFA all-transactions house price index of the metro area, or of the metropolitan division holding the city where FHFA divides the metro: latest quarter, not seasonally adjusted, 1995 Q1 = 100.',
-      margin: 'None: FHFA publishes a standard error of each index value, not a margin of error, and it is not served.',
-    },
-    {
-      id: 'homePriceChange',
-      noun: 'the year-over-year house price change',
-      label: 'House price change, year over year',
-      shortLabel: 'Price change',
-      unit: '%',
-      unitWords: '% on a year earlier',
-      decimals: 1,
-      range: [-50, 100],
-      required: true,
-      definition: 'Change of the house price index from the same quarter a year earlier.',
-      margin: 'None: the change between two published index values, for which FHFA publishes no margin.',
-    },
-  ],
+  metrics: METRICS,
   attribution: {
     sourceName: 'FHFA House Price Index',
     agency: 'Federal Housing Finance Agency',

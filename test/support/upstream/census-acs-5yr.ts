@@ -1,22 +1,47 @@
 // Census ACS files in the Census Data API's layout for synthetic markets and their states, and the other places of the country around them.
 import type { MarketDefinition } from '../../../src/contract/markets.ts';
+import type { SourceModule } from '../../../src/sources/source.ts';
 import type { SyntheticFiles, SyntheticMarket } from './index.ts';
 import {
   DIR,
-  ESTIMATES,
-  FIELDS,
+  NATION,
   PLACES,
-  QUERIES,
+  PLACES_EARLIER,
   STATES as STATES_FILE,
+  STATES_EARLIER,
+  NATION_GEOGRAPHY,
+  PLACE_GEOGRAPHY,
   STATE_GEOGRAPHY,
   apiResponse,
   answerHeader,
+  fieldsOf,
+  type Estimate,
+  type Query,
 } from '../../../src/sources/census-acs-5yr/format.ts';
+import { acsQueries } from '../../../src/sources/census-acs-5yr/index.ts';
 
+/**
+ * The estimates this generator writes a value of, in the order of estimates() below. A source's queries may ask for
+ * fewer (the files are cut to its columns) but not for another: a variable added to the query needs its value here.
+ */
+const WRITTEN = [
+  'B25064_001E',
+  'B19013_001E',
+  'B25077_001E',
+  'B25088_002E',
+  'B25001_001E',
+  'B25002_002E',
+  'B25002_003E',
+  'B25003_002E',
+] as const satisfies readonly Estimate[];
+const FIELDS = fieldsOf(WRITTEN);
 const RETRIEVAL = `${DIR}/retrieval.json`;
 const PLACE_HEADER = answerHeader(FIELDS);
 const STATE_HEADER = answerHeader(FIELDS, STATE_GEOGRAPHY);
-const headerOf = (q: { fields: readonly string[]; geography: readonly string[] }): string[] => answerHeader(q.fields, q.geography);
+/** The nation's and the earlier period's answers: the median income of the one, the median home value of the other. */
+const NATION_HEADER = answerHeader(fieldsOf(['B19013_001E']), NATION_GEOGRAPHY);
+const EARLIER_PLACE_HEADER = answerHeader(fieldsOf(['B25077_001E']), PLACE_GEOGRAPHY);
+const EARLIER_STATE_HEADER = answerHeader(fieldsOf(['B25077_001E']), STATE_GEOGRAPHY);
 /** A national answer's size: about 32,000 places of every state, DC and Puerto Rico. */
 const NATIONAL_PLACES = 32_000;
 
@@ -67,16 +92,38 @@ function estimates(units: number, income: number, k: number): string[] {
   ];
 }
 
-/** The ACS files for these markets and every state, keyed by fixture path. */
-function files(markets: readonly SyntheticMarket[]): Map<string, string> {
+/**
+ * The answers cut to a source's queries: each file's columns those its query asks for, in its order (a source reading
+ * fewer metrics asks for fewer variables). A column the generator does not write is named.
+ */
+function asQueried(files: ReadonlyMap<string, string>, source: Pick<SourceModule, 'metrics'>): Map<string, string> {
+  const out = new Map(files);
+  for (const query of Object.values(acsQueries(source.metrics.map((m) => m.id))) as Query[]) {
+    const [header = [], ...rows] = JSON.parse(files.get(query.file) ?? '[]') as Row[];
+    const columns = answerHeader(query.fields, query.geography).map((name) => {
+      const at = header.indexOf(name);
+      if (at === -1) throw new Error(`the ACS generator writes no ${name} in ${query.file}: add its value to test/support/upstream/census-acs-5yr.ts`);
+      return at;
+    });
+    out.set(query.file, apiResponse([columns.map((i) => header[i] ?? null), ...rows.map((r) => columns.map((i) => r[i] ?? null))]));
+  }
+  return out;
+}
+
+/** The ACS files for these markets and every state, keyed by fixture path, with the columns the source's queries ask for. */
+function files(markets: readonly SyntheticMarket[], source: Pick<SourceModule, 'metrics'>): Map<string, string> {
+  return asQueried(everyColumn(markets), source);
+}
+
+/** The ACS files for these markets and every state, with every column the generator writes. */
+function everyColumn(markets: readonly SyntheticMarket[]): Map<string, string> {
   const places: Row[] = markets.map(({ i, market }) =>
     withMargins([market.placeName, ...estimates(9000 + (i % 3000) * 10, 60000 + (i % 5000) * 10, i), market.placeGeoid.state, market.placeGeoid.place], 2),
   );
   const states: Row[] = STATES.map(([fips, name], k) => withMargins([name, ...estimates(500_000 + k * 40_000, 62000 + k * 500, k), fips], 1));
   // The nation's median income, and the earlier period's median home value (three quarters of the current one) of every place and state.
-  const { nation, earlierPlaces, earlierStates } = QUERIES;
   // The home value's cell in a row of NAME then each estimate with its margin.
-  const valueAt = 1 + 2 * ESTIMATES.indexOf('B25077_001E');
+  const valueAt = 1 + 2 * WRITTEN.indexOf('B25077_001E');
   const earlier = (row: Row, geography: number): Row => {
     const value = Math.round((Number(row[valueAt]) * 0.75) / 100) * 100;
     return withMargins([row[0] ?? null, String(value), ...row.slice(row.length - geography)], geography);
@@ -84,18 +131,18 @@ function files(markets: readonly SyntheticMarket[]): Map<string, string> {
   return new Map([
     [PLACES, apiResponse([PLACE_HEADER, ...sorted(PLACE_HEADER, places)])],
     [STATES_FILE, apiResponse([STATE_HEADER, ...states])],
-    [nation.file, apiResponse([headerOf(nation), withMargins(['United States', '78538', '1'], 1)])],
+    [NATION, apiResponse([NATION_HEADER, withMargins(['United States', '78538', '1'], 1)])],
     [
-      earlierPlaces.file,
+      PLACES_EARLIER,
       apiResponse([
-        headerOf(earlierPlaces),
+        EARLIER_PLACE_HEADER,
         ...sorted(
           PLACE_HEADER,
           places.map((r) => earlier(r, 2)),
         ),
       ]),
     ],
-    [earlierStates.file, apiResponse([headerOf(earlierStates), ...states.map((r) => earlier(r, 1))])],
+    [STATES_EARLIER, apiResponse([EARLIER_STATE_HEADER, ...states.map((r) => earlier(r, 1))])],
     [RETRIEVAL, '{"vintage":"2020-2024","latestReleaseDate":"2026-01-29","latestRetrievedAt":"2026-09-28"}'],
   ]);
 }
@@ -242,7 +289,7 @@ export function withOtherAcsPlaces(files: ReadonlyMap<string, string>, n: number
 function onlyMarkets(files: ReadonlyMap<string, string>, markets: readonly MarketDefinition[]): Map<string, string> {
   const keep = new Set(markets.flatMap((m) => [`${m.placeGeoid.state}:${m.placeGeoid.place}`, m.placeGeoid.state]));
   const out = new Map(files);
-  for (const path of [PLACES, STATES_FILE, QUERIES.earlierPlaces.file, QUERIES.earlierStates.file]) {
+  for (const path of [PLACES, STATES_FILE, PLACES_EARLIER, STATES_EARLIER]) {
     const text = files.get(path);
     if (text === undefined) continue;
     const [header = [], ...rows] = JSON.parse(text) as Row[];

@@ -14,8 +14,8 @@ export interface SyntheticMarket {
 
 /** Writers of files in a source's published layout: synthetic markets, and the rest of the country around them. */
 export interface SyntheticFiles {
-  /** The source's fixture files (its retrieval.json included) for these markets. */
-  files(markets: readonly SyntheticMarket[]): Map<string, string>;
+  /** The source's fixture files (its retrieval.json included) for these markets, holding what the source module reads. */
+  files(markets: readonly SyntheticMarket[], source: Pick<SourceModule, 'metrics'>): Map<string, string>;
   /** The files with n more rows of places or series that are not markets, as a national file holds them. */
   withOthers(files: ReadonlyMap<string, string>, n: number): Map<string, string>;
   /** How many more rows make these files national size. */
@@ -87,7 +87,7 @@ export function synthetic(
   sources: readonly SourceModule[] = WORLD_SOURCES,
 ): { markets: MarketDefinition[]; read: ReadFixture; sources: readonly SourceModule[] } {
   const all: SyntheticMarket[] = Array.from({ length: n }, (_, i) => ({ i, market: syntheticMarket(i) }));
-  const files = new Map(sources.flatMap((s) => [...generatorOf(s).files(all)]));
+  const files = new Map(sources.flatMap((s) => [...generatorOf(s).files(all, s)]));
   return { markets: all.map((m) => m.market), read: readerOf(files), sources };
 }
 

@@ -1,10 +1,11 @@
 // The build orchestrator: load sources → assemble the snapshot (profiles, index, what the pages draw) → render routes → validate.
 import { MARKETS, type MarketDefinition } from '../contract/markets.ts';
-import { ENDPOINT_LIST, endpointById, pathAt } from '../contract/endpoints.ts';
+import { DOCUMENTS } from '../contract/documents.ts';
+import { ENDPOINT_LIST, ENDPOINTS, describerOf, pathAt, type DescriberId } from '../contract/endpoints.ts';
 import { InvariantError } from '../contract/errors.ts';
 import { assembleSnapshot, type MarketData, type Snapshot } from '../methodology/snapshot.ts';
 import type { PastSnapshot } from '../methodology/series.ts';
-import { assertNotBeforeArchive, assertSameValues } from '../archive/archive.ts';
+import { assertNotBeforeArchive, assertSameDocuments, assertSameValues } from '../archive/archive.ts';
 import { buildRoutes, type RouteTable } from '../routes/route-table.ts';
 import { loadSources } from '../sources/load.ts';
 import type { ReadFixture, SourceModule } from '../sources/source.ts';
@@ -12,33 +13,30 @@ import { assertCsvTies, assertProfileRules, assertValid, compilePublished } from
 import { assertSeriesCsvTies, assertSeriesRules } from '../validate/series-checks.ts';
 import { parseJsonText } from '../contract/json.ts';
 
+/** What a document is held to besides its schema: the rules a schema cannot say, or a CSV's ties to the JSON of its markets. */
+type Rules = (body: string, markets: readonly MarketData[], route: string) => void;
+
 /**
- * What a document described by each schema or descriptor is held to, by the describing endpoint's id: a JSON document
- * is validated against the served schema, then its rules; a CSV's rows tie to the documents of its markets.
+ * The rules of each document kind (contract/documents.ts), by its describer's id: a record naming a describer without
+ * rules here does not compile. A JSON document is validated against the schema its describer serves before its rules.
  */
-const CHECKS: Readonly<Record<string, { schema: boolean; rules: (body: string, markets: readonly MarketData[], route: string) => void }>> = {
-  profileSchema: { schema: true, rules: (_, markets, route) => markets.forEach((m) => assertProfileRules(m.profile, route)) },
-  indexSchema: { schema: true, rules: () => undefined },
-  seriesSchema: { schema: true, rules: (_, markets, route) => markets.forEach((m) => assertSeriesRules(m.seriesDocument, route)) },
-  vintagesSchema: { schema: true, rules: () => undefined },
-  csvDescriptor: {
-    schema: false,
-    rules: (body, markets, route) =>
-      assertCsvTies(
-        body,
-        markets.map((m) => m.profile),
-        route,
-      ),
-  },
-  seriesCsvDescriptor: {
-    schema: false,
-    rules: (body, markets, route) =>
-      assertSeriesCsvTies(
-        body,
-        markets.map((m) => m.seriesDocument),
-        route,
-      ),
-  },
+const RULES: Readonly<Record<DescriberId, Rules>> = {
+  profileSchema: (_, markets, route) => markets.forEach((m) => assertProfileRules(m.profile, route)),
+  indexSchema: () => undefined,
+  seriesSchema: (_, markets, route) => markets.forEach((m) => assertSeriesRules(m.seriesDocument, route)),
+  vintagesSchema: () => undefined,
+  csvDescriptor: (body, markets, route) =>
+    assertCsvTies(
+      body,
+      markets.map((m) => m.profile),
+      route,
+    ),
+  seriesCsvDescriptor: (body, markets, route) =>
+    assertSeriesCsvTies(
+      body,
+      markets.map((m) => m.seriesDocument),
+      route,
+    ),
 };
 
 export interface BuildOptions {
@@ -69,19 +67,21 @@ export function buildSnapshot(options: BuildOptions): { snapshot: Snapshot; tabl
     if (route === undefined) throw new InvariantError(`the route table has no ${path}`);
     return route.identity.body;
   };
+  // (A vintage's documents are the archive's bytes: held to their recorded hashes, and under this snapshot's date to this build's.)
   for (const [, record] of ENDPOINT_LIST) {
-    const check = CHECKS[record.describedBy ?? ''];
-    if (check === undefined || (record.scope !== 'service' && record.scope !== 'market')) continue;
-    const describer = endpointById(record.describedBy ?? '');
-    const validate = check.schema && describer !== undefined ? compilePublished(served(pathAt(describer, '', ''))) : undefined;
+    const describer = describerOf(record);
+    if (describer === undefined || (record.scope !== 'service' && record.scope !== 'market')) continue;
+    const validate = DOCUMENTS[describer].format === 'json' ? compilePublished(served(ENDPOINTS[describer].path)) : undefined;
     const at = (markets: readonly MarketData[], marketId = ''): void => {
       const route = pathAt(record, marketId, '');
       const body = served(route).toString();
       if (validate !== undefined) assertValid(validate, parseJsonText(body), marketId === '' ? undefined : marketId, route);
-      check.rules(body, markets, route);
+      RULES[describer](body, markets, route);
     };
     if (record.scope === 'service') at(snapshot.markets);
     else for (const m of snapshot.markets) at([m], m.profile.market.id);
   }
+  // Under a date archived already, the documents as `archive` would write them are the ones archived, byte for byte.
+  assertSameDocuments(snapshot, table);
   return { snapshot, table };
 }
