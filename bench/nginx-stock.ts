@@ -1,9 +1,8 @@
 // The stock nginx bench:serve measures the generated configuration against: one worker, access_log off, etag on, one `location = /path` per row with `alias` to the very file and each header as a literal string; and the same with the file transport of our nginx.conf (sendfile, tcp_nopush, open_file_cache).
-import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { quote } from '../src/artifact/nginx-syntax.ts';
-import { findNginx, type NginxRun } from '../scripts/nginx-run.ts';
+import { findNginx, runNginx, type NginxRun } from '../scripts/nginx-run.ts';
 
 /** What stock nginx answers at one path: the file it sends (or, for an error, the body), with our answer's headers. */
 export interface StockAnswer {
@@ -72,37 +71,6 @@ export async function startStockNginx(runDir: string, host: string, port: number
   mkdirSync(runDir, { recursive: true });
   const confPath = join(runDir, 'nginx.conf');
   writeFileSync(confPath, stockNginxConf(runDir, host, port, answers, transport));
-  const child = spawn(findNginx(), ['-p', runDir, '-c', confPath, '-e', join(runDir, 'error.log')], { stdio: 'ignore' });
-  const { connect } = await import('node:net');
-  await new Promise<void>((resolve, reject) => {
-    let tries = 0;
-    const attempt = (): void => {
-      const socket = connect({ host, port });
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve();
-      });
-      socket.once('error', () => {
-        socket.destroy();
-        if ((tries += 1) > 400 || child.exitCode !== null) reject(new Error(`stock nginx did not listen on ${host}:${port} (see ${runDir}/error.log)`));
-        else setTimeout(attempt, 25);
-      });
-    };
-    attempt();
-  });
-  return {
-    url: `http://${host}:${port}`,
-    process: child,
-    confPath,
-    errorLog: () => '',
-    stop: () =>
-      new Promise<void>((done) => {
-        if (child.exitCode !== null || child.signalCode !== null) {
-          done();
-          return;
-        }
-        child.once('exit', () => done());
-        child.kill('SIGQUIT');
-      }),
-  };
+  const errorLog = join(runDir, 'error.log');
+  return runNginx(findNginx(), ['-p', runDir, '-c', confPath, '-e', errorLog], confPath, host, port, errorLog);
 }

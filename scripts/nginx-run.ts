@@ -109,12 +109,19 @@ export async function startNginx(options: RunOptions): Promise<NginxRun> {
   let checked = check(MAX_HEADERS);
   if (checked.status !== 0 && String(checked.stderr).includes('"max_headers"')) checked = check(undefined);
   if (checked.status !== 0) throw new Error(`nginx rejected the generated configuration ${confPath}:\n${String(checked.stderr)}${readLog(errorLog)}`);
-  const output = options.stdio === 'inherit' ? 'inherit' : 'ignore';
+  return runNginx(nginx, args, confPath, options.host, options.port, errorLog);
+}
+
+/**
+ * Starts nginx in the foreground with these arguments and waits until it listens on host:port. `errorLog` is the file
+ * its log goes to, read for messages, or `stderr` when the log is inherited.
+ */
+export async function runNginx(nginx: string, args: readonly string[], confPath: string, host: string, port: number, errorLog: string): Promise<NginxRun> {
+  const output = errorLog === 'stderr' ? 'inherit' : 'ignore';
   const child = spawn(nginx, args, { stdio: ['ignore', output, output] });
-  await waitForPort(options.host, options.port, child, () => readLog(errorLog));
-  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  await waitForPort(host, port, child, () => readLog(errorLog));
   return {
-    url: `http://${host}:${options.port}`,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     process: child,
     confPath,
     errorLog: () => readLog(errorLog),
